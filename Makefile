@@ -1,0 +1,96 @@
+# springball - build, test, check, bench, install.
+#
+#   make            build ./springball
+#   make test       unit tests, headless golden runs, error fixtures, tmux tests
+#   make check      the same suite built with AddressSanitizer + UBSan
+#   make bench      benchmarks (not part of the tests)
+#   make install    PREFIX=/usr/local DESTDIR= (binary, man page, scenes)
+
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+MANPREFIX ?= $(PREFIX)/share/man
+DATADIR   ?= $(PREFIX)/share/springball
+
+CFLAGS    ?= -O2 -g
+WARN       = -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
+# -ffp-contract=off: no fused multiply-add, so results do not depend on the
+# optimisation level or the machine beyond IEEE rounding.
+SB_CFLAGS  = -std=c11 -ffp-contract=off $(WARN)
+
+CURSES_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
+CURSES_LIBS   ?= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+
+# Object directory and binary; `make check` builds in its own.
+O   ?= build
+BIN ?= springball
+
+# The core: pure C11 + libm, no curses, no stdio.
+CORE   = sim
+# Pure but not core: parsing/writing, rendering maths.
+PURE   = scene
+# The front end and the entry point.
+FRONT  = main
+
+CORE_OBJ  = $(CORE:%=$(O)/%.o)
+PURE_OBJ  = $(PURE:%=$(O)/%.o) $(O)/builtin.o
+FRONT_OBJ = $(FRONT:%=$(O)/%.o)
+LIB_OBJ   = $(CORE_OBJ) $(PURE_OBJ)
+
+UNIT_SRC  = $(wildcard tests/unit/*.c)
+UNIT_OBJ  = $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%.o)
+
+all: $(BIN)
+
+$(BIN): $(LIB_OBJ) $(FRONT_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm $(LDLIBS)
+
+# Core and pure modules never see the curses flags.
+$(O)/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) $(CPPFLAGS) $(if $(filter $(FRONT),$*),$(CURSES_CFLAGS)) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# The built-in scene is scenes/break.scene, compiled in as a string.
+$(O)/builtin.c: scenes/break.scene
+	@mkdir -p $(@D)
+	{ echo '#include "../src/scene.h"'; echo 'const char scene_builtin[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/    "/' -e 's/$$/\\n"/' $<; \
+	  echo ';'; } > $@
+
+$(O)/builtin.o: $(O)/builtin.c
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/tests/%.o: tests/unit/%.c
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc -Itests/unit $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# Unit tests link the core and pure objects with libm alone.
+$(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+test: $(BIN) $(O)/unit
+	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
+
+SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check:
+	$(MAKE) O=build/check BIN=build/check/springball \
+	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" test
+
+install: $(BIN)
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/scenes
+	cp -f $(BIN) $(DESTDIR)$(BINDIR)/springball
+	cp -f man/springball.1 $(DESTDIR)$(MANPREFIX)/man1/springball.1
+	cp -f scenes/*.scene $(DESTDIR)$(DATADIR)/scenes/
+	cp -f $(wildcard scenes/*.txt) $(DESTDIR)$(DATADIR)/scenes/ 2>/dev/null || true
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/springball $(DESTDIR)$(MANPREFIX)/man1/springball.1
+	rm -rf $(DESTDIR)$(DATADIR)
+
+clean:
+	rm -rf build $(BIN)
+
+.PHONY: all test check install uninstall clean
+
+-include $(wildcard $(O)/*.d $(O)/tests/*.d)

@@ -1,0 +1,277 @@
+/*
+ * main.c - the command line: options, loading a scene, a headless run or the
+ * terminal front end, and exit codes (0 fine, 1 failure at run time, 2 bad
+ * input or usage).
+ */
+#include "scene.h"
+#include "sim.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define VERSION "0.1.0"
+
+struct options {
+    int headless;
+    int stats;
+    int have_time, have_steps;
+    double time;             /* -T: run while t < time */
+    unsigned long long steps; /* -n */
+    int have_k, have_dt;
+    double k, dt;
+    const char *scene_path;  /* NULL: the built-in scene */
+};
+
+static void die_usage(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("springball: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputs("\nTry 'springball --help' for more information.\n", stderr);
+    exit(2);
+}
+
+static void usage(void)
+{
+    fputs(
+"Usage: springball [OPTION]... [SCENE]\n"
+"Simulate balls on a table with spring collisions and draw them live in the\n"
+"terminal. SCENE is a scene file, or - for standard input; without one the\n"
+"built-in break scene runs.\n"
+"\n"
+"  -H, --headless         simulate without the terminal, then print the final\n"
+"                         state to standard output as a scene\n"
+"  -T, --time=T           simulate while t < T (t starts at 0, each step adds dt)\n"
+"  -n, --steps=N          simulate N steps\n"
+"  -k, --stiffness=K      spring stiffness K > 0 (overrides the scene)\n"
+"      --dt=DT            time step DT > 0 (overrides the scene)\n"
+"      --stats            print t, steps, energies, momentum and contacts to\n"
+"                         standard error at the end\n"
+"  -h, --help             show this help and exit\n"
+"      --version          show the version and exit\n"
+"\n"
+"Exit status: 0 on success, 1 on a failure at run time, 2 on bad options or\n"
+"a bad scene. See springball(1) for the scene format.\n",
+        stdout);
+}
+
+/* A finite number from an option's argument, or a usage error. */
+static double opt_double(const char *opt, const char *arg, double lo, int lo_open)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !isfinite(v))
+        die_usage("%s: '%s' is not a finite number", opt, arg);
+    if (lo_open ? !(v > lo) : !(v >= lo))
+        die_usage("%s: '%s' must be %s %g", opt, arg, lo_open ? ">" : ">=", lo);
+    return v;
+}
+
+static unsigned long long opt_count(const char *opt, const char *arg)
+{
+    const char *p = arg;
+    if (!*p)
+        die_usage("%s: '' is not a whole number", opt);
+    for (; *p; p++)
+        if (*p < '0' || *p > '9')
+            die_usage("%s: '%s' is not a whole number", opt, arg);
+    errno = 0;
+    unsigned long long v = strtoull(arg, NULL, 10);
+    if (errno == ERANGE)
+        die_usage("%s: '%s' is too large", opt, arg);
+    return v;
+}
+
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION };
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+    static const struct option longopts[] = {
+        {"headless", no_argument, NULL, 'H'},
+        {"time", required_argument, NULL, 'T'},
+        {"steps", required_argument, NULL, 'n'},
+        {"stiffness", required_argument, NULL, 'k'},
+        {"dt", required_argument, NULL, OPT_DT},
+        {"stats", no_argument, NULL, OPT_STATS},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, OPT_VERSION},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":HT:n:k:h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'H': o->headless = 1; break;
+        case 'T':
+            o->have_time = 1;
+            o->time = opt_double("--time", optarg, 0, 0);
+            break;
+        case 'n':
+            o->have_steps = 1;
+            o->steps = opt_count("--steps", optarg);
+            break;
+        case 'k':
+            o->have_k = 1;
+            o->k = opt_double("--stiffness", optarg, 0, 1);
+            break;
+        case OPT_DT:
+            o->have_dt = 1;
+            o->dt = opt_double("--dt", optarg, 0, 1);
+            break;
+        case OPT_STATS: o->stats = 1; break;
+        case 'h': usage(); exit(0);
+        case OPT_VERSION: puts("springball " VERSION); exit(0);
+        case ':':
+            if (strncmp(argv[optind - 1], "--", 2) != 0)
+                die_usage("option '-%c' needs an argument", optopt);
+            die_usage("option '%s' needs an argument", argv[optind - 1]);
+            break;
+        default:
+            if (strncmp(argv[optind - 1], "--", 2) != 0)
+                die_usage("unknown option '-%c'", optopt);
+            die_usage("unknown option '%s'", argv[optind - 1]);
+        }
+    }
+    if (o->have_time && o->have_steps)
+        die_usage("give --time or --steps, not both");
+    if (optind < argc)
+        o->scene_path = argv[optind++];
+    if (optind < argc)
+        die_usage("only one scene at a time ('%s' is extra)", argv[optind]);
+}
+
+/* Reads a whole stream into a NUL-terminated buffer. */
+static char *read_all(FILE *f, size_t *len)
+{
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        return NULL;
+    for (;;) {
+        if (cap - n < 2) {
+            char *nb = cap > ((size_t)-1) / 2 ? NULL : realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                errno = ENOMEM;
+                return NULL;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - n - 1, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f)) {
+                int e = errno;
+                free(buf);
+                errno = e ? e : EIO;
+                return NULL;
+            }
+            break;
+        }
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* Loads and parses the scene, or reports "FILE:LINE: what" and exits 2. */
+static void load_scene(const struct options *o, struct scene *sc, const char **name)
+{
+    char *text;
+    size_t len;
+    if (!o->scene_path) {
+        *name = "(built-in)";
+        text = NULL;
+        len = strlen(scene_builtin);
+    } else {
+        int is_stdin = strcmp(o->scene_path, "-") == 0;
+        *name = is_stdin ? "<stdin>" : o->scene_path;
+        FILE *f = is_stdin ? stdin : fopen(o->scene_path, "rb");
+        text = f ? read_all(f, &len) : NULL;
+        int e = errno;
+        if (f && !is_stdin)
+            fclose(f);
+        if (!text) {
+            fprintf(stderr, "%s:0: cannot read: %s\n", *name, strerror(e));
+            exit(2);
+        }
+    }
+    struct scene_error err;
+    int rc = scene_parse(sc, text ? text : scene_builtin, len, &err);
+    free(text);
+    if (rc) {
+        fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
+        exit(2);
+    }
+}
+
+static void print_stats(const struct sim *s)
+{
+    struct sim_diag d;
+    sim_diag(s, &d);
+    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
+                    "py=%.17g contacts=%ld\n",
+            s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+}
+
+static int run_headless(const struct options *o, const struct scene *sc)
+{
+    struct sim s;
+    if (scene_to_sim(sc, &s)) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    if (o->have_time)
+        while (s.t < o->time)
+            sim_step(&s);
+    else if (o->have_steps)
+        for (unsigned long long i = 0; i < o->steps; i++)
+            sim_step(&s);
+    scene_write(stdout, sc, &s);
+    if (o->stats)
+        print_stats(&s);
+    sim_free(&s);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "springball: write error: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct options o;
+    parse_options(argc, argv, &o);
+    if (!o.headless && !isatty(STDOUT_FILENO)) {
+        fputs("springball: standard output is not a terminal "
+              "(use -H for a headless run)\n", stderr);
+        return 2;
+    }
+    struct scene sc;
+    const char *name;
+    load_scene(&o, &sc, &name);
+    if (o.have_k)
+        sc.p.k = o.k;
+    if (o.have_dt)
+        sc.p.dt = o.dt;
+    int rc;
+    if (o.headless) {
+        rc = run_headless(&o, &sc);
+    } else {
+        fputs("springball: the terminal front end is not built yet; use -H\n", stderr);
+        rc = 2;
+    }
+    scene_free(&sc);
+    return rc;
+}

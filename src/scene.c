@@ -1,0 +1,657 @@
+/*
+ * scene.c - parse and write the native scene format, and its generators
+ * (rack, random).
+ *
+ * A scene is line-based text. '#' at the start of a token begins a comment
+ * (except a ball's #rrggbb colour); blank lines are ignored; tokens are
+ * separated by spaces or tabs. Errors carry the line and stop the parse.
+ */
+#include "scene.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { MAX_TOKENS = 16 };
+
+static const char *const color_names[SCENE_COLOR_NAMED + 1] = {
+    NULL, "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+};
+
+/* The palette behind the names: the classic terminal colours. */
+static const uint32_t color_rgb[SCENE_COLOR_NAMED + 1] = {
+    0xffffff, 0xcd0000, 0x00cd00, 0xcdcd00, 0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5,
+};
+
+/* Colours a rack hands out, in order, like a set of pool balls. */
+static const uint32_t rack_colors[] = {3, 4, 1, 5, 2, 6};
+
+struct token {
+    const char *s;
+    size_t len;
+};
+
+/* Everything the parser carries from line to line. */
+struct parser {
+    struct scene *sc;
+    struct scene_error *err;
+    int line;
+    int *ball_line;        /* source line of each ball, for late checks */
+    int seen_table, seen_k, seen_dt, seen_title;
+};
+
+static int fail(struct parser *ps, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
+    va_end(ap);
+    ps->err->line = ps->line;
+    return -1;
+}
+
+/* A token as a NUL-terminated string, cut to fit, control bytes shown as
+ * '?' so that a message never writes them to the terminal. */
+static const char *tok_str(struct token t, char *buf, size_t size)
+{
+    size_t n = t.len < size - 1 ? t.len : size - 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t.s[i];
+        buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+static int tok_is(struct token t, const char *word)
+{
+    return t.len == strlen(word) && memcmp(t.s, word, t.len) == 0;
+}
+
+static int parse_double(struct parser *ps, struct token t, const char *what,
+                        double *out)
+{
+    char buf[512];
+    if (t.len >= sizeof buf)
+        return fail(ps, "%s: number too long", what);
+    tok_str(t, buf, sizeof buf);
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end == buf || *end)
+        return fail(ps, "%s: '%s' is not a number", what, buf);
+    if (!isfinite(v)) /* overflow gives HUGE_VAL; underflow is fine */
+        return fail(ps, "%s: '%s' is not a finite number", what, buf);
+    *out = v;
+    return 0;
+}
+
+static int parse_positive(struct parser *ps, struct token t, const char *what,
+                          double *out)
+{
+    if (parse_double(ps, t, what, out))
+        return -1;
+    if (!(*out > 0))
+        return fail(ps, "%s must be > 0", what);
+    return 0;
+}
+
+/* A whole number in [lo, hi], digits only. */
+static int parse_count(struct parser *ps, struct token t, const char *what,
+                       unsigned long long lo, unsigned long long hi,
+                       unsigned long long *out)
+{
+    char buf[64];
+    tok_str(t, buf, sizeof buf);
+    if (t.len == 0 || t.len >= sizeof buf)
+        return fail(ps, "%s: '%s' is not a whole number", what, buf);
+    for (size_t i = 0; i < t.len; i++)
+        if (buf[i] < '0' || buf[i] > '9')
+            return fail(ps, "%s: '%s' is not a whole number", what, buf);
+    errno = 0;
+    unsigned long long v = strtoull(buf, NULL, 10);
+    if (errno == ERANGE || v < lo || v > hi)
+        return fail(ps, "%s must be between %llu and %llu", what, lo, hi);
+    *out = v;
+    return 0;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* "#rrggbb" -> SCENE_COLOR_RGB | rgb, or 0 when it is not one. */
+static uint32_t parse_hex_color(struct token t)
+{
+    if (t.len != 7 || t.s[0] != '#')
+        return 0;
+    uint32_t rgb = 0;
+    for (int i = 1; i < 7; i++) {
+        int h = hexval(t.s[i]);
+        if (h < 0)
+            return 0;
+        rgb = rgb << 4 | (uint32_t)h;
+    }
+    return SCENE_COLOR_RGB | rgb;
+}
+
+static int parse_color(struct parser *ps, struct token t, uint32_t *out)
+{
+    for (uint32_t c = 1; c <= SCENE_COLOR_NAMED; c++)
+        if (tok_is(t, color_names[c])) {
+            *out = c;
+            return 0;
+        }
+    if ((*out = parse_hex_color(t)))
+        return 0;
+    char buf[64];
+    return fail(ps, "unknown colour '%s' (use red, green, yellow, blue, "
+                    "magenta, cyan, white or #rrggbb)",
+                tok_str(t, buf, sizeof buf));
+}
+
+static int add_ball(struct parser *ps, const struct scene_ball *b)
+{
+    struct scene *sc = ps->sc;
+    if (sc->n == sc->cap) {
+        size_t cap = sc->cap ? 2 * sc->cap : 64;
+        struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
+        int *nl = realloc(ps->ball_line, cap * sizeof *nl);
+        if (nl)
+            ps->ball_line = nl;
+        if (nb)
+            sc->balls = nb;
+        if (!nb || !nl)
+            return fail(ps, "out of memory");
+        sc->cap = cap;
+    }
+    ps->ball_line[sc->n] = ps->line;
+    sc->balls[sc->n++] = *b;
+    return 0;
+}
+
+/* Reserves room for @p more balls at once, so that a huge random or rack
+ * fails early and cleanly when memory is short. */
+static int reserve(struct parser *ps, size_t more)
+{
+    struct scene *sc = ps->sc;
+    if (more > ((size_t)-1 >> 8) - sc->n)
+        return fail(ps, "out of memory");
+    size_t need = sc->n + more;
+    if (need <= sc->cap)
+        return 0;
+    struct scene_ball *nb = realloc(sc->balls, need * sizeof *nb);
+    if (nb)
+        sc->balls = nb;
+    int *nl = realloc(ps->ball_line, need * sizeof *nl);
+    if (nl)
+        ps->ball_line = nl;
+    if (!nb || !nl)
+        return fail(ps, "out of memory");
+    sc->cap = need;
+    return 0;
+}
+
+static int expect_fields(struct parser *ps, const struct token *tok, int ntok,
+                         int lo, int hi, const char *usage)
+{
+    char buf[64];
+    if (ntok - 1 < lo)
+        return fail(ps, "%s: missing field (expected %s)", usage, usage);
+    if (ntok - 1 > hi)
+        return fail(ps, "%s: extra field '%s' (expected %s)", usage,
+                    tok_str(tok[hi + 1], buf, sizeof buf), usage);
+    return 0;
+}
+
+static int once(struct parser *ps, int *seen, const char *what)
+{
+    if (*seen)
+        return fail(ps, "'%s' given twice (first on line %d)", what, *seen);
+    *seen = ps->line;
+    return 0;
+}
+
+static int d_table(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 2, 2, "table W H"))
+        return -1;
+    if (once(ps, &ps->seen_table, "table"))
+        return -1;
+    if (ps->sc->n)
+        return fail(ps, "'table' must come before the balls");
+    struct sim_params *p = &ps->sc->p;
+    if (parse_positive(ps, tok[1], "table width", &p->w) ||
+        parse_positive(ps, tok[2], "table height", &p->h))
+        return -1;
+    p->shape = SIM_RECT;
+    return 0;
+}
+
+static int d_k(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 1, 1, "k K") ||
+        once(ps, &ps->seen_k, "k"))
+        return -1;
+    return parse_positive(ps, tok[1], "stiffness k", &ps->sc->p.k);
+}
+
+static int d_dt(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 1, 1, "dt DT") ||
+        once(ps, &ps->seen_dt, "dt"))
+        return -1;
+    return parse_positive(ps, tok[1], "time step dt", &ps->sc->p.dt);
+}
+
+static int d_ball(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 6, 7, "ball X Y VX VY M R [COLOR]"))
+        return -1;
+    struct scene_ball b = {0};
+    if (parse_double(ps, tok[1], "x", &b.x) ||
+        parse_double(ps, tok[2], "y", &b.y) ||
+        parse_double(ps, tok[3], "vx", &b.vx) ||
+        parse_double(ps, tok[4], "vy", &b.vy) ||
+        parse_positive(ps, tok[5], "mass", &b.m) ||
+        parse_positive(ps, tok[6], "radius", &b.r))
+        return -1;
+    if (ntok == 8 && parse_color(ps, tok[7], &b.color))
+        return -1;
+    return add_ball(ps, &b);
+}
+
+static int d_rack(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 5, 5, "rack X Y ROWS R M"))
+        return -1;
+    double x, y, r, m;
+    unsigned long long rows;
+    if (parse_double(ps, tok[1], "x", &x) ||
+        parse_double(ps, tok[2], "y", &y) ||
+        parse_count(ps, tok[3], "rows", 1, 100000, &rows) ||
+        parse_positive(ps, tok[4], "radius", &r) ||
+        parse_positive(ps, tok[5], "mass", &m))
+        return -1;
+    if (reserve(ps, rows * (rows + 1) / 2))
+        return -1;
+    /* Row i stands sqrt(3)*r behind row i-1; its i+1 balls are 2r apart,
+     * centred on the axis y: every neighbour pair touches exactly. */
+    const double pitch = sqrt(3.0) * r;
+    size_t c = 0;
+    for (unsigned long long i = 0; i < rows; i++)
+        for (unsigned long long j = 0; j <= i; j++) {
+            struct scene_ball b = {0};
+            b.x = x + (double)i * pitch;
+            b.y = y + ((double)(2 * j) - (double)i) * r;
+            b.m = m;
+            b.r = r;
+            b.color = rack_colors[c++ % (sizeof rack_colors / sizeof *rack_colors)];
+            if (add_ball(ps, &b))
+                return -1;
+        }
+    return 0;
+}
+
+/* splitmix64: a tiny generator with a fixed, portable output sequence. */
+static uint64_t rng_next(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1) with 53 random bits. */
+static double rng_unit(uint64_t *state)
+{
+    return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/*
+ * A bucket grid for placing balls without overlap. Cell size c; every ball j
+ * is entered in each cell its box [x - (r_j + R), x + (r_j + R)] touches, so
+ * a candidate of radius R need only look in the one cell of its centre.
+ */
+struct place_grid {
+    double c;
+    long nx, ny;
+    int32_t *head;    /* first entry of a cell, -1 if none */
+    int32_t *next;    /* next entry in the same cell */
+    int32_t *ball;    /* ball of an entry */
+    size_t used, cap;
+};
+
+static int grid_add(struct place_grid *g, const struct scene_ball *b, double R,
+                    int32_t idx)
+{
+    double e = b->r + R;
+    long x0 = (long)floor((b->x - e) / g->c), x1 = (long)floor((b->x + e) / g->c);
+    long y0 = (long)floor((b->y - e) / g->c), y1 = (long)floor((b->y + e) / g->c);
+    if (x0 < 0) x0 = 0;
+    if (y0 < 0) y0 = 0;
+    if (x1 >= g->nx) x1 = g->nx - 1;
+    if (y1 >= g->ny) y1 = g->ny - 1;
+    for (long cy = y0; cy <= y1; cy++)
+        for (long cx = x0; cx <= x1; cx++) {
+            if (g->used == g->cap) {
+                size_t cap = g->cap ? 2 * g->cap : 1024;
+                int32_t *nn = realloc(g->next, cap * sizeof *nn);
+                if (nn)
+                    g->next = nn;
+                int32_t *nb = realloc(g->ball, cap * sizeof *nb);
+                if (nb)
+                    g->ball = nb;
+                if (!nn || !nb)
+                    return -1;
+                g->cap = cap;
+            }
+            long cell = cy * g->nx + cx;
+            g->ball[g->used] = idx;
+            g->next[g->used] = g->head[cell];
+            g->head[cell] = (int32_t)g->used++;
+        }
+    return 0;
+}
+
+static int grid_free_spot(const struct place_grid *g, const struct scene *sc,
+                          double x, double y, double R)
+{
+    long cx = (long)floor(x / g->c), cy = (long)floor(y / g->c);
+    if (cx < 0) cx = 0;
+    if (cy < 0) cy = 0;
+    if (cx >= g->nx) cx = g->nx - 1;
+    if (cy >= g->ny) cy = g->ny - 1;
+    for (int32_t e = g->head[cy * g->nx + cx]; e >= 0; e = g->next[e]) {
+        const struct scene_ball *b = &sc->balls[g->ball[e]];
+        double dx = b->x - x, dy = b->y - y, rr = b->r + R;
+        if (dx * dx + dy * dy < rr * rr)
+            return 0;
+    }
+    return 1;
+}
+
+static int d_random(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 5, 5, "random N R M SPEED SEED"))
+        return -1;
+    unsigned long long n, seed;
+    double R, m, speed;
+    if (parse_count(ps, tok[1], "count", 1, (unsigned long long)INT32_MAX / 8, &n) ||
+        parse_positive(ps, tok[2], "radius", &R) ||
+        parse_positive(ps, tok[3], "mass", &m) ||
+        parse_double(ps, tok[4], "speed", &speed) ||
+        parse_count(ps, tok[5], "seed", 0, UINT64_MAX, &seed))
+        return -1;
+    if (speed < 0)
+        return fail(ps, "speed must be >= 0");
+    struct scene *sc = ps->sc;
+    const double w = sc->p.w, h = sc->p.h;
+    if (2 * R > w || 2 * R > h)
+        return fail(ps, "random: radius %.17g does not fit the table", R);
+    if (reserve(ps, n))
+        return -1;
+
+    struct place_grid g = {0};
+    size_t total = sc->n + n;
+    g.c = 4 * R;
+    double cells = (w / g.c + 1) * (h / g.c + 1);
+    double most = 4.0 * (double)total + 64;
+    if (cells > most)
+        g.c *= sqrt(cells / most);
+    g.nx = (long)(w / g.c) + 1;
+    g.ny = (long)(h / g.c) + 1;
+    g.head = malloc((size_t)g.nx * (size_t)g.ny * sizeof *g.head);
+    int rc = -1;
+    if (!g.head) {
+        fail(ps, "out of memory");
+        goto out;
+    }
+    memset(g.head, 0xff, (size_t)g.nx * (size_t)g.ny * sizeof *g.head);
+    for (size_t j = 0; j < sc->n; j++)
+        if (grid_add(&g, &sc->balls[j], R, (int32_t)j)) {
+            fail(ps, "out of memory");
+            goto out;
+        }
+
+    uint64_t st = seed;
+    const long tries = 100000; /* per ball, before we call the table full */
+    for (unsigned long long i = 0; i < n; i++) {
+        struct scene_ball b = {0};
+        b.m = m;
+        b.r = R;
+        long t = 0;
+        do {
+            if (++t > tries) {
+                fail(ps, "random: cannot place %llu balls of radius %.17g "
+                         "without overlap (placed %llu)", n, R, i);
+                goto out;
+            }
+            b.x = R + rng_unit(&st) * (w - 2 * R);
+            b.y = R + rng_unit(&st) * (h - 2 * R);
+        } while (!grid_free_spot(&g, sc, b.x, b.y, R));
+        /* A direction uniform on the circle, without trigonometry (whose
+         * last bits differ between libms): a point in the unit disc. */
+        double u, v, q;
+        do {
+            u = 2 * rng_unit(&st) - 1;
+            v = 2 * rng_unit(&st) - 1;
+            q = u * u + v * v;
+        } while (q > 1 || q < 1e-12);
+        q = sqrt(q);
+        b.vx = speed * (u / q);
+        b.vy = speed * (v / q);
+        if (add_ball(ps, &b) || grid_add(&g, &b, R, (int32_t)(sc->n - 1))) {
+            fail(ps, "out of memory");
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    free(g.head);
+    free(g.next);
+    free(g.ball);
+    return rc;
+}
+
+static int d_title(struct parser *ps, const char *rest, size_t len)
+{
+    if (once(ps, &ps->seen_title, "title"))
+        return -1;
+    while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t'))
+        len--;
+    if (!len)
+        return fail(ps, "title: missing text");
+    free(ps->sc->title);
+    ps->sc->title = malloc(len + 1);
+    if (!ps->sc->title)
+        return fail(ps, "out of memory");
+    memcpy(ps->sc->title, rest, len);
+    ps->sc->title[len] = 0;
+    return 0;
+}
+
+/* Splits one line into tokens, storing the first @p max; returns how many
+ * there are. A token opening with '#' ends the line, except a #rrggbb right
+ * where a ball's colour stands. */
+static int tokenize(const char *s, size_t len, struct token *tok, int max)
+{
+    int n = 0;
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t'))
+            i++;
+        if (i == len)
+            break;
+        size_t j = i;
+        while (j < len && s[j] != ' ' && s[j] != '\t')
+            j++;
+        struct token t = {s + i, j - i};
+        if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && parse_hex_color(t)))
+            break;
+        if (n < max)
+            tok[n] = t;
+        n++;
+        i = j;
+    }
+    return n;
+}
+
+static int parse_line(struct parser *ps, const char *s, size_t len)
+{
+    struct token tok[MAX_TOKENS];
+    int ntok = tokenize(s, len, tok, MAX_TOKENS);
+    if (ntok == 0)
+        return 0;
+    if (tok_is(tok[0], "table"))
+        return d_table(ps, tok, ntok);
+    if (tok_is(tok[0], "k"))
+        return d_k(ps, tok, ntok);
+    if (tok_is(tok[0], "dt"))
+        return d_dt(ps, tok, ntok);
+    if (tok_is(tok[0], "ball"))
+        return d_ball(ps, tok, ntok);
+    if (tok_is(tok[0], "rack"))
+        return d_rack(ps, tok, ntok);
+    if (tok_is(tok[0], "random"))
+        return d_random(ps, tok, ntok);
+    if (tok_is(tok[0], "title")) {
+        /* The raw rest of the line, up to a comment, keeps its spacing. */
+        const char *rest = tok[0].s + tok[0].len;
+        size_t rlen = (size_t)(s + len - rest);
+        for (size_t i = 0; i < rlen; i++)
+            if (rest[i] == '#' && (i == 0 || rest[i - 1] == ' ' || rest[i - 1] == '\t')) {
+                rlen = i;
+                break;
+            }
+        while (rlen && (*rest == ' ' || *rest == '\t')) {
+            rest++;
+            rlen--;
+        }
+        return d_title(ps, rest, rlen);
+    }
+    char buf[64];
+    return fail(ps, "unknown directive '%s'", tok_str(tok[0], buf, sizeof buf));
+}
+
+/*
+ * Each ball must lie inside the table: its centre within [0,w] x [0,h]. A
+ * ball may overlap a wall, pressed into it as spring walls allow, so that
+ * every state a run prints is itself a valid scene.
+ */
+static int check_inside(struct parser *ps)
+{
+    const struct scene *sc = ps->sc;
+    for (size_t i = 0; i < sc->n; i++) {
+        const struct scene_ball *b = &sc->balls[i];
+        if (!(b->x >= 0 && b->x <= sc->p.w && b->y >= 0 && b->y <= sc->p.h)) {
+            ps->line = ps->ball_line[i];
+            return fail(ps, "ball %zu at (%.17g, %.17g) lies outside the "
+                            "table %.17g x %.17g",
+                        i + 1, b->x, b->y, sc->p.w, sc->p.h);
+        }
+    }
+    return 0;
+}
+
+int scene_parse(struct scene *sc, const char *text, size_t len,
+                struct scene_error *err)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(err, 0, sizeof *err);
+    sc->p = sim_default_params();
+    struct parser ps = {.sc = sc, .err = err};
+    int rc = 0;
+    size_t i = 0;
+    while (i < len && rc == 0) {
+        ps.line++;
+        size_t j = i;
+        while (j < len && text[j] != '\n')
+            j++;
+        size_t l = j - i;
+        if (l && text[i + l - 1] == '\r')
+            l--;
+        if (memchr(text + i, 0, l))
+            rc = fail(&ps, "NUL byte in the scene");
+        else
+            rc = parse_line(&ps, text + i, l);
+        i = j + 1;
+    }
+    if (rc == 0 && sc->n == 0) {
+        if (ps.line == 0)
+            ps.line = 1;
+        rc = fail(&ps, "no balls (a scene needs a ball, rack or random line)");
+    }
+    if (rc == 0)
+        rc = check_inside(&ps);
+    free(ps.ball_line);
+    if (rc)
+        scene_free(sc);
+    return rc;
+}
+
+void scene_free(struct scene *sc)
+{
+    free(sc->balls);
+    free(sc->title);
+    memset(sc, 0, sizeof *sc);
+}
+
+int scene_to_sim(const struct scene *sc, struct sim *s)
+{
+    if (sim_init(s, sc->n, &sc->p))
+        return -1;
+    for (size_t i = 0; i < sc->n; i++) {
+        const struct scene_ball *b = &sc->balls[i];
+        s->x[i] = b->x;
+        s->y[i] = b->y;
+        s->vx[i] = b->vx;
+        s->vy[i] = b->vy;
+        s->m[i] = b->m;
+        s->r[i] = b->r;
+    }
+    return 0;
+}
+
+const char *scene_color_name(uint32_t color, char *buf)
+{
+    if (color >= 1 && color <= SCENE_COLOR_NAMED)
+        return color_names[color];
+    if (color & SCENE_COLOR_RGB) {
+        snprintf(buf, 8, "#%06x", (unsigned)(color & 0xffffff));
+        return buf;
+    }
+    return NULL;
+}
+
+uint32_t scene_color_rgb(uint32_t color)
+{
+    if (color <= SCENE_COLOR_NAMED)
+        return color_rgb[color];
+    return color & 0xffffff;
+}
+
+void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
+{
+    if (sc->title)
+        fprintf(f, "title %s\n", sc->title);
+    fprintf(f, "table %.17g %.17g\n", s->p.w, s->p.h);
+    fprintf(f, "k %.17g\n", s->p.k);
+    fprintf(f, "dt %.17g\n", s->p.dt);
+    for (size_t i = 0; i < s->n; i++) {
+        char buf[8];
+        const char *c = scene_color_name(sc->balls[i].color, buf);
+        fprintf(f, "ball %.17g %.17g %.17g %.17g %.17g %.17g%s%s\n", s->x[i],
+                s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i], c ? " " : "",
+                c ? c : "");
+    }
+}

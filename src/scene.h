@@ -1,0 +1,71 @@
+/*
+ * scene.h - the native scene format: parse a buffer, build a simulation,
+ * write a state back as a scene.
+ *
+ * scene_parse reads text and returns data or an error with its line number;
+ * it prints nothing. scene_write is the only function here that does I/O.
+ */
+#ifndef SCENE_H
+#define SCENE_H
+
+#include "sim.h"
+
+#include <stdint.h>
+#include <stdio.h>
+
+/// Ball colour: SCENE_COLOR_NONE, a named colour 1..SCENE_COLOR_NAMED, or
+/// SCENE_COLOR_RGB | 0xrrggbb.
+#define SCENE_COLOR_NONE 0u
+#define SCENE_COLOR_NAMED 7u
+#define SCENE_COLOR_RGB 0x1000000u
+
+/// One ball as the scene gives it.
+struct scene_ball {
+    double x, y, vx, vy, m, r;
+    uint32_t color;
+};
+
+/// A parsed scene: parameters, an optional title and the balls in order
+/// (rack and random already expanded).
+struct scene {
+    struct sim_params p;
+    char *title;              ///< NULL when the scene has none
+    size_t n, cap;            ///< balls in use and allocated
+    struct scene_ball *balls;
+};
+
+/// Where and why parsing failed. msg is lowercase, without a final period.
+struct scene_error {
+    int line;      ///< 1-based line of the fault
+    char msg[256];
+};
+
+/// Parses @p len bytes of scene text into @p sc (which it initialises).
+/// @return 0, or -1 with @p err filled in and nothing left to free.
+int scene_parse(struct scene *sc, const char *text, size_t len,
+                struct scene_error *err);
+
+/// Frees what scene_parse allocated.
+void scene_free(struct scene *sc);
+
+/// Builds a simulation (t = 0) from the scene. @return 0, or -1 when memory
+/// is short.
+int scene_to_sim(const struct scene *sc, struct sim *s);
+
+/// Writes the state of @p s (with the title and colours of @p sc, ball for
+/// ball in the same order) as a scene file, numbers as %.17g, so that
+/// parsing the output and writing it again gives the same bytes.
+void scene_write(FILE *f, const struct scene *sc, const struct sim *s);
+
+/// The name of a colour as a scene writes it ("red", "#10a0ff"), or NULL
+/// for SCENE_COLOR_NONE. @p buf holds at least 8 bytes.
+const char *scene_color_name(uint32_t color, char *buf);
+
+/// The 0xrrggbb value of a colour (a plain terminal palette for the names);
+/// SCENE_COLOR_NONE gives white.
+uint32_t scene_color_rgb(uint32_t color);
+
+/// The built-in scene (identical to scenes/break.scene), NUL-terminated.
+extern const char scene_builtin[];
+
+#endif

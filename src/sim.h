@@ -1,0 +1,89 @@
+/*
+ * sim.h - the spring-collision simulation core.
+ *
+ * Pure C11 and libm: no I/O, no globals, no exit. Headless runs, tests,
+ * benchmarks and the terminal front end all step exactly this code.
+ *
+ * State is a structure of arrays sized at run time. A ball-ball contact is a
+ * Hooke spring of rest length 0 between overlapping balls; walls push back
+ * with k times the penetration. Integration is semi-implicit (symplectic)
+ * Euler: all forces first, then per ball v += dt*F/m, x += dt*v.
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stddef.h>
+
+/// Added to every centre distance so that coincident centres never divide
+/// by zero (the model's published form).
+#define SIM_DIST_EPS 0.000001
+
+/// pi, since strict C11 has no M_PI.
+#define SIM_PI 3.14159265358979323846
+
+/// Table shapes.
+enum sim_shape {
+    SIM_RECT = 0, ///< the rectangle [0,w] x [0,h]
+};
+
+/// Parameters of a run. Every field is finite; the ones marked > 0 are.
+struct sim_params {
+    int shape;   ///< enum sim_shape, default SIM_RECT
+    double w, h; ///< table size, > 0, default 800 x 400
+    double k;    ///< spring stiffness (force per unit overlap), > 0, default 5
+    double dt;   ///< time step, > 0, default 0.05
+};
+
+/// The diagnostics of one state, all computed from the current x and v.
+struct sim_diag {
+    double ke;     ///< kinetic energy, sum of m v^2 / 2
+    double pe;     ///< spring potential, sum of k s^2 / 2 over contacts and walls
+    double e;      ///< ke + pe
+    double px, py; ///< total momentum
+    long contacts; ///< ball-ball pairs that overlap (s > 0)
+};
+
+/// The simulation. Arrays are owned; index i is the i-th ball of the scene.
+struct sim {
+    struct sim_params p;
+    size_t n;                  ///< number of balls
+    double *x, *y;             ///< centre position
+    double *vx, *vy;           ///< velocity
+    double *m, *r;             ///< mass (> 0) and radius (> 0)
+    double *fx, *fy;           ///< force accumulators of the last step
+    double t;                  ///< simulated time: starts at 0, each step adds dt
+    long long steps;           ///< steps taken
+};
+
+/// Default parameters: table 800 x 400, k = 5, dt = 0.05.
+struct sim_params sim_default_params(void);
+
+/// Allocates a simulation of @p n balls, all fields zero, t = 0.
+/// @return 0, or -1 when memory is short (then *s holds nothing to free).
+int sim_init(struct sim *s, size_t n, const struct sim_params *p);
+
+/// Frees what sim_init allocated. Safe on a zeroed struct.
+void sim_free(struct sim *s);
+
+/// Copies the whole state (balls, parameters, time) of @p src into @p dst,
+/// which must have been initialised with the same n.
+void sim_copy(struct sim *dst, const struct sim *src);
+
+/// Computes all forces for the current positions into fx, fy.
+void sim_forces(struct sim *s);
+
+/// One fixed step: forces, then v += dt*F/m and x += dt*v for every ball.
+void sim_step(struct sim *s);
+
+/// Diagnostics of the current state.
+void sim_diag(const struct sim *s, struct sim_diag *d);
+
+/// The shortest contact time pi*sqrt(mu/k) over all pairs (mu = reduced
+/// mass of the two lightest balls) and walls (mu = m), i.e. how many steps
+/// of dt resolve a collision: the front end warns when it is below 10.
+double sim_contact_time(const struct sim *s);
+
+/// 1 when every position and velocity is finite.
+int sim_finite(const struct sim *s);
+
+#endif

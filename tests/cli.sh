@@ -1,0 +1,69 @@
+#!/bin/sh
+# cli.sh - the command line: malformed scenes (each fixture in tests/scenes
+# names its expected "LINE: message" on its first line), bad options, help.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+out=$(mktemp)
+err=$(mktemp)
+trap 'rm -f "$out" "$err"' EXIT
+
+# expect_fail STATUS STDERR-LINE COMMAND...: exit STATUS, nothing on
+# stdout, exactly STDERR-LINE as the first line of stderr.
+expect_fail() {
+    want_rc=$1 want_err=$2
+    shift 2
+    "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+    got=$(head -n 1 "$err")
+    if [ "$rc" -eq "$want_rc" ] && [ ! -s "$out" ] && [ "$got" = "$want_err" ]; then
+        ok
+    else
+        bad "$* -> status $rc, stderr '$got' (want $want_rc, '$want_err'), stdout $(wc -c <"$out") bytes"
+    fi
+}
+
+for f in tests/scenes/bad-*.scene; do
+    spec=$(head -n 1 "$f" | sed -n 's/^# expect \([0-9]*\): \(.*\)$/\1:\2/p')
+    line=${spec%%:*}
+    msg=${spec#*:}
+    expect_fail 2 "$f:$line: $msg" "$SPRINGBALL" -H "$f"
+done
+# the same through standard input
+expect_fail 2 "<stdin>:4: radius must be > 0" sh -c "\"$SPRINGBALL\" -H - < tests/scenes/bad-radius.scene"
+# unreadable files
+expect_fail 2 "tests/scenes/nonexistent.scene:0: cannot read: No such file or directory" "$SPRINGBALL" -H tests/scenes/nonexistent.scene
+expect_fail 2 "tests/scenes:0: cannot read: Is a directory" "$SPRINGBALL" -H tests/scenes
+
+# bad options and values
+u="Try 'springball --help' for more information."
+expect_fail 2 "springball: --dt: '0' must be > 0" "$SPRINGBALL" -H --dt 0
+expect_fail 2 "springball: --dt: 'abc' is not a finite number" "$SPRINGBALL" -H --dt abc
+expect_fail 2 "springball: --stiffness: 'inf' is not a finite number" "$SPRINGBALL" -H -k inf
+expect_fail 2 "springball: --time: '-1' must be >= 0" "$SPRINGBALL" -H -T -1
+expect_fail 2 "springball: --steps: '1.5' is not a whole number" "$SPRINGBALL" -H -n 1.5
+expect_fail 2 "springball: unknown option '--bogus'" "$SPRINGBALL" -H --bogus
+expect_fail 2 "springball: unknown option '-q'" "$SPRINGBALL" -q
+expect_fail 2 "springball: option '--time' needs an argument" "$SPRINGBALL" -H --time
+expect_fail 2 "springball: give --time or --steps, not both" "$SPRINGBALL" -H -T 1 -n 1
+expect_fail 2 "springball: only one scene at a time ('b' is extra)" "$SPRINGBALL" -H a b
+expect_fail 2 "springball: standard output is not a terminal (use -H for a headless run)" "$SPRINGBALL" scenes/headon.scene
+"$SPRINGBALL" -H --dt 0 2>"$err" >/dev/null
+check "usage hint" grep -qF "$u" "$err"
+
+# help and version
+"$SPRINGBALL" --help >"$out" 2>"$err"
+check "--help exits 0" test $? -eq 0
+check "--help prints usage" grep -q '^Usage: springball' "$out"
+"$SPRINGBALL" --version >"$out"
+check "--version" grep -q '^springball [0-9]' "$out"
+
+# overrides reach the output
+"$SPRINGBALL" -H -k 7.5 --dt 0.125 scenes/headon.scene >"$out"
+check "-k override" grep -qx 'k 7.5' "$out"
+check "--dt override" grep -qx 'dt 0.125' "$out"
+# -T stops as soon as t >= T: 0.05*3 steps reach 0.15000000000000002 >= 0.15
+"$SPRINGBALL" -H -T 0.15 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T loop while t < T" grep -q 'steps=3 ' "$err"
+"$SPRINGBALL" -H -n 7 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-n steps" grep -q '^t=0.34999999999999998 steps=7 ' "$err"
+summary

@@ -1,0 +1,29 @@
+/*
+ * main.c - runs the unit suites; `unit NAME` runs only the suite NAME.
+ */
+#include "test.h"
+
+#include <string.h>
+
+int test_passed, test_failed;
+
+static const struct {
+    const char *name;
+    void (*run)(void);
+} suites[] = {
+    {"sim", test_sim},
+    {"scene", test_scene},
+};
+
+int main(int argc, char **argv)
+{
+    for (size_t i = 0; i < sizeof suites / sizeof *suites; i++) {
+        if (argc > 1 && strcmp(argv[1], suites[i].name) != 0)
+            continue;
+        int before = test_failed;
+        suites[i].run();
+        printf("%-10s %s\n", suites[i].name, test_failed == before ? "ok" : "FAILED");
+    }
+    printf("%d passed, %d failed\n", test_passed, test_failed);
+    return test_failed != 0;
+}

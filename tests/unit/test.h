@@ -1,0 +1,40 @@
+/*
+ * test.h - a tiny test harness: CHECK and CHECK_NEAR record a failure with
+ * its place and go on; main.c runs the suites and prints "N passed, N failed".
+ */
+#ifndef TEST_H
+#define TEST_H
+
+#include <math.h>
+#include <stdio.h>
+
+extern int test_passed, test_failed;
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (cond) {                                                          \
+            test_passed++;                                                   \
+        } else {                                                             \
+            test_failed++;                                                   \
+            printf("FAIL %s:%d: %s\n", __FILE__, __LINE__, #cond);           \
+        }                                                                    \
+    } while (0)
+
+/* |a - b| <= tol, printing both values when not. */
+#define CHECK_NEAR(a, b, tol)                                                \
+    do {                                                                     \
+        double a_ = (a), b_ = (b), t_ = (tol);                               \
+        if (fabs(a_ - b_) <= t_) {                                           \
+            test_passed++;                                                   \
+        } else {                                                             \
+            test_failed++;                                                   \
+            printf("FAIL %s:%d: %s = %.17g, %s = %.17g, tolerance %g\n",     \
+                   __FILE__, __LINE__, #a, a_, #b, b_, t_);                  \
+        }                                                                    \
+    } while (0)
+
+/* Every suite is a function run by main.c. */
+void test_sim(void);
+void test_scene(void);
+
+#endif

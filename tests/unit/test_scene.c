@@ -1,0 +1,248 @@
+/*
+ * test_scene.c - the scene parser: every directive, the generators, the
+ * round trip through scene_write, and malformed input with its line.
+ */
+#include "scene.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int parse(struct scene *sc, const char *text, struct scene_error *err)
+{
+    return scene_parse(sc, text, strlen(text), err);
+}
+
+/* Writes the scene at t = 0 into a malloc'd string. */
+static char *write_str(const struct scene *sc)
+{
+    struct sim s;
+    if (scene_to_sim(sc, &s))
+        return NULL;
+    FILE *f = tmpfile();
+    scene_write(f, sc, &s);
+    long len = ftell(f);
+    rewind(f);
+    char *buf = calloc((size_t)len + 1, 1);
+    if (fread(buf, 1, (size_t)len, f) != (size_t)len)
+        buf[0] = 0;
+    fclose(f);
+    sim_free(&s);
+    return buf;
+}
+
+static void test_directives(void)
+{
+    struct scene sc;
+    struct scene_error err;
+    const char *text =
+        "# a comment line\n"
+        "\n"
+        "title  A  test   scene  # with a comment\n"
+        "table 300 200\n"
+        "k 12.5\n"
+        "dt\t0.01\n"
+        "ball 10 20 1 -2 3 4 red   # trailing comment\n"
+        "ball 50 60 0 0 1 5 #10A0ff\n"
+        "ball 80 60 0 0 1 5 # not a colour\n"
+        "ball 90 60 0 0 1 5 #12345 is a comment too: not #rrggbb\n"
+        "   ball 100 100 0 0 2 1 white\r\n";
+    CHECK(parse(&sc, text, &err) == 0);
+    CHECK(sc.title && strcmp(sc.title, "A  test   scene") == 0);
+    CHECK(sc.p.w == 300 && sc.p.h == 200 && sc.p.k == 12.5 && sc.p.dt == 0.01);
+    CHECK(sc.n == 5);
+    CHECK(sc.balls[0].x == 10 && sc.balls[0].y == 20 && sc.balls[0].vx == 1 &&
+          sc.balls[0].vy == -2 && sc.balls[0].m == 3 && sc.balls[0].r == 4);
+    char buf[8];
+    CHECK(strcmp(scene_color_name(sc.balls[0].color, buf), "red") == 0);
+    CHECK(strcmp(scene_color_name(sc.balls[1].color, buf), "#10a0ff") == 0);
+    CHECK(scene_color_rgb(sc.balls[1].color) == 0x10a0ff);
+    CHECK(sc.balls[2].color == SCENE_COLOR_NONE);
+    CHECK(scene_color_name(sc.balls[2].color, buf) == NULL);
+    CHECK(sc.balls[3].color == SCENE_COLOR_NONE);
+    CHECK(strcmp(scene_color_name(sc.balls[4].color, buf), "white") == 0);
+    scene_free(&sc);
+
+    /* defaults */
+    CHECK(parse(&sc, "ball 400 200 0 0 1 10\n", &err) == 0);
+    CHECK(sc.p.w == 800 && sc.p.h == 400 && sc.p.k == 5 && sc.p.dt == 0.05);
+    CHECK(sc.title == NULL);
+    scene_free(&sc);
+}
+
+static void test_rack(void)
+{
+    struct scene sc;
+    struct scene_error err;
+    CHECK(parse(&sc, "rack 500 200 5 12 2\n", &err) == 0);
+    CHECK(sc.n == 15);
+    /* apex first, rows opening toward +x, all at rest, all touching */
+    CHECK(sc.balls[0].x == 500 && sc.balls[0].y == 200);
+    double maxx = 0;
+    int touching = 0;
+    for (size_t i = 0; i < sc.n; i++) {
+        CHECK(sc.balls[i].vx == 0 && sc.balls[i].vy == 0 && sc.balls[i].m == 2);
+        if (sc.balls[i].x > maxx)
+            maxx = sc.balls[i].x;
+        for (size_t j = i + 1; j < sc.n; j++) {
+            double d = hypot(sc.balls[i].x - sc.balls[j].x, sc.balls[i].y - sc.balls[j].y);
+            CHECK(d > 24 - 1e-9);
+            touching += fabs(d - 24) < 1e-9;
+        }
+    }
+    CHECK_NEAR(maxx, 500 + 4 * sqrt(3.0) * 12, 1e-9);
+    CHECK(touching == 30); /* the edges of a triangular lattice of 15 */
+    /* touching is not overlapping: no contact, no force */
+    struct sim s;
+    scene_to_sim(&sc, &s);
+    struct sim_diag d;
+    sim_diag(&s, &d);
+    CHECK(d.contacts == 0 && d.pe == 0);
+    sim_forces(&s);
+    for (size_t i = 0; i < s.n; i++)
+        CHECK(s.fx[i] == 0 && s.fy[i] == 0);
+    sim_free(&s);
+    scene_free(&sc);
+}
+
+static void test_random(void)
+{
+    struct scene a, b;
+    struct scene_error err;
+    const char *text = "table 400 300\nball 200 150 0 0 1 40\nrandom 200 5 2 3 42\n";
+    CHECK(parse(&a, text, &err) == 0);
+    CHECK(parse(&b, text, &err) == 0);
+    CHECK(a.n == 201 && b.n == 201);
+    CHECK(memcmp(a.balls, b.balls, a.n * sizeof *a.balls) == 0);
+    int bad = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        const struct scene_ball *p = &a.balls[i];
+        if (p->x < p->r || p->x > 400 - p->r || p->y < p->r || p->y > 300 - p->r)
+            bad++;
+        if (i > 0 && (fabs(hypot(p->vx, p->vy) - 3) > 1e-12 || p->m != 2 || p->r != 5))
+            bad++;
+        for (size_t j = 0; j < i; j++)
+            if (hypot(p->x - a.balls[j].x, p->y - a.balls[j].y) < p->r + a.balls[j].r)
+                bad++;
+    }
+    CHECK(bad == 0);
+    scene_free(&b);
+    /* another seed, another scene */
+    CHECK(parse(&b, "table 400 300\nball 200 150 0 0 1 40\nrandom 200 5 2 3 43\n", &err) == 0);
+    CHECK(memcmp(a.balls + 1, b.balls + 1, sizeof *a.balls) != 0);
+    scene_free(&a);
+    scene_free(&b);
+    /* the first numbers of seed 1 are fixed forever: scenes are portable */
+    CHECK(parse(&a, "random 3 10 1 5 1\n", &err) == 0);
+    char *out = write_str(&a);
+    CHECK(out && strstr(out, "ball 451.91802863437908 293.39706775982643 "
+                             "4.9654726805097109 -0.58658423019351003 1 10\n") != NULL);
+    free(out);
+    scene_free(&a);
+    /* an impossible request is an error that says so */
+    CHECK(parse(&a, "table 100 100\nrandom 100 10 1 1 1\n", &err) == -1);
+    CHECK(err.line == 2);
+    CHECK(strstr(err.msg, "cannot place 100 balls") != NULL);
+}
+
+static void test_round_trip(void)
+{
+    const char *texts[] = {
+        scene_builtin,
+        "title x\ntable 123.5 77\nk 1e-3\ndt 0.1\nball 10 10 0.1 0.2 0.3 1.5 #abcdef\n"
+        "ball 20 20 -0 1e-300 1 1\nrandom 20 2 1 1 7\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
+        struct scene a, b;
+        struct scene_error err;
+        CHECK(parse(&a, texts[i], &err) == 0);
+        char *once = write_str(&a);
+        CHECK(parse(&b, once, &err) == 0);
+        char *twice = write_str(&b);
+        CHECK(once && twice && strcmp(once, twice) == 0);
+        CHECK(a.n == b.n && memcmp(a.balls, b.balls, a.n * sizeof *a.balls) == 0);
+        free(once);
+        free(twice);
+        scene_free(&a);
+        scene_free(&b);
+    }
+}
+
+static void test_errors(void)
+{
+    static const struct {
+        const char *text;
+        int line;
+        const char *msg;
+    } cases[] = {
+        {"", 1, "no balls"},
+        {"# only a comment\n\n", 2, "no balls"},
+        {"table 800 400\nfoo 1 2\n", 2, "unknown directive 'foo'"},
+        {"ball 1 2 3\n", 1, "ball X Y VX VY M R [COLOR]: missing field"},
+        {"ball 50 50 0 0 1 5 red extra\n", 1, "extra field 'extra'"},
+        {"ball 50 50 0 0 1 5 pink\n", 1, "unknown colour 'pink'"},
+        {"ball 50 50 0 0 1 0\n", 1, "radius must be > 0"},
+        {"ball 50 50 0 0 -1 5\n", 1, "mass must be > 0"},
+        {"ball 50 x 0 0 1 5\n", 1, "y: 'x' is not a number"},
+        {"ball 50 50 nan 0 1 5\n", 1, "vx: 'nan' is not a finite number"},
+        {"ball 50 50 0 inf 1 5\n", 1, "vy: 'inf' is not a finite number"},
+        {"ball 50 50 1e999 0 1 5\n", 1, "vx: '1e999' is not a finite number"},
+        {"ball 50 50 0x 0 1 5\n", 1, "vx: '0x' is not a number"},
+        {"\n\nball -3 50 0 0 1 5\n", 3, "lies outside the table"},
+        {"ball 50 400.5 0 0 1 5\n", 1, "lies outside the table"},
+        {"ball 50 50 0 0 1 5\nball 810 50 0 0 1 5\n", 2, "ball 2 at (810, 50) lies outside the table 800 x 400"},
+        {"table 0 400\n", 1, "table width must be > 0"},
+        {"table 800\n", 1, "table W H: missing field"},
+        {"table 800 400 3\n", 1, "extra field '3'"},
+        {"table 800 400\ntable 800 400\n", 2, "'table' given twice (first on line 1)"},
+        {"ball 50 50 0 0 1 5\ntable 900 400\n", 2, "'table' must come before the balls"},
+        {"k 0\n", 1, "stiffness k must be > 0"},
+        {"k -1\n", 1, "stiffness k must be > 0"},
+        {"dt 0\n", 1, "time step dt must be > 0"},
+        {"dt 1 2\n", 1, "extra field '2'"},
+        {"k 1\nk 2\n", 2, "'k' given twice"},
+        {"title\n", 1, "title: missing text"},
+        {"title a\ntitle b\n", 2, "'title' given twice"},
+        {"rack 400 200 0 10 1\n", 1, "rows must be between 1 and 100000"},
+        {"rack 400 200 2.5 10 1\n", 1, "rows: '2.5' is not a whole number"},
+        {"rack 790 200 5 12 1\n", 1, "lies outside the table"},
+        {"rack 400 200 5 12\n", 1, "rack X Y ROWS R M: missing field"},
+        {"random 0 5 1 1 1\n", 1, "count must be between 1"},
+        {"random 10 5 1 -1 1\n", 1, "speed must be >= 0"},
+        {"random 10 5 1 1 -1\n", 1, "seed: '-1' is not a whole number"},
+        {"random 10 500 1 1 1\n", 1, "does not fit the table"},
+        {"ball 50 50 0 0 1 5\n\x01\n", 2, "unknown directive '?'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct scene sc;
+        struct scene_error err;
+        int rc = parse(&sc, cases[i].text, &err);
+        CHECK(rc == -1);
+        if (rc == 0) {
+            scene_free(&sc);
+            continue;
+        }
+        if (err.line != cases[i].line || !strstr(err.msg, cases[i].msg)) {
+            printf("  case %zu: got line %d '%s', want line %d '%s'\n", i,
+                   err.line, err.msg, cases[i].line, cases[i].msg);
+            test_failed++;
+        } else {
+            test_passed++;
+        }
+        CHECK(strchr(err.msg, '\n') == NULL && err.msg[strlen(err.msg) - 1] != '.');
+    }
+    /* a NUL byte is reported on its line */
+    struct scene sc;
+    struct scene_error err;
+    CHECK(scene_parse(&sc, "ball 50 50 0 0 1 5\nba\0ll\n", 24, &err) == -1);
+    CHECK(err.line == 2 && strstr(err.msg, "NUL") != NULL);
+}
+
+void test_scene(void)
+{
+    test_directives();
+    test_rack();
+    test_random();
+    test_round_trip();
+    test_errors();
+}

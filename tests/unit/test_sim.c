@@ -1,0 +1,257 @@
+/*
+ * test_sim.c - the spring core against analytic results: elastic exchange,
+ * the 1:3 mass ratio, contact time pi*sqrt(mu/k), wall bounces, momentum
+ * and energy conservation.
+ */
+#include "scene.h"
+#include "sim.h"
+#include "test.h"
+
+#include <string.h>
+
+/* Two balls on the x axis of a table big enough that no wall is near. */
+static void two_balls(struct sim *s, double k, double dt, double m1, double v1,
+                      double m2, double v2)
+{
+    struct sim_params p = sim_default_params();
+    p.w = 10000;
+    p.h = 10000;
+    p.k = k;
+    p.dt = dt;
+    sim_init(s, 2, &p);
+    s->x[0] = 4900; s->y[0] = 5000; s->vx[0] = v1; s->m[0] = m1; s->r[0] = 10;
+    s->x[1] = 5100; s->y[1] = 5000; s->vx[1] = v2; s->m[1] = m2; s->r[1] = 10;
+}
+
+static double overlap01(const struct sim *s)
+{
+    double dx = s->x[1] - s->x[0], dy = s->y[1] - s->y[0];
+    return s->r[0] + s->r[1] - (sqrt(dx * dx + dy * dy) + SIM_DIST_EPS);
+}
+
+/*
+ * Runs until the pair has met and separated; returns the contact time from
+ * the overlap's zero crossings, interpolated linearly between steps (the
+ * overlap is linear in t just outside the contact).
+ */
+static double run_collision(struct sim *s)
+{
+    double prev = overlap01(s), t_in = -1, t_out = -1;
+    for (int i = 0; i < 1000000 && t_out < 0; i++) {
+        double t0 = s->t;
+        sim_step(s);
+        double cur = overlap01(s);
+        if (prev <= 0 && cur > 0)
+            t_in = t0 + s->p.dt * (-prev) / (cur - prev);
+        if (prev > 0 && cur <= 0 && t_in >= 0)
+            t_out = t0 + s->p.dt * prev / (prev - cur);
+        prev = cur;
+    }
+    /* A few more steps, to be well clear. */
+    for (int i = 0; i < 10; i++)
+        sim_step(s);
+    return t_out - t_in;
+}
+
+static void test_equal_exchange(void)
+{
+    struct sim s;
+    /* one at rest: the mover stops, the other leaves at v */
+    two_balls(&s, 5, 0.05, 1, 10, 1, 0);
+    run_collision(&s);
+    CHECK_NEAR(s.vx[0], 0, 0.005 * 10);
+    CHECK_NEAR(s.vx[1], 10, 0.005 * 10);
+    CHECK_NEAR(s.vy[0], 0, 1e-12);
+    sim_free(&s);
+    /* both moving: they swap */
+    two_balls(&s, 5, 0.05, 1, 7, 1, -3);
+    run_collision(&s);
+    CHECK_NEAR(s.vx[0], -3, 0.005 * 10);
+    CHECK_NEAR(s.vx[1], 7, 0.005 * 10);
+    sim_free(&s);
+}
+
+static void test_mass_ratio(void)
+{
+    /* m1 = 1 at v onto m2 = 3 at rest: v1' = (m1-m2)/(m1+m2) v = -v/2,
+     * v2' = 2 m1/(m1+m2) v = v/2. */
+    struct sim s;
+    const double v = 8;
+    two_balls(&s, 5, 0.05, 1, v, 3, 0);
+    run_collision(&s);
+    CHECK_NEAR(s.vx[0], -v / 2, 0.005 * v);
+    CHECK_NEAR(s.vx[1], v / 2, 0.005 * v);
+    sim_free(&s);
+}
+
+static void test_contact_time(void)
+{
+    const struct { double k, dt, m1, m2; } cases[] = {
+        {5, 0.05, 1, 1},     /* the defaults: about 20 steps per contact */
+        {5, 0.05, 1, 3},
+        {50, 0.005, 2, 0.5},
+        {1000, 0.002, 1, 1}, /* the benchmark's stiffness */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct sim s;
+        two_balls(&s, cases[i].k, cases[i].dt, cases[i].m1, 5, cases[i].m2, -1);
+        double mu = cases[i].m1 * cases[i].m2 / (cases[i].m1 + cases[i].m2);
+        double want = SIM_PI * sqrt(mu / cases[i].k);
+        double got = run_collision(&s);
+        CHECK_NEAR(got, want, 0.02 * want);
+        sim_free(&s);
+    }
+}
+
+static void test_wall_bounce(void)
+{
+    /* A ball of mass m hits the left wall at speed v: it comes back at v
+     * after pi*sqrt(m/k) in contact. */
+    const double m = 2, k = 5, v = 6;
+    struct sim_params p = sim_default_params();
+    p.k = k;
+    struct sim s;
+    sim_init(&s, 1, &p);
+    s.x[0] = 100; s.y[0] = 200; s.vx[0] = -v; s.m[0] = m; s.r[0] = 10;
+    double prev = s.r[0] - s.x[0], t_in = -1, t_out = -1;
+    while (t_out < 0 && s.steps < 100000) {
+        double t0 = s.t;
+        sim_step(&s);
+        double cur = s.r[0] - s.x[0]; /* penetration */
+        if (prev <= 0 && cur > 0)
+            t_in = t0 + p.dt * (-prev) / (cur - prev);
+        if (prev > 0 && cur <= 0)
+            t_out = t0 + p.dt * prev / (prev - cur);
+        prev = cur;
+    }
+    double want = SIM_PI * sqrt(m / k);
+    CHECK_NEAR(t_out - t_in, want, 0.02 * want);
+    CHECK_NEAR(s.vx[0], v, 0.005 * v);
+    CHECK_NEAR(s.vy[0], 0, 1e-12);
+    sim_free(&s);
+}
+
+static void test_momentum(void)
+{
+    /* The break on a table so big that no ball reaches a wall: the pair
+     * forces are equal and opposite, so momentum stays put. */
+    struct scene sc;
+    struct scene_error err;
+    const char *text = "table 100000 100000\n"
+                       "rack 50560 50200 5 12 1\n"
+                       "ball 50160 50200 10 0 1 12\n"
+                       "ball 50300 50260 1 -3 2.5 7\n";
+    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+    struct sim s;
+    scene_to_sim(&sc, &s);
+    struct sim_diag d0, d;
+    sim_diag(&s, &d0);
+    double p0 = hypot(d0.px, d0.py), worst = 0;
+    long most_contacts = 0;
+    for (int i = 0; i < 4000; i++) {
+        sim_step(&s);
+        sim_diag(&s, &d);
+        double e = hypot(d.px - d0.px, d.py - d0.py) / p0;
+        if (e > worst)
+            worst = e;
+        if (d.contacts > most_contacts)
+            most_contacts = d.contacts;
+    }
+    CHECK(most_contacts >= 3); /* the rack really was hit */
+    CHECK(worst <= 1e-12);
+    printf("  momentum: worst relative error %.3g over 4000 steps\n", worst);
+    sim_free(&s);
+    scene_free(&sc);
+}
+
+static void test_break_energy(void)
+{
+    /*
+     * The built-in break at dt = 0.01: total energy within 0.1% of its
+     * start over 1e5 steps. Semi-implicit Euler is symplectic, so energy
+     * does not drift. Between contacts (pe = 0) the energy is the kinetic
+     * energy alone and must hold to 0.1%. During a contact, v of the state
+     * lags x by half a step, so ke + pe swings by O(omega dt) and comes back:
+     * that swing is measured and bounded too, loosely.
+     */
+    struct scene sc;
+    struct scene_error err;
+    CHECK(scene_parse(&sc, scene_builtin, strlen(scene_builtin), &err) == 0);
+    sc.p.dt = 0.01;
+    struct sim s;
+    scene_to_sim(&sc, &s);
+    struct sim_diag d0, d;
+    sim_diag(&s, &d0);
+    double drift = 0, swing = 0;
+    long free_samples = 0, contact_samples = 0;
+    for (int i = 0; i < 100000; i++) {
+        sim_step(&s);
+        sim_diag(&s, &d);
+        double e = fabs(d.e - d0.e) / d0.e;
+        if (d.pe == 0) {
+            free_samples++;
+            if (e > drift)
+                drift = e;
+        } else {
+            contact_samples++;
+            if (e > swing)
+                swing = e;
+        }
+    }
+    CHECK(contact_samples > 1000 && free_samples > 1000);
+    CHECK(drift <= 1e-3);
+    CHECK(swing <= 2e-2);
+    printf("  break: energy drift %.3g between contacts, swing %.3g in contact "
+           "(1e5 steps, dt 0.01)\n", drift, swing);
+    sim_free(&s);
+    scene_free(&sc);
+}
+
+static void test_copy_and_determinism(void)
+{
+    struct scene sc;
+    struct scene_error err;
+    CHECK(scene_parse(&sc, scene_builtin, strlen(scene_builtin), &err) == 0);
+    struct sim a, b;
+    scene_to_sim(&sc, &a);
+    scene_to_sim(&sc, &b);
+    for (int i = 0; i < 500; i++)
+        sim_step(&a);
+    sim_copy(&b, &a);
+    for (int i = 0; i < 500; i++) {
+        sim_step(&a);
+        sim_step(&b);
+    }
+    CHECK(memcmp(a.x, b.x, a.n * sizeof *a.x) == 0);
+    CHECK(memcmp(a.vy, b.vy, a.n * sizeof *a.vy) == 0);
+    CHECK(a.steps == 1000 && b.steps == 1000 && a.t == b.t);
+    sim_free(&a);
+    sim_free(&b);
+    scene_free(&sc);
+}
+
+static void test_contact_time_estimate(void)
+{
+    struct sim_params p = sim_default_params();
+    struct sim s;
+    sim_init(&s, 3, &p);
+    s.m[0] = 4; s.m[1] = 1; s.m[2] = 3;
+    /* lightest pair 1 and 3: mu = 3/4 */
+    CHECK_NEAR(sim_contact_time(&s), SIM_PI * sqrt(0.75 / 5), 1e-12);
+    CHECK(sim_finite(&s));
+    s.vx[2] = NAN;
+    CHECK(!sim_finite(&s));
+    sim_free(&s);
+}
+
+void test_sim(void)
+{
+    test_equal_exchange();
+    test_mass_ratio();
+    test_contact_time();
+    test_wall_bounce();
+    test_momentum();
+    test_break_energy();
+    test_copy_and_determinism();
+    test_contact_time_estimate();
+}

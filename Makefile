@@ -72,6 +72,9 @@ $(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 test: $(BIN) $(O)/unit
 	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
 
+bench: $(BIN)
+	SPRINGBALL=./$(BIN) sh tests/bench/run.sh
+
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:
 	$(MAKE) O=build/check BIN=build/check/springball \
@@ -91,6 +94,6 @@ uninstall:
 clean:
 	rm -rf build $(BIN)
 
-.PHONY: all test check install uninstall clean
+.PHONY: all test check bench install uninstall clean
 
 -include $(wildcard $(O)/*.d $(O)/tests/*.d)

@@ -39,7 +39,7 @@ struct parser {
     struct scene_error *err;
     int line;
     int *ball_line;        /* source line of each ball, for late checks */
-    int seen_table, seen_k, seen_dt, seen_title;
+    int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
 };
 
 static int fail(struct parser *ps, const char *fmt, ...)
@@ -223,13 +223,23 @@ static int once(struct parser *ps, int *seen, const char *what)
 
 static int d_table(struct parser *ps, const struct token *tok, int ntok)
 {
-    if (expect_fields(ps, tok, ntok, 2, 2, "table W H"))
+    int circle = ntok > 1 && tok_is(tok[1], "circle");
+    if (circle ? expect_fields(ps, tok, ntok, 2, 2, "table circle R")
+               : expect_fields(ps, tok, ntok, 2, 2, "table W H"))
         return -1;
     if (once(ps, &ps->seen_table, "table"))
         return -1;
     if (ps->sc->n)
         return fail(ps, "'table' must come before the balls");
     struct sim_params *p = &ps->sc->p;
+    if (circle) {
+        double R;
+        if (parse_positive(ps, tok[2], "table radius", &R))
+            return -1;
+        p->shape = SIM_CIRCLE;
+        p->w = p->h = 2 * R;
+        return 0;
+    }
     if (parse_positive(ps, tok[1], "table width", &p->w) ||
         parse_positive(ps, tok[2], "table height", &p->h))
         return -1;
@@ -251,6 +261,20 @@ static int d_dt(struct parser *ps, const struct token *tok, int ntok)
         once(ps, &ps->seen_dt, "dt"))
         return -1;
     return parse_positive(ps, tok[1], "time step dt", &ps->sc->p.dt);
+}
+
+static int d_restitution(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 1, 1, "restitution E") ||
+        once(ps, &ps->seen_restitution, "restitution"))
+        return -1;
+    double e;
+    if (parse_double(ps, tok[1], "restitution", &e))
+        return -1;
+    if (!(e > 0 && e <= 1))
+        return fail(ps, "restitution must be > 0 and <= 1");
+    ps->sc->p.restitution = e;
+    return 0;
 }
 
 static int d_ball(struct parser *ps, const struct token *tok, int ntok)
@@ -380,6 +404,16 @@ static int grid_free_spot(const struct place_grid *g, const struct scene *sc,
     return 1;
 }
 
+/* Whether a disc of radius r at (x, y) lies wholly on the table. */
+static int scene_holds(const struct sim_params *p, double x, double y, double r)
+{
+    if (p->shape == SIM_CIRCLE) {
+        double R = 0.5 * p->w, dx = x - R, dy = y - R;
+        return dx * dx + dy * dy <= (R - r) * (R - r);
+    }
+    return x >= r && x <= p->w - r && y >= r && y <= p->h - r;
+}
+
 static int d_random(struct parser *ps, const struct token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 5, 5, "random N R M SPEED SEED"))
@@ -396,7 +430,7 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
         return fail(ps, "speed must be >= 0");
     struct scene *sc = ps->sc;
     const double w = sc->p.w, h = sc->p.h;
-    if (2 * R > w || 2 * R > h)
+    if (!scene_holds(&sc->p, 0.5 * w, 0.5 * h, R))
         return fail(ps, "random: radius %.17g does not fit the table", R);
     if (reserve(ps, n))
         return -1;
@@ -438,7 +472,8 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
             }
             b.x = R + rng_unit(&st) * (w - 2 * R);
             b.y = R + rng_unit(&st) * (h - 2 * R);
-        } while (!grid_free_spot(&g, sc, b.x, b.y, R));
+        } while (!scene_holds(&sc->p, b.x, b.y, R) ||
+                 !grid_free_spot(&g, sc, b.x, b.y, R));
         /* A direction uniform on the circle, without trigonometry (whose
          * last bits differ between libms): a point in the unit disc. */
         double u, v, q;
@@ -518,6 +553,8 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_k(ps, tok, ntok);
     if (tok_is(tok[0], "dt"))
         return d_dt(ps, tok, ntok);
+    if (tok_is(tok[0], "restitution"))
+        return d_restitution(ps, tok, ntok);
     if (tok_is(tok[0], "ball"))
         return d_ball(ps, tok, ntok);
     if (tok_is(tok[0], "rack"))
@@ -553,8 +590,12 @@ static int check_inside(struct parser *ps)
     const struct scene *sc = ps->sc;
     for (size_t i = 0; i < sc->n; i++) {
         const struct scene_ball *b = &sc->balls[i];
-        if (!(b->x >= 0 && b->x <= sc->p.w && b->y >= 0 && b->y <= sc->p.h)) {
+        if (!scene_holds(&sc->p, b->x, b->y, 0)) {
             ps->line = ps->ball_line[i];
+            if (sc->p.shape == SIM_CIRCLE)
+                return fail(ps, "ball %zu at (%.17g, %.17g) lies outside the "
+                                "round table of radius %.17g",
+                            i + 1, b->x, b->y, 0.5 * sc->p.w);
             return fail(ps, "ball %zu at (%.17g, %.17g) lies outside the "
                             "table %.17g x %.17g",
                         i + 1, b->x, b->y, sc->p.w, sc->p.h);
@@ -644,9 +685,15 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     if (sc->title)
         fprintf(f, "title %s\n", sc->title);
-    fprintf(f, "table %.17g %.17g\n", s->p.w, s->p.h);
+    if (s->p.shape == SIM_CIRCLE)
+        fprintf(f, "table circle %.17g\n", 0.5 * s->p.w);
+    else
+        fprintf(f, "table %.17g %.17g\n", s->p.w, s->p.h);
     fprintf(f, "k %.17g\n", s->p.k);
     fprintf(f, "dt %.17g\n", s->p.dt);
+    /* Directives at their default are left out. */
+    if (s->p.restitution != 1)
+        fprintf(f, "restitution %.17g\n", s->p.restitution);
     for (size_t i = 0; i < s->n; i++) {
         char buf[8];
         const char *c = scene_color_name(sc->balls[i].color, buf);

@@ -17,6 +17,7 @@ struct sim_params sim_default_params(void)
     p.h = 400;
     p.k = 5;
     p.dt = 0.05;
+    p.restitution = 1;
     return p;
 }
 

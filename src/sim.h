@@ -23,7 +23,8 @@
 
 /// Table shapes.
 enum sim_shape {
-    SIM_RECT = 0, ///< the rectangle [0,w] x [0,h]
+    SIM_RECT = 0,   ///< the rectangle [0,w] x [0,h]
+    SIM_CIRCLE = 1, ///< the disc of radius w/2 centred at (w/2, h/2); w == h
 };
 
 /// Parameters of a run. Every field is finite; the ones marked > 0 are.
@@ -32,6 +33,7 @@ struct sim_params {
     double w, h; ///< table size, > 0, default 800 x 400
     double k;    ///< spring stiffness (force per unit overlap), > 0, default 5
     double dt;   ///< time step, > 0, default 0.05
+    double restitution; ///< coefficient of restitution, 0 < e <= 1, default 1
 };
 
 /// The diagnostics of one state, all computed from the current x and v.

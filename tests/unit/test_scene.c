@@ -63,10 +63,25 @@ static void test_directives(void)
     CHECK(strcmp(scene_color_name(sc.balls[4].color, buf), "white") == 0);
     scene_free(&sc);
 
+    /* a round table, restitution */
+    CHECK(parse(&sc, "table circle 150\nrestitution 0.75\nball 150 150 0 0 1 5\n"
+                     "random 100 4 1 1 3\n", &err) == 0);
+    CHECK(sc.p.shape == SIM_CIRCLE && sc.p.w == 300 && sc.p.h == 300);
+    CHECK(sc.p.restitution == 0.75);
+    int outside = 0;
+    for (size_t i = 0; i < sc.n; i++)
+        outside += hypot(sc.balls[i].x - 150, sc.balls[i].y - 150) > 150 - sc.balls[i].r;
+    CHECK(outside == 0);
+    char *txt = write_str(&sc);
+    CHECK(txt && strstr(txt, "table circle 150\nk 5\ndt 0.050000000000000003\n"
+                             "restitution 0.75\n") != NULL);
+    free(txt);
+    scene_free(&sc);
+
     /* defaults */
     CHECK(parse(&sc, "ball 400 200 0 0 1 10\n", &err) == 0);
     CHECK(sc.p.w == 800 && sc.p.h == 400 && sc.p.k == 5 && sc.p.dt == 0.05);
-    CHECK(sc.title == NULL);
+    CHECK(sc.title == NULL && sc.p.restitution == 1 && sc.p.shape == SIM_RECT);
     scene_free(&sc);
 }
 
@@ -151,6 +166,7 @@ static void test_round_trip(void)
         scene_builtin,
         "title x\ntable 123.5 77\nk 1e-3\ndt 0.1\nball 10 10 0.1 0.2 0.3 1.5 #abcdef\n"
         "ball 20 20 -0 1e-300 1 1\nrandom 20 2 1 1 7\n",
+        "table circle 77.25\nrestitution 0.125\nrandom 30 3 1 2 9\n",
     };
     for (size_t i = 0; i < sizeof texts / sizeof *texts; i++) {
         struct scene a, b;
@@ -197,6 +213,13 @@ static void test_errors(void)
         {"table 800 400\ntable 800 400\n", 2, "'table' given twice (first on line 1)"},
         {"ball 50 50 0 0 1 5\ntable 900 400\n", 2, "'table' must come before the balls"},
         {"k 0\n", 1, "stiffness k must be > 0"},
+        {"table circle 0\n", 1, "table radius must be > 0"},
+        {"table circle\n", 1, "table circle R: missing field"},
+        {"table circle 100 5\n", 1, "table circle R: extra field '5'"},
+        {"table circle 100\nball 10 10 0 0 1 5\n", 2, "ball 1 at (10, 10) lies outside the round table of radius 100"},
+        {"restitution 0\n", 1, "restitution must be > 0 and <= 1"},
+        {"restitution 1.5\n", 1, "restitution must be > 0 and <= 1"},
+        {"restitution 0.5\nrestitution 0.5\n", 2, "'restitution' given twice"},
         {"k -1\n", 1, "stiffness k must be > 0"},
         {"dt 0\n", 1, "time step dt must be > 0"},
         {"dt 1 2\n", 1, "extra field '2'"},

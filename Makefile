@@ -29,7 +29,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim contact gravity
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = scene
+PURE   = scene universe
 # The front end and the entry point.
 FRONT  = main
 

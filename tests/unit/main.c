@@ -13,6 +13,7 @@ static const struct {
 } suites[] = {
     {"sim", test_sim},
     {"scene", test_scene},
+    {"systems", test_systems},
 };
 
 int main(int argc, char **argv)

@@ -14,6 +14,7 @@ static const struct {
     {"sim", test_sim},
     {"scene", test_scene},
     {"systems", test_systems},
+    {"universe", test_universe},
 };
 
 int main(int argc, char **argv)

@@ -37,5 +37,6 @@ extern int test_passed, test_failed;
 void test_sim(void);
 void test_scene(void);
 void test_systems(void);
+void test_universe(void);
 
 #endif

@@ -145,9 +145,11 @@ int contact_eval(const struct contact_law *law, double gap, double mu, double vn
         double u = g / law->eps;
         out->f = mu * law->kappa * exp(-u) / g;
         out->pe = mu * law->kappa * (contact_e1(u) - law->e1_cut);
+        out->touching = gap < law->eps;
         return 1;
     }
     double s = -gap;
+    out->touching = 1;
     out->f = law->k * s;
     out->pe = 0.5 * law->k * s * s;
     if (law->zeta > 0) {

@@ -59,6 +59,7 @@ struct contact_out {
     double pe;     ///< potential energy of the contact
     double power;  ///< power taken out by the dashpot, >= 0
     int clamped;   ///< 1 when the gap was clamped to CONTACT_EXP_GMIN eps
+    int touching;  ///< counts as a contact: Hooke overlap; exp gap below eps
 };
 
 /// Sums of pe, power and clamps over many evaluations (walls, pairs).

@@ -126,7 +126,7 @@ static void forces_systems(const struct sim *s, double *fx, double *fy,
                 sum->pe += o.pe;
                 sum->power += o.power;
                 sum->clamps += o.clamped;
-                if (contacts)
+                if (contacts && o.touching)
                     ++*contacts;
             }
         }

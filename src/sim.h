@@ -62,7 +62,7 @@ struct sim_diag {
     double pe;     ///< spring potential, sum of k s^2 / 2 over contacts and walls
     double e;      ///< ke + pe
     double px, py; ///< total momentum
-    long contacts; ///< ball-ball pairs that overlap (s > 0)
+    long contacts; ///< ball-ball pairs that overlap (s > 0); with contact exp, closer than eps
     /* Fields of the other systems (contact laws, walls, gravity): zero in
      * a plain Hooke scene. */
     double pg;         ///< gravitational potential, -sum G m_i m_j / sqrt(d^2 + soft^2); in e

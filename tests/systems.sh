@@ -22,8 +22,8 @@ check "figure eight energy over its period ($e0 -> $e1)" \
 check "figure eight back at its start" awk 'NR == FNR { if (FNR > 2 && NF == 6) { x[FNR] = $1; y[FNR] = $2 }; next }
     FNR > 2 && NF == 6 { dx = $1 - x[FNR]; dy = $2 - y[FNR]; if (dx * dx + dy * dy > 1e18) bad = 1 }
     END { exit bad }' scenes/figure8.txt "$out"
-# the binary star after one period 2 pi sqrt(a^3/(G M)) = 1.2169e7 s
-"$SPRINGBALL" -H -T 1.2169e7 scenes/binary-star.txt >"$out"
+# the binary star after one period 2 pi sqrt(a^3/(G M)) = 1.2164e7 s
+"$SPRINGBALL" -H -T 1.2164e7 scenes/binary-star.txt >"$out"
 check "binary star back at its start" awk 'NR == FNR { if (FNR > 2 && NF == 6) { x[FNR] = $1; y[FNR] = $2 }; next }
     FNR > 2 && NF == 6 { dx = $1 - x[FNR]; dy = $2 - y[FNR]; if (dx * dx + dy * dy > 1e18) bad = 1 }
     END { exit bad }' scenes/binary-star.txt "$out"

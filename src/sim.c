@@ -77,9 +77,10 @@ int sim_plain(const struct sim_params *p)
 /*
  * The other systems (round table, hard walls, exponential contacts,
  * dashpots, gravity): the O(n^2) pair loop calling the pure laws of
- * contact.c, then gravity.c. Walls first, then pairs, then gravity, each
- * adding to fx, fy. Sets diss_power and clamp_now. When @p sum is not NULL
- * (diagnostics) nothing is written to s except through fx, fy.
+ * contact.c, then gravity.c: walls first, then pairs, then gravity, into
+ * fx, fy (overwritten). Adds the contacts' pe, dashpot power and clamps to
+ * *sum, and counts touching pairs into *contacts when it is not NULL. Writes
+ * nothing else, so that sim_diag can run it into scratch arrays.
  */
 static void forces_systems(const struct sim *s, double *fx, double *fy,
                            struct contact_sum *sum, long *contacts)

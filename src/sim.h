@@ -60,7 +60,7 @@ struct sim_params {
 struct sim_diag {
     double ke;     ///< kinetic energy, sum of m v^2 / 2
     double pe;     ///< spring potential, sum of k s^2 / 2 over contacts and walls
-    double e;      ///< ke + pe
+    double e;      ///< ke + pe (+ pg with gravity)
     double px, py; ///< total momentum
     long contacts; ///< ball-ball pairs that overlap (s > 0); with contact exp, closer than eps
     /* Fields of the other systems (contact laws, walls, gravity): zero in

@@ -38,7 +38,7 @@ check "planets five years" cmp -s "$out" $U/planets-5years.out
 nu=0
 for f in $U/*.txt scenes/*.txt; do
     [ "$f" = $U/expected-outputs.txt ] && continue
-    nu=$((nu + 1))
+    case $f in $U/*) nu=$((nu + 1)) ;; esac
     if "$SPRINGBALL" -H -n 3 "$f" >"$out" 2>"$err"; then
         n=$(head -n 1 "$f" | tr -d ' \r')
         [ -z "$n" ] && n=$(awk 'NF { print $1; exit }' "$f")
@@ -51,7 +51,7 @@ for f in $U/*.txt scenes/*.txt; do
         bad "$f: status $?: $(head -c 200 "$err")"
     fi
 done
-check "41 published universes + ours" test "$nu" -ge 41
+check "all 41 published universes ran ($nu)" test "$nu" -eq 41
 
 # Detection and --format
 "$SPRINGBALL" -H --format=universe $U/binary.txt >"$out"

@@ -28,4 +28,24 @@ void gravity_forces(size_t n, const double *x, const double *y, const double *m,
 double gravity_potential(size_t n, const double *x, const double *y,
                          const double *m, double G, double soft);
 
+/// The largest opening angle gravity_bh_forces accepts.
+#define GRAVITY_THETA_MAX 1.0
+
+/// Barnes-Hut: the same forces approximated in O(n log n). Bodies go into a
+/// quadtree whose every cell keeps its total mass and centre of mass; a
+/// cell of side s seen from a body at distance d from that centre (and not
+/// containing the body) acts as one point mass when d > s/theta + delta,
+/// delta the distance of its centre of mass from its centre (Barnes' safer
+/// form of s/d < theta), else its children are opened; bodies in the same leaf are summed exactly. A leaf
+/// at depth 48 holds all its bodies (coincident points). The tree is built
+/// and freed inside the call.
+/// @param theta opening angle, 0 < theta <= GRAVITY_THETA_MAX (smaller is
+///              more exact; monopole cells give rms force errors of about
+///              1e-4 at 0.1, 1% at 0.5, 4% at 1)
+/// @return 0; -1 (nothing added) when memory is short or a mass is negative
+///         (a cell's centre of mass is then not a useful point), and the
+///         caller should take the exact sum.
+int gravity_bh_forces(size_t n, const double *x, const double *y, const double *m,
+                      double G, double soft, double theta, double *fx, double *fy);
+
 #endif

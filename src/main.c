@@ -4,6 +4,7 @@
  * input or usage).
  */
 #include "scene.h"
+#include "gravity.h"
 #include "sim.h"
 #include "universe.h"
 
@@ -28,6 +29,8 @@ struct options {
     double k, dt;
     const char *scene_path;  /* NULL: the built-in scene */
     int format;              /* -1: detect, else enum scene_format */
+    int have_theta;
+    double theta;            /* --theta: Barnes-Hut opening angle */
 };
 
 static void die_usage(const char *fmt, ...)
@@ -60,6 +63,8 @@ static void usage(void)
 "      --format=FMT       read SCENE as FMT: scene (the native format) or\n"
 "                         universe (N, R, then N rows x y vx vy mass name);\n"
 "                         default: a universe when the first token is a number\n"
+"      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
+"                         0 < THETA <= 1 (0, the default: the exact sum)\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
 "\n"
@@ -96,7 +101,7 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
-enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT };
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -110,6 +115,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
         {"format", required_argument, NULL, OPT_FORMAT},
+        {"theta", required_argument, NULL, OPT_THETA},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -143,6 +149,12 @@ static void parse_options(int argc, char **argv, struct options *o)
                 o->format = SCENE_FORMAT_UNIVERSE;
             else
                 die_usage("--format: unknown format '%s' (use scene or universe)", optarg);
+            break;
+        case OPT_THETA:
+            o->have_theta = 1;
+            o->theta = opt_double("--theta", optarg, 0, 0);
+            if (o->theta > GRAVITY_THETA_MAX)
+                die_usage("--theta: '%s' must be <= %g", optarg, GRAVITY_THETA_MAX);
             break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
@@ -293,6 +305,8 @@ int main(int argc, char **argv)
         sc.p.k = o.k;
     if (o.have_dt)
         sc.p.dt = o.dt;
+    if (o.have_theta)
+        sc.p.theta = o.theta;
     int rc;
     if (o.headless) {
         rc = run_headless(&o, &sc);

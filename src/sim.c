@@ -132,7 +132,11 @@ static void forces_systems(const struct sim *s, double *fx, double *fy,
             }
         }
     }
-    gravity_forces(n, x, y, m, p->gravity, p->softening, fx, fy);
+    /* Barnes-Hut when asked for; it declines (negative masses, no memory)
+     * without adding anything, and then the exact sum runs. */
+    if (!(p->theta > 0) ||
+        gravity_bh_forces(n, x, y, m, p->gravity, p->softening, p->theta, fx, fy))
+        gravity_forces(n, x, y, m, p->gravity, p->softening, fx, fy);
 }
 
 /*

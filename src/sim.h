@@ -54,6 +54,7 @@ struct sim_params {
     double exp_kappa;   ///< strength KAPPA (a squared speed) of the exponential contact
     double gravity;     ///< G of mutual gravity, >= 0, default 0 (off)
     double softening;   ///< Plummer softening length of gravity, >= 0, default 0
+    double theta;       ///< Barnes-Hut opening angle of gravity, 0 (default) = exact sum
 };
 
 /// The diagnostics of one state, all computed from the current x and v.

@@ -55,4 +55,15 @@ check "inelastic energy balance" awk -v e="$(field e)" -v d="$(field dissipated)
 printf 'contact exp 0.1 1\ndt 2\nball 100 200 5 0 1 20\nball 160 200 -5 0 1 20\n' >"$out"
 "$SPRINGBALL" -H -n 20 --stats "$out" 2>"$err" >/dev/null
 check "clamps counted ($(field clamps))" test "$(field clamps)" -gt 0
+# --theta: Barnes-Hut runs a universe, 0 is the exact sum (the published step),
+# and bad values are usage errors
+"$SPRINGBALL" -H -T 6.32591398e7 --theta 0.5 scenes/figure8.txt >"$out" 2>"$err"
+check "--theta runs" test $? -eq 0
+"$SPRINGBALL" -H -n 1 --theta 0 scenes/planets.txt | cmp -s - tests/universes/planets-1step.out
+check "--theta 0 is the exact sum" test $? -eq 0
+for bad in -1 1.5 x; do
+    "$SPRINGBALL" -H --theta "$bad" scenes/planets.txt >"$out" 2>"$err"
+    if [ $? -eq 2 ] && [ ! -s "$out" ] && grep -q "^springball: --theta: '$bad'" "$err"; then ok; else
+        bad "--theta $bad: $(head -n 1 "$err")"; fi
+done
 summary

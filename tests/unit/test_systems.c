@@ -489,6 +489,95 @@ static void test_gravity_scene(void)
     scene_free(&sc);
 }
 
+/* splitmix64, for reproducible random bodies */
+static double unit_rand(unsigned long long *st)
+{
+    unsigned long long z = (*st += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return (double)((z ^ (z >> 31)) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static void test_barnes_hut(void)
+{
+    /* 2000 bodies, clustered (a dense core in a wide halo) so the tree is
+     * deep: the rms error of the Barnes-Hut forces against the exact sum,
+     * relative to the rms force, within the monopole method's usual bounds
+     * and growing with theta; theta -> 0 gives the exact sum. */
+    enum { N = 2000 };
+    static double x[N], y[N], m[N], ex[N], ey[N], bx[N], by[N];
+    unsigned long long st = 42;
+    for (int i = 0; i < N; i++) {
+        double r = i < N / 4 ? 0.05 * unit_rand(&st) : unit_rand(&st);
+        double a = 2 * SIM_PI * unit_rand(&st);
+        x[i] = r * cos(a);
+        y[i] = r * sin(a);
+        m[i] = 0.5 + unit_rand(&st);
+    }
+    x[7] = x[8]; /* two coincident bodies */
+    y[7] = y[8];
+    memset(ex, 0, sizeof ex);
+    memset(ey, 0, sizeof ey);
+    gravity_forces(N, x, y, m, 1, 0.001, ex, ey);
+    static const struct { double theta, rms; } cases[] = {
+        {1e-3, 1e-10}, {0.1, 3e-4}, {0.5, 2e-2}, {1.0, 6e-2},
+    };
+    double prev = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        memset(bx, 0, sizeof bx);
+        memset(by, 0, sizeof by);
+        CHECK(gravity_bh_forces(N, x, y, m, 1, 0.001, cases[c].theta, bx, by) == 0);
+        double se = 0, sf = 0;
+        int finite = 1;
+        for (int i = 0; i < N; i++) {
+            double dx = bx[i] - ex[i], dy = by[i] - ey[i];
+            se += dx * dx + dy * dy;
+            sf += ex[i] * ex[i] + ey[i] * ey[i];
+            finite &= isfinite(bx[i]) && isfinite(by[i]);
+        }
+        double rms = sqrt(se / sf);
+        CHECK(finite);
+        CHECK(rms <= cases[c].rms);
+        CHECK(rms > prev);
+        prev = rms;
+        printf("  barnes-hut theta %g: rms force error %.3g\n", cases[c].theta, rms);
+    }
+    /* declines without touching the forces: negative mass, bad theta */
+    m[3] = -1;
+    bx[0] = 5;
+    CHECK(gravity_bh_forces(N, x, y, m, 1, 0, 0.5, bx, by) == -1 && bx[0] == 5);
+    m[3] = 1;
+    CHECK(gravity_bh_forces(N, x, y, m, 1, 0, 0, bx, by) == -1 && bx[0] == 5);
+    CHECK(gravity_bh_forces(N, x, y, m, 1, 0, 1.5, bx, by) == -1 && bx[0] == 5);
+    /* every body in one point: no force and no NaN */
+    double px[3] = {1, 1, 1}, py[3] = {2, 2, 2}, pm[3] = {1, 2, 3}, fx[3] = {0}, fy[3] = {0};
+    CHECK(gravity_bh_forces(3, px, py, pm, 1, 0, 0.5, fx, fy) == 0);
+    CHECK(fx[0] == 0 && fy[2] == 0);
+    /* through the sim: sim_forces takes the tree when theta > 0; over a
+     * tenth of a dynamical time the run stays next to the exact one */
+    struct sim a, b;
+    open_sim(&a, 300, 1, 1e-3);
+    open_sim(&b, 300, 1, 1e-3);
+    a.p.softening = b.p.softening = 0.01;
+    b.p.theta = 0.3;
+    for (int i = 0; i < 300; i++) {
+        a.x[i] = b.x[i] = x[N / 4 + i]; /* halo bodies: t_dyn about 1 */
+        a.y[i] = b.y[i] = y[N / 4 + i];
+        a.m[i] = b.m[i] = m[N / 4 + i] / 300;
+    }
+    for (int i = 0; i < 100; i++) {
+        sim_step(&a);
+        sim_step(&b);
+    }
+    double dev = 0;
+    for (int i = 0; i < 300; i++)
+        dev = fmax(dev, hypot(a.x[i] - b.x[i], a.y[i] - b.y[i]));
+    CHECK(dev > 0 && dev < 1e-3); /* the tree ran, and stayed close */
+    printf("  barnes-hut theta 0.3 in the sim: 100 steps within %.3g of exact\n", dev);
+    sim_free(&a);
+    sim_free(&b);
+}
+
 void test_systems(void)
 {
     test_e1();
@@ -504,4 +593,5 @@ void test_systems(void)
     test_gravity_law();
     test_figure_eight();
     test_gravity_scene();
+    test_barnes_hut();
 }

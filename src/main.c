@@ -4,7 +4,9 @@
  * input or usage).
  */
 #include "scene.h"
+#include "gravity.h"
 #include "sim.h"
+#include "universe.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +28,9 @@ struct options {
     int have_k, have_dt;
     double k, dt;
     const char *scene_path;  /* NULL: the built-in scene */
+    int format;              /* -1: detect, else enum scene_format */
+    int have_theta;
+    double theta;            /* --theta: Barnes-Hut opening angle */
 };
 
 static void die_usage(const char *fmt, ...)
@@ -55,6 +60,11 @@ static void usage(void)
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
 "      --stats            print t, steps, energies, momentum and contacts to\n"
 "                         standard error at the end\n"
+"      --format=FMT       read SCENE as FMT: scene (the native format) or\n"
+"                         universe (N, R, then N rows x y vx vy mass name);\n"
+"                         default: a universe when the first token is a number\n"
+"      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
+"                         0 < THETA <= 1 (0, the default: the exact sum)\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
 "\n"
@@ -91,7 +101,7 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
-enum { OPT_DT = 256, OPT_STATS, OPT_VERSION };
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -104,9 +114,12 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"stats", no_argument, NULL, OPT_STATS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"format", required_argument, NULL, OPT_FORMAT},
+        {"theta", required_argument, NULL, OPT_THETA},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    o->format = -1;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":HT:n:k:h", longopts, NULL)) != -1) {
@@ -129,6 +142,20 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->dt = opt_double("--dt", optarg, 0, 1);
             break;
         case OPT_STATS: o->stats = 1; break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "scene") == 0)
+                o->format = SCENE_FORMAT_NATIVE;
+            else if (strcmp(optarg, "universe") == 0)
+                o->format = SCENE_FORMAT_UNIVERSE;
+            else
+                die_usage("--format: unknown format '%s' (use scene or universe)", optarg);
+            break;
+        case OPT_THETA:
+            o->have_theta = 1;
+            o->theta = opt_double("--theta", optarg, 0, 0);
+            if (o->theta > GRAVITY_THETA_MAX)
+                die_usage("--theta: '%s' must be <= %g", optarg, GRAVITY_THETA_MAX);
+            break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
         case ':':
@@ -208,7 +235,11 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
         }
     }
     struct scene_error err;
-    int rc = scene_parse(sc, text ? text : scene_builtin, len, &err);
+    const char *src = text ? text : scene_builtin;
+    int fmt = o->format >= 0 ? o->format
+              : universe_detect(src, len) ? SCENE_FORMAT_UNIVERSE : SCENE_FORMAT_NATIVE;
+    int rc = fmt == SCENE_FORMAT_UNIVERSE ? universe_parse(sc, src, len, &err)
+                                          : scene_parse(sc, src, len, &err);
     free(text);
     if (rc) {
         fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
@@ -221,8 +252,14 @@ static void print_stats(const struct sim *s)
     struct sim_diag d;
     sim_diag(s, &d);
     fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
-                    "py=%.17g contacts=%ld\n",
+                    "py=%.17g contacts=%ld",
             s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+    /* The other systems add their fields after the original ones; a plain
+     * Hooke scene keeps the line it always had. */
+    if (!sim_plain(&s->p))
+        fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
+                d.dissipated, d.clamps);
+    fputc('\n', stderr);
 }
 
 static int run_headless(const struct options *o, const struct scene *sc)
@@ -238,7 +275,10 @@ static int run_headless(const struct options *o, const struct scene *sc)
     else if (o->have_steps)
         for (unsigned long long i = 0; i < o->steps; i++)
             sim_step(&s);
-    scene_write(stdout, sc, &s);
+    if (sc->format == SCENE_FORMAT_UNIVERSE)
+        universe_write(stdout, sc, &s);
+    else
+        scene_write(stdout, sc, &s);
     if (o->stats)
         print_stats(&s);
     sim_free(&s);
@@ -265,6 +305,8 @@ int main(int argc, char **argv)
         sc.p.k = o.k;
     if (o.have_dt)
         sc.p.dt = o.dt;
+    if (o.have_theta)
+        sc.p.theta = o.theta;
     int rc;
     if (o.headless) {
         rc = run_headless(&o, &sc);

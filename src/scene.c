@@ -40,6 +40,7 @@ struct parser {
     int line;
     int *ball_line;        /* source line of each ball, for late checks */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
+    int seen_walls, seen_contact, seen_gravity;
 };
 
 static int fail(struct parser *ps, const char *fmt, ...)
@@ -274,6 +275,69 @@ static int d_restitution(struct parser *ps, const struct token *tok, int ntok)
     if (!(e > 0 && e <= 1))
         return fail(ps, "restitution must be > 0 and <= 1");
     ps->sc->p.restitution = e;
+    return 0;
+}
+
+static int d_walls(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 1, 1, "walls hard|spring") ||
+        once(ps, &ps->seen_walls, "walls"))
+        return -1;
+    if (tok_is(tok[1], "hard"))
+        ps->sc->p.walls = SIM_WALLS_HARD;
+    else if (tok_is(tok[1], "spring"))
+        ps->sc->p.walls = SIM_WALLS_SPRING;
+    else {
+        char buf[64];
+        return fail(ps, "walls: unknown kind '%s' (use hard or spring)",
+                    tok_str(tok[1], buf, sizeof buf));
+    }
+    return 0;
+}
+
+static int d_contact(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (ntok > 1 && tok_is(tok[1], "exp")) {
+        if (expect_fields(ps, tok, ntok, 3, 3, "contact exp EPS KAPPA") ||
+            once(ps, &ps->seen_contact, "contact"))
+            return -1;
+        struct sim_params *p = &ps->sc->p;
+        if (parse_positive(ps, tok[2], "contact exp EPS", &p->exp_eps) ||
+            parse_positive(ps, tok[3], "contact exp KAPPA", &p->exp_kappa))
+            return -1;
+        p->contact = SIM_CONTACT_EXP;
+        return 0;
+    }
+    if (ntok > 1 && tok_is(tok[1], "hooke")) {
+        if (expect_fields(ps, tok, ntok, 1, 1, "contact hooke") ||
+            once(ps, &ps->seen_contact, "contact"))
+            return -1;
+        ps->sc->p.contact = SIM_CONTACT_HOOKE;
+        return 0;
+    }
+    if (ntok < 2)
+        return fail(ps, "contact: missing law (expected contact hooke or "
+                        "contact exp EPS KAPPA)");
+    char buf[64];
+    return fail(ps, "contact: unknown law '%s' (use hooke or exp EPS KAPPA)",
+                tok_str(tok[1], buf, sizeof buf));
+}
+
+static int d_gravity(struct parser *ps, const struct token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 1, 2, "gravity G [SOFTENING]") ||
+        once(ps, &ps->seen_gravity, "gravity"))
+        return -1;
+    struct sim_params *p = &ps->sc->p;
+    if (parse_positive(ps, tok[1], "gravity G", &p->gravity))
+        return -1;
+    p->softening = 0;
+    if (ntok == 3) {
+        if (parse_double(ps, tok[2], "gravity softening", &p->softening))
+            return -1;
+        if (!(p->softening >= 0))
+            return fail(ps, "gravity softening must be >= 0");
+    }
     return 0;
 }
 
@@ -555,6 +619,12 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_dt(ps, tok, ntok);
     if (tok_is(tok[0], "restitution"))
         return d_restitution(ps, tok, ntok);
+    if (tok_is(tok[0], "walls"))
+        return d_walls(ps, tok, ntok);
+    if (tok_is(tok[0], "contact"))
+        return d_contact(ps, tok, ntok);
+    if (tok_is(tok[0], "gravity"))
+        return d_gravity(ps, tok, ntok);
     if (tok_is(tok[0], "ball"))
         return d_ball(ps, tok, ntok);
     if (tok_is(tok[0], "rack"))
@@ -590,6 +660,14 @@ static int check_inside(struct parser *ps)
     const struct scene *sc = ps->sc;
     for (size_t i = 0; i < sc->n; i++) {
         const struct scene_ball *b = &sc->balls[i];
+        /* Hard walls keep every ball wholly on the table, so it must
+         * start there. */
+        if (sc->p.walls == SIM_WALLS_HARD && !scene_holds(&sc->p, b->x, b->y, b->r)) {
+            ps->line = ps->ball_line[i];
+            return fail(ps, "ball %zu at (%.17g, %.17g) of radius %.17g crosses "
+                            "a wall (with walls hard every ball must lie wholly "
+                            "on the table)", i + 1, b->x, b->y, b->r);
+        }
         if (!scene_holds(&sc->p, b->x, b->y, 0)) {
             ps->line = ps->ball_line[i];
             if (sc->p.shape == SIM_CIRCLE)
@@ -634,6 +712,11 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     }
     if (rc == 0)
         rc = check_inside(&ps);
+    sc->format = SCENE_FORMAT_NATIVE;
+    sc->view.x0 = 0;
+    sc->view.y0 = 0;
+    sc->view.x1 = sc->p.w;
+    sc->view.y1 = sc->p.h;
     free(ps.ball_line);
     if (rc)
         scene_free(sc);
@@ -644,7 +727,44 @@ void scene_free(struct scene *sc)
 {
     free(sc->balls);
     free(sc->title);
+    free(sc->names);
     memset(sc, 0, sizeof *sc);
+}
+
+const char *scene_ball_name(const struct scene *sc, size_t i)
+{
+    if (!sc->names || i >= sc->n)
+        return "";
+    return sc->names + sc->balls[i].name;
+}
+
+int scene_add_name(struct scene *sc, const char *name, size_t len, uint32_t *off)
+{
+    if (!sc->names) {
+        sc->names_cap = 256;
+        sc->names = malloc(sc->names_cap);
+        if (!sc->names)
+            return -1;
+        sc->names[0] = 0;
+        sc->names_len = 1;
+    }
+    if (len >= UINT32_MAX - sc->names_len)
+        return -1;
+    if (sc->names_len + len + 1 > sc->names_cap) {
+        size_t cap = sc->names_cap;
+        while (cap < sc->names_len + len + 1)
+            cap *= 2;
+        char *nn = realloc(sc->names, cap);
+        if (!nn)
+            return -1;
+        sc->names = nn;
+        sc->names_cap = cap;
+    }
+    *off = (uint32_t)sc->names_len;
+    memcpy(sc->names + sc->names_len, name, len);
+    sc->names[sc->names_len + len] = 0;
+    sc->names_len += len + 1;
+    return 0;
 }
 
 int scene_to_sim(const struct scene *sc, struct sim *s)
@@ -694,6 +814,16 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
     /* Directives at their default are left out. */
     if (s->p.restitution != 1)
         fprintf(f, "restitution %.17g\n", s->p.restitution);
+    if (s->p.walls == SIM_WALLS_HARD)
+        fputs("walls hard\n", f);
+    if (s->p.contact == SIM_CONTACT_EXP)
+        fprintf(f, "contact exp %.17g %.17g\n", s->p.exp_eps, s->p.exp_kappa);
+    if (s->p.gravity != 0) {
+        if (s->p.softening != 0)
+            fprintf(f, "gravity %.17g %.17g\n", s->p.gravity, s->p.softening);
+        else
+            fprintf(f, "gravity %.17g\n", s->p.gravity);
+    }
     for (size_t i = 0; i < s->n; i++) {
         char buf[8];
         const char *c = scene_color_name(sc->balls[i].color, buf);

@@ -19,10 +19,22 @@
 #define SCENE_COLOR_NAMED 7u
 #define SCENE_COLOR_RGB 0x1000000u
 
+/// Input formats (struct scene.format).
+enum scene_format {
+    SCENE_FORMAT_NATIVE = 0,   ///< the scene directives described here
+    SCENE_FORMAT_UNIVERSE = 1, ///< the classic NBody universe (universe.h)
+};
+
 /// One ball as the scene gives it.
 struct scene_ball {
     double x, y, vx, vy, m, r;
     uint32_t color;
+    uint32_t name; ///< offset of its name in scene.names; 0 is "" (no name)
+};
+
+/// The rectangle of the plane the front end shows.
+struct scene_view {
+    double x0, y0, x1, y1;
 };
 
 /// A parsed scene: parameters, an optional title and the balls in order
@@ -32,7 +44,20 @@ struct scene {
     char *title;              ///< NULL when the scene has none
     size_t n, cap;            ///< balls in use and allocated
     struct scene_ball *balls;
+    int format;               ///< enum scene_format it was read in (and is written in)
+    char *names;              ///< ball names back to back, each NUL-terminated,
+                              ///< starting with "" at offset 0; NULL when none has one
+    size_t names_len, names_cap;
+    double radius;            ///< universe radius R (view -R..R); 0 in native scenes
+    struct scene_view view;   ///< native: the table [0,w]x[0,h]; universe: [-R,R]^2
 };
+
+/// The name of ball @p i ("" when it has none), e.g. "earth.gif".
+const char *scene_ball_name(const struct scene *sc, size_t i);
+
+/// Appends a name of @p len bytes to sc->names and stores its offset in
+/// *off. @return 0, or -1 when memory is short or the names pass 4 GiB.
+int scene_add_name(struct scene *sc, const char *name, size_t len, uint32_t *off);
 
 /// Where and why parsing failed. msg is lowercase, without a final period.
 struct scene_error {

@@ -3,6 +3,9 @@
  */
 #include "sim.h"
 
+#include "contact.h"
+#include "gravity.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,8 @@ struct sim_params sim_default_params(void)
     p.k = 5;
     p.dt = 0.05;
     p.restitution = 1;
+    p.walls = SIM_WALLS_SPRING;
+    p.contact = SIM_CONTACT_HOOKE;
     return p;
 }
 
@@ -56,6 +61,111 @@ void sim_copy(struct sim *dst, const struct sim *src)
     dst->p = src->p;
     dst->t = src->t;
     dst->steps = src->steps;
+    dst->dissipated = src->dissipated;
+    dst->clamps = src->clamps;
+    dst->diss_power = src->diss_power;
+    dst->clamp_now = src->clamp_now;
+}
+
+int sim_plain(const struct sim_params *p)
+{
+    return p->shape == SIM_RECT && p->walls == SIM_WALLS_SPRING &&
+           p->contact == SIM_CONTACT_HOOKE && p->restitution == 1 &&
+           p->gravity == 0;
+}
+
+/*
+ * The other systems (round table, hard walls, exponential contacts,
+ * dashpots, gravity): the O(n^2) pair loop calling the pure laws of
+ * contact.c, then gravity.c: walls first, then pairs, then gravity, into
+ * fx, fy (overwritten). Adds the contacts' pe, dashpot power and clamps to
+ * *sum, and counts touching pairs into *contacts when it is not NULL. Writes
+ * nothing else, so that sim_diag can run it into scratch arrays.
+ */
+static void forces_systems(const struct sim *s, double *fx, double *fy,
+                           struct contact_sum *sum, long *contacts)
+{
+    const size_t n = s->n;
+    const struct sim_params *p = &s->p;
+    const double *x = s->x, *y = s->y, *vx = s->vx, *vy = s->vy;
+    const double *m = s->m, *r = s->r;
+    struct contact_law law;
+    contact_law_init(&law, p);
+    for (size_t i = 0; i < n; i++)
+        fx[i] = fy[i] = 0;
+    if (p->walls == SIM_WALLS_SPRING) {
+        if (p->shape == SIM_RECT) {
+            for (size_t i = 0; i < n; i++) {
+                fx[i] = contact_wall_axis(&law, x[i], vx[i], r[i], m[i], p->w, sum);
+                fy[i] = contact_wall_axis(&law, y[i], vy[i], r[i], m[i], p->h, sum);
+            }
+        } else if (p->shape == SIM_CIRCLE) {
+            double R = 0.5 * p->w;
+            for (size_t i = 0; i < n; i++)
+                contact_wall_circle(&law, x[i], y[i], vx[i], vy[i], r[i], m[i],
+                                    R, R, R, &fx[i], &fy[i], sum);
+        }
+    }
+    if (p->contact != SIM_CONTACT_NONE) {
+        for (size_t i = 0; i < n; i++) {
+            double xi = x[i], yi = y[i], ri = r[i];
+            for (size_t j = i + 1; j < n; j++) {
+                double dx = x[j] - xi, dy = y[j] - yi;
+                double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+                double gap = d - ri - r[j];
+                if (!(gap < law.range))
+                    continue;
+                double mu = m[i] * m[j] / (m[i] + m[j]);
+                double vn = ((vx[j] - vx[i]) * dx + (vy[j] - vy[i]) * dy) / d;
+                struct contact_out o;
+                contact_eval(&law, gap, mu, vn, &o);
+                double f = o.f / d;
+                fx[j] += f * dx;
+                fy[j] += f * dy;
+                fx[i] -= f * dx;
+                fy[i] -= f * dy;
+                sum->pe += o.pe;
+                sum->power += o.power;
+                sum->clamps += o.clamped;
+                if (contacts && o.touching)
+                    ++*contacts;
+            }
+        }
+    }
+    /* Barnes-Hut when asked for; it declines (negative masses, no memory)
+     * without adding anything, and then the exact sum runs. */
+    if (!(p->theta > 0) ||
+        gravity_bh_forces(n, x, y, m, p->gravity, p->softening, p->theta, fx, fy))
+        gravity_forces(n, x, y, m, p->gravity, p->softening, fx, fy);
+}
+
+/*
+ * Hard walls: the semi-implicit move, then every centre that left the
+ * region it may occupy (the table shrunk by the ball's radius) is reflected
+ * at the crossing point of its path (contact.h).
+ */
+static void move_hard(struct sim *s)
+{
+    const size_t n = s->n;
+    const double dt = s->p.dt, e = s->p.restitution;
+    const double R = 0.5 * s->p.w;
+    for (size_t i = 0; i < n; i++) {
+        double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
+        double px = s->x[i], py = s->y[i], r = s->r[i];
+        s->vx[i] += dt * ax;
+        s->vy[i] += dt * ay;
+        s->x[i] += dt * s->vx[i];
+        s->y[i] += dt * s->vy[i];
+        double lost = 0;
+        if (s->p.shape == SIM_RECT) {
+            lost += contact_reflect_axis(&s->x[i], &s->vx[i], r, s->p.w - r, e);
+            lost += contact_reflect_axis(&s->y[i], &s->vy[i], r, s->p.h - r, e);
+        } else if (s->p.shape == SIM_CIRCLE) {
+            lost = contact_reflect_circle(px, py, &s->x[i], &s->y[i], &s->vx[i],
+                                          &s->vy[i], R, R, R - r, e);
+        }
+        s->dissipated += s->m[i] * lost;
+    }
 }
 
 /*
@@ -89,6 +199,15 @@ void sim_forces(struct sim *s)
     double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
     double *restrict fx = s->fx, *restrict fy = s->fy;
 
+    s->diss_power = 0;
+    s->clamp_now = 0;
+    if (!sim_plain(&s->p)) {
+        struct contact_sum sum = {0};
+        forces_systems(s, fx, fy, &sum, NULL);
+        s->diss_power = sum.power;
+        s->clamp_now = sum.clamps;
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         fx[i] = wall_force(x[i], r[i], s->p.w, k, NULL);
         fy[i] = wall_force(y[i], r[i], s->p.h, k, NULL);
@@ -120,20 +239,54 @@ void sim_step(struct sim *s)
     sim_forces(s);
     const size_t n = s->n;
     const double dt = s->p.dt;
-    for (size_t i = 0; i < n; i++) {
+    if (s->p.walls == SIM_WALLS_HARD)
+        move_hard(s);
+    else for (size_t i = 0; i < n; i++) {
         double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
         s->vx[i] += dt * ax;
         s->vy[i] += dt * ay;
         s->x[i] += dt * s->vx[i];
         s->y[i] += dt * s->vy[i];
     }
+    s->dissipated += dt * s->diss_power;
+    s->clamps += s->clamp_now;
     s->t += dt;
     s->steps++;
+}
+
+/* Diagnostics of the other systems: the same sweep as forces_systems, into
+ * scratch force arrays, for its energies and contact count. */
+static void diag_systems(const struct sim *s, struct sim_diag *d)
+{
+    const size_t n = s->n;
+    for (size_t i = 0; i < n; i++) {
+        double m = s->m[i];
+        d->ke += 0.5 * m * (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
+        d->px += m * s->vx[i];
+        d->py += m * s->vy[i];
+    }
+    struct contact_sum sum = {0};
+    double *f = malloc(2 * (n ? n : 1) * sizeof *f);
+    if (f) {
+        forces_systems(s, f, f + (n ? n : 1), &sum, &d->contacts);
+        free(f);
+    } else {
+        d->pe = NAN; /* no memory for the sweep: say so, do not guess */
+    }
+    d->pe += sum.pe;
+    d->pg = gravity_potential(n, s->x, s->y, s->m, s->p.gravity, s->p.softening);
+    d->e = d->ke + d->pe + d->pg;
+    d->dissipated = s->dissipated;
+    d->clamps = s->clamps;
 }
 
 void sim_diag(const struct sim *s, struct sim_diag *d)
 {
     memset(d, 0, sizeof *d);
+    if (!sim_plain(&s->p)) {
+        diag_systems(s, d);
+        return;
+    }
     const size_t n = s->n;
     const double k = s->p.k;
     for (size_t i = 0; i < n; i++) {

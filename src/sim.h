@@ -25,6 +25,20 @@
 enum sim_shape {
     SIM_RECT = 0,   ///< the rectangle [0,w] x [0,h]
     SIM_CIRCLE = 1, ///< the disc of radius w/2 centred at (w/2, h/2); w == h
+    SIM_OPEN = 2,   ///< no walls at all (universes); w = h = 2R, the view -R..R
+};
+
+/// Wall laws (sim_params.walls).
+enum sim_walls {
+    SIM_WALLS_SPRING = 0, ///< push back with the contact law (k times the penetration)
+    SIM_WALLS_HARD = 1,   ///< reflect exactly at the wall (see contact.h)
+};
+
+/// Ball-ball (and spring wall) contact laws (sim_params.contact).
+enum sim_contact {
+    SIM_CONTACT_HOOKE = 0, ///< spring k*s on the overlap s (plus a dashpot when e < 1)
+    SIM_CONTACT_EXP = 1,   ///< mu*kappa*exp(-g/eps)/g at gap g > 0 (see contact.h)
+    SIM_CONTACT_NONE = 2,  ///< no contacts (point masses of a universe)
 };
 
 /// Parameters of a run. Every field is finite; the ones marked > 0 are.
@@ -34,15 +48,27 @@ struct sim_params {
     double k;    ///< spring stiffness (force per unit overlap), > 0, default 5
     double dt;   ///< time step, > 0, default 0.05
     double restitution; ///< coefficient of restitution, 0 < e <= 1, default 1
+    int walls;          ///< enum sim_walls, default SIM_WALLS_SPRING
+    int contact;        ///< enum sim_contact, default SIM_CONTACT_HOOKE
+    double exp_eps;     ///< decay length EPS of the exponential contact, > 0 when used
+    double exp_kappa;   ///< strength KAPPA (a squared speed) of the exponential contact
+    double gravity;     ///< G of mutual gravity, >= 0, default 0 (off)
+    double softening;   ///< Plummer softening length of gravity, >= 0, default 0
+    double theta;       ///< Barnes-Hut opening angle of gravity, 0 (default) = exact sum
 };
 
 /// The diagnostics of one state, all computed from the current x and v.
 struct sim_diag {
     double ke;     ///< kinetic energy, sum of m v^2 / 2
     double pe;     ///< spring potential, sum of k s^2 / 2 over contacts and walls
-    double e;      ///< ke + pe
+    double e;      ///< ke + pe (+ pg with gravity)
     double px, py; ///< total momentum
-    long contacts; ///< ball-ball pairs that overlap (s > 0)
+    long contacts; ///< ball-ball pairs that overlap (s > 0); with contact exp, closer than eps
+    /* Fields of the other systems (contact laws, walls, gravity): zero in
+     * a plain Hooke scene. */
+    double pg;         ///< gravitational potential, -sum G m_i m_j / sqrt(d^2 + soft^2); in e
+    double dissipated; ///< energy taken out so far by dashpots and inelastic hard walls
+    long long clamps;  ///< exponential contact steps whose gap was clamped (dt too large)
 };
 
 /// The simulation. Arrays are owned; index i is the i-th ball of the scene.
@@ -55,6 +81,10 @@ struct sim {
     double *fx, *fy;           ///< force accumulators of the last step
     double t;                  ///< simulated time: starts at 0, each step adds dt
     long long steps;           ///< steps taken
+    double dissipated;         ///< running total of the energy lost (restitution < 1)
+    long long clamps;          ///< running count of clamped exponential gaps
+    double diss_power;         ///< set by sim_forces: power the dashpots take out now
+    long clamp_now;            ///< set by sim_forces: gaps clamped in this evaluation
 };
 
 /// Default parameters: table 800 x 400, k = 5, dt = 0.05.
@@ -84,6 +114,11 @@ void sim_diag(const struct sim *s, struct sim_diag *d);
 /// mass of the two lightest balls) and walls (mu = m), i.e. how many steps
 /// of dt resolve a collision: the front end warns when it is below 10.
 double sim_contact_time(const struct sim *s);
+
+/// 1 when the parameters are the original system (rectangle, spring walls,
+/// Hooke contacts, restitution 1, no gravity), whose code path is kept as it
+/// was; 0 when sim_forces takes the path of the other systems.
+int sim_plain(const struct sim_params *p);
 
 /// 1 when every position and velocity is finite.
 int sim_finite(const struct sim *s);

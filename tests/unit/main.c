@@ -13,6 +13,8 @@ static const struct {
 } suites[] = {
     {"sim", test_sim},
     {"scene", test_scene},
+    {"systems", test_systems},
+    {"universe", test_universe},
 };
 
 int main(int argc, char **argv)

@@ -27,9 +27,9 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim
+CORE   = sim event
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = scene
+PURE   = scene particles
 # The front end and the entry point.
 FRONT  = main
 

@@ -3,11 +3,14 @@
  * terminal front end, and exit codes (0 fine, 1 failure at run time, 2 bad
  * input or usage).
  */
+#include "event.h"
+#include "particles.h"
 #include "scene.h"
 #include "sim.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -26,7 +29,12 @@ struct options {
     int have_k, have_dt;
     double k, dt;
     const char *scene_path;  /* NULL: the built-in scene */
+    int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
+    int format;              /* FORMAT_AUTO or an enum scene_format */
 };
+
+enum { ENGINE_SPRING, ENGINE_EVENT };
+enum { FORMAT_AUTO = -1 };
 
 static void die_usage(const char *fmt, ...)
 {
@@ -55,6 +63,11 @@ static void usage(void)
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
 "      --stats            print t, steps, energies, momentum and contacts to\n"
 "                         standard error at the end\n"
+"      --engine=ENGINE    spring (default: Hooke springs, fixed dt) or event\n"
+"                         (exact hard balls, event-driven; -n counts events)\n"
+"      --format=FORMAT    read SCENE as scene or particles (first line n, then\n"
+"                         n rows 'rx ry vx vy radius mass r g b'); default:\n"
+"                         detected from the text\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
 "\n"
@@ -91,7 +104,7 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
-enum { OPT_DT = 256, OPT_STATS, OPT_VERSION };
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_ENGINE, OPT_FORMAT };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -104,9 +117,13 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"stats", no_argument, NULL, OPT_STATS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"engine", required_argument, NULL, OPT_ENGINE},
+        {"format", required_argument, NULL, OPT_FORMAT},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    o->engine = ENGINE_SPRING;
+    o->format = FORMAT_AUTO;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":HT:n:k:h", longopts, NULL)) != -1) {
@@ -129,6 +146,22 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->dt = opt_double("--dt", optarg, 0, 1);
             break;
         case OPT_STATS: o->stats = 1; break;
+        case OPT_ENGINE:
+            if (strcmp(optarg, "spring") == 0)
+                o->engine = ENGINE_SPRING;
+            else if (strcmp(optarg, "event") == 0)
+                o->engine = ENGINE_EVENT;
+            else
+                die_usage("--engine: '%s' is not spring or event", optarg);
+            break;
+        case OPT_FORMAT:
+            if (strcmp(optarg, "scene") == 0)
+                o->format = SCENE_FORMAT_NATIVE;
+            else if (strcmp(optarg, "particles") == 0)
+                o->format = SCENE_FORMAT_PARTICLES;
+            else
+                die_usage("--format: '%s' is not scene or particles", optarg);
+            break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
         case ':':
@@ -208,7 +241,13 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
         }
     }
     struct scene_error err;
-    int rc = scene_parse(sc, text ? text : scene_builtin, len, &err);
+    const char *src = text ? text : scene_builtin;
+    int format = o->format;
+    if (format == FORMAT_AUTO)
+        format = particles_detect(src, len) ? SCENE_FORMAT_PARTICLES
+                                            : SCENE_FORMAT_NATIVE;
+    int rc = format == SCENE_FORMAT_PARTICLES ? particles_parse(sc, src, len, &err)
+                                              : scene_parse(sc, src, len, &err);
     free(text);
     if (rc) {
         fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
@@ -216,13 +255,71 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
 }
 
-static void print_stats(const struct sim *s)
+/* The diagnostics line; with the event engine (ev not NULL) steps counts
+ * events, pe is 0, and the event counters follow the common fields. */
+static void print_stats(const struct sim *s, const struct event *ev)
 {
     struct sim_diag d;
     sim_diag(s, &d);
+    if (!ev) {
+        fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
+                        "py=%.17g contacts=%ld\n",
+                s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+        return;
+    }
+    struct event_diag ed;
+    event_diag(ev, &ed);
     fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
-                    "py=%.17g contacts=%ld\n",
-            s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+                    "py=%.17g contacts=%ld engine=event collisions=%lld "
+                    "walls=%lld per_ball=%.17g max_ball=%lld mft=%.17g "
+                    "de=%.17g\n",
+            s->t, ed.events, ed.ke, 0.0, ed.ke, ed.px, ed.py, d.contacts,
+            ed.collisions, ed.walls, ed.per_ball, ed.max_ball, ed.mft, ed.de);
+}
+
+static void write_state(const struct scene *sc, const struct sim *s)
+{
+    if (sc->format == SCENE_FORMAT_PARTICLES)
+        particles_write(stdout, sc, s);
+    else
+        scene_write(stdout, sc, s);
+}
+
+/* A headless run of the event engine: -T stops exactly at T, -n counts
+ * events (collisions and wall bounces). */
+static int run_event(const struct options *o, const struct scene *sc, struct sim *s)
+{
+    struct event ev;
+    struct event_fault f;
+    int rc = event_init(&ev, s, NULL, &f);
+    if (rc == EVENT_EOVERLAP) {
+        fprintf(stderr, "springball: event engine: balls %zu and %zu overlap\n",
+                f.i + 1, f.j + 1);
+        return 2;
+    }
+    if (rc == EVENT_EWALL) {
+        fprintf(stderr, "springball: event engine: ball %zu reaches through "
+                        "the wall\n", f.i + 1);
+        return 2;
+    }
+    if (rc == EVENT_OK && o->have_time)
+        rc = event_advance(&ev, o->time, 0) < 0 ? EVENT_ENOMEM : EVENT_OK;
+    else if (rc == EVENT_OK && o->have_steps)
+        event_step(&ev, o->steps > (unsigned long long)LLONG_MAX
+                            ? LLONG_MAX : (long long)o->steps);
+    if (rc == EVENT_OK && ev.nomem)
+        rc = EVENT_ENOMEM;
+    if (rc != EVENT_OK) {
+        event_free(&ev);
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    event_to_sim(&ev, s);
+    write_state(sc, s);
+    if (o->stats)
+        print_stats(s, &ev);
+    event_free(&ev);
+    return 0;
 }
 
 static int run_headless(const struct options *o, const struct scene *sc)
@@ -232,16 +329,23 @@ static int run_headless(const struct options *o, const struct scene *sc)
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    if (o->have_time)
-        while (s.t < o->time)
-            sim_step(&s);
-    else if (o->have_steps)
-        for (unsigned long long i = 0; i < o->steps; i++)
-            sim_step(&s);
-    scene_write(stdout, sc, &s);
-    if (o->stats)
-        print_stats(&s);
-    sim_free(&s);
+    if (o->engine == ENGINE_EVENT) {
+        int rc = run_event(o, sc, &s);
+        sim_free(&s);
+        if (rc)
+            return rc;
+    } else {
+        if (o->have_time)
+            while (s.t < o->time)
+                sim_step(&s);
+        else if (o->have_steps)
+            for (unsigned long long i = 0; i < o->steps; i++)
+                sim_step(&s);
+        write_state(sc, &s);
+        if (o->stats)
+            print_stats(&s, NULL);
+        sim_free(&s);
+    }
     if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "springball: write error: %s\n", strerror(errno));
         return 1;

@@ -25,6 +25,12 @@ struct scene_ball {
     uint32_t color;
 };
 
+/// The file format a scene was read from, and is written back in.
+enum scene_format {
+    SCENE_FORMAT_NATIVE = 0,    ///< this file's scene format
+    SCENE_FORMAT_PARTICLES = 1, ///< the textbook particle format (particles.h)
+};
+
 /// A parsed scene: parameters, an optional title and the balls in order
 /// (rack and random already expanded).
 struct scene {
@@ -32,6 +38,7 @@ struct scene {
     char *title;              ///< NULL when the scene has none
     size_t n, cap;            ///< balls in use and allocated
     struct scene_ball *balls;
+    int format;               ///< enum scene_format, SCENE_FORMAT_NATIVE from scene_parse
 };
 
 /// Where and why parsing failed. msg is lowercase, without a final period.

@@ -13,6 +13,8 @@ static const struct {
 } suites[] = {
     {"sim", test_sim},
     {"scene", test_scene},
+    {"event", test_event},
+    {"particles", test_particles},
 };
 
 int main(int argc, char **argv)

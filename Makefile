@@ -72,8 +72,13 @@ $(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 test: $(BIN) $(O)/unit
 	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
 
-bench: $(BIN)
-	SPRINGBALL=./$(BIN) sh tests/bench/run.sh
+# Benchmark drivers link the core like the unit tests.
+$(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+bench: $(BIN) $(O)/bench-event
+	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event sh tests/bench/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:

@@ -706,6 +706,18 @@ long long event_step(struct event *ev, long long count)
     return done;
 }
 
+void event_kick(struct event *ev, size_t i, double vx, double vy)
+{
+    drift(ev, i);
+    /* The reference energy of de moves by the kick's work. */
+    double v0 = ev->vx[i] * ev->vx[i] + ev->vy[i] * ev->vy[i];
+    ev->ke0 += 0.5 * ev->m[i] * (vx * vx + vy * vy - v0);
+    ev->vx[i] = vx;
+    ev->vy[i] = vy;
+    ev->cnt[i]++;
+    predict(ev, i, (size_t)-1);
+}
+
 void event_position(const struct event *ev, size_t i, double *x, double *y)
 {
     double dt = ev->t - ev->tb[i];

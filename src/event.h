@@ -162,6 +162,12 @@ int event_advance(struct event *ev, double T, long long max_events);
 /// the time is then that of the last one. @return how many were processed.
 long long event_step(struct event *ev, long long count);
 
+/// Gives ball @p i the velocity (@p vx, @p vy) at the current time (a kick
+/// from the front end) and predicts its events again. For any other change
+/// of the state, write it back with event_to_sim, change the struct sim, and
+/// build a new engine.
+void event_kick(struct event *ev, size_t i, double vx, double vy);
+
 /// Writes the state at the current time into @p s, which must have the same
 /// n: positions (drifted to now), velocities, s->t = now. Masses, radii,
 /// parameters and s->steps are left as they are.

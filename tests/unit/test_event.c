@@ -448,6 +448,7 @@ static void test_simultaneous(void)
     struct sim s;
     struct event ev;
     struct event_diag d;
+    double xs[16], ys[16]; /* the break without the grid */
     for (int grid = 0; grid <= 1; grid++) {
         struct event_config cfg = config(grid);
         CHECK(load(&s, "rack 560 200 5 12 1\nball 160 200 10 0 1 12\n") == 0);
@@ -457,6 +458,17 @@ static void test_simultaneous(void)
         event_diag(&ev, &d);
         CHECK(d.events < 1000 && d.collisions >= 15);
         CHECK(fabs(d.de) < 1e-12);
+        /* the same order of simultaneous collisions with and without grid */
+        int same = 1;
+        for (size_t i = 0; i < 16; i++) {
+            double x, y;
+            event_position(&ev, i, &x, &y);
+            if (grid)
+                same &= x == xs[i] && y == ys[i];
+            xs[i] = x;
+            ys[i] = y;
+        }
+        CHECK(same);
         event_free(&ev);
         sim_free(&s);
         /* Newton's cradle: the cue stops, the far ball leaves with v, the
@@ -550,6 +562,20 @@ static void test_advance(void)
     event_to_sim(&ev, &s);
     CHECK(s.t == ev.t);
     CHECK_NEAR(s.x[0], 90, 1e-12);
+    /* a kick at t = 250 (x = 40): up at speed 2, the ceiling y = 90 at
+     * t = 250 + 20; the energy of reference follows */
+    CHECK(event_advance(&ev, 250, 0) == 1);
+    event_kick(&ev, 0, 0, 2);
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK_NEAR(ev.t, 270, 1e-12);
+    double x, y;
+    event_position(&ev, 0, &x, &y);
+    CHECK_NEAR(x, 40, 1e-12);
+    CHECK_NEAR(y, 90, 1e-12);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK_NEAR(d.ke0, 2, 1e-12);
+    CHECK_NEAR(d.de, 0, 1e-15);
     event_free(&ev);
     sim_free(&s);
 }

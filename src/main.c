@@ -255,19 +255,23 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
 }
 
-/* The diagnostics line; with the event engine (ev not NULL) steps counts
- * events, pe is 0, and the event counters follow the common fields. */
-static void print_stats(const struct sim *s, const struct event *ev)
+static void print_stats(const struct sim *s)
 {
     struct sim_diag d;
     sim_diag(s, &d);
-    if (!ev) {
-        fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
-                        "py=%.17g contacts=%ld\n",
-                s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
-        return;
-    }
+    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
+                    "py=%.17g contacts=%ld\n",
+            s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+}
+
+/* The diagnostics line of the event engine: the same fields first (steps
+ * counts events; hard balls store no energy, so pe is 0 and e = ke), then
+ * the event counters. */
+static void print_event_stats(const struct sim *s, const struct event *ev)
+{
+    struct sim_diag d;
     struct event_diag ed;
+    sim_diag(s, &d);
     event_diag(ev, &ed);
     fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
                     "py=%.17g contacts=%ld engine=event collisions=%lld "
@@ -285,13 +289,13 @@ static void write_state(const struct scene *sc, const struct sim *s)
         scene_write(stdout, sc, s);
 }
 
-/* A headless run of the event engine: -T stops exactly at T, -n counts
- * events (collisions and wall bounces). */
-static int run_event(const struct options *o, const struct scene *sc, struct sim *s)
+/* Runs the event engine on @p s: -T stops exactly at T, -n counts events
+ * (collisions and wall bounces); the state is then written back into s.
+ * Returns 0 with *ev live, or an exit status with a message printed. */
+static int run_event(const struct options *o, struct sim *s, struct event *ev)
 {
-    struct event ev;
     struct event_fault f;
-    int rc = event_init(&ev, s, NULL, &f);
+    int rc = event_init(ev, s, NULL, &f);
     if (rc == EVENT_EOVERLAP) {
         fprintf(stderr, "springball: event engine: balls %zu and %zu overlap\n",
                 f.i + 1, f.j + 1);
@@ -303,49 +307,48 @@ static int run_event(const struct options *o, const struct scene *sc, struct sim
         return 2;
     }
     if (rc == EVENT_OK && o->have_time)
-        rc = event_advance(&ev, o->time, 0) < 0 ? EVENT_ENOMEM : EVENT_OK;
+        event_advance(ev, o->time, 0);
     else if (rc == EVENT_OK && o->have_steps)
-        event_step(&ev, o->steps > (unsigned long long)LLONG_MAX
-                            ? LLONG_MAX : (long long)o->steps);
-    if (rc == EVENT_OK && ev.nomem)
-        rc = EVENT_ENOMEM;
-    if (rc != EVENT_OK) {
-        event_free(&ev);
+        event_step(ev, o->steps > (unsigned long long)LLONG_MAX
+                           ? LLONG_MAX : (long long)o->steps);
+    if (rc != EVENT_OK || ev->nomem) {
+        event_free(ev);
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    event_to_sim(&ev, s);
-    write_state(sc, s);
-    if (o->stats)
-        print_stats(s, &ev);
-    event_free(&ev);
+    event_to_sim(ev, s);
     return 0;
 }
 
 static int run_headless(const struct options *o, const struct scene *sc)
 {
     struct sim s;
+    struct event ev;
+    int erc = 0;
     if (scene_to_sim(sc, &s)) {
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    if (o->engine == ENGINE_EVENT) {
-        int rc = run_event(o, sc, &s);
+    if (o->engine == ENGINE_EVENT)
+        erc = run_event(o, &s, &ev);
+    else if (o->have_time)
+        while (s.t < o->time)
+            sim_step(&s);
+    else if (o->have_steps)
+        for (unsigned long long i = 0; i < o->steps; i++)
+            sim_step(&s);
+    if (erc) {
         sim_free(&s);
-        if (rc)
-            return rc;
-    } else {
-        if (o->have_time)
-            while (s.t < o->time)
-                sim_step(&s);
-        else if (o->have_steps)
-            for (unsigned long long i = 0; i < o->steps; i++)
-                sim_step(&s);
-        write_state(sc, &s);
-        if (o->stats)
-            print_stats(&s, NULL);
-        sim_free(&s);
+        return erc;
     }
+    write_state(sc, &s);
+    if (o->stats && o->engine == ENGINE_EVENT)
+        print_event_stats(&s, &ev);
+    else if (o->stats)
+        print_stats(&s);
+    if (o->engine == ENGINE_EVENT)
+        event_free(&ev);
+    sim_free(&s);
     if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "springball: write error: %s\n", strerror(errno));
         return 1;

@@ -14,6 +14,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Balls approach when the cosine between their relative position and
+ * relative velocity is below -EVENT_APPROACH, not merely below 0: rounding
+ * leaves touching balls (the rack) with cosines near +-1e-16 that would
+ * otherwise collide at once, forever. A grazing pair skipped so can
+ * overlap by at most sigma * EVENT_APPROACH^2 / 2, 5e-21 of the contact.
+ */
+#define EVENT_APPROACH 1e-10
+
 /* Codes of single-ball events, stored as j = -1 - code. */
 enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
 
@@ -136,9 +145,9 @@ static double pair_time(const struct event *ev, size_t i, size_t j)
     double dx = xj - xi, dy = yj - yi;
     double dvx = ev->vx[j] - ev->vx[i], dvy = ev->vy[j] - ev->vy[i];
     double b = dx * dvx + dy * dvy;
-    if (!(b < 0))
-        return INFINITY;
     double vv = dvx * dvx + dvy * dvy;
+    if (!(b < -EVENT_APPROACH * sqrt((dx * dx + dy * dy) * vv)))
+        return INFINITY;
     double sig = ev->r[i] + ev->r[j];
     double c = dx * dx + dy * dy - sig * sig;
     double disc = b * b - vv * c;
@@ -445,6 +454,17 @@ static int find_wall(const struct sim *s, struct event_fault *f)
     return EVENT_OK;
 }
 
+/* tc and umin from the fastest ball seen at init or in a kick. */
+static void set_scales(struct event *ev, double vmax)
+{
+    if (vmax <= ev->vref)
+        return;
+    ev->vref = vmax;
+    ev->umin = EVENT_SLOW * vmax;
+    if (ev->tc_auto)
+        ev->tc = 1e-6 * ev->rmin / vmax;
+}
+
 static double kinetic(const struct event *ev)
 {
     double ke = 0;
@@ -506,7 +526,10 @@ int event_init(struct event *ev, const struct sim *s,
         if (s->r[i] < rmin)
             rmin = s->r[i];
     }
-    ev->tc = cfg->tc >= 0 ? cfg->tc : vmax > 0 ? 1e-6 * rmin / vmax : 0;
+    ev->rmin = rmin;
+    ev->tc_auto = !(cfg->tc >= 0);
+    ev->tc = ev->tc_auto ? 0 : cfg->tc;
+    set_scales(ev, vmax);
     if (ev->grid && grid_build(ev)) {
         event_free(ev);
         return EVENT_ENOMEM;
@@ -568,12 +591,16 @@ static void drift(struct event *ev, size_t i)
     ev->tb[i] = ev->t;
 }
 
-/* The restitution of a collision now: e, or 1 within tc of either ball's
- * last collision (TC model). */
-static double restitution(const struct event *ev, size_t i, size_t j)
+/* The restitution of a collision now with normal speed |u|: e, but 1
+ * within tc of either ball's last collision (TC model) and for |u| < umin
+ * (as for real viscoelastic balls, e -> 1 as the impact speed -> 0). Both
+ * keep inelastic collapse from stopping time; the second also keeps a
+ * cooling gas from slowing down towards underflow. */
+static double restitution(const struct event *ev, size_t i, size_t j, double u)
 {
     double e = ev->p.restitution;
-    if (e < 1 && (ev->t - ev->tlast[i] < ev->tc || ev->t - ev->tlast[j] < ev->tc))
+    if (e < 1 && (fabs(u) < ev->umin || ev->t - ev->tlast[i] < ev->tc ||
+                  ev->t - ev->tlast[j] < ev->tc))
         e = 1;
     return e;
 }
@@ -595,7 +622,7 @@ static void collide(struct event *ev, size_t i, size_t j)
         double u = (ev->vx[j] - ev->vx[i]) * nx + (ev->vy[j] - ev->vy[i]) * ny;
         if (u < 0) {
             double mi = ev->m[i], mj = ev->m[j];
-            double J = -(1 + restitution(ev, i, j)) * u * (mi * mj / (mi + mj));
+            double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
             ev->vx[i] -= J / mi * nx;
             ev->vy[i] -= J / mi * ny;
             ev->vx[j] += J / mj * nx;
@@ -620,9 +647,9 @@ static void bounce(struct event *ev, size_t i, int code)
         e = 1;
     double m = ev->m[i], vx0 = ev->vx[i], vy0 = ev->vy[i];
     if (code == EV_WALL_X) {
-        ev->vx[i] = -e * ev->vx[i];
+        ev->vx[i] = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
     } else if (code == EV_WALL_Y) {
-        ev->vy[i] = -e * ev->vy[i];
+        ev->vy[i] = -(fabs(vy0) < ev->umin ? 1 : e) * vy0;
     } else {
         /* Reflect the outward normal component: v -= (1 + e)(v.n) n. */
         double R = 0.5 * ev->p.w, dx = ev->x[i] - R, dy = ev->y[i] - R;
@@ -631,6 +658,8 @@ static void bounce(struct event *ev, size_t i, int code)
             double nx = dx / d, ny = dy / d;
             double u = ev->vx[i] * nx + ev->vy[i] * ny;
             if (u > 0) {
+                if (u < ev->umin)
+                    e = 1;
                 ev->vx[i] -= (1 + e) * u * nx;
                 ev->vy[i] -= (1 + e) * u * ny;
             }
@@ -714,6 +743,7 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
     ev->ke0 += 0.5 * ev->m[i] * (vx * vx + vy * vy - v0);
     ev->vx[i] = vx;
     ev->vy[i] = vy;
+    set_scales(ev, sqrt(vx * vx + vy * vy));
     ev->cnt[i]++;
     predict(ev, i, (size_t)-1);
 }

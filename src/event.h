@@ -44,6 +44,12 @@
 /// relative errors near 3e-14). The same tolerance, times r, holds for walls.
 #define EVENT_TOUCH_TOL 1e-9
 
+/// Impacts with a normal speed below EVENT_SLOW times the fastest ball's
+/// speed (at init or in a kick) are elastic whatever the restitution: real
+/// viscoelastic balls have e -> 1 as the impact speed -> 0, and an
+/// inelastic gas then cools towards a floor instead of towards underflow.
+#define EVENT_SLOW 1e-6
+
 /// How the engine is built.
 struct event_config {
     /// 1 (default): a uniform grid, each ball predicts only against balls in
@@ -60,7 +66,8 @@ struct event_config {
     /// Duration below which successive collisions of a ball are elastic
     /// whatever the restitution (the "TC model" of Luding and McNamara, which
     /// stops inelastic collapse: infinitely many collisions in finite time).
-    /// < 0 (default): 1e-6 * (smallest radius) / (largest initial speed).
+    /// < 0 (default): 1e-6 * (smallest radius) / (largest speed), the
+    /// speed at init or in a later kick.
     /// Irrelevant when restitution is 1.
     double tc;
 };
@@ -114,7 +121,10 @@ struct event {
     double *tlast;            ///< time of each ball's last collision (TC model)
     uint32_t *cnt;            ///< collision counters (stale detection)
     long long *ncoll;         ///< ball-ball collisions of each ball
-    double tc;
+    double tc;                ///< TC-model time (see event_config)
+    double umin;              ///< normal speeds below this are elastic
+    double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
+    int tc_auto;              ///< tc follows vref
     /* heap */
     struct event_item *heap;
     size_t nheap, capheap, compact_at;

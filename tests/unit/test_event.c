@@ -544,6 +544,46 @@ static void test_big_rack(void)
     sim_free(&s);
 }
 
+static void test_switch(void)
+{
+    /* What a front end does on a key: springs for a while, then the event
+     * engine from that state (overlapping contacts allowed), then springs
+     * again from the event engine's state. */
+    struct sim s;
+    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    for (int k = 0; k < 400; k++)
+        sim_step(&s);
+    struct sim_diag sd;
+    sim_diag(&s, &sd);
+    CHECK(sd.contacts > 0);
+    struct event ev;
+    struct event_fault f;
+    int rc = event_init(&ev, &s, NULL, &f); /* balls in contact or in walls */
+    CHECK(rc == EVENT_EOVERLAP || rc == EVENT_EWALL);
+    struct event_config cfg = event_default_config();
+    cfg.allow_overlap = 1;
+    CHECK(event_init(&ev, &s, &cfg, &f) == EVENT_OK);
+    CHECK(ev.t == s.t);
+    CHECK(event_advance(&ev, s.t + 50, 1000000) == 1);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.collisions > 1000);
+    CHECK(fabs(d.de) < 1e-12);
+    CHECK_NEAR(d.ke0, sd.ke, 1e-9 * sd.ke);
+    event_to_sim(&ev, &s);
+    event_free(&ev);
+    CHECK_NEAR(s.t, 400 * 0.05 + 50, 1e-9);
+    /* now hard balls: no overlaps left, so the strict init accepts it */
+    CHECK(event_init(&ev, &s, NULL, &f) == EVENT_OK);
+    event_free(&ev);
+    for (int k = 0; k < 100; k++)
+        sim_step(&s);
+    CHECK(sim_finite(&s));
+    sim_diag(&s, &sd);
+    CHECK_NEAR(sd.e, d.ke, 0.02 * d.ke);
+    sim_free(&s);
+}
+
 /* Final positions of the spring engine at T with stiffness k, dt scaled so
  * that a contact lasts 40 steps, against the event engine. */
 static double spring_error(const struct sim *init, const struct sim *exact,
@@ -642,6 +682,7 @@ void test_event(void)
     test_overlap();
     test_simultaneous();
     test_big_rack();
+    test_switch();
     test_gas();
     test_grid_big();
     test_spring_agrees();

@@ -115,12 +115,34 @@ room:;
     ev->heap[k] = e;
 }
 
+/* Removes the earliest event. Floyd's variant: the hole at the root goes
+ * down to a leaf along the earlier children (one comparison a level), and
+ * the last event, usually a late one, rises from there (few levels). */
 static struct event_item pop(struct event *ev)
 {
-    struct event_item top = ev->heap[0];
-    ev->heap[0] = ev->heap[--ev->nheap];
-    if (ev->nheap)
-        sift_down(ev->heap, ev->nheap, 0);
+    struct event_item *h = ev->heap;
+    struct event_item top = h[0];
+    size_t n = --ev->nheap, k = 0;
+    if (n == 0)
+        return top;
+    struct event_item last = h[n];
+    for (;;) {
+        size_t c = 2 * k + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
+            c++;
+        h[k] = h[c];
+        k = c;
+    }
+    while (k > 0) {
+        size_t up = (k - 1) / 2;
+        if (!ev_less(&last, &h[up]))
+            break;
+        h[k] = h[up];
+        k = up;
+    }
+    h[k] = last;
     return top;
 }
 

@@ -168,10 +168,12 @@ static double pair_time(const struct event *ev, size_t i, size_t j)
     double dvx = ev->vx[j] - ev->vx[i], dvy = ev->vy[j] - ev->vy[i];
     double b = dx * dvx + dy * dvy;
     double vv = dvx * dvx + dvy * dvy;
-    if (!(b < -EVENT_APPROACH * sqrt((dx * dx + dy * dy) * vv)))
+    double dd = dx * dx + dy * dy;
+    /* b < -EVENT_APPROACH |D| |V|, without the square root */
+    if (!(b < 0 && b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
         return INFINITY;
     double sig = ev->r[i] + ev->r[j];
-    double c = dx * dx + dy * dy - sig * sig;
+    double c = dd - sig * sig;
     double disc = b * b - vv * c;
     if (!(disc >= 0))
         return INFINITY; /* they pass each other */

@@ -27,9 +27,9 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim contact gravity
+CORE   = sim contact gravity event
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = scene universe
+PURE   = scene universe particles
 # The front end and the entry point.
 FRONT  = main
 
@@ -72,8 +72,13 @@ $(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 test: $(BIN) $(O)/unit
 	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
 
-bench: $(BIN)
-	SPRINGBALL=./$(BIN) sh tests/bench/run.sh
+# Benchmark drivers link the core like the unit tests.
+$(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+bench: $(BIN) $(O)/bench-event
+	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event sh tests/bench/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:

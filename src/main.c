@@ -3,6 +3,8 @@
  * terminal front end, and exit codes (0 fine, 1 failure at run time, 2 bad
  * input or usage).
  */
+#include "event.h"
+#include "particles.h"
 #include "scene.h"
 #include "gravity.h"
 #include "sim.h"
@@ -10,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -28,10 +31,14 @@ struct options {
     int have_k, have_dt;
     double k, dt;
     const char *scene_path;  /* NULL: the built-in scene */
-    int format;              /* -1: detect, else enum scene_format */
+    int format;              /* FORMAT_AUTO or an enum scene_format */
     int have_theta;
     double theta;            /* --theta: Barnes-Hut opening angle */
+    int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
 };
+
+enum { ENGINE_SPRING, ENGINE_EVENT };
+enum { FORMAT_AUTO = -1 };
 
 static void die_usage(const char *fmt, ...)
 {
@@ -60,9 +67,12 @@ static void usage(void)
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
 "      --stats            print t, steps, energies, momentum and contacts to\n"
 "                         standard error at the end\n"
-"      --format=FMT       read SCENE as FMT: scene (the native format) or\n"
-"                         universe (N, R, then N rows x y vx vy mass name);\n"
-"                         default: a universe when the first token is a number\n"
+"      --engine=ENGINE    spring (default: Hooke springs, fixed dt) or event\n"
+"                         (exact hard balls, event-driven; -n counts events)\n"
+"      --format=FORMAT    read SCENE as FORMAT: scene (the native format),\n"
+"                         universe (N, R, then N rows x y vx vy mass name) or\n"
+"                         particles (n, then n rows rx ry vx vy radius mass r g b);\n"
+"                         default: detected from the text\n"
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
 "                         0 < THETA <= 1 (0, the default: the exact sum)\n"
 "  -h, --help             show this help and exit\n"
@@ -101,7 +111,7 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
-enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA };
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -116,10 +126,12 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"version", no_argument, NULL, OPT_VERSION},
         {"format", required_argument, NULL, OPT_FORMAT},
         {"theta", required_argument, NULL, OPT_THETA},
+        {"engine", required_argument, NULL, OPT_ENGINE},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
-    o->format = -1;
+    o->engine = ENGINE_SPRING;
+    o->format = FORMAT_AUTO;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":HT:n:k:h", longopts, NULL)) != -1) {
@@ -147,14 +159,25 @@ static void parse_options(int argc, char **argv, struct options *o)
                 o->format = SCENE_FORMAT_NATIVE;
             else if (strcmp(optarg, "universe") == 0)
                 o->format = SCENE_FORMAT_UNIVERSE;
+            else if (strcmp(optarg, "particles") == 0)
+                o->format = SCENE_FORMAT_PARTICLES;
             else
-                die_usage("--format: unknown format '%s' (use scene or universe)", optarg);
+                die_usage("--format: unknown format '%s' (use scene, universe or particles)", optarg);
             break;
         case OPT_THETA:
             o->have_theta = 1;
             o->theta = opt_double("--theta", optarg, 0, 0);
             if (o->theta > GRAVITY_THETA_MAX)
                 die_usage("--theta: '%s' must be <= %g", optarg, GRAVITY_THETA_MAX);
+            break;
+        case OPT_ENGINE:
+            if (strcmp(optarg, "spring") == 0)
+                o->engine = ENGINE_SPRING;
+            else if (strcmp(optarg, "event") == 0)
+                o->engine = ENGINE_EVENT;
+            else
+                die_usage("--engine: '%s' is not spring or event", optarg);
+            break;
             break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
@@ -236,10 +259,14 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
     struct scene_error err;
     const char *src = text ? text : scene_builtin;
-    int fmt = o->format >= 0 ? o->format
-              : universe_detect(src, len) ? SCENE_FORMAT_UNIVERSE : SCENE_FORMAT_NATIVE;
-    int rc = fmt == SCENE_FORMAT_UNIVERSE ? universe_parse(sc, src, len, &err)
-                                          : scene_parse(sc, src, len, &err);
+    int format = o->format;
+    if (format == FORMAT_AUTO)
+        format = particles_detect(src, len) ? SCENE_FORMAT_PARTICLES
+                 : universe_detect(src, len) ? SCENE_FORMAT_UNIVERSE
+                                             : SCENE_FORMAT_NATIVE;
+    int rc = format == SCENE_FORMAT_PARTICLES ? particles_parse(sc, src, len, &err)
+             : format == SCENE_FORMAT_UNIVERSE ? universe_parse(sc, src, len, &err)
+                                               : scene_parse(sc, src, len, &err);
     free(text);
     if (rc) {
         fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
@@ -262,25 +289,92 @@ static void print_stats(const struct sim *s)
     fputc('\n', stderr);
 }
 
+/* The diagnostics line of the event engine: the same fields first (steps
+ * counts events; hard balls store no energy, so pe is 0 and e = ke), then
+ * the event counters. */
+static void print_event_stats(const struct sim *s, const struct event *ev)
+{
+    struct sim_diag d;
+    struct event_diag ed;
+    sim_diag(s, &d);
+    event_diag(ev, &ed);
+    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
+                    "py=%.17g contacts=%ld engine=event collisions=%lld "
+                    "walls=%lld per_ball=%.17g max_ball=%lld mft=%.17g "
+                    "de=%.17g\n",
+            s->t, ed.events, ed.ke, 0.0, ed.ke, ed.px, ed.py, d.contacts,
+            ed.collisions, ed.walls, ed.per_ball, ed.max_ball, ed.mft, ed.de);
+}
+
+static void write_state(const struct scene *sc, const struct sim *s)
+{
+    if (sc->format == SCENE_FORMAT_PARTICLES)
+        particles_write(stdout, sc, s);
+    else if (sc->format == SCENE_FORMAT_UNIVERSE)
+        universe_write(stdout, sc, s);
+    else
+        scene_write(stdout, sc, s);
+}
+
+/* Runs the event engine on @p s: -T stops exactly at T, -n counts events
+ * (collisions and wall bounces); the state is then written back into s.
+ * Returns 0 with *ev live, or an exit status with a message printed. */
+static int run_event(const struct options *o, struct sim *s, struct event *ev)
+{
+    struct event_fault f;
+    int rc = event_init(ev, s, NULL, &f);
+    if (rc == EVENT_EOVERLAP) {
+        fprintf(stderr, "springball: event engine: balls %zu and %zu overlap\n",
+                f.i + 1, f.j + 1);
+        return 2;
+    }
+    if (rc == EVENT_EWALL) {
+        fprintf(stderr, "springball: event engine: ball %zu reaches through "
+                        "the wall\n", f.i + 1);
+        return 2;
+    }
+    if (rc == EVENT_OK && o->have_time)
+        event_advance(ev, o->time, 0);
+    else if (rc == EVENT_OK && o->have_steps)
+        event_step(ev, o->steps > (unsigned long long)LLONG_MAX
+                           ? LLONG_MAX : (long long)o->steps);
+    if (rc != EVENT_OK || ev->nomem) {
+        event_free(ev);
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    event_to_sim(ev, s);
+    return 0;
+}
+
 static int run_headless(const struct options *o, const struct scene *sc)
 {
     struct sim s;
+    struct event ev;
+    int erc = 0;
     if (scene_to_sim(sc, &s)) {
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    if (o->have_time)
+    if (o->engine == ENGINE_EVENT)
+        erc = run_event(o, &s, &ev);
+    else if (o->have_time)
         while (s.t < o->time)
             sim_step(&s);
     else if (o->have_steps)
         for (unsigned long long i = 0; i < o->steps; i++)
             sim_step(&s);
-    if (sc->format == SCENE_FORMAT_UNIVERSE)
-        universe_write(stdout, sc, &s);
-    else
-        scene_write(stdout, sc, &s);
-    if (o->stats)
+    if (erc) {
+        sim_free(&s);
+        return erc;
+    }
+    write_state(sc, &s);
+    if (o->stats && o->engine == ENGINE_EVENT)
+        print_event_stats(&s, &ev);
+    else if (o->stats)
         print_stats(&s);
+    if (o->engine == ENGINE_EVENT)
+        event_free(&ev);
     sim_free(&s);
     if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "springball: write error: %s\n", strerror(errno));

@@ -19,10 +19,11 @@
 #define SCENE_COLOR_NAMED 7u
 #define SCENE_COLOR_RGB 0x1000000u
 
-/// Input formats (struct scene.format).
+/// The file format a scene was read from, and is written back in.
 enum scene_format {
-    SCENE_FORMAT_NATIVE = 0,   ///< the scene directives described here
-    SCENE_FORMAT_UNIVERSE = 1, ///< the classic NBody universe (universe.h)
+    SCENE_FORMAT_NATIVE = 0,    ///< the scene directives described here
+    SCENE_FORMAT_UNIVERSE = 1,  ///< the classic NBody universe (universe.h)
+    SCENE_FORMAT_PARTICLES = 2, ///< the textbook particle format (particles.h)
 };
 
 /// One ball as the scene gives it.

@@ -15,6 +15,8 @@ static const struct {
     {"scene", test_scene},
     {"systems", test_systems},
     {"universe", test_universe},
+    {"event", test_event},
+    {"particles", test_particles},
 };
 
 int main(int argc, char **argv)

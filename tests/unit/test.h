@@ -38,5 +38,7 @@ void test_sim(void);
 void test_scene(void);
 void test_systems(void);
 void test_universe(void);
+void test_event(void);
+void test_particles(void);
 
 #endif

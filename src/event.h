@@ -1,0 +1,192 @@
+/*
+ * event.h - the event-driven engine: exact hard balls, no time step.
+ *
+ * Pure C11 and libm: no I/O, no globals, no exit. The engine predicts every
+ * future collision analytically (ball-ball, ball-wall, and, with the grid,
+ * the moments a ball crosses into another cell), keeps the predictions in a
+ * binary heap ordered by time, and jumps from one to the next. Between two
+ * events every ball flies straight, so no collision is ever missed however
+ * small or fast the balls are.
+ *
+ * It is built from a struct sim (the spring engine's state) and written back
+ * into one at any time, so a front end can switch engines on a running state:
+ *
+ *     struct event ev;
+ *     struct event_fault f;
+ *     struct event_config cfg = event_default_config();
+ *     if (event_init(&ev, &sim, &cfg, &f) == 0) {
+ *         event_advance(&ev, t_frame, 0);   // every frame
+ *         event_to_sim(&ev, &sim);          // draw sim as usual
+ *     }
+ *     event_free(&ev);
+ *
+ * Invariants, with now = ev->t:
+ * - ball i is at (x[i], y[i]) at its own time tb[i] <= now and flies with
+ *   (vx[i], vy[i]) since then (lazy drift: an event touches only its balls);
+ * - every event in the heap carries the collision counters of its balls as
+ *   they were when it was predicted; it is stale, and skipped when popped,
+ *   as soon as either counter has moved on;
+ * - events with equal times are processed in a fixed order: by time, then
+ *   by the lower ball index, then by the partner (walls and cell crossings
+ *   before partners). See README "Simultaneous contacts".
+ */
+#ifndef EVENT_H
+#define EVENT_H
+
+#include "sim.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/// Two balls whose centres are closer than (r_i + r_j)(1 - EVENT_TOUCH_TOL)
+/// overlap; closer than r_i + r_j but not by that much they touch (the rack's
+/// balls, computed 2r apart up to rounding; the textbook inputs carry
+/// relative errors near 3e-14). The same tolerance, times r, holds for walls.
+#define EVENT_TOUCH_TOL 1e-9
+
+/// Impacts with a normal speed below EVENT_SLOW times the fastest ball's
+/// speed (at init or in a kick) are elastic whatever the restitution: real
+/// viscoelastic balls have e -> 1 as the impact speed -> 0, and an
+/// inelastic gas then cools towards a floor instead of towards underflow.
+#define EVENT_SLOW 1e-6
+
+/// How the engine is built.
+struct event_config {
+    /// 1 (default): a uniform grid, each ball predicts only against balls in
+    /// the neighbouring cells and adds a cell-crossing event, O(log N) per
+    /// event. 0: every ball predicts against every other, O(N) per event.
+    /// Both give the same trajectories.
+    int grid;
+    /// 0 (default): overlapping balls, or a ball through a wall, are an
+    /// error at init (event_init returns EVENT_EOVERLAP / EVENT_EWALL).
+    /// 1: accepted, for a state taken from the spring engine: an overlapping
+    /// pair that approaches collides at once; one that recedes is left to
+    /// separate; a ball pressed into a wall and moving into it bounces at once.
+    int allow_overlap;
+    /// Duration below which successive collisions of a ball are elastic
+    /// whatever the restitution (the "TC model" of Luding and McNamara, which
+    /// stops inelastic collapse: infinitely many collisions in finite time).
+    /// < 0 (default): 1e-6 * (smallest radius) / (largest speed), the
+    /// speed at init or in a later kick.
+    /// Irrelevant when restitution is 1.
+    double tc;
+};
+
+/// Results of event_init.
+enum event_status {
+    EVENT_OK = 0,
+    EVENT_ENOMEM = -1,   ///< out of memory
+    EVENT_EOVERLAP = -2, ///< balls fault.i and fault.j overlap
+    EVENT_EWALL = -3,    ///< ball fault.i reaches through a wall
+};
+
+/// What event_init found wrong: 0-based ball indices (i < j).
+struct event_fault {
+    size_t i, j;
+};
+
+/// One predicted event, 24 bytes. j >= 0: collision of balls i < j;
+/// j < 0: ball i alone, code -1 - j (enum in event.c: walls, crossings).
+struct event_item {
+    double t;
+    int32_t i, j;
+    uint32_t ci, cj; ///< counters of i and j at prediction
+};
+
+/// Counts and rates for --stats and the status line.
+struct event_diag {
+    long long events;     ///< collisions + wall bounces processed
+    long long collisions; ///< ball-ball collisions
+    long long walls;      ///< ball-wall bounces
+    long long crossings;  ///< cell crossings (bookkeeping, not physics)
+    double per_ball;      ///< mean collisions per ball, 2 * collisions / n
+    long long max_ball;   ///< most collisions of one ball
+    double mft;           ///< mean free time: n * elapsed / (2 * collisions), or INFINITY
+    double ke, ke0;       ///< kinetic energy now and at init (the only energy)
+    double de;            ///< (ke - ke0) / ke0, 0 when ke0 == 0
+    double px, py;        ///< total momentum
+    double wall_px, wall_py; ///< total impulse the walls gave since init
+    size_t heap;          ///< events queued (live and stale)
+};
+
+/// The engine. Fields are read-only for callers; arrays have n entries.
+struct event {
+    size_t n;
+    struct sim_params p;
+    double t, t0;             ///< now, and the time at init
+    double *x, *y, *vx, *vy;  ///< position at tb, velocity
+    double *tb;               ///< each ball's own time
+    double *m, *r;
+    double *tlim;             ///< time of each ball's own pending event (wall/crossing)
+    double *tlast;            ///< time of each ball's last collision (TC model)
+    uint32_t *cnt;            ///< collision counters (stale detection)
+    long long *ncoll;         ///< ball-ball collisions of each ball
+    double tc;                ///< TC-model time (see event_config)
+    double umin;              ///< normal speeds below this are elastic
+    double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
+    int tc_auto;              ///< tc follows vref
+    /* heap */
+    struct event_item *heap;
+    size_t nheap, capheap, compact_at;
+    int nomem;                ///< a push failed: the run cannot go on
+    /* grid (NULL when off) */
+    int grid;
+    long nx, ny;              ///< cells
+    double cw, ch;            ///< cell size, >= the largest small-ball diameter
+    int32_t *head, *next, *prev; ///< per-cell doubly linked lists
+    int32_t *cx, *cy;         ///< each ball's cell
+    int32_t *reach;           ///< cells each side a ball must look (1 unless big)
+    int32_t *big;             ///< balls with reach > 1, looked at by every ball
+    size_t nbig;
+    /* diagnostics */
+    long long collisions, walls, crossings;
+    double ke0, wall_px, wall_py;
+};
+
+/// Grid on, overlaps an error, default tc.
+struct event_config event_default_config(void);
+
+/// Builds an engine from the state of @p s (positions, velocities, masses,
+/// radii, table and restitution; time s->t).
+/// @param cfg NULL for event_default_config().
+/// @param fault filled in on EVENT_EOVERLAP and EVENT_EWALL (may be NULL);
+///   the pair reported is the first in (i, j) order.
+/// @return EVENT_OK, or an enum event_status < 0 with nothing left to free.
+int event_init(struct event *ev, const struct sim *s,
+               const struct event_config *cfg, struct event_fault *fault);
+
+/// Frees what event_init allocated. Safe on a zeroed struct.
+void event_free(struct event *ev);
+
+/// Processes every event with time <= @p T in order, then sets the time to
+/// exactly @p T (when T >= now).
+/// @param max_events stop after this many physical events (collisions and
+///   wall bounces) even before T; <= 0 for no limit. A front end passes a
+///   budget per frame so that a frame never takes unbounded time.
+/// @return 1 when the time reached T, 0 when the budget ran out first (then
+///   ev->t is the time of the last event processed), EVENT_ENOMEM when the
+///   queue could not grow (the engine is then unusable).
+int event_advance(struct event *ev, double T, long long max_events);
+
+/// Processes the next @p count physical events (or fewer if none remain);
+/// the time is then that of the last one. @return how many were processed.
+long long event_step(struct event *ev, long long count);
+
+/// Gives ball @p i the velocity (@p vx, @p vy) at the current time (a kick
+/// from the front end) and predicts its events again. For any other change
+/// of the state, write it back with event_to_sim, change the struct sim, and
+/// build a new engine.
+void event_kick(struct event *ev, size_t i, double vx, double vy);
+
+/// Writes the state at the current time into @p s, which must have the same
+/// n: positions (drifted to now), velocities, s->t = now. Masses, radii,
+/// parameters and s->steps are left as they are.
+void event_to_sim(const struct event *ev, struct sim *s);
+
+/// The position of ball @p i at the current time.
+void event_position(const struct event *ev, size_t i, double *x, double *y);
+
+/// Counts, energy and momentum of the current state.
+void event_diag(const struct event *ev, struct event_diag *d);
+
+#endif

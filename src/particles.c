@@ -1,0 +1,294 @@
+/*
+ * particles.c - read and write the textbook particle format.
+ */
+#include "particles.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FIELDS = 9, MAX_TOKENS = 12 };
+
+/* The most particles a file may declare (as the scene's random). */
+#define PARTICLES_MAX 268435455ull
+
+struct token {
+    const char *s;
+    size_t len;
+};
+
+struct reader {
+    const char *text;
+    size_t len, pos;
+    int line;
+    struct scene_error *err;
+};
+
+static int fail(struct reader *rd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rd->err->msg, sizeof rd->err->msg, fmt, ap);
+    va_end(ap);
+    rd->err->line = rd->line;
+    return -1;
+}
+
+/* A token as a printable NUL-terminated string, cut to fit. */
+static const char *tok_str(struct token t, char *buf, size_t size)
+{
+    size_t n = t.len < size - 1 ? t.len : size - 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)t.s[i];
+        buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    buf[n] = 0;
+    return buf;
+}
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/* The next line's tokens (whitespace separated, at most max stored); returns
+ * their count, or -1 at the end of the text, -2 on a NUL byte. */
+static int next_line(struct reader *rd, struct token *tok, int max)
+{
+    if (rd->pos >= rd->len)
+        return -1;
+    rd->line++;
+    size_t i = rd->pos, end = i;
+    while (end < rd->len && rd->text[end] != '\n')
+        end++;
+    rd->pos = end + 1;
+    if (memchr(rd->text + i, 0, end - i))
+        return -2;
+    int n = 0;
+    while (i < end) {
+        while (i < end && is_space(rd->text[i]))
+            i++;
+        if (i == end)
+            break;
+        size_t j = i;
+        while (j < end && !is_space(rd->text[j]))
+            j++;
+        if (n < max)
+            tok[n] = (struct token){rd->text + i, j - i};
+        n++;
+        i = j;
+    }
+    return n;
+}
+
+/* The next line that is not blank, or -1 / -2 as next_line. */
+static int next_nonblank(struct reader *rd, struct token *tok, int max)
+{
+    int n;
+    while ((n = next_line(rd, tok, max)) == 0)
+        ;
+    return n;
+}
+
+static int is_count(struct token t)
+{
+    if (t.len == 0 || t.len > 18)
+        return 0;
+    for (size_t i = 0; i < t.len; i++)
+        if (t.s[i] < '0' || t.s[i] > '9')
+            return 0;
+    return 1;
+}
+
+int particles_detect(const char *text, size_t len)
+{
+    struct scene_error err;
+    struct reader rd = {text, len, 0, 0, &err};
+    struct token tok[MAX_TOKENS];
+    if (next_nonblank(&rd, tok, MAX_TOKENS) != 1 || !is_count(tok[0]))
+        return 0;
+    return next_nonblank(&rd, tok, MAX_TOKENS) == FIELDS;
+}
+
+static int get_double(struct reader *rd, struct token t, const char *what,
+                      double *out)
+{
+    char buf[512];
+    if (t.len >= sizeof buf)
+        return fail(rd, "%s: number too long", what);
+    tok_str(t, buf, sizeof buf);
+    char *end;
+    errno = 0;
+    double v = strtod(buf, &end);
+    if (end == buf || *end)
+        return fail(rd, "%s: '%s' is not a number", what, buf);
+    if (!isfinite(v))
+        return fail(rd, "%s: '%s' is not a finite number", what, buf);
+    *out = v;
+    return 0;
+}
+
+static int get_channel(struct reader *rd, struct token t, const char *what,
+                       unsigned *out)
+{
+    char buf[64];
+    tok_str(t, buf, sizeof buf);
+    if (!is_count(t))
+        return fail(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
+    unsigned long v = strtoul(buf, NULL, 10);
+    if (v > 255)
+        return fail(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int parse_row(struct reader *rd, const struct token *tok, size_t idx,
+                     struct scene_ball *b)
+{
+    static const char *const names[FIELDS] = {
+        "rx", "ry", "vx", "vy", "radius", "mass", "red", "green", "blue",
+    };
+    double v[6];
+    for (int f = 0; f < 6; f++)
+        if (get_double(rd, tok[f], names[f], &v[f]))
+            return -1;
+    if (!(v[4] > 0))
+        return fail(rd, "radius must be > 0");
+    if (!(v[5] > 0))
+        return fail(rd, "mass must be > 0");
+    unsigned c[3];
+    for (int f = 0; f < 3; f++)
+        if (get_channel(rd, tok[6 + f], names[6 + f], &c[f]))
+            return -1;
+    if (!(v[0] >= 0 && v[0] <= 1 && v[1] >= 0 && v[1] <= 1))
+        return fail(rd, "particle %zu at (%.17g, %.17g) lies outside the "
+                        "unit box", idx + 1, v[0], v[1]);
+    b->x = v[0];
+    b->y = v[1];
+    b->vx = v[2];
+    b->vy = v[3];
+    b->r = v[4];
+    b->m = v[5];
+    b->color = SCENE_COLOR_RGB | (uint32_t)c[0] << 16 | (uint32_t)c[1] << 8 | c[2];
+    return 0;
+}
+
+int particles_spring(const struct scene *sc, double *k, double *dt)
+{
+    double kemax = 0, rmin = INFINITY, m1 = INFINITY, m2 = INFINITY;
+    for (size_t i = 0; i < sc->n; i++) {
+        const struct scene_ball *b = &sc->balls[i];
+        double ke = 0.5 * b->m * (b->vx * b->vx + b->vy * b->vy);
+        if (ke > kemax)
+            kemax = ke;
+        if (b->r < rmin)
+            rmin = b->r;
+        if (b->m < m1) {
+            m2 = m1;
+            m1 = b->m;
+        } else if (b->m < m2) {
+            m2 = b->m;
+        }
+    }
+    if (!(kemax > 0))
+        kemax = 0.5;
+    double mu = sc->n > 1 ? m1 * m2 / (m1 + m2) : m1;
+    double s = PARTICLES_OVERLAP * rmin;
+    *k = 4 * kemax / (s * s);
+    *dt = SIM_PI * sqrt(mu / *k) / PARTICLES_STEPS;
+    return isfinite(*k) && *k > 0 && isfinite(*dt) && *dt > 0 ? 0 : -1;
+}
+
+int particles_parse(struct scene *sc, const char *text, size_t len,
+                    struct scene_error *err)
+{
+    memset(sc, 0, sizeof *sc);
+    memset(err, 0, sizeof *err);
+    sc->p = sim_default_params();
+    sc->p.w = sc->p.h = 1;
+    sc->format = SCENE_FORMAT_PARTICLES;
+    struct reader rd = {text, len, 0, 0, err};
+    struct token tok[MAX_TOKENS];
+    char buf[64];
+    int nt = next_nonblank(&rd, tok, MAX_TOKENS);
+    if (nt == -2)
+        return fail(&rd, "NUL byte in the file");
+    if (nt < 0) {
+        rd.line = rd.line ? rd.line : 1;
+        return fail(&rd, "empty file (expected the number of particles)");
+    }
+    if (nt != 1)
+        return fail(&rd, "expected the number of particles alone on the line");
+    if (!is_count(tok[0]))
+        return fail(&rd, "particle count: '%s' is not a whole number",
+                    tok_str(tok[0], buf, sizeof buf));
+    unsigned long long n = strtoull(tok[0].s, NULL, 10);
+    if (n < 1 || n > PARTICLES_MAX)
+        return fail(&rd, "particle count must be between 1 and %llu", PARTICLES_MAX);
+    int count_line = rd.line;
+    /* Grow as rows arrive, so a huge count in a short file costs nothing. */
+    for (size_t i = 0; i < n; i++) {
+        nt = next_nonblank(&rd, tok, MAX_TOKENS);
+        if (nt == -2) {
+            scene_free(sc);
+            return fail(&rd, "NUL byte in the file");
+        }
+        if (nt < 0) {
+            scene_free(sc);
+            return fail(&rd, "expected %llu particles (line %d), found %zu",
+                        n, count_line, i);
+        }
+        if (nt != FIELDS) {
+            scene_free(sc);
+            return fail(&rd, "expected 9 fields (rx ry vx vy radius mass r g b), "
+                             "found %d", nt);
+        }
+        if (sc->n == sc->cap) {
+            size_t cap = sc->cap ? 2 * sc->cap : 64;
+            if (cap > n)
+                cap = (size_t)n;
+            struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
+            if (!nb) {
+                scene_free(sc);
+                return fail(&rd, "out of memory");
+            }
+            sc->balls = nb;
+            sc->cap = cap;
+        }
+        struct scene_ball b = {0};
+        if (parse_row(&rd, tok, i, &b)) {
+            scene_free(sc);
+            return -1;
+        }
+        sc->balls[sc->n++] = b;
+    }
+    nt = next_nonblank(&rd, tok, MAX_TOKENS);
+    if (nt != -1) {
+        scene_free(sc);
+        if (nt == -2)
+            return fail(&rd, "NUL byte in the file");
+        return fail(&rd, "extra data after the %llu particles declared on line %d",
+                    n, count_line);
+    }
+    if (particles_spring(sc, &sc->p.k, &sc->p.dt)) {
+        scene_free(sc);
+        rd.line = count_line;
+        return fail(&rd, "no finite spring stiffness and time step suit these "
+                         "particles");
+    }
+    return 0;
+}
+
+void particles_write(FILE *f, const struct scene *sc, const struct sim *s)
+{
+    fprintf(f, "%zu\n", s->n);
+    for (size_t i = 0; i < s->n; i++) {
+        uint32_t rgb = scene_color_rgb(sc->balls[i].color);
+        fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %u %u %u\n", s->x[i],
+                s->y[i], s->vx[i], s->vy[i], s->r[i], s->m[i],
+                (unsigned)(rgb >> 16 & 0xff), (unsigned)(rgb >> 8 & 0xff),
+                (unsigned)(rgb & 0xff));
+    }
+}

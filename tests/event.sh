@@ -1,0 +1,87 @@
+#!/bin/sh
+# event.sh - the event engine and the particle format through the command
+# line: every textbook input loads and runs in both engines and prints back
+# in its own format; -T lands exactly on T; errors name what is wrong.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+out=$(mktemp)
+err=$(mktemp)
+tmp=$(mktemp)
+trap 'rm -f "$out" "$err" "$tmp"' EXIT
+
+expect_fail() {
+    want_rc=$1 want_err=$2
+    shift 2
+    "$@" >"$out" 2>"$err" </dev/null
+    rc=$?
+    got=$(head -n 1 "$err")
+    if [ "$rc" -eq "$want_rc" ] && [ ! -s "$out" ] && [ "$got" = "$want_err" ]; then
+        ok
+    else
+        bad "$* -> status $rc, stderr '$got' (want $want_rc, '$want_err'), stdout $(wc -c <"$out") bytes"
+    fi
+}
+
+# A particle file's shape: line 1 is n, then n rows of 9 fields.
+is_particles() {
+    awk 'NR == 1 { n = $1; if (NF != 1) exit 1; next }
+         NF != 9 { exit 1 } END { exit NR != n + 1 }' "$1"
+}
+
+for f in tests/particles/*.txt; do
+    # the event engine, for 10 time units, and the spring engine, 20 steps
+    "$SPRINGBALL" -H --engine=event -T 10 --stats "$f" >"$out" 2>"$err"
+    check "$f: event engine runs" test $? -eq 0
+    check "$f: event output is particles" is_particles "$out"
+    check "$f: event run stops at t=10" grep -q '^t=10 ' "$err"
+    check "$f: energy kept" awk -F'de=' '{ d = $2 + 0; exit !(d < 1e-12 && d > -1e-12) }' "$err"
+    "$SPRINGBALL" -H -n 20 "$f" >"$tmp"
+    check "$f: spring engine runs" test $? -eq 0
+    check "$f: spring output is particles" is_particles "$tmp"
+    # printing the printed state again changes nothing
+    "$SPRINGBALL" -H "$out" | cmp -s - "$out"
+    check "$f: round trip" test $? -eq 0
+    "$SPRINGBALL" -H --format=particles "$tmp" | cmp -s - "$tmp"
+    check "$f: round trip with --format" test $? -eq 0
+done
+
+# -T lands exactly on T (0.3 prints as %.17g of the double 0.3)
+"$SPRINGBALL" -H --engine=event -T 0.3 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T exact" grep -q '^t=0.29999999999999999 steps=0 ' "$err"
+# -n counts events: the cradle's first three collisions, all at t = 22
+"$SPRINGBALL" -H --engine=event -n 3 --stats scenes/cradle.scene 2>"$err" >/dev/null
+check "-n counts events" grep -q '^t=22 steps=3 .* collisions=3 walls=0 ' "$err"
+# the rack's exactly touching balls are accepted, and the break runs
+"$SPRINGBALL" -H --engine=event -T 100 scenes/break.scene >/dev/null
+check "break accepted" test $? -eq 0
+# the spring engine's output is unchanged by the event engine's presence
+"$SPRINGBALL" -H --engine=spring -n 2000 --stats 2>&1 | cmp -s - tests/golden/break.out
+check "--engine=spring is the default" test $? -eq 0
+
+# errors
+printf 'ball 100 100 0 0 1 10\nball 300 100 0 0 1 10\nball 315 100 0 0 1 10\n' >"$tmp"
+expect_fail 2 "springball: event engine: balls 2 and 3 overlap" "$SPRINGBALL" -H --engine=event "$tmp"
+printf 'ball 100 100 0 0 1 10\nball 300 5 0 0 1 10\n' >"$tmp"
+expect_fail 2 "springball: event engine: ball 2 reaches through the wall" "$SPRINGBALL" -H --engine=event "$tmp"
+"$SPRINGBALL" -H "$tmp" >/dev/null
+check "the spring engine takes a ball pressed into a wall" test $? -eq 0
+expect_fail 2 "springball: --engine: 'hard' is not spring or event" "$SPRINGBALL" -H --engine=hard
+expect_fail 2 "springball: option '--engine' needs an argument" "$SPRINGBALL" -H --engine
+expect_fail 2 "springball: --format: unknown format 'xyz' (use scene, universe or particles)" "$SPRINGBALL" -H --format=xyz
+expect_fail 2 "scenes/headon.scene:1: expected the number of particles alone on the line" \
+    "$SPRINGBALL" -H --format=particles scenes/headon.scene
+expect_fail 2 "tests/particles/p10.txt:1: unknown directive '10'" \
+    "$SPRINGBALL" -H --format=scene tests/particles/p10.txt
+printf '3\n.5 .5 0 0 .1 1 0 0 0\n.2 .2 0 0 .1 1 0 0 0\n' >"$tmp"
+expect_fail 2 "<stdin>:3: expected 3 particles (line 1), found 2" sh -c "\"$SPRINGBALL\" -H - < $tmp"
+printf '2\n.5 .5 0 0 .1 1 0 0 0\n.2 .2 0 0 .1 1 0 300 0\n' >"$tmp"
+expect_fail 2 "$tmp:3: green: '300' is not a whole number from 0 to 255" "$SPRINGBALL" -H "$tmp"
+printf '2\n.5 .5 0 0 .1 1 0 0 0\n.55 .5 0 0 .1 1 0 0 0\n' >"$tmp"
+expect_fail 2 "springball: event engine: balls 1 and 2 overlap" "$SPRINGBALL" -H --engine=event "$tmp"
+
+# help lists the options
+"$SPRINGBALL" --help >"$out"
+check "--help: --engine" grep -q -- '--engine=ENGINE' "$out"
+check "--help: --format" grep -q -- '--format=FORMAT' "$out"
+check "man: --engine" grep -q 'engine' man/springball.1
+summary

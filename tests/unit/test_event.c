@@ -1,0 +1,690 @@
+/*
+ * test_event.c - the event-driven engine against analytic results: elastic
+ * and inelastic two-ball collisions, walls, the round table, a tiny fast
+ * ball that must never leave the table nor pass through a ball, energy and
+ * momentum on the gas, grid == all pairs, the spring engine converging to
+ * it as k grows, and simultaneous contacts (break, cradle) that terminate.
+ */
+#include "event.h"
+#include "scene.h"
+#include "sim.h"
+#include "test.h"
+
+#include <string.h>
+
+/* A simulation of n balls on a table w x h (all else zero). */
+static void blank(struct sim *s, size_t n, double w, double h)
+{
+    struct sim_params p = sim_default_params();
+    p.w = w;
+    p.h = h;
+    sim_init(s, n, &p);
+}
+
+static void put(struct sim *s, size_t i, double x, double y, double vx,
+                double vy, double m, double r)
+{
+    s->x[i] = x;
+    s->y[i] = y;
+    s->vx[i] = vx;
+    s->vy[i] = vy;
+    s->m[i] = m;
+    s->r[i] = r;
+}
+
+static struct event_config config(int grid)
+{
+    struct event_config c = event_default_config();
+    c.grid = grid;
+    return c;
+}
+
+/* Parses a scene from a string; 0 on success. */
+static int load(struct sim *s, const char *text)
+{
+    struct scene sc;
+    struct scene_error err;
+    if (scene_parse(&sc, text, strlen(text), &err)) {
+        printf("scene error %d: %s\n", err.line, err.msg);
+        return -1;
+    }
+    int rc = scene_to_sim(&sc, s);
+    scene_free(&sc);
+    return rc;
+}
+
+static void test_two_balls(void)
+{
+    for (int grid = 0; grid <= 1; grid++) {
+        struct event_config cfg = config(grid);
+        struct sim s;
+        struct event ev;
+        /* Equal masses, head-on at 7 and -3, gap 200 - 20 = 180: contact at
+         * t = 180 / 10 = 18; they exchange velocities. */
+        blank(&s, 2, 10000, 10000);
+        put(&s, 0, 4900, 5000, 7, 0, 1, 10);
+        put(&s, 1, 5100, 5000, -3, 0, 1, 10);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        CHECK(event_step(&ev, 1) == 1);
+        CHECK_NEAR(ev.t, 18, 1e-12);
+        CHECK_NEAR(ev.vx[0], -3, 1e-12);
+        CHECK_NEAR(ev.vx[1], 7, 1e-12);
+        CHECK(ev.vy[0] == 0 && ev.vy[1] == 0);
+        event_free(&ev);
+        /* Masses 1 at v and 3 at rest: -v/2 and +v/2. */
+        put(&s, 0, 4900, 5000, 8, 0, 1, 10);
+        put(&s, 1, 5100, 5000, 0, 0, 3, 10);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        CHECK(event_step(&ev, 1) == 1);
+        CHECK_NEAR(ev.t, 180.0 / 8, 1e-12);
+        CHECK_NEAR(ev.vx[0], -4, 1e-12);
+        CHECK_NEAR(ev.vx[1], 4, 1e-12);
+        event_free(&ev);
+        /* Oblique, equal masses, one at rest: hit with impact parameter
+         * b = 10 (sigma = 20, so the line of centres is at 30 degrees):
+         * the target leaves along the line of centres with v cos 30, the
+         * mover at right angles with v sin 30. */
+        put(&s, 0, 4900, 5000, 10, 0, 1, 10);
+        put(&s, 1, 5100, 5010, 0, 0, 1, 10);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        CHECK(event_step(&ev, 1) == 1);
+        double c30 = sqrt(3.0) / 2;
+        /* contact when x gap = sigma cos 30: 200 - 20 c30 = 10 t */
+        CHECK_NEAR(ev.t, (200 - 20 * c30) / 10, 1e-12);
+        CHECK_NEAR(ev.vx[1], 10 * c30 * c30, 1e-12);
+        CHECK_NEAR(ev.vy[1], 10 * c30 * 0.5, 1e-12);
+        CHECK_NEAR(ev.vx[0] * ev.vx[1] + ev.vy[0] * ev.vy[1], 0, 1e-12);
+        CHECK_NEAR(ev.vx[0], 2.5, 1e-12);
+        CHECK_NEAR(ev.vy[0], -10 * c30 * 0.5, 1e-12);
+        event_free(&ev);
+        sim_free(&s);
+    }
+}
+
+static void test_restitution(void)
+{
+    struct sim s;
+    struct event ev;
+    /* Head-on, masses 1 and 3, e = 0.5: momentum 1*8 kept, relative
+     * velocity -8 becomes +4: v0 = (8 - 3*4)/4 = -1, v1 = 3. */
+    blank(&s, 2, 10000, 10000);
+    s.p.restitution = 0.5;
+    put(&s, 0, 4900, 5000, 8, 0, 1, 10);
+    put(&s, 1, 5100, 5000, 0, 0, 3, 10);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK_NEAR(ev.vx[0], -1, 1e-12);
+    CHECK_NEAR(ev.vx[1], 3, 1e-12);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK_NEAR(d.ke, 0.5 + 13.5, 1e-12);
+    CHECK_NEAR(d.ke0, 32, 1e-12);
+    event_free(&ev);
+    sim_free(&s);
+    /* A wall: speed 4 off the right wall at x = 100 - 10, e = 0.5. */
+    blank(&s, 1, 100, 100);
+    s.p.restitution = 0.5;
+    put(&s, 0, 50, 50, 4, 0, 2, 10);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK_NEAR(ev.t, 10, 1e-12);
+    CHECK_NEAR(ev.vx[0], -2, 1e-12);
+    event_diag(&ev, &d);
+    CHECK_NEAR(d.wall_px, 2 * -6, 1e-12);
+    event_free(&ev);
+    sim_free(&s);
+    /* Inelastic collapse: three balls in a line with e = 0.05 < 7 - 4 sqrt 3
+     * would collide infinitely often in finite time; the TC model makes
+     * the quick repeats elastic and the run ends. */
+    blank(&s, 3, 1000, 100);
+    s.p.restitution = 0.05;
+    put(&s, 0, 100, 50, 1, 0, 1, 10);
+    put(&s, 1, 200, 50, 0, 0, 1, 10);
+    put(&s, 2, 221, 50, 0, 0, 1, 10);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_advance(&ev, 2000, 1000000) == 1);
+    CHECK(ev.t == 2000);
+    event_diag(&ev, &d);
+    CHECK(d.events < 1000000);
+    CHECK(d.ke < d.ke0);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+static void test_walls(void)
+{
+    /* Rectangle: from (50, 30) at (3, -4) on 100 x 60 with r = 5: the floor
+     * y = 5 at t = 25/4, then the right wall x = 95 at t = 45/3 = 15. */
+    struct sim s;
+    struct event ev;
+    blank(&s, 1, 100, 60);
+    put(&s, 0, 50, 30, 3, -4, 1, 5);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK_NEAR(ev.t, 6.25, 1e-12);
+    CHECK_NEAR(ev.vy[0], 4, 0);
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK_NEAR(ev.t, 15, 1e-12);
+    CHECK_NEAR(ev.vx[0], -3, 0);
+    event_free(&ev);
+    sim_free(&s);
+
+    /* Round table of radius 100 (w = 200): a ball of radius 10 from the
+     * centre along x at speed 9 reaches x = 100 + 90 at t = 10 and comes back
+     * through the centre: position at t = 10 + 90/9 + 3 is 100 - 27. */
+    blank(&s, 1, 200, 200);
+    s.p.shape = SIM_CIRCLE;
+    put(&s, 0, 100, 100, 9, 0, 1, 10);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_advance(&ev, 23, 0) == 1);
+    double x, y;
+    event_position(&ev, 0, &x, &y);
+    CHECK_NEAR(x, 73, 1e-12);
+    CHECK_NEAR(y, 100, 1e-12);
+    event_free(&ev);
+
+    /* Off-centre: the angular momentum about the centre, L = D x v, is kept
+     * by every reflection (the normal is along D), so is the speed; every
+     * sampled state lies inside R - r. */
+    put(&s, 0, 130, 80, 7, 3, 1, 10);
+    for (int grid = 0; grid <= 1; grid++) {
+        struct event_config cfg = config(grid);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        double L0 = (130 - 100) * 3.0 - (80 - 100) * 7.0;
+        int inside = 1;
+        double worstL = 0;
+        for (int k = 1; k <= 2000; k++) {
+            event_advance(&ev, k * 0.731, 0);
+            event_position(&ev, 0, &x, &y);
+            double dx = x - 100, dy = y - 100;
+            if (sqrt(dx * dx + dy * dy) > 90 * (1 + 1e-12))
+                inside = 0;
+            double L = dx * ev.vy[0] - dy * ev.vx[0];
+            if (fabs(L - L0) > worstL)
+                worstL = fabs(L - L0);
+        }
+        CHECK(inside);
+        CHECK(worstL < 1e-9 * fabs(L0));
+        CHECK(ev.walls > 30);
+        CHECK_NEAR(ev.vx[0] * ev.vx[0] + ev.vy[0] * ev.vy[0], 58, 1e-9);
+        event_free(&ev);
+    }
+    sim_free(&s);
+}
+
+/* Smallest distance between two balls flying straight for time T from
+ * their positions and velocities in @p a, minus the sum of radii. */
+static double min_gap(const struct sim *a, size_t i, size_t j, double T)
+{
+    double dx = a->x[j] - a->x[i], dy = a->y[j] - a->y[i];
+    double vx = a->vx[j] - a->vx[i], vy = a->vy[j] - a->vy[i];
+    double vv = vx * vx + vy * vy, s = 0;
+    if (vv > 0) {
+        s = -(dx * vx + dy * vy) / vv;
+        s = s < 0 ? 0 : s > T ? T : s;
+    }
+    double ex = dx + s * vx, ey = dy + s * vy;
+    return sqrt(ex * ex + ey * ey) - (a->r[i] + a->r[j]);
+}
+
+static void test_tiny_fast(void)
+{
+    /* A ball of radius 0.5 at speed 1e6 among five others on 800 x 400 for
+     * 1000 time units. Checked between every two events: each pair's
+     * closest approach over the straight flights in between (an independent
+     * formula, not the engine's root) never goes below contact, and each
+     * ball's centre stays on the table at every event (the table is convex,
+     * so the ends of each flight suffice). Then at 1000 sample times.
+     * Tolerance: near t = 1000 time is known to an ulp, 1.1e-13, so a ball
+     * at speed 1e6 is placed to about 1e-7; passing through would show as
+     * a gap of -(r_i + r_j), 20 or more. */
+    struct sim s, a;
+    blank(&s, 6, 800, 400);
+    put(&s, 0, 100, 100, 1e6 * 0.6, 1e6 * 0.8, 1, 0.5);
+    put(&s, 1, 400, 200, 0, 0, 1e9, 40);
+    put(&s, 2, 200, 300, 0.5, 0, 1e9, 30);
+    put(&s, 3, 600, 100, 0, -0.3, 1e9, 50);
+    put(&s, 4, 700, 300, 0.2, 0.1, 1e9, 20);
+    put(&s, 5, 300, 80, 0, 0, 1e9, 25);
+    blank(&a, 6, 800, 400);
+    memcpy(a.m, s.m, 6 * sizeof *a.m);
+    memcpy(a.r, s.r, 6 * sizeof *a.r);
+    struct event ev;
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    double worst = INFINITY, out = 0;
+    long long steps = 0;
+    while (ev.t < 1000) {
+        event_to_sim(&ev, &a);
+        double t0 = ev.t;
+        if (event_step(&ev, 1) != 1)
+            break;
+        steps++;
+        double T = (ev.t < 1000 ? ev.t : 1000) - t0;
+        for (size_t i = 0; i < 6; i++) {
+            double r = a.r[i];
+            double o = fmax(fmax(r - a.x[i], a.x[i] + r - 800),
+                            fmax(r - a.y[i], a.y[i] + r - 400));
+            if (o > out)
+                out = o;
+            for (size_t j = i + 1; j < 6; j++) {
+                double g = min_gap(&a, i, j, T);
+                if (g < worst)
+                    worst = g;
+            }
+        }
+    }
+    printf("tiny fast ball: %lld events, worst gap %.3g, worst out %.3g\n", steps, worst, out);
+    CHECK(steps > 1000000);      /* it did bounce that often */
+    CHECK(worst > -1e-6);        /* never into another ball */
+    CHECK(out <= 1e-6);          /* never through a wall */
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(ev.ncoll[0] > 1000);   /* and it did hit the others */
+    CHECK(fabs(d.de) < 1e-9);
+    event_free(&ev);
+
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    int bad = 0;
+    for (int k = 1; k <= 1000; k++) {
+        event_advance(&ev, k * 1.0, 0);
+        CHECK(ev.t == k * 1.0);
+        event_to_sim(&ev, &a);
+        for (size_t i = 0; i < 6; i++) {
+            if (a.x[i] < a.r[i] - 1e-6 || a.x[i] > 800 - a.r[i] + 1e-6 ||
+                a.y[i] < a.r[i] - 1e-6 || a.y[i] > 400 - a.r[i] + 1e-6)
+                bad++;
+            for (size_t j = i + 1; j < 6; j++)
+                if (min_gap(&a, i, j, 0) < -1e-6)
+                    bad++;
+        }
+    }
+    CHECK(bad == 0);
+    event_free(&ev);
+    sim_free(&a);
+    sim_free(&s);
+}
+
+static void test_gas(void)
+{
+    /* scenes/gas.scene: energy is the only conserved quantity with walls;
+     * momentum changes exactly by the walls' impulse, so
+     * p(T) - p(0) - wall impulse = 0 (up to rounding). */
+    static const char gas[] = "table 800 400\nrandom 300 6 1 8 1\n";
+    struct sim s, g, a;
+    CHECK(load(&s, gas) == 0);
+    double px0 = 0, py0 = 0, pabs = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        px0 += s.m[i] * s.vx[i];
+        py0 += s.m[i] * s.vy[i];
+        pabs += s.m[i] * sqrt(s.vx[i] * s.vx[i] + s.vy[i] * s.vy[i]);
+    }
+    struct event ev, en;
+    struct event_config c1 = config(1), c0 = config(0);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
+    CHECK(event_init(&en, &s, &c0, NULL) == EVENT_OK);
+    CHECK(ev.nx > 1 && ev.ny > 1);
+    CHECK(event_advance(&ev, 500, 0) == 1);
+    CHECK(event_advance(&en, 500, 0) == 1);
+    struct event_diag d, dn;
+    event_diag(&ev, &d);
+    event_diag(&en, &dn);
+    CHECK(d.collisions > 10000);
+    CHECK(fabs(d.de) < 1e-12);
+    CHECK(fabs(dn.de) < 1e-12);
+    CHECK_NEAR(d.px - px0 - d.wall_px, 0, 1e-12 * pabs);
+    CHECK_NEAR(d.py - py0 - d.wall_py, 0, 1e-12 * pabs);
+    CHECK(d.crossings > 0 && dn.crossings == 0);
+    /* grid and all pairs: the same events, the same numbers */
+    CHECK(d.collisions == dn.collisions && d.walls == dn.walls);
+    blank(&g, s.n, 800, 400);
+    blank(&a, s.n, 800, 400);
+    event_to_sim(&ev, &g);
+    event_to_sim(&en, &a);
+    double worst = 0;
+    for (size_t i = 0; i < s.n; i++)
+        worst = fmax(worst, fmax(fabs(g.x[i] - a.x[i]), fabs(g.y[i] - a.y[i])));
+    CHECK(worst == 0);
+    event_free(&ev);
+    event_free(&en);
+    sim_free(&s);
+
+    /* Far from the walls (a 1e6 table, for a time no ball can cross it)
+     * momentum itself is kept. */
+    CHECK(load(&s, gas) == 0);
+    s.p.w = s.p.h = 1e6;
+    for (size_t i = 0; i < s.n; i++) {
+        s.x[i] += 5e5;
+        s.y[i] += 5e5;
+    }
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    event_advance(&ev, 200, 0);
+    event_diag(&ev, &d);
+    CHECK(d.walls == 0 && d.collisions > 500);
+    CHECK_NEAR(d.px, px0, 1e-13 * pabs);
+    CHECK_NEAR(d.py, py0, 1e-13 * pabs);
+    CHECK(fabs(d.de) < 1e-12);
+    CHECK(d.mft > 0 && d.mft < 200);
+    event_free(&ev);
+    sim_free(&s);
+    sim_free(&g);
+    sim_free(&a);
+}
+
+static void test_grid_big(void)
+{
+    /* Radii from 1 to 40 (one ball far above the median): the grid looks
+     * further around the big one; it must agree with all pairs exactly. */
+    static const char text[] =
+        "table 400 400\nball 200 200 0.3 0.1 50 40\n"
+        "random 200 2 1 3 7\nrandom 30 5 2 2 8\n";
+    struct sim s, g, a;
+    CHECK(load(&s, text) == 0);
+    struct event ev, en;
+    struct event_config c1 = config(1), c0 = config(0);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
+    CHECK(event_init(&en, &s, &c0, NULL) == EVENT_OK);
+    CHECK(ev.nbig == 1);
+    event_advance(&ev, 300, 0);
+    event_advance(&en, 300, 0);
+    CHECK(ev.collisions == en.collisions && ev.collisions > 1000);
+    CHECK(ev.ncoll[0] == en.ncoll[0] && ev.ncoll[0] > 10);
+    blank(&g, s.n, 400, 400);
+    blank(&a, s.n, 400, 400);
+    event_to_sim(&ev, &g);
+    event_to_sim(&en, &a);
+    int same = 1;
+    for (size_t i = 0; i < s.n; i++)
+        same &= g.x[i] == a.x[i] && g.y[i] == a.y[i] && g.vx[i] == a.vx[i];
+    CHECK(same);
+    event_free(&ev);
+    event_free(&en);
+    sim_free(&s);
+    sim_free(&g);
+    sim_free(&a);
+}
+
+static void test_overlap(void)
+{
+    struct sim s;
+    struct event ev;
+    struct event_fault f = {0, 0};
+    blank(&s, 4, 800, 400);
+    put(&s, 0, 100, 100, 0, 0, 1, 10);
+    put(&s, 1, 300, 100, 0, 0, 1, 10);
+    put(&s, 2, 500, 100, 0, 0, 1, 10);
+    put(&s, 3, 319, 100, 0, 0, 1, 10); /* into ball 1 (index 1) */
+    CHECK(event_init(&ev, &s, NULL, &f) == EVENT_EOVERLAP);
+    CHECK(f.i == 1 && f.j == 3);
+    /* touching up to rounding is fine: 20 (1 - 1e-12) apart */
+    s.x[3] = 300 + 20 * (1 - 1e-12);
+    CHECK(event_init(&ev, &s, NULL, &f) == EVENT_OK);
+    event_free(&ev);
+    /* but not by 1e-6 */
+    s.x[3] = 300 + 20 * (1 - 1e-6);
+    CHECK(event_init(&ev, &s, NULL, &f) == EVENT_EOVERLAP);
+    /* a ball through a wall */
+    s.x[3] = 700;
+    s.y[2] = 395;
+    CHECK(event_init(&ev, &s, NULL, &f) == EVENT_EWALL);
+    CHECK(f.i == 2);
+    /* allowed (a state taken from the spring engine): the approaching
+     * overlapping pair collides at once, the wall bounces at once */
+    s.x[3] = 315;
+    s.vx[3] = -1;
+    s.vy[2] = 1;
+    struct event_config c = event_default_config();
+    c.allow_overlap = 1;
+    CHECK(event_init(&ev, &s, &c, &f) == EVENT_OK);
+    CHECK(event_advance(&ev, 0, 0) == 1);
+    CHECK(ev.collisions == 1 && ev.walls == 1);
+    CHECK(ev.vx[1] == -1 && ev.vx[3] == 0 && ev.vy[2] == -1);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+/* The rack and the cradle: touching balls, simultaneous contacts. */
+static void test_simultaneous(void)
+{
+    struct sim s;
+    struct event ev;
+    struct event_diag d;
+    double xs[16], ys[16]; /* the break without the grid */
+    for (int grid = 0; grid <= 1; grid++) {
+        struct event_config cfg = config(grid);
+        CHECK(load(&s, "rack 560 200 5 12 1\nball 160 200 10 0 1 12\n") == 0);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        CHECK(event_advance(&ev, 100, 100000) == 1);
+        CHECK(ev.t == 100);
+        event_diag(&ev, &d);
+        CHECK(d.events < 1000 && d.collisions >= 15);
+        CHECK(fabs(d.de) < 1e-12);
+        /* the same order of simultaneous collisions with and without grid */
+        int same = 1;
+        for (size_t i = 0; i < 16; i++) {
+            double x, y;
+            event_position(&ev, i, &x, &y);
+            if (grid)
+                same &= x == xs[i] && y == ys[i];
+            xs[i] = x;
+            ys[i] = y;
+        }
+        CHECK(same);
+        event_free(&ev);
+        sim_free(&s);
+        /* Newton's cradle: the cue stops, the far ball leaves with v, the
+         * chain between stays at rest, through 5 collisions at one instant. */
+        CHECK(load(&s, "ball 400 200 0 0 1 15\nball 430 200 0 0 1 15\n"
+                       "ball 460 200 0 0 1 15\nball 490 200 0 0 1 15\n"
+                       "ball 520 200 0 0 1 15\nball 150 200 10 0 1 15\n") == 0);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        CHECK(event_advance(&ev, 30, 0) == 1);
+        CHECK(ev.collisions == 5);
+        CHECK(ev.vx[5] == 0 && ev.vx[0] == 0 && ev.vx[3] == 0 && ev.vx[4] == 10);
+        double x, y;
+        event_position(&ev, 4, &x, &y);
+        CHECK_NEAR(x, 520 + 8 * 10, 1e-9); /* hit at t = 22 */
+        CHECK(event_advance(&ev, 100, 100000) == 1);
+        event_diag(&ev, &d);
+        CHECK(d.events == 11);
+        event_free(&ev);
+        sim_free(&s);
+    }
+}
+
+static void test_big_rack(void)
+{
+    /* A 15-row rack (120 balls, 345 touching pairs): the hit spreads
+     * through the lattice as one instant of binary collisions that must
+     * end. Rounding leaves touching pairs with approach cosines near 1e-16;
+     * without the engine's threshold they collide for ever (tested: more
+     * than 100000 collisions at t = 5.8). */
+    struct sim s;
+    struct event ev;
+    struct event_diag d;
+    CHECK(load(&s, "rack 100 200 15 6 1\nball 30 200 10 0 1 6\n") == 0);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_advance(&ev, 5.8, 100000) == 1);
+    event_diag(&ev, &d);
+    printf("15-row rack: %lld collisions at the instant of the hit\n", d.collisions);
+    CHECK(d.collisions > 120 && d.collisions < 5000);
+    CHECK(event_advance(&ev, 100, 100000) == 1);
+    event_diag(&ev, &d);
+    CHECK(fabs(d.de) < 1e-12);
+    event_free(&ev);
+    sim_free(&s);
+
+    /* A cooling inelastic gas (e = 0.9, a rack hit hard in a small box):
+     * energy drains away, but impacts slower than 1e-6 of the fastest are
+     * elastic, so time and speeds stay sane and nothing passes through. */
+    CHECK(load(&s, "table 200 200\nrestitution 0.9\nrack 30 100 10 5 1\n"
+                   "ball 10 100 10 0 1 5\n") == 0);
+    struct sim a;
+    sim_init(&a, s.n, &s.p);
+    sim_copy(&a, &s);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    double worst = 0;
+    for (int k = 0; k < 100000; k++) {
+        event_to_sim(&ev, &a);
+        double t0 = ev.t;
+        if (event_step(&ev, 1) != 1)
+            break;
+        if (k % 50)
+            continue; /* check every 50th flight */
+        for (size_t i = 0; i < a.n; i++)
+            for (size_t j = i + 1; j < a.n; j++)
+                worst = fmin(worst, min_gap(&a, i, j, ev.t - t0));
+    }
+    event_diag(&ev, &d);
+    CHECK(d.events == 100000);
+    CHECK(d.ke < 1e-6 * d.ke0);
+    CHECK(isfinite(ev.t) && ev.t < 1e12);
+    CHECK(worst > -1e-9);
+    event_free(&ev);
+    sim_free(&a);
+    sim_free(&s);
+}
+
+static void test_switch(void)
+{
+    /* What a front end does on a key: springs for a while, then the event
+     * engine from that state (overlapping contacts allowed), then springs
+     * again from the event engine's state. */
+    struct sim s;
+    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    for (int k = 0; k < 400; k++)
+        sim_step(&s);
+    struct sim_diag sd;
+    sim_diag(&s, &sd);
+    CHECK(sd.contacts > 0);
+    struct event ev;
+    struct event_fault f;
+    int rc = event_init(&ev, &s, NULL, &f); /* balls in contact or in walls */
+    CHECK(rc == EVENT_EOVERLAP || rc == EVENT_EWALL);
+    struct event_config cfg = event_default_config();
+    cfg.allow_overlap = 1;
+    CHECK(event_init(&ev, &s, &cfg, &f) == EVENT_OK);
+    CHECK(ev.t == s.t);
+    CHECK(event_advance(&ev, s.t + 50, 1000000) == 1);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.collisions > 1000);
+    CHECK(fabs(d.de) < 1e-12);
+    CHECK_NEAR(d.ke0, sd.ke, 1e-9 * sd.ke);
+    event_to_sim(&ev, &s);
+    event_free(&ev);
+    CHECK_NEAR(s.t, 400 * 0.05 + 50, 1e-9);
+    /* now hard balls: no overlaps left, so the strict init accepts it */
+    CHECK(event_init(&ev, &s, NULL, &f) == EVENT_OK);
+    event_free(&ev);
+    for (int k = 0; k < 100; k++)
+        sim_step(&s);
+    CHECK(sim_finite(&s));
+    sim_diag(&s, &sd);
+    CHECK_NEAR(sd.e, d.ke, 0.02 * d.ke);
+    sim_free(&s);
+}
+
+/* Final positions of the spring engine at T with stiffness k, dt scaled so
+ * that a contact lasts 40 steps, against the event engine. */
+static double spring_error(const struct sim *init, const struct sim *exact,
+                           double k, double T)
+{
+    struct sim s;
+    sim_init(&s, init->n, &init->p);
+    sim_copy(&s, init);
+    s.p.k = k;
+    s.p.dt = SIM_PI * sqrt(0.5 / k) / 40;
+    long steps = (long)(T / s.p.dt + 0.5);
+    s.p.dt = T / (double)steps; /* land on T exactly */
+    for (long a = 0; a < steps; a++)
+        sim_step(&s);
+    double worst = 0;
+    for (size_t i = 0; i < s.n; i++)
+        worst = fmax(worst, hypot(s.x[i] - exact->x[i], s.y[i] - exact->y[i]));
+    sim_free(&s);
+    return worst;
+}
+
+static void test_spring_agrees(void)
+{
+    /* Only binary collisions: a head-on pair, an oblique pair, one ball
+     * off a wall, far apart from each other. */
+    struct sim s, e;
+    blank(&s, 5, 800, 400);
+    put(&s, 0, 100, 100, 5, 0, 1, 10);
+    put(&s, 1, 200, 100, -5, 0, 1, 10);
+    put(&s, 2, 400, 300, 6, 0, 1, 12);
+    put(&s, 3, 500, 310, -2, 0, 1, 12);
+    put(&s, 4, 700, 100, 4, 1, 1, 10);
+    const double T = 30;
+    struct event ev;
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    event_advance(&ev, T, 0);
+    CHECK(ev.collisions == 2 && ev.walls == 1);
+    blank(&e, 5, 800, 400);
+    event_to_sim(&ev, &e);
+    event_free(&ev);
+    double e1 = spring_error(&s, &e, 50, T);
+    double e2 = spring_error(&s, &e, 800, T);
+    double e3 = spring_error(&s, &e, 12800, T);
+    printf("spring vs event at T=%g: k=50 %.3g, k=800 %.3g, k=12800 %.3g\n",
+           T, e1, e2, e3);
+    /* the contact lasts pi sqrt(mu/k), so the error shrinks as 1/sqrt(k):
+     * by 4 per step of 16 in k */
+    CHECK(e1 > e2 && e2 > e3);
+    CHECK(e1 / e2 > 3 && e2 / e3 > 3);
+    sim_free(&s);
+    sim_free(&e);
+}
+
+static void test_advance(void)
+{
+    /* advance lands exactly on T; a budget stops at an event time; going
+     * back in time does nothing. */
+    struct sim s;
+    struct event ev;
+    blank(&s, 1, 100, 100);
+    put(&s, 0, 50, 50, 1, 0, 1, 10);
+    CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
+    CHECK(event_advance(&ev, 0.1 + 0.2, 0) == 1);
+    CHECK(ev.t == 0.1 + 0.2);
+    CHECK(event_advance(&ev, 1000, 3) == 0);
+    CHECK_NEAR(ev.t, 40 + 2 * 80, 1e-12);
+    CHECK(event_advance(&ev, 5, 0) == 1);
+    CHECK_NEAR(ev.t, 200, 1e-12);
+    event_to_sim(&ev, &s);
+    CHECK(s.t == ev.t);
+    CHECK_NEAR(s.x[0], 90, 1e-12);
+    /* a kick at t = 250 (x = 40): up at speed 2, the ceiling y = 90 at
+     * t = 250 + 20; the energy of reference follows */
+    CHECK(event_advance(&ev, 250, 0) == 1);
+    event_kick(&ev, 0, 0, 2);
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK_NEAR(ev.t, 270, 1e-12);
+    double x, y;
+    event_position(&ev, 0, &x, &y);
+    CHECK_NEAR(x, 40, 1e-12);
+    CHECK_NEAR(y, 90, 1e-12);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK_NEAR(d.ke0, 2, 1e-12);
+    CHECK_NEAR(d.de, 0, 1e-15);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+void test_event(void)
+{
+    test_two_balls();
+    test_restitution();
+    test_walls();
+    test_advance();
+    test_overlap();
+    test_simultaneous();
+    test_big_rack();
+    test_switch();
+    test_gas();
+    test_grid_big();
+    test_spring_agrees();
+    test_tiny_fast();
+}

@@ -27,11 +27,11 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim
+CORE   = sim history
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = scene
+PURE   = scene view
 # The front end and the entry point.
-FRONT  = main
+FRONT  = main tui
 
 CORE_OBJ  = $(CORE:%=$(O)/%.o)
 PURE_OBJ  = $(PURE:%=$(O)/%.o) $(O)/builtin.o

@@ -5,6 +5,7 @@
  */
 #include "scene.h"
 #include "sim.h"
+#include "tui.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,7 @@ struct options {
     int have_k, have_dt;
     double k, dt;
     const char *scene_path;  /* NULL: the built-in scene */
+    struct ui_options ui;    /* the terminal front end */
 };
 
 static void die_usage(const char *fmt, ...)
@@ -55,6 +57,15 @@ static void usage(void)
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
 "      --stats            print t, steps, energies, momentum and contacts to\n"
 "                         standard error at the end\n"
+"\n"
+"Terminal front end (press ? in it for the keys):\n"
+"      --fps=N            draw at most N frames a second (default 30)\n"
+"      --speed=S          start at S simulated time units per second (default 20)\n"
+"      --duration=SECS    quit by itself after SECS seconds of wall time\n"
+"      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
+"      --no-color         no colour (also when NO_COLOR is set)\n"
+"      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
+"\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
 "\n"
@@ -91,7 +102,8 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
-enum { OPT_DT = 256, OPT_STATS, OPT_VERSION };
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FPS, OPT_SPEED, OPT_DURATION,
+       OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -104,9 +116,16 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"stats", no_argument, NULL, OPT_STATS},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, OPT_VERSION},
+        {"fps", required_argument, NULL, OPT_FPS},
+        {"speed", required_argument, NULL, OPT_SPEED},
+        {"duration", required_argument, NULL, OPT_DURATION},
+        {"ascii", no_argument, NULL, OPT_ASCII},
+        {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    ui_default_options(&o->ui);
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":HT:n:k:h", longopts, NULL)) != -1) {
@@ -129,6 +148,24 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->dt = opt_double("--dt", optarg, 0, 1);
             break;
         case OPT_STATS: o->stats = 1; break;
+        case OPT_FPS:
+            o->ui.fps = opt_double("--fps", optarg, 0, 1);
+            if (o->ui.fps > 1000)
+                die_usage("--fps: '%s' must be <= 1000", optarg);
+            break;
+        case OPT_SPEED:
+            o->ui.speed = opt_double("--speed", optarg, 0, 1);
+            break;
+        case OPT_DURATION:
+            o->ui.duration = opt_double("--duration", optarg, 0, 1);
+            break;
+        case OPT_ASCII: o->ui.ascii = 1; break;
+        case OPT_NO_COLOR: o->ui.no_color = 1; break;
+        case OPT_CELL_ASPECT:
+            o->ui.cell_aspect = opt_double("--cell-aspect", optarg, 0, 1);
+            if (o->ui.cell_aspect > 10)
+                die_usage("--cell-aspect: '%s' must be <= 10", optarg);
+            break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
         case ':':
@@ -269,8 +306,7 @@ int main(int argc, char **argv)
     if (o.headless) {
         rc = run_headless(&o, &sc);
     } else {
-        fputs("springball: the terminal front end is not built yet; use -H\n", stderr);
-        rc = 2;
+        rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);
     return rc;

@@ -13,6 +13,8 @@ static const struct {
 } suites[] = {
     {"sim", test_sim},
     {"scene", test_scene},
+    {"view", test_view},
+    {"history", test_history},
 };
 
 int main(int argc, char **argv)

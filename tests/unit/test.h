@@ -36,5 +36,7 @@ extern int test_passed, test_failed;
 /* Every suite is a function run by main.c. */
 void test_sim(void);
 void test_scene(void);
+void test_view(void);
+void test_history(void);
 
 #endif

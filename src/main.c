@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -309,5 +310,11 @@ int main(int argc, char **argv)
         rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);
+    /* Ended by a signal: the terminal is restored; now die of it, so that
+     * the shell sees what happened (status 128 + N). */
+    if (rc > 128) {
+        signal(rc - 128, SIG_DFL);
+        raise(rc - 128);
+    }
     return rc;
 }

@@ -209,6 +209,8 @@ struct ui {
     size_t cue;          /* scene index of the cue ball */
     double kick_speed;   /* velocity a kick adds */
     double e_ref;        /* energy at the last change: what drift is against */
+    struct ref { long long pos; double e; } *refs; /* e_ref of each change */
+    size_t nrefs, caprefs;
     struct sim_diag d;   /* of the current state */
     double diag_at;      /* wall time of d */
     int diag_stale;
@@ -256,13 +258,39 @@ static void note(struct ui *u, const char *fmt, ...)
     u->note_until = now() + 2.5;
 }
 
-/* Diagnostics after a change: contact resolution, energy reference. */
-static void refresh_params(struct ui *u)
+/* Diagnostics after a change or a step back: contact resolution, and the
+ * energy reference, which is the energy right after the latest user change
+ * at or before the current position (a change stepped back over no longer
+ * counts). */
+static void refresh_params(struct ui *u, int change)
 {
     u->contact_steps = sim_contact_time(&u->s) / u->s.p.dt;
-    struct sim_diag d;
-    sim_diag(u->have_history ? history_base(&u->h) : &u->s, &d);
-    u->e_ref = d.e;
+    long long pos = u->have_history ? u->h.now : 0;
+    while (u->nrefs > 1 && u->refs[u->nrefs - 1].pos > pos)
+        u->nrefs--;
+    if (change) {
+        struct sim_diag d;
+        sim_diag(&u->s, &d);
+        if (u->nrefs == 0 || u->refs[u->nrefs - 1].pos != pos) {
+            if (u->nrefs == u->caprefs) {
+                size_t nc = u->caprefs ? 2 * u->caprefs : 16;
+                struct ref *nr = realloc(u->refs, nc * sizeof *nr);
+                if (nr) {
+                    u->refs = nr;
+                    u->caprefs = nc;
+                }
+            }
+            if (u->nrefs < u->caprefs)
+                u->nrefs++;
+        }
+        if (u->nrefs) {
+            u->refs[u->nrefs - 1].pos = pos;
+            u->refs[u->nrefs - 1].e = d.e;
+        }
+        u->e_ref = d.e;
+    } else if (u->nrefs) {
+        u->e_ref = u->refs[u->nrefs - 1].e;
+    }
     u->diag_stale = 1;
 }
 
@@ -271,7 +299,7 @@ static void changed(struct ui *u)
 {
     if (u->have_history && history_changed(&u->h, &u->s))
         note(u, "out of memory: history cut short");
-    refresh_params(u);
+    refresh_params(u, 1);
 }
 
 static void one_step(struct ui *u)
@@ -414,15 +442,21 @@ static void layout(struct ui *u)
         u->too_small = rc != 0;
     }
     if (u->too_small) {
-        char msg[96];
-        if (rc < 0)
-            snprintf(msg, sizeof msg, "out of memory for a %dx%d view", COLS, LINES);
-        else
-            snprintf(msg, sizeof msg, "terminal too small: %dx%d, need %dx%d",
-                     COLS, LINES, MIN_COLS, MIN_ROWS);
-        int w = (int)strlen(msg);
-        int row = LINES / 2, col = (COLS - w) / 2;
-        put_text(row < 0 ? 0 : row, col < 0 ? 0 : col, msg, COLS, A_BOLD, 0);
+        char l1[64], l2[64];
+        if (rc < 0) {
+            snprintf(l1, sizeof l1, "out of memory");
+            snprintf(l2, sizeof l2, "for a %dx%d view", COLS, LINES);
+        } else {
+            snprintf(l1, sizeof l1, "terminal too small");
+            snprintf(l2, sizeof l2, "%dx%d, need %dx%d", COLS, LINES, MIN_COLS, MIN_ROWS);
+        }
+        int row = LINES / 2 - 1;
+        if (row < 0)
+            row = 0;
+        int c1 = (COLS - (int)strlen(l1)) / 2, c2 = (COLS - (int)strlen(l2)) / 2;
+        put_text(row, c1 < 0 ? 0 : c1, l1, COLS, A_BOLD, 0);
+        if (row + 1 < LINES)
+            put_text(row + 1, c2 < 0 ? 0 : c2, l2, COLS, A_NORMAL, 0);
         return;
     }
     if (u->v.rim == VIEW_RIM_BOX)
@@ -511,19 +545,19 @@ static void draw_status(struct ui *u, double t)
     /* Warnings, most serious first, take the place of the quiet part. */
     short alert = u->ncolors ? PAIR_ALERT : 0, warn = u->ncolors ? PAIR_WARN : 0;
     if (u->nonfinite)
-        piece(p, &n, A_BOLD, alert, "  state not finite: paused (',' back, 'r' reset)");
+        piece(p, &n, A_BOLD, alert, "  state not finite: paused, ',' back, r reset");
     else if (u->contact_steps < SIM_PI / 2)
-        piece(p, &n, A_BOLD, alert, "  unstable: dt too large for k (%.2g steps/contact)",
+        piece(p, &n, A_BOLD, alert, "  unstable: %.2g steps/contact",
               u->contact_steps);
     else if (u->contact_steps < 10)
-        piece(p, &n, A_BOLD, warn, "  dt too large for k: %.2g steps/contact (< 10)",
+        piece(p, &n, A_BOLD, warn, "  dt too coarse: %.2g steps/contact",
               u->contact_steps);
     if (t < u->behind_until)
         piece(p, &n, A_BOLD, warn, "  behind: cannot keep %s%g", times, u->speed);
     if (t < u->note_until)
         piece(p, &n, A_BOLD, 0, "  %s", u->note);
     if (n == core) {
-        if (u->running)
+        if (u->running && u->fps > 0)
             piece(p, &n, A_NORMAL, 0, "  %.0f fps", u->fps);
         piece(p, &n, A_NORMAL, 0, "  %zu balls", s->n);
         if (u->have_history)
@@ -534,9 +568,12 @@ static void draw_status(struct ui *u, double t)
     for (int i = 0; i < n; i++) {
         int w = text_width(p[i].text);
         if (col + w > COLS) {
-            if (i < core) /* a number cut short would mislead: stop */
+            /* A number cut short would mislead: a quiet piece is left
+             * out, a warning is cut to what fits. */
+            if (i < core)
                 break;
-            continue;
+            if (p[i].attr == A_NORMAL || p[i].attr == A_DIM)
+                continue;
         }
         col += put_text(row, col, p[i].text, COLS - col, p[i].attr, p[i].pair);
     }
@@ -614,7 +651,7 @@ static void k_back(struct ui *u, int key)
         return;
     }
     check_finite(u);
-    refresh_params(u);
+    refresh_params(u, 0);
 }
 
 static void k_reset(struct ui *u, int key)
@@ -1022,7 +1059,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     const struct scene_ball *cb = &sc->balls[u->cue];
     u->aim = cb->vx || cb->vy ? atan2(cb->vy, cb->vx) : 0;
     u->running = 1;
-    refresh_params(u);
+    refresh_params(u, 1);
 
     catch_signals();
     int rc = 1;
@@ -1039,6 +1076,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         history_free(&u->h);
     sim_free(&u->s);
     free(u->pair);
+    free(u->refs);
     free(u);
     if (got_signal)
         return 128 + got_signal;

@@ -15,7 +15,7 @@ static const uint8_t dot_bit[4][2] = {
     {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80},
 };
 
-enum { ASCII_DISC = '@', ASCII_SMALL = 'o', ASCII_TRAIL = '.', ASCII_RIM = '#' };
+enum { ASCII_DISC = '@', ASCII_BALL = 'O', ASCII_SMALL = 'o', ASCII_TRAIL = '.', ASCII_RIM = '#' };
 
 int view_fit(struct view_map *m, double x0, double y0, double x1, double y1,
              int cols, int rows, double aspect)
@@ -263,11 +263,14 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
         return;
     double rx = r * m->sx, ry = r * m->sy; /* radii in cells */
     if (v->glyphs == VIEW_ASCII) {
-        /* A disc when the ball is at least 1.5 cells across, else one
-         * character in the cell of its centre. */
-        if (rx >= 0.75 && fill_ellipse(v, c, rr, rx, ry, 0, color) > 0)
+        /* A disc when the ball is at least 3 cells across and 1.5 rows
+         * tall; else one character in the cell of its centre, 'O' when the
+         * ball is at least a cell wide, 'o' when smaller (touching balls
+         * then stay apart on screen). */
+        if (rx >= 1.5 && ry >= 0.75 && fill_ellipse(v, c, rr, rx, ry, 0, color) > 0)
             return;
-        ball_char(v, (int)floor(c), (int)floor(rr), ASCII_SMALL, color, VIEW_BALL);
+        ball_char(v, (int)floor(c), (int)floor(rr), rx >= 0.5 ? ASCII_BALL : ASCII_SMALL,
+                  color, VIEW_BALL);
         return;
     }
     /* In dots: at least one dot of radius, so a tiny ball is 2 to 5 dots. */

@@ -166,6 +166,15 @@ static void test_ascii(void)
     view_ball(&v, 85, 301, 2, 1);
     CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'o');
     CHECK(v.nused == 1);
+    /* Medium (radius 6 = 0.75 columns): one 'O'; two touching medium
+     * balls (12 units = 1.5 columns apart) stay apart: O O. */
+    view_begin(&v);
+    view_ball(&v, 85, 301, 6, 1);
+    view_ball(&v, 97, 301, 6, 1);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'O');
+    CHECK(glyph_at(&v, 13, 10, NULL, NULL) == 'O');
+    CHECK(glyph_at(&v, 12, 10, NULL, NULL) == ' ');
+    CHECK(v.nused == 2);
     /* Large (radius 40 = 5 columns, 2.5 rows): a disc of '@' whose cells
      * are those with their centre inside: about pi * 5 * 2.5 ~ 39. */
     view_begin(&v);

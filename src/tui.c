@@ -333,11 +333,13 @@ static void paint(struct ui *u, int idx)
     uint32_t ch, color;
     int layer = view_glyph(&u->v, idx, &ch, &color);
     attr_t attr = A_NORMAL;
-    short pair = 0;
-    if (layer == VIEW_BALL || layer == VIEW_MARK)
-        pair = (short)color;
-    else if (layer == VIEW_TRAIL)
+    /* Blanks and trails keep the colour of the ball that was there: the
+     * same look, fewer colour switches on the wire; trails are dim. */
+    short pair = (short)color;
+    if (layer == VIEW_TRAIL)
         attr = A_DIM;
+    else if (layer == VIEW_RIM)
+        pair = 0;
     if (layer == VIEW_MARK)
         attr = A_BOLD;
     put_cell(1 + idx / u->v.map.cols, idx % u->v.map.cols, ch, attr, pair);
@@ -956,8 +958,19 @@ static int loop(struct ui *u)
         timeout(bound_wait(ms, ui_t_end));
         int ch = getch();
         while (ch != ERR && !u->quit) {
-            handle_key(u, ch);
             timeout(0);
+            if (ch == 27) {
+                /* Esc alone quits; Esc at once followed by more is an escape
+                 * sequence curses did not know: an unknown key, ignored. */
+                int more = getch();
+                if (more != ERR) {
+                    while (getch() != ERR)
+                        ;
+                    ch = ERR;
+                    continue;
+                }
+            }
+            handle_key(u, ch);
             ch = getch();
         }
         if (!u->running) {

@@ -364,7 +364,10 @@ void view_end(struct view *v)
 int view_glyph(const struct view *v, int idx, uint32_t *ch, uint32_t *color)
 {
     const struct view_cell *c = &v->cell[idx];
-    *color = 0;
+    /* For a cell without a ball, the colour of the last ball drawn there:
+     * a blank or a trail in that colour looks the same, and saves the
+     * terminal a switch of colours. */
+    *color = c->color;
     if (c->stamp == v->stamp && c->layer != VIEW_EMPTY) {
         *color = c->color;
         if (c->ch)

@@ -142,8 +142,9 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
 void view_end(struct view *v);
 
 /// What cell @p idx (row * cols + column) shows: its layer, its glyph as a
-/// Unicode code point (ASCII in VIEW_ASCII) and, for balls and the mark,
-/// its colour tag.
+/// Unicode code point (ASCII in VIEW_ASCII) and its colour tag: for balls
+/// and the mark theirs, otherwise that of the last ball drawn there (0 if
+/// none), which a front end may use for blanks and trails.
 int view_glyph(const struct view *v, int idx, uint32_t *ch, uint32_t *color);
 
 /// The arrow glyph nearest to @p angle (radians, counter-clockwise from +x).

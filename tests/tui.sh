@@ -27,7 +27,9 @@ fi
 sock=sbtest$$
 T() { tmux -L "$sock" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
-T -f /dev/null start-server 2>/dev/null
+# A session that lives as long as the suite, so that the server does not
+# exit (and race the next new-session) each time a test's session ends.
+T -f /dev/null new-session -d -s keep "sleep 300"
 
 # The wrapper run in each pane: springball's pid to NAME.pid, its exit
 # status to NAME.rc. It ignores SIGINT itself so that C-c reaches only
@@ -157,6 +159,17 @@ for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Down; done
 keys a Enter
 check "enter kicks (E 200)" wait_for a " E 200 \(\+0.000%\)"
 check "arrow gone after the kick" wait_gone a "→"
+# a mouse click (xterm SGR report, as xterm-256color's terminfo expects)
+# above and left of the cue ball kicks it that way: the energy changes
+e0=$(field a E)
+T send-keys -t a -l "$(printf '\033[<0;3;3M')"
+T send-keys -t a -l "$(printf '\033[<0;3;3m')"
+check "click kicks" wait_for a "  kick"
+check "click changed E ($e0)" [ "$(field a E)" != "$e0" ]
+# an escape sequence curses does not know is an unknown key, not Esc
+T send-keys -t a -l "$(printf '\033[99~')"
+sleep 0.3
+check "unknown sequence ignored" wait_for a "paused"
 # running again, then ',' pauses and steps back
 keys a ' '
 check "runs" wait_for a "running ×10"

@@ -17,6 +17,7 @@ trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 bytes() { wc -c <"$1" | tr -d ' '; }
 hz=$(getconf CLK_TCK)
+T -f /dev/null new-session -d -s keep "sleep 600" # keeps the server up
 
 # ticks PID: user + system CPU ticks so far
 ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null; }
@@ -35,7 +36,7 @@ run_bytes() {
     fps=$(T capture-pane -p -t b | tail -n 1 | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
     b2=$(bytes "$out")
     sleep 0.6
-    T kill-server 2>/dev/null
+    T kill-session -t b 2>/dev/null
     awk -v b1="$b1" -v b2="$b2" -v f="${fps:-30}" \
         'BEGIN { printf "%d %.0f %d\n", b1, (b2 - b1) / (9.5 * f), f }'
 }
@@ -69,7 +70,7 @@ for i in 1 2 3; do
     T send-keys -t c ' '
     sleep 0.5
     cpu_pct 4 >>"$tmpd/paused"
-    T kill-server 2>/dev/null
+    T kill-session -t c 2>/dev/null
     sleep 0.2
 done
 printf '%-10s %6s%%\n' running "$(median <"$tmpd/running")" paused "$(median <"$tmpd/paused")"

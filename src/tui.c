@@ -475,6 +475,7 @@ static void layout(struct ui *u)
 /* A piece of the status line. */
 struct piece {
     char text[112];
+    const char *brief; /* shown instead when text does not fit, or NULL */
     attr_t attr;
     short pair;
 };
@@ -487,6 +488,7 @@ static void piece(struct piece *p, int *n, attr_t attr, short pair, const char *
     va_end(ap);
     p[*n].attr = attr;
     p[*n].pair = pair;
+    p[*n].brief = NULL;
     (*n)++;
 }
 
@@ -494,7 +496,7 @@ static void piece(struct piece *p, int *n, attr_t attr, short pair, const char *
 static void fmt_drift(char *buf, size_t size, double e, double ref)
 {
     if (!isfinite(e)) {
-        snprintf(buf, size, "%s", "not finite");
+        snprintf(buf, size, "%s", "?");
         return;
     }
     if (ref == 0) {
@@ -546,14 +548,18 @@ static void draw_status(struct ui *u, double t)
     int core = n;
     /* Warnings, most serious first, take the place of the quiet part. */
     short alert = u->ncolors ? PAIR_ALERT : 0, warn = u->ncolors ? PAIR_WARN : 0;
-    if (u->nonfinite)
-        piece(p, &n, A_BOLD, alert, "  state not finite: paused, ',' back, r reset");
-    else if (u->contact_steps < SIM_PI / 2)
+    if (u->nonfinite) {
+        piece(p, &n, A_BOLD, alert, "  not finite: paused (',' back, r reset)");
+        p[n - 1].brief = "  not finite: paused";
+    } else if (u->contact_steps < SIM_PI / 2) {
         piece(p, &n, A_BOLD, alert, "  unstable: %.2g steps/contact",
               u->contact_steps);
-    else if (u->contact_steps < 10)
+        p[n - 1].brief = "  unstable";
+    } else if (u->contact_steps < 10) {
         piece(p, &n, A_BOLD, warn, "  dt too coarse: %.2g steps/contact",
               u->contact_steps);
+        p[n - 1].brief = "  dt too coarse";
+    }
     if (t < u->behind_until)
         piece(p, &n, A_BOLD, warn, "  behind: cannot keep %s%g", times, u->speed);
     if (t < u->note_until)
@@ -569,6 +575,10 @@ static void draw_status(struct ui *u, double t)
     clear_from(row, 0);
     for (int i = 0; i < n; i++) {
         int w = text_width(p[i].text);
+        if (col + w > COLS && p[i].brief && col + text_width(p[i].brief) <= COLS) {
+            col += put_text(row, col, p[i].brief, COLS - col, p[i].attr, p[i].pair);
+            continue;
+        }
         if (col + w > COLS) {
             /* A number cut short would mislead: a quiet piece is left
              * out, a warning is cut to what fits. */

@@ -46,7 +46,7 @@ start() {
     name=$1 w=$2 h=$3
     shift 3
     T -f /dev/null new-session -d -s "$name" -x "$w" -y "$h" \
-        "LC_ALL=C.UTF-8 TERM=xterm-256color sh $tmpd/run $tmpd $name $SB $*"
+        "${LOCALE:-LC_ALL=C.UTF-8} TERM=xterm-256color sh $tmpd/run $tmpd $name $SB $*"
 }
 screen() { T capture-pane -p -t "$1" 2>/dev/null; }
 status() { screen "$1" | tail -n 1; }
@@ -241,6 +241,26 @@ check "ascii only" sh -c '! tmux -L "$0" capture-pane -p -t h | LC_ALL=C grep -q
 check "no colour" sh -c '! tmux -L "$0" capture-pane -e -p -t h | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
 keys h q
 check "ascii q" [ "$(wait_rc h)" = 0 ]
+
+# --- a locale that is not UTF-8: ASCII by itself ---
+LOCALE=LC_ALL=C start l 80 24
+check "C locale: ascii box" wait_for l "^\+-+\+$"
+check "C locale: ascii only" sh -c '! tmux -L "$0" capture-pane -p -t l | LC_ALL=C grep -q "[^ -~]"' "$sock"
+keys l q
+
+# --- a state that is no longer finite: paused, the last frame kept ---
+printf 'title Blow-up\nk 1e9\ndt 1\nball 100 200 10 0 1 20 red\nball 140 200 -10 0 1 20 blue\n' > "$tmpd/blow.scene"
+start j 80 24 "$tmpd/blow.scene"
+check "non-finite: warned" wait_for j "not finite: paused"
+check "non-finite: stopped" wait_for j "stopped ×20"
+check "non-finite: no nan drawn" not sh -c 'tmux -L "$0" capture-pane -p -t j | grep -qi nan' "$sock"
+keys j ' '
+check "non-finite: space does not resume" wait_for j "stopped ×20"
+keys j ,
+check "non-finite: ',' steps back to a finite state" wait_for j "paused ×20"
+keys j r
+check "non-finite: r resets" wait_for j " t 0.00  step 0 "
+keys j q
 
 # --- a round table: the rim is drawn, no box ---
 printf 'title Round\ntable circle 200\nball 200 200 5 0 1 10 red\n' > "$tmpd/round.scene"

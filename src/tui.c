@@ -855,7 +855,7 @@ static void k_help(struct ui *u, int key)
         if (u->glyphs == VIEW_ASCII)
             wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
         else
-            box(win, 0, 0);
+            box_set(win, WACS_VLINE, WACS_HLINE);
         mvwaddstr(win, 0, 2, " keys ");
         int row = 1;
         for (size_t i = 0; i < sizeof bindings / sizeof *bindings && row < hh - 2; i++) {

@@ -177,6 +177,7 @@ check "runs" wait_for a "running ×10"
 keys a '?'
 check "help" wait_for a "any key closes"
 check "help lists keys" wait_for a "one step back"
+check "help box" wait_for a "┌─ keys ─+┐"
 keys a x
 check "help closes" wait_gone a "any key closes"
 # trails
@@ -241,6 +242,18 @@ check "ascii only" sh -c '! tmux -L "$0" capture-pane -p -t h | LC_ALL=C grep -q
 check "no colour" sh -c '! tmux -L "$0" capture-pane -e -p -t h | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
 keys h q
 check "ascii q" [ "$(wait_rc h)" = 0 ]
+
+# --- 8 colours (TERM=xterm), and NO_COLOR ---
+T -f /dev/null new-session -d -s k8 -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm sh $tmpd/run $tmpd k8 $SB"
+check "8 colours" sh -c 'i=0; while [ $i -lt 30 ]; do tmux -L "$0" capture-pane -e -p -t k8 | grep -qE "\[3[1-6]m" && exit 0; sleep 0.1; i=$((i+1)); done; exit 1' "$sock"
+check "8 colours: no 256-colour codes" not sh -c 'tmux -L "$0" capture-pane -e -p -t k8 | grep -qE "\[38;5;"' "$sock"
+keys k8 q
+T -f /dev/null new-session -d -s nc -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color sh $tmpd/run $tmpd nc $SB"
+check "NO_COLOR: up" wait_for nc "running"
+check "NO_COLOR: no colour" not sh -c 'tmux -L "$0" capture-pane -e -p -t nc | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
+keys nc q
 
 # --- a locale that is not UTF-8: ASCII by itself ---
 LOCALE=LC_ALL=C start l 80 24

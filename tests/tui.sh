@@ -214,7 +214,9 @@ kill -HUP "$(cat "$tmpd/d.pid")"
 check "SIGHUP exits 129" [ "$(wait_rc d)" = 129 ]
 check "SIGHUP: process gone" sh -c '! kill -0 "$(cat "$0")" 2>/dev/null' "$tmpd/d.pid"
 start e 80 24 --speed 1
-check "e up" wait_for e "paused|running"
+check "e up" wait_for e "running"
+keys e ' '
+check "e paused (blocked in getch)" wait_for e "paused"
 kill -TERM "$(cat "$tmpd/e.pid")"
 check "SIGTERM exits 143" [ "$(wait_rc e)" = 143 ]
 # after the program, the shell of the pane sees a normal screen again
@@ -254,6 +256,11 @@ T -f /dev/null new-session -d -s nc -x 80 -y 24 \
 check "NO_COLOR: up" wait_for nc "running"
 check "NO_COLOR: no colour" not sh -c 'tmux -L "$0" capture-pane -e -p -t nc | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
 keys nc q
+
+# --- --cell-aspect 1: square cells, so the 800x400 table is 40x20 cells ---
+start ca 80 24 --cell-aspect 1
+check "cell aspect 1" wait_for ca "^ {19}┌─{40}┐ *$"
+keys ca q
 
 # --- a locale that is not UTF-8: ASCII by itself ---
 LOCALE=LC_ALL=C start l 80 24

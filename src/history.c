@@ -35,7 +35,6 @@ void history_free(struct history *h)
             sim_free(&h->cp[i]);
     free(h->cp);
     free(h->pos);
-    free(h->change);
     memset(h, 0, sizeof *h);
 }
 
@@ -46,10 +45,9 @@ int history_init(struct history *h, const struct sim *s, int cap, long long ever
         cap = 2;
     h->cp = calloc((size_t)cap, sizeof *h->cp);
     h->pos = calloc((size_t)cap, sizeof *h->pos);
-    h->change = calloc((size_t)cap, 1);
     h->cap = cap;
     h->every = every < 1 ? 1 : every;
-    if (!h->cp || !h->pos || !h->change || history_changed(h, s)) {
+    if (!h->cp || !h->pos || history_changed(h, s)) {
         history_free(h);
         return -1;
     }
@@ -67,7 +65,7 @@ static int store(struct history *h, int i, const struct sim *s)
 }
 
 /* Appends a checkpoint of s at the current position. */
-static int push(struct history *h, const struct sim *s, int change)
+static int push(struct history *h, const struct sim *s)
 {
     int i;
     if (h->count == h->cap) {
@@ -79,7 +77,6 @@ static int push(struct history *h, const struct sim *s, int change)
     }
     if (store(h, i, s))
         return -1;
-    h->change[i] = (unsigned char)change;
     h->count++;
     return 0;
 }
@@ -91,11 +88,10 @@ int history_changed(struct history *h, const struct sim *s)
         if (h->pos[last] == h->now) {
             if (store(h, last, s))
                 return -1;
-            h->change[last] = 1;
             return 0;
         }
     }
-    return push(h, s, 1);
+    return push(h, s);
 }
 
 int history_stepped(struct history *h, const struct sim *s)
@@ -103,7 +99,7 @@ int history_stepped(struct history *h, const struct sim *s)
     h->now++;
     int last = slot(h, h->count - 1);
     if (h->now - h->pos[last] >= h->every)
-        return push(h, s, 0);
+        return push(h, s);
     return 0;
 }
 
@@ -128,14 +124,4 @@ long long history_depth(const struct history *h)
     if (h->count == 0)
         return 0;
     return h->now - h->pos[h->first];
-}
-
-const struct sim *history_base(const struct history *h)
-{
-    for (int i = h->count - 1; i > 0; i--) {
-        int j = slot(h, i);
-        if (h->change[j] && h->pos[j] <= h->now)
-            return &h->cp[j];
-    }
-    return &h->cp[h->first];
 }

@@ -24,7 +24,6 @@
 struct history {
     struct sim *cp;        ///< cap slots; a slot is allocated on first use
     long long *pos;        ///< position of each slot's state
-    unsigned char *change; ///< 1 when the slot was taken at a user change
     int cap;               ///< slots, >= 2
     int first, count;      ///< the ring: oldest slot and slots in use
     long long every;       ///< steps between regular checkpoints, >= 1
@@ -64,10 +63,5 @@ int history_back(struct history *h, struct sim *s);
 
 /// How many steps history_back can still undo.
 long long history_depth(const struct history *h);
-
-/// The state at the latest change at or before the current position (the
-/// oldest checkpoint when that change has been dropped): what the energy
-/// drift is measured against.
-const struct sim *history_base(const struct history *h);
 
 #endif

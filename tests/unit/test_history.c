@@ -106,7 +106,6 @@ static void test_changes(void)
     for (int i = 0; i < 300; i++)
         history_back(&h, &s);
     CHECK(same(&s, &after));
-    CHECK(history_base(&h)->p.k == after.p.k);
     /* Forward again: the same future. */
     step(&h, &s, 300);
     CHECK(same(&s, &later));
@@ -115,7 +114,6 @@ static void test_changes(void)
     for (int i = 0; i < 301; i++)
         history_back(&h, &s);
     CHECK(s.steps == 249);
-    CHECK(history_base(&h)->p.k == before.p.k);
     sim_step(&s);
     history_stepped(&h, &s);
     CHECK(same(&s, &before));

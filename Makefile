@@ -27,11 +27,11 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim contact gravity event
+CORE   = sim contact gravity event history
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = scene universe particles
+PURE   = scene universe particles view
 # The front end and the entry point.
-FRONT  = main
+FRONT  = main tui
 
 CORE_OBJ  = $(CORE:%=$(O)/%.o)
 PURE_OBJ  = $(PURE:%=$(O)/%.o) $(O)/builtin.o

@@ -9,11 +9,13 @@
 #include "gravity.h"
 #include "sim.h"
 #include "universe.h"
+#include "tui.h"
 
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +37,7 @@ struct options {
     int have_theta;
     double theta;            /* --theta: Barnes-Hut opening angle */
     int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
+    struct ui_options ui;    /* the terminal front end */
 };
 
 enum { ENGINE_SPRING, ENGINE_EVENT };
@@ -75,6 +78,15 @@ static void usage(void)
 "                         default: detected from the text\n"
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
 "                         0 < THETA <= 1 (0, the default: the exact sum)\n"
+"\n"
+"Terminal front end (press ? in it for the keys):\n"
+"      --fps=N            draw at most N frames a second (default 30)\n"
+"      --speed=S          start at S simulated time units per second (default 20)\n"
+"      --duration=SECS    quit by itself after SECS seconds of wall time\n"
+"      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
+"      --no-color         no colour (also when NO_COLOR is set)\n"
+"      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
+"\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
 "\n"
@@ -111,7 +123,8 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
-enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE };
+enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
+       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -127,9 +140,16 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"theta", required_argument, NULL, OPT_THETA},
         {"engine", required_argument, NULL, OPT_ENGINE},
+        {"fps", required_argument, NULL, OPT_FPS},
+        {"speed", required_argument, NULL, OPT_SPEED},
+        {"duration", required_argument, NULL, OPT_DURATION},
+        {"ascii", no_argument, NULL, OPT_ASCII},
+        {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
+    ui_default_options(&o->ui);
     o->engine = ENGINE_SPRING;
     o->format = FORMAT_AUTO;
     opterr = 0;
@@ -178,6 +198,23 @@ static void parse_options(int argc, char **argv, struct options *o)
             else
                 die_usage("--engine: '%s' is not spring or event", optarg);
             break;
+        case OPT_FPS:
+            o->ui.fps = opt_double("--fps", optarg, 0, 1);
+            if (o->ui.fps > 1000)
+                die_usage("--fps: '%s' must be <= 1000", optarg);
+            break;
+        case OPT_SPEED:
+            o->ui.speed = opt_double("--speed", optarg, 0, 1);
+            break;
+        case OPT_DURATION:
+            o->ui.duration = opt_double("--duration", optarg, 0, 1);
+            break;
+        case OPT_ASCII: o->ui.ascii = 1; break;
+        case OPT_NO_COLOR: o->ui.no_color = 1; break;
+        case OPT_CELL_ASPECT:
+            o->ui.cell_aspect = opt_double("--cell-aspect", optarg, 0, 1);
+            if (o->ui.cell_aspect > 10)
+                die_usage("--cell-aspect: '%s' must be <= 10", optarg);
             break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
@@ -405,9 +442,14 @@ int main(int argc, char **argv)
     if (o.headless) {
         rc = run_headless(&o, &sc);
     } else {
-        fputs("springball: the terminal front end is not built yet; use -H\n", stderr);
-        rc = 2;
+        rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);
+    /* Ended by a signal: the terminal is restored; now die of it, so that
+     * the shell sees what happened (status 128 + N). */
+    if (rc > 128) {
+        signal(rc - 128, SIG_DFL);
+        raise(rc - 128);
+    }
     return rc;
 }

@@ -17,6 +17,8 @@ static const struct {
     {"universe", test_universe},
     {"event", test_event},
     {"particles", test_particles},
+    {"view", test_view},
+    {"history", test_history},
 };
 
 int main(int argc, char **argv)

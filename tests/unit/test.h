@@ -40,5 +40,7 @@ void test_systems(void);
 void test_universe(void);
 void test_event(void);
 void test_particles(void);
+void test_view(void);
+void test_history(void);
 
 #endif

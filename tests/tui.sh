@@ -1,0 +1,294 @@
+#!/bin/sh
+# tui.sh - the terminal front end as a person sees it: the real binary in a
+# detached tmux session of fixed size (own server socket), keys sent with
+# send-keys, the screen read with capture-pane. Every wait polls with a
+# timeout; nothing sleeps long.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
+
+# Options are checked before any terminal is needed.
+u() { "$SB" "$@" >/dev/null 2>"$tmpd/err" </dev/null; echo "$?:$(head -n 1 "$tmpd/err")"; }
+tmpd=$(mktemp -d)
+check "--fps 0" [ "$(u --fps 0)" = "2:springball: --fps: '0' must be > 0" ]
+check "--fps 5000" [ "$(u --fps 5000)" = "2:springball: --fps: '5000' must be <= 1000" ]
+check "--speed x" [ "$(u --speed x)" = "2:springball: --speed: 'x' is not a finite number" ]
+check "--duration -1" [ "$(u --duration=-1)" = "2:springball: --duration: '-1' must be > 0" ]
+check "--cell-aspect 0" [ "$(u --cell-aspect 0)" = "2:springball: --cell-aspect: '0' must be > 0" ]
+check "--help lists the front end" sh -c '"$0" --help | grep -q -- --cell-aspect' "$SB"
+
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "SKIP tui: tmux is not installed (.ci/run installs it)"
+    rm -rf "$tmpd"
+    summary
+    exit
+fi
+
+sock=sbtest$$
+T() { tmux -L "$sock" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
+# A session that lives as long as the suite, so that the server does not
+# exit (and race the next new-session) each time a test's session ends.
+T -f /dev/null new-session -d -s keep "sleep 300"
+
+# The wrapper run in each pane: springball's pid to NAME.pid, its exit
+# status to NAME.rc. It ignores SIGINT itself so that C-c reaches only
+# springball (which installs its own handler).
+cat > "$tmpd/run" <<'EOS'
+dir=$1 name=$2
+shift 2
+trap '' INT
+sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
+echo $? > "$dir/$name.rc"
+EOS
+# start NAME COLS ROWS ARGS...: springball ARGS in session NAME
+start() {
+    name=$1 w=$2 h=$3
+    shift 3
+    T -f /dev/null new-session -d -s "$name" -x "$w" -y "$h" \
+        "${LOCALE:-LC_ALL=C.UTF-8} TERM=xterm-256color sh $tmpd/run $tmpd $name $SB $*"
+}
+screen() { T capture-pane -p -t "$1" 2>/dev/null; }
+status() { screen "$1" | tail -n 1; }
+# wait_for NAME REGEX [SECONDS]: until the screen matches (default 5 s)
+wait_for() {
+    i=0 lim=$(( ${3:-5} * 10 ))
+    while [ $i -lt $lim ]; do
+        screen "$1" | grep -qE -- "$2" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "timed out waiting for /$2/ in $1; the screen was:"
+    screen "$1"
+    return 1
+}
+# wait_gone NAME REGEX: until the screen no longer matches
+wait_gone() {
+    i=0
+    while [ $i -lt 50 ]; do
+        screen "$1" | grep -qE -- "$2" || return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    echo "timed out waiting for /$2/ to go from $1"
+    return 1
+}
+# field NAME KEY: the number after KEY on the status line
+field() { status "$1" | sed -n "s/.* $2 \([-0-9.e+]*\).*/\1/p"; }
+# wait_rc NAME: the exit status once the program has ended (5 s at most)
+wait_rc() {
+    i=0
+    while [ $i -lt 50 ] && [ ! -s "$tmpd/$1.rc" ]; do sleep 0.1; i=$((i + 1)); done
+    cat "$tmpd/$1.rc" 2>/dev/null || echo none
+}
+not() { ! "$@"; }
+keys() { T send-keys -t "$1" "$2"; sleep 0.15; }
+# braille NAME [LINE]: the screen (or one line of it) shows braille dots
+braille() {
+    if [ -n "${2:-}" ]; then screen "$1" | sed -n "$2p"; else screen "$1"; fi |
+        LC_ALL=C grep -q "$(printf '\342')[$(printf '\240-\243')]"
+}
+# wait_braille NAME: until it does
+wait_braille() {
+    i=0
+    while [ $i -lt 50 ]; do braille "$1" && return 0; sleep 0.1; i=$((i + 1)); done
+    return 1
+}
+
+# --- the break at 100 x 32 ---
+start a 100 32
+check "title" wait_for a "springball · The break .*running ×20 · \? help"
+check "box" wait_for a "┌─+┐"
+check "balls in braille" wait_braille a
+check "256 colours" sh -c 'tmux -L "$0" capture-pane -e -p -t a | grep -qE "\[38;5;[0-9]+m"' "$sock"
+check "status" wait_for a " t [0-9.]+  step [0-9]+  dt 0.05  k 5  ×20  E 50"
+# pause stops t (after a few steps, so that there is a past to step into)
+check "running" wait_for a " step [0-9]{2,}  "
+keys a ' '
+check "paused" wait_for a "paused ×20"
+t1=$(field a t)
+sleep 0.5
+t2=$(field a t)
+check "pause stops t ($t1 $t2)" [ -n "$t1" ] && [ "$t1" = "$t2" ]
+# . one step, , one back
+s0=$(field a step)
+keys a .
+s1=$(field a step)
+check "'.' advances one step ($s0 -> $s1)" [ "$s1" = $((s0 + 1)) ]
+check "'.' adds dt to t" [ "$(field a t)" = "$(awk "BEGIN{printf \"%.2f\", $t1 + 0.05}")" ]
+keys a ,
+keys a ,
+keys a ,
+s2=$(field a step)
+check "',' goes back ($s1 -> $s2)" [ "$s2" = $((s1 - 3)) ]
+# k K d D
+keys a k
+check "k divides by 1.25" [ "$(field a k)" = 4 ]
+keys a K
+keys a K
+check "K multiplies by 1.25" [ "$(field a k)" = 6.25 ]
+keys a d
+check "d divides dt" [ "$(field a dt)" = 0.04 ]
+keys a D
+keys a D
+check "D multiplies dt" [ "$(field a dt)" = 0.0625 ]
+# dt too large for k: the warning
+for i in 1 2 3 4 5; do keys a D; done
+check "coarse dt warning" wait_for a "dt too coarse: [0-9.]+ steps/contact"
+keys a r
+check "reset" wait_for a " t 0.00  step 0  dt 0.05  k 5 "
+# speed
+keys a +
+check "+ doubles the speed" wait_for a "paused ×40"
+keys a -
+keys a -
+check "- halves the speed" wait_for a "paused ×10"
+# unknown keys do nothing
+before=$(screen a)
+keys a z
+keys a Z
+check "unknown keys do nothing" [ "$(screen a)" = "$before" ]
+# aim and kick: the arrow appears, enter adds speed 10 along +x: 20^2/2
+keys a Left
+check "aim arrow" wait_for a "→"
+keys a Up
+for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Up; done
+check "aim turns" wait_for a "↗"
+keys a Down
+for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Down; done
+keys a Enter
+check "enter kicks (E 200)" wait_for a " E 200 \(\+0.000%\)"
+check "arrow gone after the kick" wait_gone a "→"
+# a mouse click (xterm SGR report, as xterm-256color's terminfo expects)
+# above and left of the cue ball kicks it that way: the energy changes
+e0=$(field a E)
+T send-keys -t a -l "$(printf '\033[<0;3;3M')"
+T send-keys -t a -l "$(printf '\033[<0;3;3m')"
+check "click kicks" wait_for a "  kick"
+check "click changed E ($e0)" [ "$(field a E)" != "$e0" ]
+# an escape sequence curses does not know is an unknown key, not Esc
+T send-keys -t a -l "$(printf '\033[99~')"
+sleep 0.3
+check "unknown sequence ignored" wait_for a "paused"
+# running again, then ',' pauses and steps back
+keys a ' '
+check "runs" wait_for a "running ×10"
+# help overlay
+keys a '?'
+check "help" wait_for a "any key closes"
+check "help lists keys" wait_for a "one step back"
+check "help box" wait_for a "┌─ keys ─+┐"
+keys a x
+check "help closes" wait_gone a "any key closes"
+# trails
+keys a t
+sleep 0.3
+check "trails" wait_braille a
+keys a t
+# resize re-fits
+T resize-window -t a -x 60 -y 20
+check "resize re-fits" wait_for a "^┌─{58}┐$"
+T resize-window -t a -x 200 -y 60
+check "resize to 200x60" wait_for a "┌─+┐"
+check "status at 200 cols" wait_for a "balls"
+T resize-window -t a -x 20 -y 6
+check "too small" wait_for a "terminal too small"
+T resize-window -t a -x 80 -y 24
+check "recovers" wait_for a "^┌─{78}┐$"
+check "recovers status" wait_for a " t [0-9.]+  step"
+keys a q
+check "q exits 0" [ "$(wait_rc a)" = 0 ]
+
+# --- Esc quits; --duration ends by itself ---
+start b 80 24
+check "b up" wait_for b "running"
+T send-keys -t b Escape
+check "Esc exits 0" [ "$(wait_rc b)" = 0 ]
+start c 80 24 --duration=1
+check "--duration exits 0" [ "$(wait_rc c)" = 0 ]
+
+# --- signals restore the terminal and end the program ---
+start d 80 24
+check "d up" wait_for d "running"
+kill -HUP "$(cat "$tmpd/d.pid")"
+check "SIGHUP exits 129" [ "$(wait_rc d)" = 129 ]
+check "SIGHUP: process gone" sh -c '! kill -0 "$(cat "$0")" 2>/dev/null' "$tmpd/d.pid"
+start e 80 24 --speed 1
+check "e up" wait_for e "running"
+keys e ' '
+check "e paused (blocked in getch)" wait_for e "paused"
+kill -TERM "$(cat "$tmpd/e.pid")"
+check "SIGTERM exits 143" [ "$(wait_rc e)" = 143 ]
+# after the program, the shell of the pane sees a normal screen again
+T -f /dev/null new-session -d -s f -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm-256color sh -c 'trap \"\" INT; $SB; echo rc=\$?; sleep 10'"
+check "f up" wait_for f "running"
+T send-keys -t f C-c
+check "C-c: terminal restored" wait_for f "^rc=130"
+check "C-c: table gone" wait_gone f "┌"
+
+# --- a scene from a pipe, keys from the terminal ---
+T -f /dev/null new-session -d -s g -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm-256color sh -c 'cat scenes/headon.scene | $SB -; echo \$? > $tmpd/g.rc'"
+check "pipe: scene shown" wait_for g "springball · Head-on"
+keys g k
+check "pipe: keys work" wait_for g "  k 4  "
+keys g q
+check "pipe: q exits 0" [ "$(wait_rc g)" = 0 ]
+
+# --- ASCII and no colour ---
+start h 80 24 --ascii --no-color
+check "ascii box" wait_for h "^\+-+\+$"
+check "ascii balls" wait_for h "[@Oo]"
+check "ascii only" sh -c '! tmux -L "$0" capture-pane -p -t h | LC_ALL=C grep -q "[^ -~]"' "$sock"
+check "no colour" sh -c '! tmux -L "$0" capture-pane -e -p -t h | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
+keys h q
+check "ascii q" [ "$(wait_rc h)" = 0 ]
+
+# --- 8 colours (TERM=xterm), and NO_COLOR ---
+T -f /dev/null new-session -d -s k8 -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm sh $tmpd/run $tmpd k8 $SB"
+check "8 colours" sh -c 'i=0; while [ $i -lt 30 ]; do tmux -L "$0" capture-pane -e -p -t k8 | grep -qE "\[3[1-6]m" && exit 0; sleep 0.1; i=$((i+1)); done; exit 1' "$sock"
+check "8 colours: no 256-colour codes" not sh -c 'tmux -L "$0" capture-pane -e -p -t k8 | grep -qE "\[38;5;"' "$sock"
+keys k8 q
+T -f /dev/null new-session -d -s nc -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color sh $tmpd/run $tmpd nc $SB"
+check "NO_COLOR: up" wait_for nc "running"
+check "NO_COLOR: no colour" not sh -c 'tmux -L "$0" capture-pane -e -p -t nc | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
+keys nc q
+
+# --- --cell-aspect 1: square cells, so the 800x400 table is 40x20 cells ---
+start ca 80 24 --cell-aspect 1
+check "cell aspect 1" wait_for ca "^ {19}┌─{40}┐ *$"
+keys ca q
+
+# --- a locale that is not UTF-8: ASCII by itself ---
+LOCALE=LC_ALL=C start l 80 24
+check "C locale: ascii box" wait_for l "^\+-+\+$"
+check "C locale: ascii only" sh -c '! tmux -L "$0" capture-pane -p -t l | LC_ALL=C grep -q "[^ -~]"' "$sock"
+keys l q
+
+# --- a state that is no longer finite: paused, the last frame kept ---
+printf 'title Blow-up\nk 1e9\ndt 1\nball 100 200 10 0 1 20 red\nball 140 200 -10 0 1 20 blue\n' > "$tmpd/blow.scene"
+start j 80 24 "$tmpd/blow.scene"
+check "non-finite: warned" wait_for j "not finite: paused"
+check "non-finite: stopped" wait_for j "stopped ×20"
+check "non-finite: no nan drawn" not sh -c 'tmux -L "$0" capture-pane -p -t j | grep -qi nan' "$sock"
+keys j ' '
+check "non-finite: space does not resume" wait_for j "stopped ×20"
+keys j ,
+check "non-finite: ',' steps back to a finite state" wait_for j "paused ×20"
+keys j r
+check "non-finite: r resets" wait_for j " t 0.00  step 0 "
+keys j q
+
+# --- a round table: the rim is drawn, no box ---
+printf 'title Round\ntable circle 200\nball 200 200 5 0 1 10 red\n' > "$tmpd/round.scene"
+start i 80 24 "$tmpd/round.scene"
+check "round: title" wait_for i "springball · Round"
+check "round: no box" wait_gone i "┌"
+check "round: rim dots on the top row" braille i 3
+check "round: nothing above it" not braille i 2
+keys i q
+
+summary

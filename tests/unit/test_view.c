@@ -1,0 +1,309 @@
+/*
+ * test_view.c - the world -> cell mapping and the glyphs: letterboxing, the
+ * same scale both ways (45 degrees stays 45 degrees at any cell aspect),
+ * round trips, braille dots and ASCII discs in the right cells, repainting
+ * exactly the cells that changed, the round rim.
+ */
+#include "view.h"
+#include "test.h"
+
+#include <string.h>
+
+/* The glyph at column i, row j. */
+static uint32_t glyph_at(const struct view *v, int i, int j, int *layer, uint32_t *color)
+{
+    uint32_t ch, col;
+    int l = view_glyph(v, j * v->map.cols + i, &ch, &col);
+    if (layer)
+        *layer = l;
+    if (color)
+        *color = col;
+    return ch;
+}
+
+/* Cells of the ball layer this frame that show a ball. */
+static int ball_cells(const struct view *v)
+{
+    int n = 0;
+    for (int idx = 0; idx < v->map.cols * v->map.rows; idx++) {
+        uint32_t ch, col;
+        if (view_glyph(v, idx, &ch, &col) == VIEW_BALL)
+            n++;
+    }
+    return n;
+}
+
+static void test_fit(void)
+{
+    struct view_map m;
+    /* 800 x 400 into 102 x 34: the inside is 100 x 32; across limits
+     * (100/800 = 0.125 < 32*2/400 = 0.16), so 100 columns by 25 rows,
+     * centred: 3 blank rows above (1 + (32 - 25) / 2 = 4). */
+    CHECK(view_fit(&m, 0, 0, 800, 400, 102, 34, 2) == 0);
+    CHECK_NEAR(m.sx, 0.125, 1e-15);
+    CHECK_NEAR(m.sy, 0.0625, 1e-15);
+    CHECK(m.w == 100 && m.h == 25);
+    CHECK(m.left == 1 && m.top == 4);
+    double c, r;
+    view_to_grid(&m, 0, 400, &c, &r); /* top left corner of the table */
+    CHECK_NEAR(c, 1, 1e-12);
+    CHECK_NEAR(r, 4, 1e-12);
+    view_to_grid(&m, 800, 0, &c, &r); /* bottom right */
+    CHECK_NEAR(c, 101, 1e-12);
+    CHECK_NEAR(r, 29, 1e-12);
+    /* A tall grid: down limits. 400 x 400 into 42 x 12 at aspect 2: inside
+     * 40 x 10, sx = min(40/400, 10*2/400) = 0.05: 20 x 10, centred. */
+    CHECK(view_fit(&m, 0, 0, 400, 400, 42, 12, 2) == 0);
+    CHECK_NEAR(m.sx, 0.05, 1e-15);
+    CHECK(m.w == 20 && m.h == 10 && m.left == 11 && m.top == 1);
+    /* Not hard-wired to [0,w] x [0,h]: a world -R..R maps its centre to
+     * the centre of the inner area. */
+    CHECK(view_fit(&m, -50, -50, 50, 50, 42, 22, 2) == 0);
+    view_to_grid(&m, 0, 0, &c, &r);
+    CHECK_NEAR(c, 21, 1e-12);
+    CHECK_NEAR(r, 11, 1e-12);
+    /* No inside, empty world, bad aspect. */
+    CHECK(view_fit(&m, 0, 0, 800, 400, 2, 10, 2) == -1);
+    CHECK(view_fit(&m, 0, 0, 800, 400, 10, 2, 2) == -1);
+    CHECK(view_fit(&m, 0, 0, 0, 400, 10, 10, 2) == -1);
+    CHECK(view_fit(&m, 0, 0, 800, 400, 10, 10, 0) == -1);
+}
+
+static void test_isotropy(void)
+{
+    /* A displacement (d, d) covers the same physical width as height
+     * (columns x 1, rows x aspect) at every aspect and grid size; y up. */
+    const double aspects[] = {1, 2, 2.5};
+    for (int a = 0; a < 3; a++) {
+        struct view_map m;
+        CHECK(view_fit(&m, 0, 0, 800, 400, 83, 27, aspects[a]) == 0);
+        double c0, r0, c1, r1;
+        view_to_grid(&m, 100, 100, &c0, &r0);
+        view_to_grid(&m, 150, 150, &c1, &r1);
+        CHECK(c1 > c0);
+        CHECK(r1 < r0); /* up the screen */
+        CHECK_NEAR((c1 - c0), (r0 - r1) * aspects[a], 1e-12);
+        /* The whole table fits inside the inner area. */
+        double cx, rx;
+        view_to_grid(&m, 800, 0, &cx, &rx);
+        CHECK(cx <= m.left + m.w + 1e-9 && rx <= m.top + m.h + 1e-9);
+        /* Round trip grid -> world -> grid. */
+        double x, y, c, r;
+        view_to_world(&m, 17.5, 9.5, &x, &y);
+        view_to_grid(&m, x, y, &c, &r);
+        CHECK_NEAR(c, 17.5, 1e-9);
+        CHECK_NEAR(r, 9.5, 1e-9);
+    }
+}
+
+static void test_braille(void)
+{
+    struct view v;
+    view_init(&v);
+    /* 102 x 34 as in test_fit: 0.125 columns per unit, a cell is 8 x 16
+     * units, a dot 4 x 4. Cell (1, 4) covers x in [0, 8), y in (384, 400]. */
+    CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    view_begin(&v);
+    /* A tiny ball (radius 0.1, less than a dot) in the top left dot of
+     * cell (11, 10): x in [80, 84), y in (300, 304]: a dot of radius 1
+     * around (82, 302) covers that dot and its four neighbours, two of
+     * which fall in the cells to the left and above. */
+    view_ball(&v, 82, 302, 0.1, 7);
+    int layer;
+    uint32_t col;
+    CHECK(glyph_at(&v, 11, 10, &layer, &col) == 0x2800u + 0x01 + 0x08 + 0x02);
+    CHECK(layer == VIEW_BALL && col == 7);
+    CHECK(glyph_at(&v, 10, 10, NULL, NULL) == 0x2800u + 0x08);
+    CHECK(glyph_at(&v, 11, 9, NULL, NULL) == 0x2800u + 0x40);
+    CHECK(ball_cells(&v) == 3);
+    CHECK(v.nused == 3);
+    /* Moving it by one dot (4 units) right moves the dots, not the cell:
+     * sub-cell motion. */
+    view_begin(&v);
+    view_ball(&v, 86, 302, 0.1, 7);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 0x2800u + 0x01 + 0x08 + 0x10);
+    view_end(&v);
+    /* Painted: this frame's cells and the last frame's, each once:
+     * (11,10) (11,9) (12,10) now, (10,10) before. */
+    CHECK(v.npaint == 4);
+    CHECK(glyph_at(&v, 10, 10, &layer, NULL) == ' ' && layer == VIEW_EMPTY);
+
+    /* A ball of radius 40 (10 dots, 5 columns) is a filled disc: the cell
+     * at its centre is all eight dots, a cell well outside is empty, and
+     * about pi * 10^2 dots are set (314 dots, 8 a cell: ~40 cells). */
+    view_begin(&v);
+    view_ball(&v, 400, 200, 40, 3);
+    CHECK(glyph_at(&v, 51, 16, NULL, NULL) == 0x28ffu);
+    CHECK(glyph_at(&v, 51, 23, NULL, NULL) == ' ');
+    int n = ball_cells(&v);
+    CHECK(n >= 40 && n <= 60);
+    long dots = 0;
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, c2;
+        if (view_glyph(&v, idx, &ch, &c2) == VIEW_BALL)
+            for (uint32_t b = ch - 0x2800u; b; b >>= 1)
+                dots += b & 1;
+    }
+    CHECK(dots >= 290 && dots <= 340);
+    /* Clipped to the inner area: a ball on the wall sets nothing outside. */
+    view_begin(&v);
+    view_ball(&v, 0, 0, 40, 3);
+    for (size_t i = 0; i < v.nused; i++) {
+        int ci = v.used[i] % v.map.cols, cj = v.used[i] / v.map.cols;
+        CHECK(ci >= v.map.left && ci < v.map.left + v.map.w);
+        CHECK(cj >= v.map.top && cj < v.map.top + v.map.h);
+    }
+    view_free(&v);
+}
+
+static void test_ascii(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_ASCII) == 0);
+    view_begin(&v);
+    /* Small (radius 2 units = 0.25 columns): one 'o' in its centre's cell. */
+    view_ball(&v, 85, 301, 2, 1);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'o');
+    CHECK(v.nused == 1);
+    /* Medium (radius 6 = 0.75 columns): one 'O'; two touching medium
+     * balls (12 units = 1.5 columns apart) stay apart: O O. */
+    view_begin(&v);
+    view_ball(&v, 85, 301, 6, 1);
+    view_ball(&v, 97, 301, 6, 1);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'O');
+    CHECK(glyph_at(&v, 13, 10, NULL, NULL) == 'O');
+    CHECK(glyph_at(&v, 12, 10, NULL, NULL) == ' ');
+    CHECK(v.nused == 2);
+    /* Large (radius 40 = 5 columns, 2.5 rows): a disc of '@' whose cells
+     * are those with their centre inside: about pi * 5 * 2.5 ~ 39. */
+    view_begin(&v);
+    view_ball(&v, 400, 200, 40, 2);
+    CHECK(glyph_at(&v, 51, 16, NULL, NULL) == '@');
+    CHECK(glyph_at(&v, 57, 16, NULL, NULL) == ' ');
+    int n = ball_cells(&v);
+    CHECK(n >= 30 && n <= 48);
+    /* Every glyph is printable ASCII. */
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, c2;
+        view_glyph(&v, idx, &ch, &c2);
+        CHECK(ch >= 0x20 && ch < 0x7f);
+    }
+    view_free(&v);
+}
+
+static void test_repaint(void)
+{
+    /* A frame paints what the balls cover now and covered before, nothing
+     * else: the cost follows the balls, not the grid (200 x 60 here). */
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 200, 60, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    view_begin(&v);
+    view_end(&v);
+    CHECK(v.npaint == 0);
+    view_begin(&v);
+    view_ball(&v, 100, 100, 12, 1);
+    view_end(&v);
+    size_t first = v.npaint;
+    CHECK(first > 0 && first < 20);
+    /* The same ball again: the same cells (curses then sends nothing). */
+    view_begin(&v);
+    view_ball(&v, 100, 100, 12, 1);
+    view_end(&v);
+    CHECK(v.npaint == first);
+    /* Gone: its cells are painted once more, as blanks. */
+    view_begin(&v);
+    view_end(&v);
+    CHECK(v.npaint == first);
+    for (size_t i = 0; i < v.npaint; i++) {
+        uint32_t ch, c2;
+        CHECK(view_glyph(&v, v.paint[i], &ch, &c2) == VIEW_EMPTY);
+    }
+    /* Trails stay where a ball was and are painted when they change. */
+    view_begin(&v);
+    view_trail(&v, 100, 100);
+    view_end(&v);
+    CHECK(v.npaint == 1);
+    int layer;
+    uint32_t ch, c2;
+    layer = view_glyph(&v, v.paint[0], &ch, &c2);
+    CHECK(layer == VIEW_TRAIL && ch > 0x2800u && ch <= 0x28ffu);
+    view_begin(&v);
+    view_clear_trails(&v);
+    view_end(&v);
+    CHECK(v.npaint == 1);
+    CHECK(view_glyph(&v, v.paint[0], &ch, &c2) == VIEW_EMPTY);
+    view_free(&v);
+}
+
+static void test_rim_and_mark(void)
+{
+    struct view v;
+    view_init(&v);
+    /* A round table of radius 200: rim dots all lie near distance 200 from
+     * the centre, and there are some on each side. */
+    CHECK(view_layout(&v, 102, 34, 0, 0, 400, 400, 2, VIEW_RIM_CIRCLE, VIEW_BRAILLE) == 0);
+    int rim = 0, far = 0, left = 0, right = 0;
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, c2;
+        if (view_glyph(&v, idx, &ch, &c2) != VIEW_RIM)
+            continue;
+        rim++;
+        double x, y;
+        view_to_world(&v.map, idx % v.map.cols + 0.5, idx / v.map.cols + 0.5, &x, &y);
+        double d = sqrt((x - 200) * (x - 200) + (y - 200) * (y - 200));
+        /* within a cell (16 x 32 units here) of the circle */
+        if (fabs(d - 200) > 30)
+            far++;
+        left += x < 100;
+        right += x > 300;
+    }
+    CHECK(rim > 40);
+    CHECK(far == 0);
+    CHECK(left > 0 && right > 0);
+    /* A ball over the rim merges its dots with the rim's. */
+    view_begin(&v);
+    view_ball(&v, 200, 5, 3, 9);
+    int merged = 0;
+    for (size_t i = 0; i < v.nused; i++) {
+        const struct view_cell *c = &v.cell[v.used[i]];
+        if (c->bgkind == VIEW_RIM)
+            merged++;
+    }
+    CHECK(merged > 0);
+    view_free(&v);
+
+    /* Arrows: the eight directions, and the mark to the right of a ball
+     * aimed along +x. */
+    CHECK(view_arrow(0, VIEW_BRAILLE) == 0x2192u);
+    CHECK(view_arrow(3.14159265358979 / 2, VIEW_BRAILLE) == 0x2191u);
+    CHECK(view_arrow(-3.14159265358979 / 4, VIEW_BRAILLE) == 0x2198u);
+    CHECK(view_arrow(3.14159265358979, VIEW_ASCII) == '<');
+    CHECK(view_arrow(3 * 3.14159265358979 / 2, VIEW_ASCII) == 'v');
+    view_init(&v);
+    CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_ASCII) == 0);
+    view_begin(&v);
+    view_mark(&v, 400, 200, 12, 0, 5);
+    int found = 0;
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, c2;
+        if (view_glyph(&v, idx, &ch, &c2) == VIEW_MARK) {
+            found++;
+            CHECK(ch == '>' && c2 == 5);
+            CHECK(idx % v.map.cols > 51 && idx / v.map.cols == 16);
+        }
+    }
+    CHECK(found == 1);
+    view_free(&v);
+}
+
+void test_view(void)
+{
+    test_fit();
+    test_isotropy();
+    test_braille();
+    test_ascii();
+    test_repaint();
+    test_rim_and_mark();
+}

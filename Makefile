@@ -27,7 +27,7 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim
+CORE   = sim grid
 # Pure but not core: parsing/writing, rendering maths.
 PURE   = scene
 # The front end and the entry point.

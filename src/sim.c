@@ -3,6 +3,8 @@
  */
 #include "sim.h"
 
+#include "grid.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,11 +27,18 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
 {
     memset(s, 0, sizeof *s);
     size_t cnt = n ? n : 1;
-    if (cnt > (size_t)-1 / (SIM_ARRAYS * sizeof(double)))
+    if (cnt > (size_t)-1 / (SIM_ARRAYS * sizeof(double)) || cnt >= UINT32_MAX)
         return -1;
     double *block = calloc(cnt * SIM_ARRAYS, sizeof(double));
-    if (!block)
+    uint32_t *id = malloc(cnt * sizeof *id);
+    if (!block || !id) {
+        free(block);
+        free(id);
         return -1;
+    }
+    for (size_t i = 0; i < cnt; i++)
+        id[i] = (uint32_t)i;
+    s->id = id;
     s->p = *p;
     s->n = n;
     s->x = block;
@@ -46,6 +55,8 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
 void sim_free(struct sim *s)
 {
     free(s->x); /* the one block */
+    free(s->id);
+    grid_free(s->grid);
     memset(s, 0, sizeof *s);
 }
 
@@ -53,6 +64,10 @@ void sim_copy(struct sim *dst, const struct sim *src)
 {
     size_t cnt = src->n ? src->n : 1;
     memcpy(dst->x, src->x, cnt * SIM_ARRAYS * sizeof(double));
+    memcpy(dst->id, src->id, cnt * sizeof *dst->id);
+    /* The radii may differ: dst builds its broad phase afresh. */
+    grid_free(dst->grid);
+    dst->grid = NULL;
     dst->p = src->p;
     dst->t = src->t;
     dst->steps = src->steps;
@@ -82,7 +97,7 @@ static double wall_force(double q, double r, double len, double k, double *pe)
     return f;
 }
 
-void sim_forces(struct sim *s)
+void sim_forces_brute(struct sim *s)
 {
     const size_t n = s->n;
     const double k = s->p.k;
@@ -115,9 +130,81 @@ void sim_forces(struct sim *s)
     }
 }
 
-void sim_step(struct sim *s)
+/*
+ * The broad phase of @p s with its list valid for the current positions, or
+ * NULL when the O(n^2) loop is to be used: below SIM_GRID_MIN balls, or
+ * when memory is short (slower, never wrong).
+ */
+static struct grid *sim_grid(struct sim *s)
 {
-    sim_forces(s);
+    if (s->n < SIM_GRID_MIN)
+        return NULL;
+    if (s->grid && grid_stats(s->grid).reach != s->p.reach) {
+        grid_free(s->grid);
+        s->grid = NULL;
+    }
+    if (!s->grid)
+        s->grid = grid_new(s, s->p.reach);
+    if (!s->grid || grid_update(s->grid, s))
+        return NULL;
+    return s->grid;
+}
+
+void sim_forces(struct sim *s)
+{
+    struct grid *g = sim_grid(s);
+    if (!g) {
+        sim_forces_brute(s);
+        return;
+    }
+    /* The O(n^2) loop's sums restricted to the listed pairs, in its order:
+     * the same bits. */
+    const struct grid_pairs pl = grid_pairs(g);
+    const size_t n = s->n;
+    const double k = s->p.k;
+    double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
+    double *restrict fx = s->fx, *restrict fy = s->fy;
+    for (size_t i = 0; i < n; i++) {
+        fx[i] = wall_force(x[i], r[i], s->p.w, k, NULL);
+        fy[i] = wall_force(y[i], r[i], s->p.h, k, NULL);
+    }
+    for (size_t i = 0; i < n; i++) {
+        double xi = x[i], yi = y[i], ri = r[i];
+        double fxi = 0, fyi = 0;
+        for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++) {
+            size_t j = pl.nbr[e];
+            double dx = x[j] - xi, dy = y[j] - yi;
+            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+            double ov = ri + r[j] - d;
+            if (0 < ov) {
+                double f = ov * k / d;
+                fx[j] += f * dx;
+                fy[j] += f * dy;
+                fxi -= f * dx;
+                fyi -= f * dy;
+            }
+        }
+        fx[i] += fxi;
+        fy[i] += fyi;
+    }
+}
+
+void sim_touch(struct sim *s)
+{
+    grid_free(s->grid);
+    s->grid = NULL;
+}
+
+size_t sim_slot(const struct sim *s, uint32_t id)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->id[i] == id)
+            return i;
+    return s->n;
+}
+
+static void integrate(struct sim *s)
+{
     const size_t n = s->n;
     const double dt = s->p.dt;
     for (size_t i = 0; i < n; i++) {
@@ -127,8 +214,103 @@ void sim_step(struct sim *s)
         s->x[i] += dt * s->vx[i];
         s->y[i] += dt * s->vy[i];
     }
-    s->t += dt;
+}
+
+/*
+ * The Hooke step over the neighbour list in one sweep. Row i holds only
+ * slots j > i, so once row i is done no later row touches ball i: its force
+ * is final and it can move at once, while its data is in cache. A slot's
+ * force starts at its wall force just before the first row that adds to it
+ * (rows are sorted, so the last entry is the furthest one). Each force
+ * gets the same terms in the same order as in sim_forces_brute followed by
+ * the integration, so the result is the same to the bit. A pair apart
+ * adds f = 0 (no branch to mispredict): x + 0 = x.
+ */
+static void step_grid(struct sim *s, struct grid *g)
+{
+    const struct grid_pairs pl = grid_pairs(g);
+    const size_t n = s->n;
+    const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
+    double *restrict x = s->x, *restrict y = s->y;
+    double *restrict vx = s->vx, *restrict vy = s->vy;
+    const double *restrict r = s->r, *restrict m = s->m;
+    double *restrict fx = s->fx, *restrict fy = s->fy;
+    const uint32_t *restrict start = pl.start, *restrict nbr = pl.nbr;
+    size_t ready = 0; /* fx, fy of slots < ready hold their wall force */
+    double v2max = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t e0 = start[i], e1 = start[i + 1];
+        const size_t need = e1 > e0 ? nbr[e1 - 1] : i;
+        for (; ready <= need; ready++) {
+            fx[ready] = wall_force(x[ready], r[ready], w, k, NULL);
+            fy[ready] = wall_force(y[ready], r[ready], h, k, NULL);
+        }
+        const double xi = x[i], yi = y[i], ri = r[i];
+        double fxi = 0, fyi = 0;
+        for (uint32_t e = e0; e < e1; e++) {
+            const uint32_t j = nbr[e];
+            double dx = x[j] - xi, dy = y[j] - yi;
+            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+            double ov = ri + r[j] - d;
+            double f = (ov > 0 ? ov : 0) * k / d;
+            fx[j] += f * dx;
+            fy[j] += f * dy;
+            fxi -= f * dx;
+            fyi -= f * dy;
+        }
+        fx[i] += fxi;
+        fy[i] += fyi;
+        double ax = fx[i] / m[i], ay = fy[i] / m[i];
+        vx[i] += dt * ax;
+        vy[i] += dt * ay;
+        x[i] += dt * vx[i];
+        y[i] += dt * vy[i];
+        double v2 = vx[i] * vx[i] + vy[i] * vy[i];
+        v2max = v2 > v2max ? v2 : v2max;
+    }
+    grid_moved(g, dt * sqrt(v2max));
+}
+
+void sim_step(struct sim *s)
+{
+    /* Cell order, when it pays, at steps fixed by the state alone: a copy
+     * of the state steps to the same bits as the original. */
+    if (s->n >= SIM_SORT_MIN && s->steps % SIM_SORT_EVERY == 0) {
+        if (!s->grid || grid_stats(s->grid).reach != s->p.reach) {
+            grid_free(s->grid);
+            s->grid = grid_new(s, s->p.reach);
+        }
+        if (s->grid)
+            grid_sort(s->grid, s);
+    }
+    struct grid *g = sim_grid(s);
+    if (g) {
+        step_grid(s, g);
+    } else {
+        sim_forces_brute(s);
+        integrate(s);
+    }
+    s->t += s->p.dt;
     s->steps++;
+}
+
+/* The diagnostics' pair sums over row i of a list (all of j > i when
+ * nbr is NULL), in the O(n^2) loop's order. */
+static void diag_pairs(const struct sim *s, size_t i, const uint32_t *row,
+                       size_t len, struct sim_diag *d)
+{
+    const double k = s->p.k;
+    size_t cnt = row ? len : s->n - i - 1;
+    for (size_t e = 0; e < cnt; e++) {
+        size_t j = row ? row[e] : i + 1 + e;
+        double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
+        double dd = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+        double ov = s->r[i] + s->r[j] - dd;
+        if (0 < ov) {
+            d->pe += 0.5 * k * ov * ov;
+            d->contacts++;
+        }
+    }
 }
 
 void sim_diag(const struct sim *s, struct sim_diag *d)
@@ -136,6 +318,17 @@ void sim_diag(const struct sim *s, struct sim_diag *d)
     memset(d, 0, sizeof *d);
     const size_t n = s->n;
     const double k = s->p.k;
+    /* The pairs from the grid when there are many balls (a temporary one
+     * if the run has none yet); NULL rows mean all pairs. */
+    struct grid *g = NULL, *own = NULL;
+    if (n >= SIM_GRID_MIN) {
+        g = s->grid;
+        if (!g || grid_stats(g).reach != s->p.reach)
+            g = own = grid_new(s, s->p.reach);
+        if (g && grid_update(g, s))
+            g = NULL;
+    }
+    const struct grid_pairs pl = g ? grid_pairs(g) : (struct grid_pairs){0};
     for (size_t i = 0; i < n; i++) {
         double m = s->m[i];
         d->ke += 0.5 * m * (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
@@ -143,16 +336,12 @@ void sim_diag(const struct sim *s, struct sim_diag *d)
         d->py += m * s->vy[i];
         wall_force(s->x[i], s->r[i], s->p.w, k, &d->pe);
         wall_force(s->y[i], s->r[i], s->p.h, k, &d->pe);
-        for (size_t j = i + 1; j < n; j++) {
-            double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
-            double dd = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-            double ov = s->r[i] + s->r[j] - dd;
-            if (0 < ov) {
-                d->pe += 0.5 * k * ov * ov;
-                d->contacts++;
-            }
-        }
+        if (g)
+            diag_pairs(s, i, pl.nbr + pl.start[i], pl.start[i + 1] - pl.start[i], d);
+        else
+            diag_pairs(s, i, NULL, 0, d);
     }
+    grid_free(own);
     d->e = d->ke + d->pe;
 }
 

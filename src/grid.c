@@ -1,0 +1,404 @@
+/*
+ * grid.c - cells, the neighbour list built from them, and the cell-order
+ * sort of the balls.
+ *
+ * A build (1) drops every small ball into its cell with a counting sort,
+ * stable in slot order; (2) tests each small ball against the balls later
+ * in its own cell and in the four cells ahead of it (E, NW, N, NE: a half
+ * stencil, so every pair is tested once), and each large ball against the
+ * cells its reach covers and against the other large balls, keeping the
+ * pairs closer than r_a + r_b + reach + skin; (3) gathers the kept pairs
+ * into rows by their smaller slot with a second counting sort, and sorts
+ * each (short) row. Every step is linear in N plus the pairs found.
+ */
+#include "grid.h"
+
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct grid {
+    size_t n;           /* balls the grid is made for */
+    double reach;       /* interaction range beyond touching, >= 0 */
+    double skin;        /* extra range of the list, > 0 */
+    double cut;         /* reach + skin */
+    double rlarge;      /* a ball with r > rlarge is large */
+    double rsmall;      /* the largest radius of a small ball */
+    double c;           /* cell side, >= 2 rsmall + cut */
+    long nx, ny;        /* cells per row, per column */
+    int valid;          /* the list matches the positions (up to travel) */
+    double travel;      /* bound on any ball's displacement since the build */
+    long builds;
+    uint32_t *cs;       /* ncell + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
+    uint32_t *cell_ball;/* n: small balls by cell */
+    uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
+    uint32_t *large;    /* nlarge: large slots */
+    size_t nlarge;
+    uint32_t *start;    /* n + 1 row starts */
+    uint32_t *nbr;      /* row entries, cap nbr_cap */
+    size_t nbr_cap;
+    uint32_t *pa, *pb;  /* candidate pairs (a < b), cap p_cap */
+    size_t np, p_cap;
+};
+
+#define NO_CELL UINT32_MAX
+
+/* The k-th smallest of a[0..n) (a is reordered): Wirth's selection, which
+ * stays linear on average when many values are equal. */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double x = a[kk];
+        ptrdiff_t i = l, j = m;
+        do {
+            while (a[i] < x)
+                i++;
+            while (x < a[j])
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            m = j;
+    }
+    return a[kk];
+}
+
+struct grid *grid_new(const struct sim *s, double reach)
+{
+    const size_t n = s->n;
+    if (n == 0 || n >= NO_CELL)
+        return NULL;
+    struct grid *g = calloc(1, sizeof *g);
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!g || !tmp)
+        goto fail;
+    g->n = n;
+    g->reach = reach;
+    memcpy(tmp, s->r, n * sizeof *tmp);
+    double rmed = select_kth(tmp, n, n / 2);
+    free(tmp);
+    tmp = NULL;
+    g->rlarge = GRID_LARGE * rmed;
+    for (size_t i = 0; i < n; i++) {
+        if (s->r[i] > g->rlarge)
+            g->nlarge++;
+        else if (s->r[i] > g->rsmall)
+            g->rsmall = s->r[i];
+    }
+    g->skin = GRID_SKIN * 2 * g->rsmall;
+    g->cut = (reach > 0 ? reach : 0) + g->skin;
+    g->c = 2 * g->rsmall + g->cut;
+    /* At most about 2 cells per ball: a sparse table gets bigger cells. */
+    double w = s->p.w > 0 ? s->p.w : 1, h = s->p.h > 0 ? s->p.h : 1;
+    double most = 2.0 * (double)n + 64;
+    double cells = (w / g->c + 1) * (h / g->c + 1);
+    if (cells > most)
+        g->c *= sqrt(cells / most) * 1.01;
+    g->nx = (long)(w / g->c) + 1;
+    g->ny = (long)(h / g->c) + 1;
+    size_t ncell = (size_t)g->nx * (size_t)g->ny;
+    g->cs = malloc((ncell + 2) * sizeof *g->cs);
+    g->cell_ball = malloc(n * sizeof *g->cell_ball);
+    g->cellof = malloc(n * sizeof *g->cellof);
+    g->large = malloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
+    g->start = malloc((n + 1) * sizeof *g->start);
+    g->p_cap = n / 2 + 16;
+    g->pa = malloc(g->p_cap * sizeof *g->pa);
+    g->pb = malloc(g->p_cap * sizeof *g->pb);
+    g->nbr_cap = g->p_cap;
+    g->nbr = malloc(g->nbr_cap * sizeof *g->nbr);
+    if (!g->cs || !g->cell_ball || !g->cellof || !g->large || !g->start ||
+        !g->pa || !g->pb || !g->nbr)
+        goto fail;
+    return g;
+fail:
+    free(tmp);
+    grid_free(g);
+    return NULL;
+}
+
+void grid_free(struct grid *g)
+{
+    if (!g)
+        return;
+    free(g->cs);
+    free(g->cell_ball);
+    free(g->cellof);
+    free(g->large);
+    free(g->start);
+    free(g->nbr);
+    free(g->pa);
+    free(g->pb);
+    free(g);
+}
+
+void grid_invalidate(struct grid *g)
+{
+    g->valid = 0;
+}
+
+void grid_moved(struct grid *g, double dist)
+{
+    g->travel += dist;
+}
+
+/* The cell coordinate of q along an axis of @p cells cells: clamped, so
+ * that balls off the table share the border cells (clamping never moves
+ * two coordinates apart, so neighbours stay neighbours); NaN gives 0. */
+static long cell_coord(double q, double c, long cells)
+{
+    double u = fmin(fmax(q / c, 0), (double)(cells - 1));
+    return (long)u;
+}
+
+static uint32_t cell_of(const struct grid *g, double x, double y)
+{
+    return (uint32_t)(cell_coord(y, g->c, g->ny) * g->nx +
+                      cell_coord(x, g->c, g->nx));
+}
+
+static int grow(uint32_t **a, uint32_t **b, size_t *cap)
+{
+    size_t nc = *cap * 2;
+    uint32_t *na = realloc(*a, nc * sizeof *na);
+    if (na)
+        *a = na;
+    uint32_t *nb = b ? realloc(*b, nc * sizeof *nb) : NULL;
+    if (nb)
+        *b = nb;
+    if (!na || (b && !nb))
+        return -1;
+    *cap = nc;
+    return 0;
+}
+
+static int emit(struct grid *g, uint32_t a, uint32_t b)
+{
+    if (g->np == g->p_cap && grow(&g->pa, &g->pb, &g->p_cap))
+        return -1;
+    g->pa[g->np] = a < b ? a : b;
+    g->pb[g->np] = a < b ? b : a;
+    g->np++;
+    return 0;
+}
+
+/* Tests ball a against the balls cell_ball[k0..k1) and keeps the close
+ * ones. */
+static int test_range(struct grid *g, const struct sim *s, uint32_t a,
+                      size_t k0, size_t k1)
+{
+    const double xa = s->x[a], ya = s->y[a], ra = s->r[a] + g->cut;
+    for (size_t k = k0; k < k1; k++) {
+        uint32_t b = g->cell_ball[k];
+        double dx = s->x[b] - xa, dy = s->y[b] - ya, lim = ra + s->r[b];
+        if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
+            return -1;
+    }
+    return 0;
+}
+
+static int test_pair(struct grid *g, const struct sim *s, uint32_t a, uint32_t b)
+{
+    double dx = s->x[b] - s->x[a], dy = s->y[b] - s->y[a];
+    double lim = s->r[a] + s->r[b] + g->cut;
+    if (dx * dx + dy * dy < lim * lim)
+        return emit(g, a, b);
+    return 0;
+}
+
+static int build(struct grid *g, const struct sim *s)
+{
+    const size_t n = g->n;
+    const long nx = g->nx, ny = g->ny;
+    const size_t ncell = (size_t)nx * (size_t)ny;
+    uint32_t *cs = g->cs;
+
+    /* 1. small balls into cells: counting sort, stable by slot. */
+    memset(cs, 0, (ncell + 2) * sizeof *cs);
+    g->nlarge = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s->r[i] > g->rlarge) {
+            g->cellof[i] = NO_CELL;
+            g->large[g->nlarge++] = (uint32_t)i;
+            continue;
+        }
+        uint32_t c = cell_of(g, s->x[i], s->y[i]);
+        g->cellof[i] = c;
+        cs[c + 2]++;
+    }
+    for (size_t c = 0; c < ncell; c++)
+        cs[c + 2] += cs[c + 1];
+    /* Now cs[c + 1] is where cell c begins; filling by cs[c + 1]++
+     * leaves cs[c + 1] at its end, which is where cell c + 1 begins. */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = g->cellof[i];
+        if (c != NO_CELL)
+            g->cell_ball[cs[c + 1]++] = (uint32_t)i;
+    }
+    /* cs[c + 1] = end of c = begin of c + 1: shift the view by one. */
+    memmove(cs + 1, cs, (ncell + 1) * sizeof *cs);
+    cs[0] = cs[1] = 0;
+    const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
+
+    /* 2. candidate pairs. */
+    g->np = 0;
+    for (long cy = 0; cy < ny; cy++)
+        for (long cx = 0; cx < nx; cx++) {
+            size_t c = (size_t)(cy * nx + cx);
+            size_t k0 = cb[c], k1 = cb[c + 1];
+            for (size_t k = k0; k < k1; k++) {
+                uint32_t a = g->cell_ball[k];
+                if (test_range(g, s, a, k + 1, k1))
+                    return -1;
+                if (cx + 1 < nx && test_range(g, s, a, cb[c + 1], cb[c + 2]))
+                    return -1;
+                if (cy + 1 < ny) {
+                    size_t u = c + (size_t)nx;
+                    size_t lo = cx > 0 ? u - 1 : u;
+                    size_t hi = cx + 1 < nx ? u + 1 : u;
+                    /* the three cells above are contiguous */
+                    if (test_range(g, s, a, cb[lo], cb[hi + 1]))
+                        return -1;
+                }
+            }
+        }
+    for (size_t l = 0; l < g->nlarge; l++) {
+        uint32_t a = g->large[l];
+        double e = s->r[a] + g->rsmall + g->cut;
+        long x0 = cell_coord(s->x[a] - e, g->c, nx), x1 = cell_coord(s->x[a] + e, g->c, nx);
+        long y0 = cell_coord(s->y[a] - e, g->c, ny), y1 = cell_coord(s->y[a] + e, g->c, ny);
+        for (long cy = y0; cy <= y1; cy++) {
+            size_t row = (size_t)(cy * nx);
+            if (test_range(g, s, a, cb[row + (size_t)x0], cb[row + (size_t)x1 + 1]))
+                return -1;
+        }
+        for (size_t m = l + 1; m < g->nlarge; m++)
+            if (test_pair(g, s, a, g->large[m]))
+                return -1;
+    }
+
+    /* 3. rows by the smaller slot, each row ascending. */
+    uint32_t *start = g->start;
+    memset(start, 0, (n + 1) * sizeof *start);
+    for (size_t p = 0; p < g->np; p++)
+        start[g->pa[p] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        start[i + 1] += start[i];
+    while (g->nbr_cap < g->np)
+        if (grow(&g->nbr, NULL, &g->nbr_cap))
+            return -1;
+    uint32_t *cur = g->cellof; /* no longer needed: the fill cursors */
+    memcpy(cur, start, n * sizeof *cur);
+    for (size_t p = 0; p < g->np; p++)
+        g->nbr[cur[g->pa[p]]++] = g->pb[p];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *row = g->nbr + start[i];
+        size_t len = start[i + 1] - start[i];
+        for (size_t k = 1; k < len; k++) {
+            uint32_t v = row[k];
+            size_t m = k;
+            for (; m > 0 && row[m - 1] > v; m--)
+                row[m] = row[m - 1];
+            row[m] = v;
+        }
+    }
+    g->valid = 1;
+    g->travel = 0;
+    g->builds++;
+    return 0;
+}
+
+int grid_update(struct grid *g, const struct sim *s)
+{
+    /* 0.45 rather than 0.5: a margin for the rounding of the tests. */
+    if (g->valid && g->travel <= 0.45 * g->skin)
+        return 0;
+    g->valid = 0;
+    return build(g, s);
+}
+
+struct grid_pairs grid_pairs(const struct grid *g)
+{
+    struct grid_pairs p = {g->n, g->start, g->nbr};
+    return p;
+}
+
+struct grid_stats grid_stats(const struct grid *g)
+{
+    struct grid_stats st;
+    st.reach = g->reach;
+    st.cell = g->c;
+    st.nx = g->nx;
+    st.ny = g->ny;
+    st.nlarge = g->nlarge;
+    st.builds = g->builds;
+    st.pairs = g->valid ? g->start[g->n] : 0;
+    return st;
+}
+
+int grid_sort(struct grid *g, struct sim *s)
+{
+    const size_t n = g->n, ncell = (size_t)g->nx * (size_t)g->ny;
+    double *tmp = malloc(n * sizeof *tmp);
+    uint32_t *src = malloc(n * sizeof *src);
+    if (!tmp || !src) {
+        free(tmp);
+        free(src);
+        return -1;
+    }
+    /* Counting sort of all slots (large ones by their centre's cell):
+     * src[k] is the old slot of the ball that goes to slot k. */
+    uint32_t *cs = g->cs;
+    memset(cs, 0, (ncell + 1) * sizeof *cs);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = cell_of(g, s->x[i], s->y[i]);
+        g->cellof[i] = c;
+        cs[c + 1]++;
+    }
+    for (size_t c = 0; c < ncell; c++)
+        cs[c + 1] += cs[c];
+    for (size_t i = 0; i < n; i++)
+        src[cs[g->cellof[i]]++] = (uint32_t)i;
+    double *arrays[] = {s->x, s->y, s->vx, s->vy, s->m, s->r, s->fx, s->fy};
+    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
+        double *v = arrays[a];
+        for (size_t k = 0; k < n; k++)
+            tmp[k] = v[src[k]];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+    uint32_t *ids = g->cellof; /* scratch again */
+    for (size_t k = 0; k < n; k++)
+        ids[k] = s->id[src[k]];
+    memcpy(s->id, ids, n * sizeof *ids);
+    free(tmp);
+    free(src);
+    g->valid = 0;
+    return 0;
+}
+
+void grid_each_pair(const struct grid *g, const struct sim *s,
+                    grid_pair_fn *fn, void *ctx)
+{
+    const uint32_t *start = g->start, *nbr = g->nbr;
+    for (size_t i = 0; i < g->n; i++) {
+        const double xi = s->x[i], yi = s->y[i], ri = s->r[i] + (g->reach > 0 ? g->reach : 0);
+        for (uint32_t e = start[i]; e < start[i + 1]; e++) {
+            size_t j = nbr[e];
+            double dx = s->x[j] - xi, dy = s->y[j] - yi;
+            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+            if (d < ri + s->r[j])
+                fn(ctx, i, j, dx, dy, d);
+        }
+    }
+}

@@ -13,6 +13,7 @@ static const struct {
 } suites[] = {
     {"sim", test_sim},
     {"scene", test_scene},
+    {"grid", test_grid},
 };
 
 int main(int argc, char **argv)

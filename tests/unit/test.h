@@ -36,5 +36,6 @@ extern int test_passed, test_failed;
 /* Every suite is a function run by main.c. */
 void test_sim(void);
 void test_scene(void);
+void test_grid(void);
 
 #endif

@@ -69,11 +69,15 @@ $(O)/tests/%.o: tests/unit/%.c
 $(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
+# The benchmark driver of tests/bench/grid.sh (POSIX clocks, links the core).
+$(O)/bench-grid: tests/bench/bench-grid.c $(LIB_OBJ)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
 test: $(BIN) $(O)/unit
 	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
 
-bench: $(BIN)
-	SPRINGBALL=./$(BIN) sh tests/bench/run.sh
+bench: $(BIN) $(O)/bench-grid
+	SPRINGBALL=./$(BIN) BENCH_GRID=$(O)/bench-grid sh tests/bench/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:

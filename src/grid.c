@@ -41,6 +41,9 @@ struct grid {
     size_t nbr_cap;
     uint32_t *pa, *pb;  /* candidate pairs (a < b), cap p_cap */
     size_t np, p_cap;
+    uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
+    uint32_t *wall;     /* slots near a wall, cap wall_cap */
+    size_t nwall, wall_cap;
 };
 
 #define NO_CELL UINT32_MAX
@@ -118,7 +121,10 @@ struct grid *grid_new(const struct sim *s, double reach)
     g->pb = malloc(g->p_cap * sizeof *g->pb);
     g->nbr_cap = g->p_cap;
     g->nbr = malloc(g->nbr_cap * sizeof *g->nbr);
-    if (!g->cs || !g->cell_ball || !g->cellof || !g->large || !g->start ||
+    g->block_end = malloc((n / GRID_BLOCK + 1) * sizeof *g->block_end);
+    g->wall_cap = 1024;
+    g->wall = malloc(g->wall_cap * sizeof *g->wall);
+    if (!g->block_end || !g->wall || !g->cs || !g->cell_ball || !g->cellof || !g->large || !g->start ||
         !g->pa || !g->pb || !g->nbr)
         goto fail;
     return g;
@@ -140,6 +146,8 @@ void grid_free(struct grid *g)
     free(g->nbr);
     free(g->pa);
     free(g->pb);
+    free(g->block_end);
+    free(g->wall);
     free(g);
 }
 
@@ -313,6 +321,24 @@ static int build(struct grid *g, const struct sim *s)
             row[m] = v;
         }
     }
+    /* 4. how far each block's rows reach, and the balls near a wall. */
+    uint32_t reach_end = 0;
+    for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
+        size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
+        if (reach_end < i1)
+            reach_end = (uint32_t)i1;
+        for (size_t i = i0; i < i1; i++)
+            if (start[i + 1] > start[i] && g->nbr[start[i + 1] - 1] >= reach_end)
+                reach_end = g->nbr[start[i + 1] - 1] + 1;
+        g->block_end[b] = reach_end;
+    }
+    g->nwall = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sim_wall_near(s, i, g->skin)) {
+            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
+                return -1;
+            g->wall[g->nwall++] = (uint32_t)i;
+        }
     g->valid = 1;
     g->travel = 0;
     g->builds++;
@@ -330,7 +356,7 @@ int grid_update(struct grid *g, const struct sim *s)
 
 struct grid_pairs grid_pairs(const struct grid *g)
 {
-    struct grid_pairs p = {g->n, g->start, g->nbr};
+    struct grid_pairs p = {g->n, g->start, g->nbr, g->block_end, g->wall, g->nwall};
     return p;
 }
 

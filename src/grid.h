@@ -34,12 +34,22 @@ struct sim;
 /// the LAMMPS benchmark's neighbour skin).
 #define GRID_SKIN 0.15
 
+/// Slots per block of a sweep (see grid_pairs.block_end).
+#define GRID_BLOCK 64
+
 /// The neighbour list in compressed rows: the slots paired with slot i
 /// (all > i, ascending) are nbr[start[i]] .. nbr[start[i + 1] - 1].
 struct grid_pairs {
     size_t n;              ///< number of slots (balls)
     const uint32_t *start; ///< n + 1 row starts
     const uint32_t *nbr;   ///< start[n] entries
+    /// Per block b of GRID_BLOCK slots: every slot its rows (and all rows
+    /// before) name is < block_end[b]; >= the block's own end; ascending.
+    const uint32_t *block_end;
+    /// The slots, ascending, that may touch a wall before the next build
+    /// (sim_wall_near with the skin): all others feel no wall force.
+    const uint32_t *wall;
+    size_t nwall;
 };
 
 /// What one build found, for benchmarks and tests.

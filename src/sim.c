@@ -97,6 +97,13 @@ static double wall_force(double q, double r, double len, double k, double *pe)
     return f;
 }
 
+int sim_wall_near(const struct sim *s, size_t i, double margin)
+{
+    /* Where wall_force is not 0 for radius r + margin. */
+    double r = s->r[i] + margin, x = s->x[i], y = s->y[i];
+    return r - x > 0 || x + r - s->p.w > 0 || r - y > 0 || y + r - s->p.h > 0;
+}
+
 void sim_forces_brute(struct sim *s)
 {
     const size_t n = s->n;
@@ -217,14 +224,16 @@ static void integrate(struct sim *s)
 }
 
 /*
- * The Hooke step over the neighbour list in one sweep. Row i holds only
- * slots j > i, so once row i is done no later row touches ball i: its force
- * is final and it can move at once, while its data is in cache. A slot's
- * force starts at its wall force just before the first row that adds to it
- * (rows are sorted, so the last entry is the furthest one). Each force
- * gets the same terms in the same order as in sim_forces_brute followed by
- * the integration, so the result is the same to the bit. A pair apart
- * adds f = 0 (no branch to mispredict): x + 0 = x.
+ * The Hooke step over the neighbour list in one sweep, a block of
+ * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
+ * rows of a block are done no later row touches its balls: their forces
+ * are final and they can move at once, while their data is in cache. The
+ * forces of the slots a block's rows reach start at 0, or at the wall force
+ * for the few balls the grid lists as near a wall (for the others
+ * wall_force gives +0 too). Each force gets the same terms in the same
+ * order as in sim_forces_brute followed by the integration, so the result
+ * is the same to the bit. A pair apart adds f = 0 (no branch to
+ * mispredict): x + 0 = x.
  */
 static void step_grid(struct sim *s, struct grid *g)
 {
@@ -236,37 +245,48 @@ static void step_grid(struct sim *s, struct grid *g)
     const double *restrict r = s->r, *restrict m = s->m;
     double *restrict fx = s->fx, *restrict fy = s->fy;
     const uint32_t *restrict start = pl.start, *restrict nbr = pl.nbr;
-    size_t ready = 0; /* fx, fy of slots < ready hold their wall force */
+    size_t ready = 0, wi = 0; /* forces of slots < ready are set */
     double v2max = 0;
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t e0 = start[i], e1 = start[i + 1];
-        const size_t need = e1 > e0 ? nbr[e1 - 1] : i;
-        for (; ready <= need; ready++) {
-            fx[ready] = wall_force(x[ready], r[ready], w, k, NULL);
-            fy[ready] = wall_force(y[ready], r[ready], h, k, NULL);
+    for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
+        const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
+        const size_t need = pl.block_end[b];
+        for (size_t p = ready; p < need; p++) {
+            fx[p] = 0;
+            fy[p] = 0;
         }
-        const double xi = x[i], yi = y[i], ri = r[i];
-        double fxi = 0, fyi = 0;
-        for (uint32_t e = e0; e < e1; e++) {
-            const uint32_t j = nbr[e];
-            double dx = x[j] - xi, dy = y[j] - yi;
-            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-            double ov = ri + r[j] - d;
-            double f = (ov > 0 ? ov : 0) * k / d;
-            fx[j] += f * dx;
-            fy[j] += f * dy;
-            fxi -= f * dx;
-            fyi -= f * dy;
+        for (; wi < pl.nwall && pl.wall[wi] < need; wi++) {
+            size_t p = pl.wall[wi];
+            fx[p] = wall_force(x[p], r[p], w, k, NULL);
+            fy[p] = wall_force(y[p], r[p], h, k, NULL);
         }
-        fx[i] += fxi;
-        fy[i] += fyi;
-        double ax = fx[i] / m[i], ay = fy[i] / m[i];
-        vx[i] += dt * ax;
-        vy[i] += dt * ay;
-        x[i] += dt * vx[i];
-        y[i] += dt * vy[i];
-        double v2 = vx[i] * vx[i] + vy[i] * vy[i];
-        v2max = v2 > v2max ? v2 : v2max;
+        ready = need;
+        for (size_t i = i0; i < i1; i++) {
+            const double xi = x[i], yi = y[i], ri = r[i];
+            double fxi = 0, fyi = 0;
+            for (uint32_t e = start[i]; e < start[i + 1]; e++) {
+                const uint32_t j = nbr[e];
+                double dx = x[j] - xi, dy = y[j] - yi;
+                double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+                double ov = ri + r[j] - d;
+                double f = (ov > 0 ? ov : 0) * k / d;
+                fx[j] += f * dx;
+                fy[j] += f * dy;
+                fxi -= f * dx;
+                fyi -= f * dy;
+            }
+            fx[i] += fxi;
+            fy[i] += fyi;
+        }
+        for (size_t i = i0; i < i1; i++) {
+            double ax = fx[i] / m[i], ay = fy[i] / m[i];
+            double u = vx[i] + dt * ax, v = vy[i] + dt * ay;
+            vx[i] = u;
+            vy[i] = v;
+            x[i] += dt * u;
+            y[i] += dt * v;
+            double v2 = u * u + v * v;
+            v2max = v2 > v2max ? v2 : v2max;
+        }
     }
     grid_moved(g, dt * sqrt(v2max));
 }

@@ -99,6 +99,10 @@ void sim_forces_brute(struct sim *s);
 /// sim_step (an edit, a drag): call it after such a change.
 void sim_touch(struct sim *s);
 
+/// Whether the ball in slot @p i, grown by @p margin, would touch a wall:
+/// the broad phase lists such balls, and the others skip the wall law.
+int sim_wall_near(const struct sim *s, size_t i, double margin);
+
 /// The slot that holds scene ball @p id, or s->n when there is none.
 size_t sim_slot(const struct sim *s, uint32_t id);
 

@@ -1,11 +1,12 @@
 /*
  * bench-grid.c - the driver of tests/bench/grid.sh. Links the core.
  *
- *   bench-grid gen N SEED SCENE DATA
- *       writes a 2D gas of N discs (r = 1, m = 1, packing 0.4, k = 1000,
+ *   bench-grid gen N SEED RELAX SCENE DATA
+ *       makes a 2D gas of N discs (r = 1, m = 1, packing 0.4, k = 1000,
  *       dt = 0.002, speed 1 in random directions, on a jittered square
- *       lattice) as a scene file and as a LAMMPS data file (atom_style
- *       sphere), the same decimal numbers in both
+ *       lattice), lets it mix for RELAX steps, and writes it as a scene
+ *       file and as a LAMMPS data file (atom_style sphere), the same
+ *       decimal numbers in both
  *   bench-grid run [-b] STEPS RUNS SCENE
  *       loads SCENE, then times RUNS runs of STEPS steps each (only the
  *       stepping) with sim_step, or with -b the O(n^2) loop, and prints
@@ -42,49 +43,65 @@ static double urand(void)
     return (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static int gen(long n, uint64_t seed, const char *scene_path, const char *data_path)
+static int gen(long n, uint64_t seed, long relax, const char *scene_path,
+               const char *data_path)
 {
-    const double phi = 0.4, r = 1;
-    const double L = sqrt((double)n * SIM_PI * r * r / phi);
+    const double phi = 0.4;
+    const double L = sqrt((double)n * SIM_PI / phi);
     long side = (long)ceil(sqrt((double)n));
-    double cell = L / (double)side, jit = 0.45 * (cell - 2 * r);
+    double cell = L / (double)side, jit = 0.45 * (cell - 2);
+    struct sim_params p = sim_default_params();
+    p.w = p.h = L;
+    p.k = 1000;
+    p.dt = 0.002;
+    struct sim s;
+    if (n < 1 || sim_init(&s, (size_t)n, &p)) {
+        fputs("bench-grid gen: bad N or out of memory\n", stderr);
+        return 1;
+    }
+    rng = seed;
+    for (long i = 0; i < n; i++) {
+        s.x[i] = ((double)(i % side) + 0.5) * cell + (2 * urand() - 1) * jit;
+        s.y[i] = ((double)(i / side) + 0.5) * cell + (2 * urand() - 1) * jit;
+        double th = 2 * SIM_PI * urand();
+        s.vx[i] = cos(th);
+        s.vy[i] = sin(th);
+        s.m[i] = s.r[i] = 1;
+    }
+    /* The lattice has no contacts yet: let the gas mix first, so that
+     * both programs start from a gas in its steady state. */
+    for (long i = 0; i < relax; i++)
+        sim_step(&s);
     /* LAMMPS (29 Sep 2021) takes the mass of a sphere, 4/3 pi (d/2)^3
      * times the density, even in 2d: this density gives exactly 1. */
     const double density = nextafter(3 / (4 * SIM_PI), 1);
     FILE *fs = fopen(scene_path, "w"), *fd = fopen(data_path, "w");
-    if (!fs || !fd) {
+    uint32_t *slot = malloc((size_t)n * sizeof *slot);
+    if (!fs || !fd || !slot) {
         perror("bench-grid gen");
         return 1;
     }
+    for (long i = 0; i < n; i++)
+        slot[s.id[i]] = (uint32_t)i;
     fprintf(fs, "title gas of %ld discs, packing 0.4 (bench-grid)\n"
                 "table %.17g %.17g\nk 1000\ndt 0.002\n", n, L, L);
     fprintf(fd, "springball bench: %ld discs r=1 m=1 packing 0.4\n\n"
                 "%ld atoms\n1 atom types\n\n%.17g %.17g xlo xhi\n"
                 "%.17g %.17g ylo yhi\n-0.5 0.5 zlo zhi\n\nAtoms # sphere\n\n",
             n, n, 0.0, L, 0.0, L);
-    rng = seed;
-    char (*vel)[72] = malloc((size_t)n * sizeof *vel);
-    if (!vel)
-        return 1;
-    for (long i = 0; i < n; i++) {
-        /* 10 digits: the same decimals for both programs, and a short
-         * file, so that loading a million balls stays cheap. */
-        char xs[32], ys[32], vxs[32], vys[32];
-        double x = ((double)(i % side) + 0.5) * cell + (2 * urand() - 1) * jit;
-        double y = ((double)(i / side) + 0.5) * cell + (2 * urand() - 1) * jit;
-        double th = 2 * SIM_PI * urand();
-        snprintf(xs, sizeof xs, "%.10g", x);
-        snprintf(ys, sizeof ys, "%.10g", y);
-        snprintf(vxs, sizeof vxs, "%.10g", cos(th));
-        snprintf(vys, sizeof vys, "%.10g", sin(th));
-        fprintf(fs, "ball %s %s %s %s 1 1\n", xs, ys, vxs, vys);
-        fprintf(fd, "%ld 1 2 %.17g %s %s 0\n", i + 1, density, xs, ys);
-        snprintf(vel[i], sizeof vel[i], "%s %s", vxs, vys);
+    /* 10 digits: the same decimals for both programs, and a short file,
+     * so that loading a million balls stays cheap. */
+    for (long b = 0; b < n; b++) {
+        uint32_t i = slot[b];
+        fprintf(fs, "ball %.10g %.10g %.10g %.10g 1 1\n", s.x[i], s.y[i],
+                s.vx[i], s.vy[i]);
+        fprintf(fd, "%ld 1 2 %.17g %.10g %.10g 0\n", b + 1, density, s.x[i], s.y[i]);
     }
     fprintf(fd, "\nVelocities\n\n");
-    for (long i = 0; i < n; i++)
-        fprintf(fd, "%ld %s 0 0 0 0\n", i + 1, vel[i]);
-    free(vel);
+    for (long b = 0; b < n; b++)
+        fprintf(fd, "%ld %.10g %.10g 0 0 0 0\n", b + 1, s.vx[slot[b]], s.vy[slot[b]]);
+    free(slot);
+    sim_free(&s);
     if (fclose(fs) || fclose(fd)) {
         perror("bench-grid gen");
         return 1;
@@ -176,12 +193,13 @@ static int run(int brute, long steps, int runs, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc == 6 && strcmp(argv[1], "gen") == 0)
-        return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), argv[4], argv[5]);
+    if (argc == 7 && strcmp(argv[1], "gen") == 0)
+        return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
+                   argv[5], argv[6]);
     int brute = argc > 2 && strcmp(argv[2], "-b") == 0;
     if (argc == 5 + brute && strcmp(argv[1], "run") == 0)
         return run(brute, atol(argv[2 + brute]), atoi(argv[3 + brute]), argv[4 + brute]);
-    fputs("usage: bench-grid gen N SEED SCENE DATA\n"
+    fputs("usage: bench-grid gen N SEED RELAX SCENE DATA\n"
           "       bench-grid run [-b] STEPS RUNS SCENE\n", stderr);
     return 2;
 }

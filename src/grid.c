@@ -166,7 +166,9 @@ void grid_moved(struct grid *g, double dist)
  * two coordinates apart, so neighbours stay neighbours); NaN gives 0. */
 static long cell_coord(double q, double c, long cells)
 {
-    double u = fmin(fmax(q / c, 0), (double)(cells - 1));
+    double u = q / c, top = (double)(cells - 1);
+    u = u > 0 ? u : 0;
+    u = u < top ? u : top;
     return (long)u;
 }
 
@@ -259,25 +261,35 @@ static int build(struct grid *g, const struct sim *s)
     cs[0] = cs[1] = 0;
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
-    /* 2. candidate pairs. */
+    /* 2. candidate pairs. Cells c and c + 1 are contiguous in cell_ball,
+     * and so are the three cells above: two ranges per ball. */
     g->np = 0;
+    const double *x = s->x, *y = s->y, *r = s->r;
+    const double cut = g->cut;
     for (long cy = 0; cy < ny; cy++)
         for (long cx = 0; cx < nx; cx++) {
             size_t c = (size_t)(cy * nx + cx);
             size_t k0 = cb[c], k1 = cb[c + 1];
+            if (k0 == k1)
+                continue;
+            size_t e1 = cx + 1 < nx ? cb[c + 2] : k1;
+            size_t u0 = 0, u1 = 0;
+            if (cy + 1 < ny) {
+                size_t u = c + (size_t)nx;
+                u0 = cb[cx > 0 ? u - 1 : u];
+                u1 = cb[(cx + 1 < nx ? u + 1 : u) + 1];
+            }
             for (size_t k = k0; k < k1; k++) {
-                uint32_t a = g->cell_ball[k];
-                if (test_range(g, s, a, k + 1, k1))
-                    return -1;
-                if (cx + 1 < nx && test_range(g, s, a, cb[c + 1], cb[c + 2]))
-                    return -1;
-                if (cy + 1 < ny) {
-                    size_t u = c + (size_t)nx;
-                    size_t lo = cx > 0 ? u - 1 : u;
-                    size_t hi = cx + 1 < nx ? u + 1 : u;
-                    /* the three cells above are contiguous */
-                    if (test_range(g, s, a, cb[lo], cb[hi + 1]))
-                        return -1;
+                const uint32_t a = g->cell_ball[k];
+                const double xa = x[a], ya = y[a], ra = r[a] + cut;
+                for (int part = 0; part < 2; part++) {
+                    size_t q0 = part ? u0 : k + 1, q1 = part ? u1 : e1;
+                    for (size_t q = q0; q < q1; q++) {
+                        uint32_t b = g->cell_ball[q];
+                        double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
+                        if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
+                            return -1;
+                    }
                 }
             }
         }

@@ -32,7 +32,9 @@ struct sim;
 
 /// The skin as a fraction of the small balls' diameter (0.3 for r = 1, as
 /// the LAMMPS benchmark's neighbour skin).
+#ifndef GRID_SKIN
 #define GRID_SKIN 0.15
+#endif
 
 /// Slots per block of a sweep (see grid_pairs.block_end).
 #define GRID_BLOCK 64

@@ -44,6 +44,8 @@ struct grid {
     uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
     uint32_t *wall;     /* slots near a wall, cap wall_cap */
     size_t nwall, wall_cap;
+    double *ring;       /* 2 * ring_size doubles of sweep scratch */
+    size_t ring_size;   /* a power of 2 >= every block's window */
 };
 
 #define NO_CELL UINT32_MAX
@@ -148,6 +150,7 @@ void grid_free(struct grid *g)
     free(g->pb);
     free(g->block_end);
     free(g->wall);
+    free(g->ring);
     free(g);
 }
 
@@ -335,6 +338,7 @@ static int build(struct grid *g, const struct sim *s)
     }
     /* 4. how far each block's rows reach, and the balls near a wall. */
     uint32_t reach_end = 0;
+    size_t window = GRID_BLOCK;
     for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
         size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
         if (reach_end < i1)
@@ -343,6 +347,18 @@ static int build(struct grid *g, const struct sim *s)
             if (start[i + 1] > start[i] && g->nbr[start[i + 1] - 1] >= reach_end)
                 reach_end = g->nbr[start[i + 1] - 1] + 1;
         g->block_end[b] = reach_end;
+        if (reach_end - i0 > window)
+            window = reach_end - i0;
+    }
+    size_t ring = GRID_BLOCK;
+    while (ring < window)
+        ring *= 2;
+    if (ring > g->ring_size) {
+        double *nr = realloc(g->ring, 2 * ring * sizeof *nr);
+        if (!nr)
+            return -1;
+        g->ring = nr;
+        g->ring_size = ring;
     }
     g->nwall = 0;
     for (size_t i = 0; i < n; i++)
@@ -368,7 +384,8 @@ int grid_update(struct grid *g, const struct sim *s)
 
 struct grid_pairs grid_pairs(const struct grid *g)
 {
-    struct grid_pairs p = {g->n, g->start, g->nbr, g->block_end, g->wall, g->nwall};
+    struct grid_pairs p = {g->n, g->start, g->nbr, g->block_end, g->wall,
+                           g->nwall, g->ring, g->ring_size};
     return p;
 }
 

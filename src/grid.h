@@ -52,6 +52,12 @@ struct grid_pairs {
     /// (sim_wall_near with the skin): all others feel no wall force.
     const uint32_t *wall;
     size_t nwall;
+    /// Scratch for a sweep: 2 * ring doubles. ring is a power of 2, a
+    /// multiple of GRID_BLOCK, and >= block_end[b] - b * GRID_BLOCK for
+    /// every block b, so that slot p can keep its force in ring entry
+    /// p % ring while its block's window is open.
+    double *scratch;
+    size_t ring;
 };
 
 /// What one build found, for benchmarks and tests.

@@ -266,12 +266,14 @@ static double move_block(double *restrict x, double *restrict y,
 static void step_grid(struct sim *s, struct grid *g)
 {
     const struct grid_pairs pl = grid_pairs(g);
-    const size_t n = s->n;
+    const size_t n = s->n, mask = pl.ring - 1;
     const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
     double *restrict x = s->x, *restrict y = s->y;
     double *restrict vx = s->vx, *restrict vy = s->vy;
     const double *restrict r = s->r, *restrict m = s->m;
-    double *restrict fx = s->fx, *restrict fy = s->fy;
+    /* The forces of the open window live in a ring that stays in cache:
+     * slot p in entry p & mask. */
+    double *restrict fx = pl.scratch, *restrict fy = pl.scratch + pl.ring;
     const uint32_t *restrict start = pl.start, *restrict nbr = pl.nbr;
     size_t ready = 0, wi = 0; /* forces of slots < ready are set */
     double v2max = 0;
@@ -279,13 +281,13 @@ static void step_grid(struct sim *s, struct grid *g)
         const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
         const size_t need = pl.block_end[b];
         for (size_t p = ready; p < need; p++) {
-            fx[p] = 0;
-            fy[p] = 0;
+            fx[p & mask] = 0;
+            fy[p & mask] = 0;
         }
         for (; wi < pl.nwall && pl.wall[wi] < need; wi++) {
             size_t p = pl.wall[wi];
-            fx[p] = wall_force(x[p], r[p], w, k, NULL);
-            fy[p] = wall_force(y[p], r[p], h, k, NULL);
+            fx[p & mask] = wall_force(x[p], r[p], w, k, NULL);
+            fy[p & mask] = wall_force(y[p], r[p], h, k, NULL);
         }
         ready = need;
         for (size_t i = i0; i < i1; i++) {
@@ -297,21 +299,23 @@ static void step_grid(struct sim *s, struct grid *g)
                 double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
                 double ov = ri + r[j] - d;
                 double f = (ov > 0 ? ov : 0) * k / d;
-                fx[j] += f * dx;
-                fy[j] += f * dy;
+                fx[j & mask] += f * dx;
+                fy[j & mask] += f * dy;
                 fxi -= f * dx;
                 fyi -= f * dy;
             }
-            fx[i] += fxi;
-            fy[i] += fyi;
+            fx[i & mask] += fxi;
+            fy[i & mask] += fyi;
         }
+        /* The block's entries are contiguous: ring is a multiple of it. */
+        const size_t o = i0 & mask;
         double m2 = 0;
         if (i1 - i0 == GRID_BLOCK) {
-            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, fx + i0, fy + i0,
+            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, fx + o, fy + o,
                             m + i0, dt);
         } else {
             for (size_t i = i0; i < i1; i++) {
-                double ax = fx[i] / m[i], ay = fy[i] / m[i];
+                double ax = fx[o + (i - i0)] / m[i], ay = fy[o + (i - i0)] / m[i];
                 vx[i] += dt * ax;
                 vy[i] += dt * ay;
                 x[i] += dt * vx[i];

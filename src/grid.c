@@ -31,7 +31,8 @@ struct grid {
     int valid;          /* the list matches the positions (up to travel) */
     double travel;      /* bound on any ball's displacement since the build */
     long builds;
-    uint32_t *cs;       /* ncell + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
+    size_t nkeys;       /* cell numbers: strips of GRID_STRIP columns */
+    uint32_t *cs;       /* nkeys + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
     uint32_t *cell_ball;/* n: small balls by cell */
     uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
     uint32_t *large;    /* nlarge: large slots */
@@ -112,8 +113,8 @@ struct grid *grid_new(const struct sim *s, double reach)
         g->c *= sqrt(cells / most) * 1.01;
     g->nx = (long)(w / g->c) + 1;
     g->ny = (long)(h / g->c) + 1;
-    size_t ncell = (size_t)g->nx * (size_t)g->ny;
-    g->cs = malloc((ncell + 2) * sizeof *g->cs);
+    g->nkeys = ((size_t)g->nx + GRID_STRIP - 1) / GRID_STRIP * GRID_STRIP * (size_t)g->ny;
+    g->cs = malloc((g->nkeys + 2) * sizeof *g->cs);
     g->cell_ball = malloc(n * sizeof *g->cell_ball);
     g->cellof = malloc(n * sizeof *g->cellof);
     g->large = malloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
@@ -175,10 +176,18 @@ static long cell_coord(double q, double c, long cells)
     return (long)u;
 }
 
+/* The number of cell (cx, cy): strip by strip of GRID_STRIP columns, each
+ * strip row by row, so that the cells a ball's stencil reaches are near it
+ * in this order (see grid_sort). */
+static size_t cell_key(const struct grid *g, size_t cx, size_t cy)
+{
+    return (cx / GRID_STRIP * (size_t)g->ny + cy) * GRID_STRIP + cx % GRID_STRIP;
+}
+
 static uint32_t cell_of(const struct grid *g, double x, double y)
 {
-    return (uint32_t)(cell_coord(y, g->c, g->ny) * g->nx +
-                      cell_coord(x, g->c, g->nx));
+    return (uint32_t)cell_key(g, (size_t)cell_coord(x, g->c, g->nx),
+                              (size_t)cell_coord(y, g->c, g->ny));
 }
 
 static int grow(uint32_t **a, uint32_t **b, size_t *cap)
@@ -230,11 +239,26 @@ static int test_pair(struct grid *g, const struct sim *s, uint32_t a, uint32_t b
     return 0;
 }
 
+/* Tests ball a against the balls of cells x0..x1 (x0 <= x1) of row cy,
+ * which are contiguous in cell_ball within a strip. */
+static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
+                    uint32_t a, size_t x0, size_t x1, size_t cy)
+{
+    while (x0 <= x1) {
+        size_t end = (x0 / GRID_STRIP + 1) * GRID_STRIP - 1; /* strip's last */
+        size_t hi = end < x1 ? end : x1;
+        if (test_range(g, s, a, cb[cell_key(g, x0, cy)], cb[cell_key(g, hi, cy) + 1]))
+            return -1;
+        x0 = hi + 1;
+    }
+    return 0;
+}
+
 static int build(struct grid *g, const struct sim *s)
 {
     const size_t n = g->n;
     const long nx = g->nx, ny = g->ny;
-    const size_t ncell = (size_t)nx * (size_t)ny;
+    const size_t ncell = g->nkeys;
     uint32_t *cs = g->cs;
 
     /* 1. small balls into cells: counting sort, stable by slot. */
@@ -264,48 +288,47 @@ static int build(struct grid *g, const struct sim *s)
     cs[0] = cs[1] = 0;
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
-    /* 2. candidate pairs. Cells c and c + 1 are contiguous in cell_ball,
-     * and so are the three cells above: two ranges per ball. */
+    /* 2. candidate pairs, cell by cell in their order: a ball against the
+     * rest of its cell and its E neighbour (one range when both are in
+     * the strip), then the three cells above. */
     g->np = 0;
     const double *x = s->x, *y = s->y, *r = s->r;
     const double cut = g->cut;
-    for (long cy = 0; cy < ny; cy++)
-        for (long cx = 0; cx < nx; cx++) {
-            size_t c = (size_t)(cy * nx + cx);
-            size_t k0 = cb[c], k1 = cb[c + 1];
-            if (k0 == k1)
-                continue;
-            size_t e1 = cx + 1 < nx ? cb[c + 2] : k1;
-            size_t u0 = 0, u1 = 0;
-            if (cy + 1 < ny) {
-                size_t u = c + (size_t)nx;
-                u0 = cb[cx > 0 ? u - 1 : u];
-                u1 = cb[(cx + 1 < nx ? u + 1 : u) + 1];
+    const size_t strip_cells = GRID_STRIP * (size_t)ny;
+    for (size_t c = 0; c < ncell; c++) {
+        size_t k0 = cb[c], k1 = cb[c + 1];
+        if (k0 == k1)
+            continue;
+        size_t in = c % strip_cells;
+        size_t cy = in / GRID_STRIP;
+        size_t cx = c / strip_cells * GRID_STRIP + in % GRID_STRIP;
+        int east = cx + 1 < (size_t)nx, east_in = east && (cx + 1) % GRID_STRIP;
+        size_t e1 = east_in ? cb[c + 2] : k1;
+        for (size_t k = k0; k < k1; k++) {
+            const uint32_t a = g->cell_ball[k];
+            const double xa = x[a], ya = y[a], ra = r[a] + cut;
+            for (size_t q = k + 1; q < e1; q++) {
+                uint32_t b = g->cell_ball[q];
+                double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
+                if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
+                    return -1;
             }
-            for (size_t k = k0; k < k1; k++) {
-                const uint32_t a = g->cell_ball[k];
-                const double xa = x[a], ya = y[a], ra = r[a] + cut;
-                for (int part = 0; part < 2; part++) {
-                    size_t q0 = part ? u0 : k + 1, q1 = part ? u1 : e1;
-                    for (size_t q = q0; q < q1; q++) {
-                        uint32_t b = g->cell_ball[q];
-                        double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
-                        if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
-                            return -1;
-                    }
-                }
-            }
+            if (east && !east_in && test_row(g, s, cb, a, cx + 1, cx + 1, cy))
+                return -1;
+            if (cy + 1 < (size_t)ny &&
+                test_row(g, s, cb, a, cx > 0 ? cx - 1 : 0,
+                         cx + 1 < (size_t)nx ? cx + 1 : cx, cy + 1))
+                return -1;
         }
+    }
     for (size_t l = 0; l < g->nlarge; l++) {
         uint32_t a = g->large[l];
         double e = s->r[a] + g->rsmall + g->cut;
         long x0 = cell_coord(s->x[a] - e, g->c, nx), x1 = cell_coord(s->x[a] + e, g->c, nx);
         long y0 = cell_coord(s->y[a] - e, g->c, ny), y1 = cell_coord(s->y[a] + e, g->c, ny);
-        for (long cy = y0; cy <= y1; cy++) {
-            size_t row = (size_t)(cy * nx);
-            if (test_range(g, s, a, cb[row + (size_t)x0], cb[row + (size_t)x1 + 1]))
+        for (long cy = y0; cy <= y1; cy++)
+            if (test_row(g, s, cb, a, (size_t)x0, (size_t)x1, (size_t)cy))
                 return -1;
-        }
         for (size_t m = l + 1; m < g->nlarge; m++)
             if (test_pair(g, s, a, g->large[m]))
                 return -1;
@@ -404,7 +427,10 @@ struct grid_stats grid_stats(const struct grid *g)
 
 int grid_sort(struct grid *g, struct sim *s)
 {
-    const size_t n = g->n, ncell = (size_t)g->nx * (size_t)g->ny;
+    /* The cells' order (see cell_key): a ball's neighbours in the row of
+     * cells above sit about GRID_STRIP cells ahead in memory, not a whole
+     * table's width; only the pairs across a strip's edge are far apart. */
+    const size_t n = g->n, nkeys = g->nkeys;
     double *tmp = malloc(n * sizeof *tmp);
     uint32_t *src = malloc(n * sizeof *src);
     if (!tmp || !src) {
@@ -415,13 +441,13 @@ int grid_sort(struct grid *g, struct sim *s)
     /* Counting sort of all slots (large ones by their centre's cell):
      * src[k] is the old slot of the ball that goes to slot k. */
     uint32_t *cs = g->cs;
-    memset(cs, 0, (ncell + 1) * sizeof *cs);
+    memset(cs, 0, (nkeys + 1) * sizeof *cs);
     for (size_t i = 0; i < n; i++) {
         uint32_t c = cell_of(g, s->x[i], s->y[i]);
         g->cellof[i] = c;
         cs[c + 1]++;
     }
-    for (size_t c = 0; c < ncell; c++)
+    for (size_t c = 0; c < nkeys; c++)
         cs[c + 1] += cs[c];
     for (size_t i = 0; i < n; i++)
         src[cs[g->cellof[i]]++] = (uint32_t)i;

@@ -36,6 +36,11 @@ struct sim;
 #define GRID_SKIN 0.15
 #endif
 
+/// Columns of cells per strip of the cell order (see grid_sort).
+#ifndef GRID_STRIP
+#define GRID_STRIP 16
+#endif
+
 /// Slots per block of a sweep (see grid_pairs.block_end).
 #define GRID_BLOCK 64
 
@@ -97,8 +102,9 @@ struct grid_pairs grid_pairs(const struct grid *g);
 struct grid_stats grid_stats(const struct grid *g);
 
 /// Reorders the slots of @p s (every per-ball array, id included) in cell
-/// order, row by row of cells, so that neighbours sit near each other in
-/// memory; ties keep their order. Invalidates the list.
+/// order, in strips of GRID_STRIP columns of cells, each strip row by row,
+/// so that neighbours sit near each other in memory; ties keep their
+/// order. Invalidates the list.
 /// @return 0, or -1 when memory is short (then nothing moved).
 int grid_sort(struct grid *g, struct sim *s);
 

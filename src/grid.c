@@ -45,6 +45,8 @@ struct grid {
     uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
     uint32_t *wall;     /* slots near a wall, cap wall_cap */
     size_t nwall, wall_cap;
+    int same_m, same_r; /* every ball has the mass m[0], the radius r[0] */
+    double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
     double *ring;       /* 2 * ring_size doubles of sweep scratch */
     size_t ring_size;   /* a power of 2 >= every block's window */
 };
@@ -96,6 +98,15 @@ struct grid *grid_new(const struct sim *s, double reach)
     free(tmp);
     tmp = NULL;
     g->rlarge = GRID_LARGE * rmed;
+    g->same_m = g->same_r = 1;
+    for (size_t i = 1; i < n; i++) {
+        g->same_m &= s->m[i] == s->m[0];
+        g->same_r &= s->r[i] == s->r[0];
+    }
+    for (size_t i = 0; i < GRID_BLOCK; i++) {
+        g->m_fill[i] = s->m[0];
+        g->r_fill[i] = s->r[0];
+    }
     for (size_t i = 0; i < n; i++) {
         if (s->r[i] > g->rlarge)
             g->nlarge++;
@@ -408,7 +419,9 @@ int grid_update(struct grid *g, const struct sim *s)
 struct grid_pairs grid_pairs(const struct grid *g)
 {
     struct grid_pairs p = {g->n, g->start, g->nbr, g->block_end, g->wall,
-                           g->nwall, g->ring, g->ring_size};
+                           g->nwall, g->ring, g->ring_size,
+                           g->same_m ? g->m_fill : NULL,
+                           g->same_r ? g->r_fill : NULL};
     return p;
 }
 

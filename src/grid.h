@@ -63,6 +63,10 @@ struct grid_pairs {
     /// p % ring while its block's window is open.
     double *scratch;
     size_t ring;
+    /// When all balls have the same mass (radius), GRID_BLOCK copies of
+    /// it, so that a sweep reads no per-ball masses (radii); else NULL.
+    /// Known from grid_new on: masses and radii must not change after.
+    const double *same_m, *same_r;
 };
 
 /// What one build found, for benchmarks and tests.

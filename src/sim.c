@@ -270,7 +270,11 @@ static void step_grid(struct sim *s, struct grid *g)
     const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
     double *restrict x = s->x, *restrict y = s->y;
     double *restrict vx = s->vx, *restrict vy = s->vy;
-    const double *restrict r = s->r, *restrict m = s->m;
+    /* Equal masses or radii come from a block of copies (the same values,
+     * so the same bits), and their arrays need not stream from memory. */
+    const double *restrict r = pl.same_r ? pl.same_r : s->r;
+    const size_t rmask = pl.same_r ? GRID_BLOCK - 1 : SIZE_MAX;
+    const double *restrict m = s->m;
     /* The forces of the open window live in a ring that stays in cache:
      * slot p in entry p & mask. */
     double *restrict fx = pl.scratch, *restrict fy = pl.scratch + pl.ring;
@@ -286,18 +290,18 @@ static void step_grid(struct sim *s, struct grid *g)
         }
         for (; wi < pl.nwall && pl.wall[wi] < need; wi++) {
             size_t p = pl.wall[wi];
-            fx[p & mask] = wall_force(x[p], r[p], w, k, NULL);
-            fy[p & mask] = wall_force(y[p], r[p], h, k, NULL);
+            fx[p & mask] = wall_force(x[p], r[p & rmask], w, k, NULL);
+            fy[p & mask] = wall_force(y[p], r[p & rmask], h, k, NULL);
         }
         ready = need;
         for (size_t i = i0; i < i1; i++) {
-            const double xi = x[i], yi = y[i], ri = r[i];
+            const double xi = x[i], yi = y[i], ri = r[i & rmask];
             double fxi = 0, fyi = 0;
             for (uint32_t e = start[i]; e < start[i + 1]; e++) {
                 const uint32_t j = nbr[e];
                 double dx = x[j] - xi, dy = y[j] - yi;
                 double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-                double ov = ri + r[j] - d;
+                double ov = ri + r[j & rmask] - d;
                 double f = (ov > 0 ? ov : 0) * k / d;
                 fx[j & mask] += f * dx;
                 fy[j & mask] += f * dy;
@@ -312,7 +316,7 @@ static void step_grid(struct sim *s, struct grid *g)
         double m2 = 0;
         if (i1 - i0 == GRID_BLOCK) {
             m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, fx + o, fy + o,
-                            m + i0, dt);
+                            pl.same_m ? pl.same_m : m + i0, dt);
         } else {
             for (size_t i = i0; i < i1; i++) {
                 double ax = fx[o + (i - i0)] / m[i], ay = fy[o + (i - i0)] / m[i];

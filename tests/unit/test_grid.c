@@ -293,6 +293,33 @@ static void test_state_after_1000_steps(void)
     sim_free(&b);
 }
 
+static void test_step_bitwise(void)
+{
+    /* sim_step over the grid against the O(n^2) step, to the bit, while
+     * the slots stay put (fewer than SIM_SORT_MIN balls): equal discs
+     * (the sweep then reads no per-ball radii and masses) and mixed ones. */
+    for (int equal = 0; equal < 2; equal++) {
+        struct sim a, b;
+        random_sim(&a, 700, equal ? 0 : 2, 0.45, 20, 9);
+        random_sim(&b, 700, equal ? 0 : 2, 0.45, 20, 9);
+        if (equal)
+            for (size_t i = 0; i < a.n; i++) {
+                a.r[i] = b.r[i] = 2;
+                a.m[i] = b.m[i] = 3;
+            }
+        for (int i = 0; i < 300; i++) {
+            sim_step(&a);
+            brute_step(&b);
+        }
+        CHECK(memcmp(a.x, b.x, a.n * sizeof *a.x) == 0);
+        CHECK(memcmp(a.y, b.y, a.n * sizeof *a.y) == 0);
+        CHECK(memcmp(a.vx, b.vx, a.n * sizeof *a.vx) == 0);
+        CHECK(memcmp(a.vy, b.vy, a.n * sizeof *a.vy) == 0);
+        sim_free(&a);
+        sim_free(&b);
+    }
+}
+
 static void test_one_huge_ball(void)
 {
     /* The brownian shape: one ball 40 times larger than 4000 small ones.
@@ -421,6 +448,7 @@ void test_grid(void)
     test_contacts_random();
     test_forces_bitwise();
     test_state_after_1000_steps();
+    test_step_bitwise();
     test_one_huge_ball();
     test_copy_exact();
     test_write_in_scene_order();

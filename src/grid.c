@@ -31,7 +31,8 @@ struct grid {
     int valid;          /* the list matches the positions (up to travel) */
     double travel;      /* bound on any ball's displacement since the build */
     long builds;
-    size_t nkeys;       /* cell numbers: strips of GRID_STRIP columns */
+    size_t strip;       /* columns per strip: GRID_STRIP, or nx if fewer */
+    size_t nkeys;       /* cell numbers: strips of `strip` columns */
     uint32_t *cs;       /* nkeys + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
     uint32_t *cell_ball;/* n: small balls by cell */
     uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
@@ -124,7 +125,8 @@ struct grid *grid_new(const struct sim *s, double reach)
         g->c *= sqrt(cells / most) * 1.01;
     g->nx = (long)(w / g->c) + 1;
     g->ny = (long)(h / g->c) + 1;
-    g->nkeys = ((size_t)g->nx + GRID_STRIP - 1) / GRID_STRIP * GRID_STRIP * (size_t)g->ny;
+    g->strip = (size_t)g->nx < GRID_STRIP ? (size_t)g->nx : GRID_STRIP;
+    g->nkeys = ((size_t)g->nx + g->strip - 1) / g->strip * g->strip * (size_t)g->ny;
     g->cs = malloc((g->nkeys + 2) * sizeof *g->cs);
     g->cell_ball = malloc(n * sizeof *g->cell_ball);
     g->cellof = malloc(n * sizeof *g->cellof);
@@ -192,7 +194,7 @@ static long cell_coord(double q, double c, long cells)
  * in this order (see grid_sort). */
 static size_t cell_key(const struct grid *g, size_t cx, size_t cy)
 {
-    return (cx / GRID_STRIP * (size_t)g->ny + cy) * GRID_STRIP + cx % GRID_STRIP;
+    return (cx / g->strip * (size_t)g->ny + cy) * g->strip + cx % g->strip;
 }
 
 static uint32_t cell_of(const struct grid *g, double x, double y)
@@ -256,7 +258,7 @@ static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
                     uint32_t a, size_t x0, size_t x1, size_t cy)
 {
     while (x0 <= x1) {
-        size_t end = (x0 / GRID_STRIP + 1) * GRID_STRIP - 1; /* strip's last */
+        size_t end = (x0 / g->strip + 1) * g->strip - 1; /* strip's last */
         size_t hi = end < x1 ? end : x1;
         if (test_range(g, s, a, cb[cell_key(g, x0, cy)], cb[cell_key(g, hi, cy) + 1]))
             return -1;
@@ -305,15 +307,15 @@ static int build(struct grid *g, const struct sim *s)
     g->np = 0;
     const double *x = s->x, *y = s->y, *r = s->r;
     const double cut = g->cut;
-    const size_t strip_cells = GRID_STRIP * (size_t)ny;
+    const size_t S = g->strip, strip_cells = S * (size_t)ny;
     for (size_t c = 0; c < ncell; c++) {
         size_t k0 = cb[c], k1 = cb[c + 1];
         if (k0 == k1)
             continue;
         size_t in = c % strip_cells;
-        size_t cy = in / GRID_STRIP;
-        size_t cx = c / strip_cells * GRID_STRIP + in % GRID_STRIP;
-        int east = cx + 1 < (size_t)nx, east_in = east && (cx + 1) % GRID_STRIP;
+        size_t cy = in / S;
+        size_t cx = c / strip_cells * S + in % S;
+        int east = cx + 1 < (size_t)nx, east_in = east && (cx + 1) % S;
         size_t e1 = east_in ? cb[c + 2] : k1;
         for (size_t k = k0; k < k1; k++) {
             const uint32_t a = g->cell_ball[k];

@@ -135,6 +135,26 @@ static void test_contacts_random(void)
         CHECK(same_contacts(&s, cases[c].reach));
         sim_free(&s);
     }
+    /* A table 40 times taller than wide (fewer columns of cells than a
+     * strip of the cell order) and one 40 times wider. */
+    for (int tall = 0; tall < 2; tall++) {
+        struct sim s;
+        random_sim(&s, 1500, 2, 0.4, 5, 77);
+        double f = tall ? 1.0 / 9 : 4.5;
+        s.p.w *= f;
+        s.p.h /= f;
+        for (size_t i = 0; i < s.n; i++) {
+            s.x[i] *= f;
+            s.y[i] /= f;
+        }
+        CHECK(same_contacts(&s, 0));
+        struct grid *g = grid_new(&s, 0);
+        CHECK(g && grid_sort(g, &s) == 0);
+        CHECK(tall ? grid_stats(g).nx < GRID_STRIP : grid_stats(g).nx > 2 * GRID_STRIP);
+        grid_free(g);
+        CHECK(same_contacts(&s, 0));
+        sim_free(&s);
+    }
 }
 
 static void test_forces_bitwise(void)

@@ -42,7 +42,9 @@ struct sim;
 #endif
 
 /// Slots per block of a sweep (see grid_pairs.block_end).
+#ifndef GRID_BLOCK
 #define GRID_BLOCK 64
+#endif
 
 /// The neighbour list in compressed rows: the slots paired with slot i
 /// (all > i, ascending) are nbr[start[i]] .. nbr[start[i + 1] - 1].

@@ -50,7 +50,9 @@ struct sim_params {
 /// From this many balls on, sim_step keeps the slots in cell order (see
 /// grid_sort), re-sorting every SIM_SORT_EVERY steps; fewer fit in cache.
 #define SIM_SORT_MIN 4096
+#ifndef SIM_SORT_EVERY
 #define SIM_SORT_EVERY 128
+#endif
 
 /// The diagnostics of one state, all computed from the current x and v.
 struct sim_diag {
@@ -70,7 +72,8 @@ struct sim {
     double *x, *y;             ///< centre position
     double *vx, *vy;           ///< velocity
     double *m, *r;             ///< mass (> 0) and radius (> 0)
-    double *fx, *fy;           ///< force accumulators of the last step
+    double *fx, *fy;           ///< forces, as sim_forces leaves them (the grid's
+                               ///< sim_step keeps its own in scratch: stale then)
     double t;                  ///< simulated time: starts at 0, each step adds dt
     long long steps;           ///< steps taken
     uint32_t *id;              ///< scene index of the ball in each slot

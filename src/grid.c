@@ -466,7 +466,9 @@ int grid_sort(struct grid *g, struct sim *s)
         cs[c + 1] += cs[c];
     for (size_t i = 0; i < n; i++)
         src[cs[g->cellof[i]]++] = (uint32_t)i;
-    double *arrays[] = {s->x, s->y, s->vx, s->vy, s->m, s->r, s->fx, s->fy};
+    /* fx, fy are scratch (see sim.h): left alone, their pages stay
+     * untouched in a run that only steps. */
+    double *arrays[] = {s->x, s->y, s->vx, s->vy, s->m, s->r};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         double *v = arrays[a];
         for (size_t k = 0; k < n; k++)

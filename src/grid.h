@@ -107,7 +107,8 @@ struct grid_pairs grid_pairs(const struct grid *g);
 /// Statistics of the grid.
 struct grid_stats grid_stats(const struct grid *g);
 
-/// Reorders the slots of @p s (every per-ball array, id included) in cell
+/// Reorders the slots of @p s (every per-ball array, id included, but not
+/// the scratch fx, fy) in cell
 /// order, in strips of GRID_STRIP columns of cells, each strip row by row,
 /// so that neighbours sit near each other in memory; ties keep their
 /// order. Invalidates the list.

@@ -72,8 +72,8 @@ struct sim {
     double *x, *y;             ///< centre position
     double *vx, *vy;           ///< velocity
     double *m, *r;             ///< mass (> 0) and radius (> 0)
-    double *fx, *fy;           ///< forces, as sim_forces leaves them (the grid's
-                               ///< sim_step keeps its own in scratch: stale then)
+    double *fx, *fy;           ///< forces, as sim_forces leaves them (stale after
+                               ///< a sim_step over the grid, which keeps its own)
     double t;                  ///< simulated time: starts at 0, each step adds dt
     long long steps;           ///< steps taken
     uint32_t *id;              ///< scene index of the ball in each slot
@@ -101,8 +101,9 @@ void sim_forces(struct sim *s);
 /// The O(n^2) pair loop: the oracle every broad phase is tested against.
 void sim_forces_brute(struct sim *s);
 
-/// Tells the broad phase that positions or radii changed other than by
-/// sim_step (an edit, a drag): call it after such a change.
+/// Tells the broad phase that positions, radii or masses changed other
+/// than by sim_step (an edit, a drag): call it after such a change.
+/// Velocities may change freely (a kick).
 void sim_touch(struct sim *s);
 
 /// Whether the ball in slot @p i, grown by @p margin, would touch a wall:

@@ -340,6 +340,28 @@ static void test_step_bitwise(void)
     }
 }
 
+static void test_touch(void)
+{
+    /* A ball moved by hand onto another far away: after sim_touch the
+     * grid finds the new contact (its old list could not). */
+    struct sim s;
+    random_sim(&s, 600, 0, 0.2, 0, 31);
+    sim_forces(&s); /* builds the list */
+    size_t a = 10, b = 500;
+    s.x[a] = s.x[b] + 0.5 * s.r[b];
+    s.y[a] = s.y[b];
+    sim_touch(&s);
+    size_t n = s.n;
+    double *fx = malloc(n * sizeof *fx);
+    sim_forces_brute(&s);
+    memcpy(fx, s.fx, n * sizeof *fx);
+    CHECK(fx[a] != 0);
+    sim_forces(&s);
+    CHECK(memcmp(fx, s.fx, n * sizeof *fx) == 0);
+    free(fx);
+    sim_free(&s);
+}
+
 static void test_one_huge_ball(void)
 {
     /* The brownian shape: one ball 40 times larger than 4000 small ones.
@@ -469,6 +491,7 @@ void test_grid(void)
     test_forces_bitwise();
     test_state_after_1000_steps();
     test_step_bitwise();
+    test_touch();
     test_one_huge_ball();
     test_copy_exact();
     test_write_in_scene_order();

@@ -1065,16 +1065,9 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     history_size(u->s.n, HISTORY_BUDGET, HISTORY_DEPTH, &cap, &every);
     u->have_history = history_init(&u->h, &u->s, cap, every) == 0;
 
-    /* The cue ball: the first white one (as on a pool table), else the
-     * first ball. A kick adds the largest speed of the scene as loaded. */
+    /* The cue ball is the first ball (scene index 0): scenes list it
+     * first. A kick adds the largest speed of the scene as loaded. */
     u->cue = 0;
-    for (size_t i = 0; i < sc->n; i++) {
-        uint32_t c = sc->balls[i].color;
-        if (c == 7 || c == (SCENE_COLOR_RGB | 0xffffff)) {
-            u->cue = i;
-            break;
-        }
-    }
     double vmax = 0;
     for (size_t i = 0; i < sc->n; i++)
         vmax = fmax(vmax, hypot(sc->balls[i].vx, sc->balls[i].vy));

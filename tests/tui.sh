@@ -348,6 +348,7 @@ start ee 80 24 --engine=event
 check "--engine=event: title" wait_for ee "event · running ×20"
 check "--engine=event: status" wait_for ee " events [0-9]+  collisions "
 keys ee q
+check "--engine=event: q exits 0" [ "$(wait_rc ee)" = 0 ]
 
 # --- a universe (issue 4): letters, the sun a star, trails, no box ---
 start pl 120 30 scenes/planets.txt
@@ -365,9 +366,11 @@ check "planets: no event engine" wait_for pl "open space has no event engine"
 keys pl Enter
 check "planets: no cue ball" wait_for pl "open space: no cue ball"
 keys pl q
+check "planets: q exits 0" [ "$(wait_rc pl)" = 0 ]
 start pa 80 24 --ascii scenes/planets.txt
 check "planets ascii: the sun is *" wait_for pa "\*"
 keys pa q
+check "planets ascii: q exits 0" [ "$(wait_rc pa)" = 0 ]
 
 # --- a particle file (unit box): the box, the balls, its own speed ---
 start pt 80 24 tests/particles/billiards5.txt
@@ -377,5 +380,6 @@ check "particles: a quarter box a second" wait_for pt "spring · running ×2.5 "
 keys pt m
 check "particles: event mode" wait_for pt "event · running ×2.5 "
 keys pt q
+check "particles: q exits 0" [ "$(wait_rc pt)" = 0 ]
 
 summary

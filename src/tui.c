@@ -1342,7 +1342,8 @@ void ui_default_options(struct ui_options *o)
  * scenes (the break's cue ball reaches the rack in 2 s); 60 steps of dt a
  * second in open space (a year of planets.txt in about 21 s); in the unit
  * box of the particle format, a quarter of the box a second for the
- * fastest ball, as the break's cue ball does on its table. */
+ * fastest ball, as the break's cue ball does on its table (to two
+ * significant digits). */
 static double default_speed(const struct scene *sc)
 {
     if (sc->p.shape == SIM_OPEN)
@@ -1351,7 +1352,13 @@ static double default_speed(const struct scene *sc)
         double vmax = 0;
         for (size_t i = 0; i < sc->n; i++)
             vmax = fmax(vmax, hypot(sc->balls[i].vx, sc->balls[i].vy));
-        return vmax > 0 ? 0.25 * fmin(sc->p.w, sc->p.h) / vmax : 1;
+        if (!(vmax > 0))
+            return 1;
+        /* to two significant digits, for the title line */
+        double v = 0.25 * fmin(sc->p.w, sc->p.h) / vmax;
+        double unit = pow(10, floor(log10(v)) - 1);
+        v = round(v / unit) * unit;
+        return isfinite(v) && v > 0 ? v : 1;
     }
     return 20;
 }

@@ -81,7 +81,9 @@ static void usage(void)
 "\n"
 "Terminal front end (press ? in it for the keys):\n"
 "      --fps=N            draw at most N frames a second (default 30)\n"
-"      --speed=S          start at S simulated time units per second (default 20)\n"
+"      --speed=S          start at S simulated time units per second (default 20;\n"
+"                         universe files: 60 dt; particle files: the fastest\n"
+"                         ball crosses a quarter of the box a second)\n"
 "      --duration=SECS    quit by itself after SECS seconds of wall time\n"
 "      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
 "      --no-color         no colour (also when NO_COLOR is set)\n"
@@ -442,6 +444,7 @@ int main(int argc, char **argv)
     if (o.headless) {
         rc = run_headless(&o, &sc);
     } else {
+        o.ui.engine = o.engine == ENGINE_EVENT;
         rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);

@@ -578,8 +578,24 @@ static void test_barnes_hut(void)
     sim_free(&b);
 }
 
+/* The front end's default gravity: two touching balls of the mean radius
+ * and mass attract, through gravity_forces, with k r / 100 (a tenth of a
+ * contact compressed by r / 10). */
+static void test_gravity_default(void)
+{
+    double m[2] = {1, 3}, r[2] = {10, 14}, G, soft;
+    CHECK(gravity_default(2, m, r, 5, &G, &soft) == 0);
+    CHECK_NEAR(soft, 12, 1e-12);
+    double mm[2] = {2, 2}, x[2] = {0, 24}, y[2] = {0, 0}, fx[2] = {0, 0}, fy[2] = {0, 0};
+    gravity_forces(2, x, y, mm, G, soft, fx, fy);
+    CHECK_NEAR(fx[0], 5 * 12 / 100.0, 1e-12);
+    CHECK_NEAR(fx[1], -5 * 12 / 100.0, 1e-12);
+    CHECK(gravity_default(0, m, r, 5, &G, &soft) == -1 && G == 0);
+}
+
 void test_systems(void)
 {
+    test_gravity_default();
     test_e1();
     test_zeta();
     test_exp_turning_gap();

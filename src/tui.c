@@ -255,22 +255,19 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The scene index of the ball in array slot i. Balls may one day be
- * reordered in memory (a broad phase sorting them): this is the one place
- * that maps a slot back to the scene's ball. */
+/* The scene index of the ball in array slot i: large scenes are kept in
+ * cell order in memory (grid_sort), so slots and scene balls differ. This
+ * is the one place that maps a slot back to the scene's ball. */
 static size_t ball_index(const struct sim *s, size_t i)
 {
-    (void)s;
-    return i;
+    return s->id[i];
 }
 
 /* The array slot of scene ball k (the inverse of ball_index). */
 static size_t ball_slot(const struct sim *s, size_t k)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (ball_index(s, i) == k)
-            return i;
-    return 0;
+    size_t i = sim_slot(s, (uint32_t)k);
+    return i < s->n ? i : 0;
 }
 
 static void note(struct ui *u, const char *fmt, ...)

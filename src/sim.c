@@ -22,6 +22,7 @@ struct sim_params sim_default_params(void)
     p.k = 5;
     p.dt = 0.05;
     p.restitution = 1;
+    p.theta = -1; /* automatic */
     p.walls = SIM_WALLS_SPRING;
     p.contact = SIM_CONTACT_HOOKE;
     return p;
@@ -184,8 +185,9 @@ static void forces_systems(const struct sim *s, const struct grid *g,
     }
     /* Barnes-Hut when asked for; it declines (negative masses, no memory)
      * without adding anything, and then the exact sum runs. */
-    if (!(p->theta > 0) ||
-        gravity_bh_forces(n, x, y, m, p->gravity, p->softening, p->theta, fx, fy))
+    double theta = p->theta >= 0 ? p->theta : n > SIM_BH_MIN ? SIM_BH_THETA : 0;
+    if (!(theta > 0) ||
+        gravity_bh_forces(n, x, y, m, p->gravity, p->softening, theta, fx, fy))
         gravity_forces(n, x, y, m, p->gravity, p->softening, fx, fy);
 }
 

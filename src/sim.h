@@ -24,6 +24,11 @@ struct grid;
 /// pi, since strict C11 has no M_PI.
 #define SIM_PI 3.14159265358979323846
 
+/// Automatic gravity (theta < 0): the exact O(n^2) sum up to this many
+/// bodies, Barnes-Hut with opening angle SIM_BH_THETA above.
+#define SIM_BH_MIN 4096
+#define SIM_BH_THETA 0.5
+
 /// Table shapes.
 enum sim_shape {
     SIM_RECT = 0,   ///< the rectangle [0,w] x [0,h]
@@ -57,7 +62,9 @@ struct sim_params {
     double exp_kappa;   ///< strength KAPPA (a squared speed) of the exponential contact
     double gravity;     ///< G of mutual gravity, >= 0, default 0 (off)
     double softening;   ///< Plummer softening length of gravity, >= 0, default 0
-    double theta;       ///< Barnes-Hut opening angle of gravity, 0 (default) = exact sum
+    double theta;       ///< Barnes-Hut opening angle of gravity: 0 = the exact sum,
+                        ///< > 0 the tree; < 0 (default) = automatic: exact up to
+                        ///< SIM_BH_MIN bodies, SIM_BH_THETA above
     double reach; ///< gap beyond touching at which pairs still interact, >= 0,
                   ///< default 0 (the broad phase finds pairs up to it)
 };

@@ -49,6 +49,8 @@ struct grid {
     int same_m, same_r; /* every ball has the mass m[0], the radius r[0] */
     double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
     double *ring;       /* 2 * ring_size doubles of sweep scratch */
+    double *sort_tmp;   /* n doubles for grid_sort, allocated at its first call */
+    uint32_t *sort_src; /* n slots for grid_sort */
     size_t ring_size;   /* a power of 2 >= every block's window */
 };
 
@@ -165,6 +167,8 @@ void grid_free(struct grid *g)
     free(g->block_end);
     free(g->wall);
     free(g->ring);
+    free(g->sort_tmp);
+    free(g->sort_src);
     free(g);
 }
 
@@ -277,7 +281,14 @@ static int build(struct grid *g, const struct sim *s)
     /* 1. small balls into cells: counting sort, stable by slot. */
     memset(cs, 0, (ncell + 2) * sizeof *cs);
     g->nlarge = 0;
+    /* The balls near a wall are found in the same pass over x, y. */
+    g->nwall = 0;
     for (size_t i = 0; i < n; i++) {
+        if (sim_wall_near(s, i, g->skin)) {
+            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
+                return -1;
+            g->wall[g->nwall++] = (uint32_t)i;
+        }
         if (s->r[i] > g->rlarge) {
             g->cellof[i] = NO_CELL;
             g->large[g->nlarge++] = (uint32_t)i;
@@ -396,13 +407,6 @@ static int build(struct grid *g, const struct sim *s)
         g->ring = nr;
         g->ring_size = ring;
     }
-    g->nwall = 0;
-    for (size_t i = 0; i < n; i++)
-        if (sim_wall_near(s, i, g->skin)) {
-            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
-                return -1;
-            g->wall[g->nwall++] = (uint32_t)i;
-        }
     g->valid = 1;
     g->travel = 0;
     g->builds++;
@@ -446,13 +450,16 @@ int grid_sort(struct grid *g, struct sim *s)
      * cells above sit about GRID_STRIP cells ahead in memory, not a whole
      * table's width; only the pairs across a strip's edge are far apart. */
     const size_t n = g->n, nkeys = g->nkeys;
-    double *tmp = malloc(n * sizeof *tmp);
-    uint32_t *src = malloc(n * sizeof *src);
-    if (!tmp || !src) {
-        free(tmp);
-        free(src);
+    /* The buffers stay for the next sort: fresh ones every time would cost
+     * their page faults again. */
+    if (!g->sort_tmp)
+        g->sort_tmp = malloc(n * sizeof *g->sort_tmp);
+    if (!g->sort_src)
+        g->sort_src = malloc(n * sizeof *g->sort_src);
+    if (!g->sort_tmp || !g->sort_src)
         return -1;
-    }
+    double *tmp = g->sort_tmp;
+    uint32_t *src = g->sort_src;
     /* Counting sort of all slots (large ones by their centre's cell):
      * src[k] is the old slot of the ball that goes to slot k. */
     uint32_t *cs = g->cs;
@@ -468,9 +475,13 @@ int grid_sort(struct grid *g, struct sim *s)
         src[cs[g->cellof[i]]++] = (uint32_t)i;
     /* fx, fy are scratch (see sim.h): left alone, their pages stay
      * untouched in a run that only steps. */
-    double *arrays[] = {s->x, s->y, s->vx, s->vy, s->m, s->r};
+    /* An array of equal values (same_m, same_r) is its own permutation. */
+    double *arrays[] = {s->x, s->y, s->vx, s->vy, g->same_m ? NULL : s->m,
+                        g->same_r ? NULL : s->r};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         double *v = arrays[a];
+        if (!v)
+            continue;
         for (size_t k = 0; k < n; k++)
             tmp[k] = v[src[k]];
         memcpy(v, tmp, n * sizeof *v);
@@ -479,8 +490,6 @@ int grid_sort(struct grid *g, struct sim *s)
     for (size_t k = 0; k < n; k++)
         ids[k] = s->id[src[k]];
     memcpy(s->id, ids, n * sizeof *ids);
-    free(tmp);
-    free(src);
     g->valid = 0;
     return 0;
 }

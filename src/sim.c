@@ -469,6 +469,15 @@ static void step_grid(struct sim *s, struct grid *g)
         for (size_t i = i0; i < i1; i++) {
             const double xi = x[i], yi = y[i], ri = r[i & rmask];
             double fxi = 0, fyi = 0;
+#if defined(SIM_PREFETCH) && defined(__GNUC__)
+            {
+                size_t e = start[i] + SIM_PREFETCH;
+                if (e < start[n]) {
+                    __builtin_prefetch(x + nbr[e]);
+                    __builtin_prefetch(y + nbr[e]);
+                }
+            }
+#endif
             for (uint32_t e = start[i]; e < start[i + 1]; e++) {
                 const uint32_t j = nbr[e];
                 double dx = x[j] - xi, dy = y[j] - yi;

@@ -51,6 +51,7 @@ struct grid {
     double *ring;       /* 2 * ring_size doubles of sweep scratch */
     double *sort_tmp;   /* n doubles for grid_sort, allocated at its first call */
     uint32_t *sort_src; /* n slots for grid_sort */
+    uint32_t *sort_inv; /* n: the new slot of each old one, in grid_sort */
     size_t ring_size;   /* a power of 2 >= every block's window */
 };
 
@@ -169,6 +170,7 @@ void grid_free(struct grid *g)
     free(g->ring);
     free(g->sort_tmp);
     free(g->sort_src);
+    free(g->sort_inv);
     free(g);
 }
 
@@ -271,6 +273,8 @@ static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
     return 0;
 }
 
+static int rows(struct grid *g);
+
 static int build(struct grid *g, const struct sim *s)
 {
     const size_t n = g->n;
@@ -358,6 +362,19 @@ static int build(struct grid *g, const struct sim *s)
                 return -1;
     }
 
+    if (rows(g))
+        return -1;
+    g->valid = 1;
+    g->travel = 0;
+    g->builds++;
+    return 0;
+}
+
+/* Steps 3 and 4 of a build, from the candidate pairs pa, pb (pa < pb): the
+ * rows, each ascending, and how far each block's rows reach. */
+static int rows(struct grid *g)
+{
+    const size_t n = g->n;
     /* 3. rows by the smaller slot, each row ascending. */
     uint32_t *start = g->start;
     memset(start, 0, (n + 1) * sizeof *start);
@@ -407,9 +424,6 @@ static int build(struct grid *g, const struct sim *s)
         g->ring = nr;
         g->ring_size = ring;
     }
-    g->valid = 1;
-    g->travel = 0;
-    g->builds++;
     return 0;
 }
 
@@ -444,6 +458,40 @@ struct grid_stats grid_stats(const struct grid *g)
     return st;
 }
 
+/* A valid list follows the balls to their new slots (src[k] is the old
+ * slot of new slot k): the same pairs, renamed, in rows again, and the same
+ * balls near a wall; the bound on travel stays. Cheaper than a build, which
+ * would find the same pairs again. */
+static int remap(struct grid *g, const uint32_t *src)
+{
+    const size_t n = g->n;
+    uint32_t *inv = g->sort_inv;
+    for (size_t k = 0; k < n; k++)
+        inv[src[k]] = (uint32_t)k;
+    const size_t np = g->start[n];
+    while (g->p_cap < np)
+        if (grow(&g->pa, &g->pb, &g->p_cap))
+            return -1;
+    size_t p = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t e = g->start[i]; e < g->start[i + 1]; e++, p++) {
+            uint32_t a = inv[i], b = inv[g->nbr[e]];
+            g->pa[p] = a < b ? a : b;
+            g->pb[p] = a < b ? b : a;
+        }
+    g->np = np;
+    /* The wall list, ascending again: mark, then collect. */
+    uint32_t *mark = g->cellof; /* scratch */
+    memset(mark, 0, n * sizeof *mark);
+    for (size_t w = 0; w < g->nwall; w++)
+        mark[inv[g->wall[w]]] = 1;
+    size_t nw = 0;
+    for (size_t k = 0; k < n; k++)
+        if (mark[k])
+            g->wall[nw++] = (uint32_t)k;
+    return rows(g);
+}
+
 int grid_sort(struct grid *g, struct sim *s)
 {
     /* The cells' order (see cell_key): a ball's neighbours in the row of
@@ -456,7 +504,9 @@ int grid_sort(struct grid *g, struct sim *s)
         g->sort_tmp = malloc(n * sizeof *g->sort_tmp);
     if (!g->sort_src)
         g->sort_src = malloc(n * sizeof *g->sort_src);
-    if (!g->sort_tmp || !g->sort_src)
+    if (!g->sort_inv)
+        g->sort_inv = malloc(n * sizeof *g->sort_inv);
+    if (!g->sort_tmp || !g->sort_src || !g->sort_inv)
         return -1;
     double *tmp = g->sort_tmp;
     uint32_t *src = g->sort_src;
@@ -490,7 +540,8 @@ int grid_sort(struct grid *g, struct sim *s)
     for (size_t k = 0; k < n; k++)
         ids[k] = s->id[src[k]];
     memcpy(s->id, ids, n * sizeof *ids);
-    g->valid = 0;
+    if (g->valid && remap(g, src))
+        g->valid = 0;
     return 0;
 }
 

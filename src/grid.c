@@ -49,6 +49,9 @@ struct grid {
     int same_m, same_r; /* every ball has the mass m[0], the radius r[0] */
     double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
     double *ring;       /* 2 * ring_size doubles of sweep scratch */
+    double *sort_tmp;   /* n doubles for grid_sort, allocated at its first call */
+    uint32_t *sort_src; /* n slots for grid_sort */
+    uint32_t *sort_inv; /* n: the new slot of each old one, in grid_sort */
     size_t ring_size;   /* a power of 2 >= every block's window */
 };
 
@@ -165,6 +168,9 @@ void grid_free(struct grid *g)
     free(g->block_end);
     free(g->wall);
     free(g->ring);
+    free(g->sort_tmp);
+    free(g->sort_src);
+    free(g->sort_inv);
     free(g);
 }
 
@@ -267,6 +273,8 @@ static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
     return 0;
 }
 
+static int rows(struct grid *g);
+
 static int build(struct grid *g, const struct sim *s)
 {
     const size_t n = g->n;
@@ -277,7 +285,14 @@ static int build(struct grid *g, const struct sim *s)
     /* 1. small balls into cells: counting sort, stable by slot. */
     memset(cs, 0, (ncell + 2) * sizeof *cs);
     g->nlarge = 0;
+    /* The balls near a wall are found in the same pass over x, y. */
+    g->nwall = 0;
     for (size_t i = 0; i < n; i++) {
+        if (sim_wall_near(s, i, g->skin)) {
+            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
+                return -1;
+            g->wall[g->nwall++] = (uint32_t)i;
+        }
         if (s->r[i] > g->rlarge) {
             g->cellof[i] = NO_CELL;
             g->large[g->nlarge++] = (uint32_t)i;
@@ -347,6 +362,19 @@ static int build(struct grid *g, const struct sim *s)
                 return -1;
     }
 
+    if (rows(g))
+        return -1;
+    g->valid = 1;
+    g->travel = 0;
+    g->builds++;
+    return 0;
+}
+
+/* Steps 3 and 4 of a build, from the candidate pairs pa, pb (pa < pb): the
+ * rows, each ascending, and how far each block's rows reach. */
+static int rows(struct grid *g)
+{
+    const size_t n = g->n;
     /* 3. rows by the smaller slot, each row ascending. */
     uint32_t *start = g->start;
     memset(start, 0, (n + 1) * sizeof *start);
@@ -396,16 +424,6 @@ static int build(struct grid *g, const struct sim *s)
         g->ring = nr;
         g->ring_size = ring;
     }
-    g->nwall = 0;
-    for (size_t i = 0; i < n; i++)
-        if (sim_wall_near(s, i, g->skin)) {
-            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
-                return -1;
-            g->wall[g->nwall++] = (uint32_t)i;
-        }
-    g->valid = 1;
-    g->travel = 0;
-    g->builds++;
     return 0;
 }
 
@@ -440,19 +458,58 @@ struct grid_stats grid_stats(const struct grid *g)
     return st;
 }
 
+/* A valid list follows the balls to their new slots (src[k] is the old
+ * slot of new slot k): the same pairs, renamed, in rows again, and the same
+ * balls near a wall; the bound on travel stays. Cheaper than a build, which
+ * would find the same pairs again. */
+static int remap(struct grid *g, const uint32_t *src)
+{
+    const size_t n = g->n;
+    uint32_t *inv = g->sort_inv;
+    for (size_t k = 0; k < n; k++)
+        inv[src[k]] = (uint32_t)k;
+    const size_t np = g->start[n];
+    while (g->p_cap < np)
+        if (grow(&g->pa, &g->pb, &g->p_cap))
+            return -1;
+    size_t p = 0;
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t e = g->start[i]; e < g->start[i + 1]; e++, p++) {
+            uint32_t a = inv[i], b = inv[g->nbr[e]];
+            g->pa[p] = a < b ? a : b;
+            g->pb[p] = a < b ? b : a;
+        }
+    g->np = np;
+    /* The wall list, ascending again: mark, then collect. */
+    uint32_t *mark = g->cellof; /* scratch */
+    memset(mark, 0, n * sizeof *mark);
+    for (size_t w = 0; w < g->nwall; w++)
+        mark[inv[g->wall[w]]] = 1;
+    size_t nw = 0;
+    for (size_t k = 0; k < n; k++)
+        if (mark[k])
+            g->wall[nw++] = (uint32_t)k;
+    return rows(g);
+}
+
 int grid_sort(struct grid *g, struct sim *s)
 {
     /* The cells' order (see cell_key): a ball's neighbours in the row of
      * cells above sit about GRID_STRIP cells ahead in memory, not a whole
      * table's width; only the pairs across a strip's edge are far apart. */
     const size_t n = g->n, nkeys = g->nkeys;
-    double *tmp = malloc(n * sizeof *tmp);
-    uint32_t *src = malloc(n * sizeof *src);
-    if (!tmp || !src) {
-        free(tmp);
-        free(src);
+    /* The buffers stay for the next sort: fresh ones every time would cost
+     * their page faults again. */
+    if (!g->sort_tmp)
+        g->sort_tmp = malloc(n * sizeof *g->sort_tmp);
+    if (!g->sort_src)
+        g->sort_src = malloc(n * sizeof *g->sort_src);
+    if (!g->sort_inv)
+        g->sort_inv = malloc(n * sizeof *g->sort_inv);
+    if (!g->sort_tmp || !g->sort_src || !g->sort_inv)
         return -1;
-    }
+    double *tmp = g->sort_tmp;
+    uint32_t *src = g->sort_src;
     /* Counting sort of all slots (large ones by their centre's cell):
      * src[k] is the old slot of the ball that goes to slot k. */
     uint32_t *cs = g->cs;
@@ -468,9 +525,13 @@ int grid_sort(struct grid *g, struct sim *s)
         src[cs[g->cellof[i]]++] = (uint32_t)i;
     /* fx, fy are scratch (see sim.h): left alone, their pages stay
      * untouched in a run that only steps. */
-    double *arrays[] = {s->x, s->y, s->vx, s->vy, s->m, s->r};
+    /* An array of equal values (same_m, same_r) is its own permutation. */
+    double *arrays[] = {s->x, s->y, s->vx, s->vy, g->same_m ? NULL : s->m,
+                        g->same_r ? NULL : s->r};
     for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
         double *v = arrays[a];
+        if (!v)
+            continue;
         for (size_t k = 0; k < n; k++)
             tmp[k] = v[src[k]];
         memcpy(v, tmp, n * sizeof *v);
@@ -479,9 +540,8 @@ int grid_sort(struct grid *g, struct sim *s)
     for (size_t k = 0; k < n; k++)
         ids[k] = s->id[src[k]];
     memcpy(s->id, ids, n * sizeof *ids);
-    free(tmp);
-    free(src);
-    g->valid = 0;
+    if (g->valid && remap(g, src))
+        g->valid = 0;
     return 0;
 }
 

@@ -111,7 +111,8 @@ struct grid_stats grid_stats(const struct grid *g);
 /// the scratch fx, fy) in cell
 /// order, in strips of GRID_STRIP columns of cells, each strip row by row,
 /// so that neighbours sit near each other in memory; ties keep their
-/// order. Invalidates the list.
+/// order. A valid list follows the balls to their new slots (the same pairs,
+/// renamed and in rows again, without a build); else it stays invalid.
 /// @return 0, or -1 when memory is short (then nothing moved).
 int grid_sort(struct grid *g, struct sim *s);
 

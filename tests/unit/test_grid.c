@@ -3,7 +3,8 @@
  * contacts on random scenes (varied radii, a few large balls, balls off the
  * table, fast balls), the same forces to the bit, the same state after 1000
  * steps (to 1e-9, with the slots sorted in cell order), linear cost with one
- * huge ball, exact copies, and scene order kept through a sort.
+ * huge ball, exact copies, scene order kept through a sort, and a sort
+ * that renames a valid list instead of building it again.
  */
 #include "grid.h"
 #include "scene.h"
@@ -543,6 +544,87 @@ static void test_diag_matches(void)
     sim_free(&s);
 }
 
+/* The scene ids of the listed pairs, as id_a * n + id_b with id_a < id_b,
+ * sorted; and checks the rows are ascending and above their slot. */
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t listed_ids(const struct sim *s, const struct grid *g,
+                         uint64_t *out, int *rows_ok)
+{
+    struct grid_pairs pl = grid_pairs(g);
+    size_t np = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++) {
+            uint32_t j = pl.nbr[e];
+            if (j <= i || (e > pl.start[i] && j <= pl.nbr[e - 1]) ||
+                j >= pl.block_end[i / GRID_BLOCK])
+                *rows_ok = 0;
+            uint64_t a = s->id[i], b = s->id[j];
+            out[np++] = a < b ? a * s->n + b : b * s->n + a;
+        }
+    qsort(out, np, sizeof *out, cmp_u64);
+    return np;
+}
+
+static void test_sort_keeps_list(void)
+{
+    /* grid_sort on a valid list renames its pairs instead of building it
+     * again: the same pairs of scene balls, rows ascending, the same balls
+     * near a wall, no build; and the sweep over it still gives the O(n^2)
+     * forces to the bit. */
+    struct sim s, b;
+    random_sim(&s, 1500, 3, 0.4, 5, 31);
+    random_sim(&b, 1500, 3, 0.4, 5, 31);
+    struct grid *g = grid_new(&s, 0);
+    CHECK(g && grid_update(g, &s) == 0);
+    uint64_t *before = malloc(s.n * 64 * sizeof *before);
+    uint64_t *after = malloc(s.n * 64 * sizeof *after);
+    int ok = 1;
+    size_t n0 = listed_ids(&s, g, before, &ok);
+    struct grid_pairs pl = grid_pairs(g);
+    size_t nwall = pl.nwall;
+    char *near = calloc(s.n, 1);
+    for (size_t w = 0; w < pl.nwall; w++)
+        near[s.id[pl.wall[w]]] = 1;
+    long builds = grid_stats(g).builds;
+    CHECK(grid_sort(g, &s) == 0);
+    int moved = 0;
+    for (size_t i = 0; i < s.n; i++)
+        moved |= s.id[i] != i;
+    CHECK(moved);
+    CHECK(grid_update(g, &s) == 0);
+    CHECK(grid_stats(g).builds == builds);
+    size_t n1 = listed_ids(&s, g, after, &ok);
+    CHECK(ok);
+    CHECK(n0 == n1 && n0 > 0 && memcmp(before, after, n0 * sizeof *before) == 0);
+    pl = grid_pairs(g);
+    CHECK(pl.nwall == nwall);
+    int wall_ok = 1;
+    for (size_t w = 0; w < pl.nwall; w++)
+        wall_ok &= near[s.id[pl.wall[w]]] && (w == 0 || pl.wall[w] > pl.wall[w - 1]);
+    CHECK(wall_ok);
+    /* forces over the renamed list against the O(n^2) loop in the new
+     * slot order (the order of the sums) */
+    sim_copy(&b, &s);
+    s.grid = g;
+    sim_forces(&s);
+    CHECK(grid_stats(g).builds == builds);
+    sim_forces_brute(&b);
+    int same = 1;
+    for (size_t i = 0; i < s.n; i++)
+        same &= s.fx[i] == b.fx[i] && s.fy[i] == b.fy[i];
+    CHECK(same);
+    free(before);
+    free(after);
+    free(near);
+    sim_free(&s);
+    sim_free(&b);
+}
+
 void test_grid(void)
 {
     test_systems_bitwise();
@@ -555,4 +637,5 @@ void test_grid(void)
     test_copy_exact();
     test_write_in_scene_order();
     test_diag_matches();
+    test_sort_keeps_list();
 }

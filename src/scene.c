@@ -419,16 +419,26 @@ struct place_grid {
     size_t used, cap;
 };
 
+/* The cell of coordinate @p v along an axis of @p n cells, clamped to
+ * [0, n-1] before the conversion: a ball given before the random line may
+ * still lie far off the table (check_inside comes last), and a double out
+ * of the range of long must not be converted. */
+static long grid_cell(double v, double c, long n)
+{
+    double q = floor(v / c);
+    if (!(q >= 0))
+        return 0;
+    if (q >= (double)(n - 1))
+        return n - 1;
+    return (long)q;
+}
+
 static int grid_add(struct place_grid *g, const struct scene_ball *b, double R,
                     int32_t idx)
 {
     double e = b->r + R;
-    long x0 = (long)floor((b->x - e) / g->c), x1 = (long)floor((b->x + e) / g->c);
-    long y0 = (long)floor((b->y - e) / g->c), y1 = (long)floor((b->y + e) / g->c);
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 >= g->nx) x1 = g->nx - 1;
-    if (y1 >= g->ny) y1 = g->ny - 1;
+    long x0 = grid_cell(b->x - e, g->c, g->nx), x1 = grid_cell(b->x + e, g->c, g->nx);
+    long y0 = grid_cell(b->y - e, g->c, g->ny), y1 = grid_cell(b->y + e, g->c, g->ny);
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++) {
             if (g->used == g->cap) {
@@ -454,11 +464,7 @@ static int grid_add(struct place_grid *g, const struct scene_ball *b, double R,
 static int grid_free_spot(const struct place_grid *g, const struct scene *sc,
                           double x, double y, double R)
 {
-    long cx = (long)floor(x / g->c), cy = (long)floor(y / g->c);
-    if (cx < 0) cx = 0;
-    if (cy < 0) cy = 0;
-    if (cx >= g->nx) cx = g->nx - 1;
-    if (cy >= g->ny) cy = g->ny - 1;
+    long cx = grid_cell(x, g->c, g->nx), cy = grid_cell(y, g->c, g->ny);
     for (int32_t e = g->head[cy * g->nx + cx]; e >= 0; e = g->next[e]) {
         const struct scene_ball *b = &sc->balls[g->ball[e]];
         double dx = b->x - x, dy = b->y - y, rr = b->r + R;

@@ -94,10 +94,13 @@ FUZZ_SAN    = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno
 FUZZ_NAMES  = scene universe particles detect
 FUZZ_BIN    = $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_SRC    = $(CORE:%=src/%.c) $(PURE:%=src/%.c)
+# A lower ball limit, so that a legitimate huge random or rack line cannot
+# make one input take seconds (the limit itself is tested in tests/unit).
+FUZZ_DEFS   = -DSCENE_MAX_BALLS=100000ull
 
 build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_SRC) $(wildcard src/*.h)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) -std=c11 -ffp-contract=off -O1 -g $(FUZZ_SAN) -Isrc -Itests/fuzz \
+	$(FUZZ_CC) -std=c11 -ffp-contract=off -O1 -g $(FUZZ_SAN) $(FUZZ_DEFS) -Isrc -Itests/fuzz \
 	    -o $@ $< $(FUZZ_SRC) -lm
 
 fuzz-build: $(FUZZ_BIN)

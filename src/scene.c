@@ -163,6 +163,9 @@ static int parse_color(struct parser *ps, struct token t, uint32_t *out)
 static int add_ball(struct parser *ps, const struct scene_ball *b)
 {
     struct scene *sc = ps->sc;
+    if (sc->n >= SCENE_MAX_BALLS)
+        return fail(ps, "too many balls (a scene holds at most %llu)",
+                    SCENE_MAX_BALLS);
     if (sc->n == sc->cap) {
         size_t cap = sc->cap ? 2 * sc->cap : 64;
         struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
@@ -185,8 +188,10 @@ static int add_ball(struct parser *ps, const struct scene_ball *b)
 static int reserve(struct parser *ps, size_t more)
 {
     struct scene *sc = ps->sc;
-    if (more > ((size_t)-1 >> 8) - sc->n)
-        return fail(ps, "out of memory");
+    if (more > SCENE_MAX_BALLS - sc->n)
+        return fail(ps, "too many balls: %zu before this line and %zu on it "
+                        "(a scene holds at most %llu)", sc->n, more,
+                    SCENE_MAX_BALLS);
     size_t need = sc->n + more;
     if (need <= sc->cap)
         return 0;
@@ -237,6 +242,8 @@ static int d_table(struct parser *ps, const struct token *tok, int ntok)
         double R;
         if (parse_positive(ps, tok[2], "table radius", &R))
             return -1;
+        if (!isfinite(2 * R))
+            return fail(ps, "table radius %.17g is too large", R);
         p->shape = SIM_CIRCLE;
         p->w = p->h = 2 * R;
         return 0;
@@ -370,7 +377,7 @@ static int d_rack(struct parser *ps, const struct token *tok, int ntok)
         parse_positive(ps, tok[4], "radius", &r) ||
         parse_positive(ps, tok[5], "mass", &m))
         return -1;
-    if (reserve(ps, rows * (rows + 1) / 2))
+    if (reserve(ps, (size_t)(rows * (rows + 1) / 2)))
         return -1;
     /* Row i stands sqrt(3)*r behind row i-1; its i+1 balls are 2r apart,
      * centred on the axis y: every neighbour pair touches exactly. */
@@ -490,7 +497,7 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
         return -1;
     unsigned long long n, seed;
     double R, m, speed;
-    if (parse_count(ps, tok[1], "count", 1, (unsigned long long)INT32_MAX / 8, &n) ||
+    if (parse_count(ps, tok[1], "count", 1, SCENE_MAX_BALLS, &n) ||
         parse_positive(ps, tok[2], "radius", &R) ||
         parse_positive(ps, tok[3], "mass", &m) ||
         parse_double(ps, tok[4], "speed", &speed) ||

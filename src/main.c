@@ -384,6 +384,56 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev)
     return 0;
 }
 
+/* Steps between the finiteness checks of a headless spring run. */
+enum { FINITE_EVERY = 64 };
+
+/*
+ * The fixed-step loop of a headless run: -T runs while t < T, -n N steps.
+ * Every FINITE_EVERY steps (and at the end) the state is checked; a state
+ * that went non-finite is not a scene, so the run stops there: it replays
+ * the last FINITE_EVERY steps from a copy one at a time to name the first
+ * non-finite step, prints that on stderr and returns 1 (nothing on stdout).
+ * (t never stalls in practice: t + dt == t needs some 2^52 steps from 0.)
+ * Returns 0, or an exit status with a message printed.
+ */
+static int run_spring(const struct options *o, struct sim *s)
+{
+    struct sim good;
+    if (!o->have_time && !o->have_steps)
+        return 0;
+    if (sim_init(&good, s->n, &s->p)) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    sim_copy(&good, s);
+    unsigned long long done = 0;
+    int rc = 0;
+    for (;;) {
+        int more = o->have_time ? s->t < o->time : done < o->steps;
+        if (!more || done % FINITE_EVERY == 0) {
+            if (!sim_finite(s)) {
+                /* The copy is finite: replay to the first bad step. */
+                sim_copy(s, &good);
+                do
+                    sim_step(s);
+                while (sim_finite(s));
+                fprintf(stderr, "springball: the state became non-finite at "
+                                "step %lld (t = %.17g): dt is too large for k\n",
+                        s->steps, s->t);
+                rc = 1;
+                break;
+            }
+            sim_copy(&good, s);
+        }
+        if (!more)
+            break;
+        sim_step(s);
+        done++;
+    }
+    sim_free(&good);
+    return rc;
+}
+
 static int run_headless(const struct options *o, const struct scene *sc)
 {
     struct sim s;
@@ -393,14 +443,17 @@ static int run_headless(const struct options *o, const struct scene *sc)
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    if (o->engine == ENGINE_EVENT)
+    if (o->engine == ENGINE_EVENT) {
         erc = run_event(o, &s, &ev);
-    else if (o->have_time)
-        while (s.t < o->time)
-            sim_step(&s);
-    else if (o->have_steps)
-        for (unsigned long long i = 0; i < o->steps; i++)
-            sim_step(&s);
+        if (erc == 0 && !sim_finite(&s)) {
+            event_free(&ev);
+            fputs("springball: the state became non-finite (event engine)\n",
+                  stderr);
+            erc = 1;
+        }
+    } else {
+        erc = run_spring(o, &s);
+    }
     if (erc) {
         sim_free(&s);
         return erc;

@@ -202,12 +202,18 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->ui.fps = opt_double("--fps", optarg, 0, 1);
             if (o->ui.fps > 1000)
                 die_usage("--fps: '%s' must be <= 1000", optarg);
+            /* A frame's wait is an int of milliseconds. */
+            if (o->ui.fps < 0.01)
+                die_usage("--fps: '%s' must be >= 0.01", optarg);
             break;
         case OPT_SPEED:
             o->ui.speed = opt_double("--speed", optarg, 0, 1);
             break;
         case OPT_DURATION:
             o->ui.duration = opt_double("--duration", optarg, 0, 1);
+            /* The wait until then is an int of milliseconds. */
+            if (o->ui.duration > 1e6)
+                die_usage("--duration: '%s' must be <= 1e6 (seconds)", optarg);
             break;
         case OPT_ASCII: o->ui.ascii = 1; break;
         case OPT_NO_COLOR: o->ui.no_color = 1; break;
@@ -233,6 +239,8 @@ static void parse_options(int argc, char **argv, struct options *o)
         die_usage("give --time or --steps, not both");
     if (optind < argc)
         o->scene_path = argv[optind++];
+    if (o->scene_path && !*o->scene_path)
+        die_usage("the scene file name is empty");
     if (optind < argc)
         die_usage("only one scene at a time ('%s' is extra)", argv[optind]);
 }
@@ -296,6 +304,11 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
     struct scene_error err;
     const char *src = text ? text : scene_builtin;
+    /* A UTF-8 byte order mark (as some editors write) is skipped. */
+    if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
+        src += 3;
+        len -= 3;
+    }
     int format = o->format;
     if (format == FORMAT_AUTO)
         format = particles_detect(src, len) ? SCENE_FORMAT_PARTICLES

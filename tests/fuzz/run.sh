@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect)
+# FUZZERS    which harnesses (default: scene universe particles detect view)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -33,6 +33,8 @@ seed universe scenes/*.txt tests/universes/*.txt tests/universes/bad/*
 seed particles tests/particles/*.txt
 seed detect scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt \
     tests/universes/bad/*
+
+seed view scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
 
 status=0
 for z in $FUZZERS; do

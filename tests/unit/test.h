@@ -42,5 +42,6 @@ void test_event(void);
 void test_particles(void);
 void test_view(void);
 void test_history(void);
+void test_fuzz(void);
 
 #endif

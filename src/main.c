@@ -431,8 +431,8 @@ static int run_spring(const struct options *o, struct sim *s)
                     sim_step(s);
                 while (sim_finite(s));
                 fprintf(stderr, "springball: the state became non-finite at "
-                                "step %lld (t = %.17g): dt is too large for k\n",
-                        s->steps, s->t);
+                                "step %lld (t = %.17g): dt is too large for %s\n",
+                        s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
                 rc = 1;
                 break;
             }

@@ -80,6 +80,7 @@ expect_fail 2 "springball: unknown option '--bogus'" "$SPRINGBALL" scenes/headon
 # a state that becomes non-finite: nothing on stdout, the first bad step, status 1
 expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
 expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 1 (t = 0.050000000000000003): dt is too large for the forces" sh -c "printf 'gravity 1e300\nball 1 1 0 0 1e300 1\nball 20 20 0 0 1e300 1\n' | \"$SPRINGBALL\" -H -n 1000 -"
 "$SPRINGBALL" -H -k 1e300 -n 754 scenes/break.scene >"$out" 2>"$err"
 check "non-finite: the step before is printed" test $? -eq 0 -a -s "$out" -a ! -s "$err"
 ref=$(mktemp)

@@ -519,8 +519,12 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
     double most = 4.0 * (double)total + 64;
     if (cells > most)
         g.c *= sqrt(cells / most);
-    g.nx = (long)(w / g.c) + 1;
-    g.ny = (long)(h / g.c) + 1;
+    /* A long thin table keeps too many cells along its length: cap each
+     * axis, so that nx * ny <= 2 most + 1 (the placement does not depend
+     * on the grid, only its speed does; grid_cell clamps to the last cell). */
+    double fx = fmin(w / g.c, most), fy = fmin(h / g.c, most / (fx + 1));
+    g.nx = (long)fx + 1;
+    g.ny = (long)fy + 1;
     g.head = malloc((size_t)g.nx * (size_t)g.ny * sizeof *g.head);
     int rc = -1;
     if (!g.head) {

@@ -3,10 +3,15 @@
  * outside the parsers, whose cases live in test_scene.c and
  * test_universe.c: the view with balls of huge radius or far off the table
  * (a double out of the range of long was converted: UBSan under make
- * check), a world too small to lay out, and the aiming mark of a huge ball.
+ * check), a world too small to lay out, and the aiming mark of a huge ball;
+ * random on a long thin table (its placement grid had ~10^60 cells along
+ * the table: a double out of the range of long, or gigabytes asked for).
  */
+#include "scene.h"
 #include "view.h"
 #include "test.h"
+
+#include <string.h>
 
 /* Cells of this frame showing a ball. */
 static int ball_cells(const struct view *v)
@@ -20,8 +25,34 @@ static int ball_cells(const struct view *v)
     return n;
 }
 
+static void thin_tables(void)
+{
+    static const char *const text[] = {
+        "table 322.50e+119 400\nwalls hard\nrandom 240 7 1 4 7\n",
+        "table 1e20 400\nrandom 240 7 1 4 7\n",
+        "table 400 1e20\nrandom 240 7 1 4 7\n",
+    };
+    for (size_t i = 0; i < sizeof text / sizeof *text; i++) {
+        struct scene sc;
+        struct scene_error err;
+        CHECK(scene_parse(&sc, text[i], strlen(text[i]), &err) == 0);
+        CHECK(sc.n == 240);
+        /* placed without overlap */
+        int overlaps = 0;
+        for (size_t a = 0; a < sc.n; a++)
+            for (size_t b = a + 1; b < sc.n; b++) {
+                double dx = sc.balls[a].x - sc.balls[b].x;
+                double dy = sc.balls[a].y - sc.balls[b].y;
+                overlaps += dx * dx + dy * dy < 14.0 * 14.0;
+            }
+        CHECK(overlaps == 0);
+        scene_free(&sc);
+    }
+}
+
 void test_fuzz(void)
 {
+    thin_tables();
     for (int glyphs = VIEW_BRAILLE; glyphs <= VIEW_ASCII; glyphs++) {
         struct view v;
         view_init(&v);

@@ -583,7 +583,10 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
 {
     if (once(ps, &ps->seen_title, "title"))
         return -1;
-    while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t'))
+    /* A '\r' too: the one of a CRLF is gone, but "abc\r" would be written
+     * back as "title abc\r\n" and read again as "abc". */
+    while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t' ||
+                   rest[len - 1] == '\r'))
         len--;
     if (!len)
         return fail(ps, "title: missing text");

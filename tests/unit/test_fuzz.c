@@ -5,7 +5,8 @@
  * (a double out of the range of long was converted: UBSan under make
  * check), a world too small to lay out, and the aiming mark of a huge ball;
  * random on a long thin table (its placement grid had ~10^60 cells along
- * the table: a double out of the range of long, or gigabytes asked for).
+ * the table: a double out of the range of long, or gigabytes asked for);
+ * a title ending in '\r', which did not survive the round trip.
  */
 #include "scene.h"
 #include "view.h"
@@ -50,9 +51,25 @@ static void thin_tables(void)
     }
 }
 
+/* The round trip of a title ending in '\r' (before the line's CRLF). */
+static void title_cr(void)
+{
+    const char *text = "title abc \r\r\nball 1 1 0 0 1 1\n";
+    struct scene sc;
+    struct scene_error err;
+    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+    CHECK(sc.title && strcmp(sc.title, "abc") == 0);
+    scene_free(&sc);
+    text = "title a\rb\r\nball 1 1 0 0 1 1\n";
+    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+    CHECK(sc.title && strcmp(sc.title, "a\rb") == 0);
+    scene_free(&sc);
+}
+
 void test_fuzz(void)
 {
     thin_tables();
+    title_cr();
     for (int glyphs = VIEW_BRAILLE; glyphs <= VIEW_ASCII; glyphs++) {
         struct view v;
         view_init(&v);

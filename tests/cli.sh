@@ -109,6 +109,10 @@ expect_fail 2 "$tmp:1: no balls (a scene needs a ball, rack or random line)" "$S
 "$SPRINGBALL" -H --dt 1e-320 -n 10 scenes/headon.scene >"$tmp"
 "$SPRINGBALL" -H "$tmp" >"$out"
 check "denormal dt round trip" cmp -s "$tmp" "$out"
+# a line of 10^6 bytes (a title) is read and written back whole
+{ printf 'title '; head -c 1000000 /dev/zero | tr '\0' a; printf '\nball 1 1 0 0 1 1\n'; } >"$tmp"
+"$SPRINGBALL" -H "$tmp" >"$out"
+check "a huge line" test "$(head -n 1 "$out" | wc -c)" -eq 1000007
 "$SPRINGBALL" -H -T -0 --stats scenes/headon.scene 2>"$err" >/dev/null
 check "-T -0 runs no step" grep -q '^t=0 steps=0 ' "$err"
 summary

@@ -28,7 +28,7 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim contact gravity event history
+CORE   = sim grid contact gravity event history
 # Pure but not core: parsing/writing, rendering maths.
 PURE   = scene universe particles view
 # The front end and the entry point.
@@ -70,6 +70,10 @@ $(O)/tests/%.o: tests/unit/%.c
 $(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
+# The benchmark driver of tests/bench/grid.sh (POSIX clocks, links the core).
+$(O)/bench-grid: tests/bench/bench-grid.c $(LIB_OBJ)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
 test: $(BIN) $(O)/unit
 	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
 
@@ -78,8 +82,8 @@ $(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event
-	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event sh tests/bench/run.sh
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid
+	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid sh tests/bench/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:

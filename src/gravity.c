@@ -252,3 +252,26 @@ out:
     free(stack);
     return rc;
 }
+
+int gravity_default(size_t n, const double *m, const double *r, double k,
+                    double *G, double *soft)
+{
+    *G = 0;
+    *soft = 0;
+    if (n == 0)
+        return -1;
+    double sm = 0, sr = 0;
+    for (size_t i = 0; i < n; i++) {
+        sm += m[i];
+        sr += r[i];
+    }
+    double mm = sm / (double)n, rr = sr / (double)n;
+    /* 5^(3/2) / 200: (4 + 1)^(3/2) r^3 from the softened distance over
+     * 2 r from the numerator, times 1/100 (a tenth of k r / 10). */
+    double g = sqrt(125.0) / 200 * k * rr * rr * rr / (mm * mm);
+    if (!isfinite(g) || !(g > 0))
+        return -1;
+    *G = g;
+    *soft = rr;
+    return 0;
+}

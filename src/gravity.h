@@ -48,4 +48,16 @@ double gravity_potential(size_t n, const double *x, const double *y,
 int gravity_bh_forces(size_t n, const double *x, const double *y, const double *m,
                       double G, double soft, double theta, double *fx, double *fy);
 
+/// The G and softening the front end's `g` key turns on in a scene that has
+/// no `gravity` directive: softening = the mean radius r, and G such that
+/// two touching balls of the mean radius and mass m (centres 2r apart)
+/// attract with a tenth of the force of a contact compressed by r/10:
+///     G m^2 2r / (4r^2 + r^2)^(3/2) = k r / 100
+///     =>  G = 5^(3/2) / 200 * k r^3 / m^2  (about 0.0559 k r^3 / m^2).
+/// @param k the contact stiffness
+/// @return 0, or -1 (G = soft = 0) when n is 0 or the result is not finite
+///         and > 0.
+int gravity_default(size_t n, const double *m, const double *r, double k,
+                    double *G, double *soft);
+
 #endif

@@ -77,11 +77,14 @@ static void usage(void)
 "                         particles (n, then n rows rx ry vx vy radius mass r g b);\n"
 "                         default: detected from the text\n"
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
-"                         0 < THETA <= 1 (0, the default: the exact sum)\n"
+"                         0 < THETA <= 1, or 0 for the exact sum (default:\n"
+"                         exact up to 4096 bodies, THETA 0.5 above)\n"
 "\n"
 "Terminal front end (press ? in it for the keys):\n"
 "      --fps=N            draw at most N frames a second (default 30)\n"
-"      --speed=S          start at S simulated time units per second (default 20)\n"
+"      --speed=S          start at S simulated time units per second (default 20;\n"
+"                         universe files: 60 dt; particle files: the fastest\n"
+"                         ball crosses a quarter of the box a second)\n"
 "      --duration=SECS    quit by itself after SECS seconds of wall time\n"
 "      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
 "      --no-color         no colour (also when NO_COLOR is set)\n"
@@ -425,11 +428,18 @@ static int run_spring(const struct options *o, struct sim *s)
         int more = o->have_time ? s->t < o->time : done < o->steps;
         if (!more || done % FINITE_EVERY == 0) {
             if (!sim_finite(s)) {
-                /* The copy is finite: replay to the first bad step. */
+                /* The copy is finite: replay to the first bad step (at most
+                 * the steps since the copy, should a replay differ). */
+                long long bad = s->steps;
+                double bad_t = s->t;
                 sim_copy(s, &good);
                 do
                     sim_step(s);
-                while (sim_finite(s));
+                while (sim_finite(s) && s->steps < bad);
+                if (sim_finite(s)) {
+                    s->steps = bad;
+                    s->t = bad_t;
+                }
                 fprintf(stderr, "springball: the state became non-finite at "
                                 "step %lld (t = %.17g): dt is too large for %s\n",
                         s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
@@ -508,6 +518,7 @@ int main(int argc, char **argv)
     if (o.headless) {
         rc = run_headless(&o, &sc);
     } else {
+        o.ui.engine = o.engine == ENGINE_EVENT;
         rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);

@@ -13,6 +13,9 @@
 #define SIM_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+struct grid;
 
 /// Added to every centre distance so that coincident centres never divide
 /// by zero (the model's published form).
@@ -20,6 +23,11 @@
 
 /// pi, since strict C11 has no M_PI.
 #define SIM_PI 3.14159265358979323846
+
+/// Automatic gravity (theta < 0): the exact O(n^2) sum up to this many
+/// bodies, Barnes-Hut with opening angle SIM_BH_THETA above.
+#define SIM_BH_MIN 4096
+#define SIM_BH_THETA 0.5
 
 /// Table shapes.
 enum sim_shape {
@@ -54,8 +62,25 @@ struct sim_params {
     double exp_kappa;   ///< strength KAPPA (a squared speed) of the exponential contact
     double gravity;     ///< G of mutual gravity, >= 0, default 0 (off)
     double softening;   ///< Plummer softening length of gravity, >= 0, default 0
-    double theta;       ///< Barnes-Hut opening angle of gravity, 0 (default) = exact sum
+    double theta;       ///< Barnes-Hut opening angle of gravity: 0 = the exact sum,
+                        ///< > 0 the tree; < 0 (default) = automatic: exact up to
+                        ///< SIM_BH_MIN bodies, SIM_BH_THETA above
+    double reach; ///< gap beyond touching at which pairs still interact, >= 0,
+                  ///< default 0 (the broad phase finds pairs up to it)
 };
+
+/// Below this many balls the O(n^2) pair loop is faster than the grid
+/// (measured: the crossover is about 8; the results are the same bits).
+#ifndef SIM_GRID_MIN
+#define SIM_GRID_MIN 8
+#endif
+
+/// From this many balls on, sim_step keeps the slots in cell order (see
+/// grid_sort), re-sorting every SIM_SORT_EVERY steps; fewer fit in cache.
+#define SIM_SORT_MIN 4096
+#ifndef SIM_SORT_EVERY
+#define SIM_SORT_EVERY 128
+#endif
 
 /// The diagnostics of one state, all computed from the current x and v.
 struct sim_diag {
@@ -71,20 +96,25 @@ struct sim_diag {
     long long clamps;  ///< exponential contact steps whose gap was clamped (dt too large)
 };
 
-/// The simulation. Arrays are owned; index i is the i-th ball of the scene.
+/// The simulation. Arrays are owned and indexed by slot. Slot i holds the
+/// scene's ball id[i]: slots start in scene order, and sim_step may reorder
+/// them (all arrays alike) to keep neighbours near each other in memory.
 struct sim {
     struct sim_params p;
     size_t n;                  ///< number of balls
     double *x, *y;             ///< centre position
     double *vx, *vy;           ///< velocity
     double *m, *r;             ///< mass (> 0) and radius (> 0)
-    double *fx, *fy;           ///< force accumulators of the last step
+    double *fx, *fy;           ///< forces, as sim_forces leaves them (stale after
+                               ///< a sim_step over the grid, which keeps its own)
     double t;                  ///< simulated time: starts at 0, each step adds dt
     long long steps;           ///< steps taken
     double dissipated;         ///< running total of the energy lost (restitution < 1)
     long long clamps;          ///< running count of clamped exponential gaps
     double diss_power;         ///< set by sim_forces: power the dashpots take out now
     long clamp_now;            ///< set by sim_forces: gaps clamped in this evaluation
+    uint32_t *id;              ///< scene index of the ball in each slot
+    struct grid *grid;         ///< broad phase cache, NULL until needed
 };
 
 /// Default parameters: table 800 x 400, k = 5, dt = 0.05.
@@ -97,14 +127,31 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p);
 /// Frees what sim_init allocated. Safe on a zeroed struct.
 void sim_free(struct sim *s);
 
-/// Copies the whole state (balls, parameters, time) of @p src into @p dst,
-/// which must have been initialised with the same n.
+/// Copies the whole state (balls, slot order, parameters, time) of @p src
+/// into @p dst, which must have been initialised with the same n.
 void sim_copy(struct sim *dst, const struct sim *src);
 
-/// Computes all forces for the current positions into fx, fy.
+/// Computes all forces for the current positions into fx, fy: with the
+/// grid from SIM_GRID_MIN balls on, else the O(n^2) loop (the same bits).
 void sim_forces(struct sim *s);
 
+/// The O(n^2) pair loop: the oracle every broad phase is tested against.
+void sim_forces_brute(struct sim *s);
+
+/// Tells the broad phase that positions, radii or masses changed other
+/// than by sim_step (an edit, a drag): call it after such a change.
+/// Velocities may change freely (a kick).
+void sim_touch(struct sim *s);
+
+/// Whether the ball in slot @p i, grown by @p margin, would touch a wall:
+/// the broad phase lists such balls, and the others skip the wall law.
+int sim_wall_near(const struct sim *s, size_t i, double margin);
+
+/// The slot that holds scene ball @p id, or s->n when there is none.
+size_t sim_slot(const struct sim *s, uint32_t id);
+
 /// One fixed step: forces, then v += dt*F/m and x += dt*v for every ball.
+/// From SIM_SORT_MIN balls on it may first reorder the slots (see id).
 void sim_step(struct sim *s);
 
 /// Diagnostics of the current state.

@@ -15,6 +15,8 @@
 #endif
 #include "tui.h"
 
+#include "event.h"
+#include "gravity.h"
 #include "history.h"
 #include "scene.h"
 #include "sim.h"
@@ -45,6 +47,7 @@ enum {
     PAIR_BALL0 = 8,        /* ball colours from here on */
 };
 #define HISTORY_BUDGET ((size_t)64 << 20) /* bytes of checkpoints at most */
+#define EVENT_CHUNK 1000 /* events between two looks at the clock */
 #define AIM_STEP (5 * SIM_PI / 180)        /* one arrow key press turns 5 degrees */
 #define TUI_PI SIM_PI
 
@@ -222,6 +225,27 @@ struct ui {
     double fps_since;
     char note[96];       /* a short message for the status line */
     double note_until;
+    double speed0;       /* the initial speed: what - and + are bounded by */
+    int open;            /* open space (a universe): labels, no walls, no cue */
+    size_t star;         /* scene index of the largest mass (open space) */
+    /* The event engine (key m). While it runs, s is its state written back
+     * after every advance, for drawing; s.p keeps the spring parameters. */
+    int event;           /* 1: the event engine drives the state */
+    struct event ev;
+    struct event_diag ed;
+    long long ev_events0, ev_coll0; /* counts before the engine was last built */
+    double ev_t0;        /* time the event mode began (mean free time) */
+    double ev_eref;      /* energy after the last change, for the drift */
+    /* ',' in event mode: a ring of whole states, one before each '.' and
+     * each frame advance (the spring history replays with sim_step, which
+     * cannot serve the event engine). */
+    struct snap {
+        struct sim s;
+        long long events, collisions;
+        double e_ref;
+        int live;        /* s allocated */
+    } *snaps;
+    size_t capsnap, snap0, nsnap;
 };
 
 static double now(void)
@@ -231,22 +255,19 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The scene index of the ball in array slot i. Balls may one day be
- * reordered in memory (a broad phase sorting them): this is the one place
- * that maps a slot back to the scene's ball. */
+/* The scene index of the ball in array slot i: large scenes are kept in
+ * cell order in memory (grid_sort), so slots and scene balls differ. This
+ * is the one place that maps a slot back to the scene's ball. */
 static size_t ball_index(const struct sim *s, size_t i)
 {
-    (void)s;
-    return i;
+    return s->id[i];
 }
 
 /* The array slot of scene ball k (the inverse of ball_index). */
 static size_t ball_slot(const struct sim *s, size_t k)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (ball_index(s, i) == k)
-            return i;
-    return 0;
+    size_t i = sim_slot(s, (uint32_t)k);
+    return i < s->n ? i : 0;
 }
 
 static void note(struct ui *u, const char *fmt, ...)
@@ -316,6 +337,158 @@ static void check_finite(struct ui *u)
         u->running = 0;
 }
 
+/* === The event engine === */
+
+/* Why the state has no event engine (hard balls between walls), or NULL. */
+static const char *no_event_engine(const struct sim *s)
+{
+    if (s->p.shape == SIM_OPEN)
+        return "open space has no event engine";
+    if (s->p.gravity != 0)
+        return "gravity has no event engine";
+    return NULL;
+}
+
+/* Builds u->ev from u->s, overlaps allowed (spring states overlap).
+ * Returns 0, or -1 with a note and nothing built. */
+static int ev_build(struct ui *u)
+{
+    struct event_config cfg = event_default_config();
+    cfg.allow_overlap = 1;
+    struct event_fault f;
+    int rc = event_init(&u->ev, &u->s, &cfg, &f);
+    if (rc == EVENT_EWALL) {
+        note(u, "event engine: ball %zu is through a wall", f.i + 1);
+    } else if (rc == EVENT_EOVERLAP) {
+        note(u, "event engine: balls %zu and %zu overlap", f.i + 1, f.j + 1);
+    } else if (rc != EVENT_OK) {
+        note(u, "event engine: out of memory");
+    } else {
+        event_diag(&u->ev, &u->ed);
+        return 0;
+    }
+    memset(&u->ev, 0, sizeof u->ev);
+    return -1;
+}
+
+/* Back to the springs with the engine's state (or, when @p why, after the
+ * engine failed, with the state in u->s), recorded as a change. */
+static void ev_leave(struct ui *u, const char *why)
+{
+    if (!why)
+        event_to_sim(&u->ev, &u->s);
+    event_free(&u->ev);
+    memset(&u->ev, 0, sizeof u->ev);
+    u->event = 0;
+    u->nsnap = u->snap0 = 0;
+    check_finite(u);
+    changed(u);
+    note(u, "%s", why ? why : "spring engine");
+}
+
+/* Starts the event mode from the current state; stays with the springs,
+ * with a note, when there is no event engine for it. */
+static void ev_enter(struct ui *u)
+{
+    const char *why = no_event_engine(&u->s);
+    if (why) {
+        note(u, "%s", why);
+        return;
+    }
+    if (u->nonfinite) {
+        note(u, "state not finite: ',' steps back, 'r' resets");
+        return;
+    }
+    if (ev_build(u))
+        return;
+    u->event = 1;
+    u->ev_events0 = u->ev_coll0 = 0;
+    u->ev_t0 = u->s.t;
+    u->ev_eref = u->ed.ke;
+    u->nsnap = u->snap0 = 0;
+    note(u, "event engine: exact hard balls");
+}
+
+/* Keeps the current state for ',': the ring holds whole states, as many
+ * as the spring history's depth allows within its memory budget; the
+ * oldest goes first. A state that cannot be allocated is not kept. */
+static void snap_push(struct ui *u)
+{
+    if (!u->snaps) {
+        size_t per = sizeof(struct snap) + 8 * sizeof(double) * (u->s.n ? u->s.n : 1);
+        size_t cap = HISTORY_BUDGET / per;
+        if (cap > HISTORY_DEPTH)
+            cap = HISTORY_DEPTH;
+        if (cap < 2)
+            cap = 2;
+        u->snaps = calloc(cap, sizeof *u->snaps);
+        if (!u->snaps)
+            return;
+        u->capsnap = cap;
+    }
+    /* When full this is the oldest slot, reused. */
+    struct snap *p = &u->snaps[(u->snap0 + u->nsnap) % u->capsnap];
+    if (!p->live) {
+        if (sim_init(&p->s, u->s.n, &u->s.p))
+            return;
+        p->live = 1;
+    }
+    event_to_sim(&u->ev, &u->s);
+    sim_copy(&p->s, &u->s);
+    event_diag(&u->ev, &u->ed);
+    p->events = u->ev_events0 + u->ed.events;
+    p->collisions = u->ev_coll0 + u->ed.collisions;
+    p->e_ref = u->ev_eref;
+    if (u->nsnap == u->capsnap)
+        u->snap0 = (u->snap0 + 1) % u->capsnap;
+    else
+        u->nsnap++;
+}
+
+/* Restores the latest kept state and builds the engine again from it; the
+ * parameters (k, dt changed since) stay as they are. */
+static int snap_pop(struct ui *u)
+{
+    if (u->nsnap == 0)
+        return -1;
+    const struct snap *p = &u->snaps[(u->snap0 + u->nsnap - 1) % u->capsnap];
+    u->nsnap--;
+    struct sim_params keep = u->s.p;
+    sim_copy(&u->s, &p->s);
+    u->s.p = keep;
+    event_free(&u->ev);
+    memset(&u->ev, 0, sizeof u->ev);
+    if (ev_build(u)) {
+        ev_leave(u, "event engine failed: back to springs");
+        return 0;
+    }
+    u->ev_events0 = p->events;
+    u->ev_coll0 = p->collisions;
+    u->ev_eref = p->e_ref;
+    return 0;
+}
+
+/* A frame of the event mode: to the frame's simulated time, looking at the
+ * clock every EVENT_CHUNK events so that a frame never takes unbounded
+ * time; what does not fit is dropped and the status line says behind. */
+static void advance_event(struct ui *u, double wall, double t)
+{
+    snap_push(u);
+    double target = u->ev.t + wall * u->speed;
+    double budget = t + 0.7 / u->o.fps;
+    int rc;
+    do
+        rc = event_advance(&u->ev, target, EVENT_CHUNK);
+    while (rc == 0 && now() <= budget);
+    if (rc == EVENT_ENOMEM || u->ev.nomem) {
+        ev_leave(u, "event engine: out of memory, back to springs");
+        return;
+    }
+    if (rc == 0)
+        u->behind_until = t + 1;
+    event_to_sim(&u->ev, &u->s);
+}
+
 /* === Drawing === */
 
 /* Writes one cell at screen (row, col). */
@@ -382,9 +555,18 @@ static void clear_from(int row, int col)
 
 /* The world rectangle and how it is bounded. An open-space scene (no
  * walls) would give its own extent here with VIEW_RIM_NONE. */
-static void world_rect(const struct sim *s, double *x0, double *y0, double *x1,
+static void world_rect(const struct ui *u, double *x0, double *y0, double *x1,
                        double *y1, int *rim)
 {
+    const struct sim *s = &u->s;
+    if (s->p.shape == SIM_OPEN) {
+        *x0 = u->sc->view.x0;
+        *y0 = u->sc->view.y0;
+        *x1 = u->sc->view.x1;
+        *y1 = u->sc->view.y1;
+        *rim = VIEW_RIM_NONE;
+        return;
+    }
     *x0 = 0;
     *y0 = 0;
     *x1 = s->p.w;
@@ -438,7 +620,7 @@ static void layout(struct ui *u)
     if (!u->too_small) {
         double x0, y0, x1, y1;
         int rim;
-        world_rect(&u->s, &x0, &y0, &x1, &y1, &rim);
+        world_rect(u, &x0, &y0, &x1, &y1, &rim);
         rc = view_layout(&u->v, COLS, LINES - 2, x0, y0, x1, y1, u->o.cell_aspect,
                          rim, u->glyphs);
         u->too_small = rc != 0;
@@ -520,7 +702,8 @@ static void draw_title(const struct ui *u)
         snprintf(left, sizeof left, " springball%s%s", dot, u->sc->title);
     else
         snprintf(left, sizeof left, " springball%s%s", dot, u->name);
-    snprintf(right, sizeof right, "spring%s%s %s%g%s? help ", dot,
+    snprintf(right, sizeof right, "%s%s%s %s%g%s? help ",
+             u->event ? "event" : "spring", dot,
              u->nonfinite ? "stopped" : u->running ? "running" : "paused", times,
              u->speed, dot);
     clear_from(0, 0);
@@ -538,19 +721,42 @@ static void draw_status(struct ui *u, double t)
     struct piece p[12];
     int n = 0;
     char drift[48];
-    fmt_drift(drift, sizeof drift, u->d.e, u->e_ref);
-    piece(p, &n, A_NORMAL, 0, " t %.2f", s->t);
-    piece(p, &n, A_NORMAL, 0, "  step %lld", s->steps);
-    piece(p, &n, A_NORMAL, 0, "  dt %.4g", s->p.dt);
-    piece(p, &n, A_NORMAL, 0, "  k %.4g", s->p.k);
-    piece(p, &n, A_NORMAL, 0, "  %s%g", times, u->speed);
-    piece(p, &n, A_NORMAL, 0, "  E %.6g (%s)", u->d.e, drift);
+    if (u->event) {
+        /* Hard balls: events instead of steps, no k or dt, the energy is
+         * the kinetic energy of event_diag. */
+        long long nev = u->ev_events0 + u->ed.events;
+        long long nco = u->ev_coll0 + u->ed.collisions;
+        double el = s->t - u->ev_t0;
+        fmt_drift(drift, sizeof drift, u->ed.ke, u->ev_eref);
+        piece(p, &n, A_NORMAL, 0, " t %.2f", s->t);
+        piece(p, &n, A_NORMAL, 0, "  events %lld", nev);
+        piece(p, &n, A_NORMAL, 0, "  collisions %lld", nco);
+        if (nco > 0)
+            piece(p, &n, A_NORMAL, 0, "  mft %.3g", (double)s->n * el / (2.0 * (double)nco));
+        else
+            piece(p, &n, A_NORMAL, 0, "  mft -");
+        piece(p, &n, A_NORMAL, 0, "  %s%g", times, u->speed);
+        piece(p, &n, A_NORMAL, 0, "  E %.6g (%s)", u->ed.ke, drift);
+    } else {
+        fmt_drift(drift, sizeof drift, u->d.e, u->e_ref);
+        piece(p, &n, A_NORMAL, 0, " t %.2f", s->t);
+        piece(p, &n, A_NORMAL, 0, "  step %lld", s->steps);
+        piece(p, &n, A_NORMAL, 0, "  dt %.4g", s->p.dt);
+        if (s->p.contact != SIM_CONTACT_NONE)
+            piece(p, &n, A_NORMAL, 0, "  k %.4g", s->p.k);
+        piece(p, &n, A_NORMAL, 0, "  %s%g", times, u->speed);
+        piece(p, &n, A_NORMAL, 0, "  E %.6g (%s)", u->d.e, drift);
+        if (s->p.gravity != 0 && s->p.shape != SIM_OPEN)
+            piece(p, &n, A_NORMAL, 0, "  G %.3g", s->p.gravity);
+    }
     int core = n;
     /* Warnings, most serious first, take the place of the quiet part. */
     short alert = u->ncolors ? PAIR_ALERT : 0, warn = u->ncolors ? PAIR_WARN : 0;
     if (u->nonfinite) {
         piece(p, &n, A_BOLD, alert, "  not finite: paused (',' back, r reset)");
         p[n - 1].brief = "  not finite: paused";
+    } else if (u->event || u->s.p.contact == SIM_CONTACT_NONE) {
+        /* no contact to resolve with dt */
     } else if (u->contact_steps < SIM_PI / 2) {
         piece(p, &n, A_BOLD, alert, "  unstable: %.2g steps/contact",
               u->contact_steps);
@@ -568,7 +774,9 @@ static void draw_status(struct ui *u, double t)
         if (u->running && u->fps > 0)
             piece(p, &n, A_NORMAL, 0, "  %.0f fps", u->fps);
         piece(p, &n, A_NORMAL, 0, "  %zu balls", s->n);
-        if (u->have_history)
+        if (u->event)
+            piece(p, &n, A_DIM, 0, "  back %zu", u->nsnap);
+        else if (u->have_history)
             piece(p, &n, A_DIM, 0, "  back %lld", history_depth(&u->h));
     }
     int row = LINES - 1, col = 0;
@@ -591,6 +799,21 @@ static void draw_status(struct ui *u, double t)
     }
 }
 
+/* A body of open space: the first letter of its name in upper case, the
+ * largest mass a star. */
+static uint32_t body_glyph(const struct ui *u, size_t k)
+{
+    if (k == u->star)
+        return u->glyphs == VIEW_ASCII ? '*' : 0x2736; /* six-pointed star */
+    const char *name = scene_ball_name(u->sc, k);
+    unsigned char c = (unsigned char)name[0];
+    if (c >= 'a' && c <= 'z')
+        return (uint32_t)(c - 'a' + 'A');
+    if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
+        return c;
+    return 'o';
+}
+
 static void draw(struct ui *u, double t)
 {
     if (u->too_small) {
@@ -604,9 +827,14 @@ static void draw(struct ui *u, double t)
         if (u->trails)
             for (size_t i = 0; i < s->n; i++)
                 view_trail(&u->v, s->x[i], s->y[i]);
-        for (size_t i = 0; i < s->n; i++)
-            view_ball(&u->v, s->x[i], s->y[i], s->r[i],
-                      (uint32_t)u->pair[ball_index(s, i)]);
+        for (size_t i = 0; i < s->n; i++) {
+            size_t k = ball_index(s, i);
+            if (u->open)
+                view_label(&u->v, s->x[i], s->y[i], body_glyph(u, k),
+                           (uint32_t)u->pair[k]);
+            else
+                view_ball(&u->v, s->x[i], s->y[i], s->r[i], (uint32_t)u->pair[k]);
+        }
         if (u->aiming) {
             size_t c = ball_slot(s, u->cue);
             view_mark(&u->v, s->x[c], s->y[c], s->r[c], u->aim,
@@ -626,11 +854,29 @@ static void draw(struct ui *u, double t)
 static void kick(struct ui *u)
 {
     size_t c = ball_slot(&u->s, u->cue);
+    u->aiming = 0;
+    if (u->event) {
+        snap_push(u);
+        event_kick(&u->ev, c, u->ev.vx[c] + u->kick_speed * cos(u->aim),
+                   u->ev.vy[c] + u->kick_speed * sin(u->aim));
+        event_to_sim(&u->ev, &u->s);
+        event_diag(&u->ev, &u->ed);
+        u->ev_eref = u->ed.ke;
+        note(u, "kick");
+        return;
+    }
     u->s.vx[c] += u->kick_speed * cos(u->aim);
     u->s.vy[c] += u->kick_speed * sin(u->aim);
-    u->aiming = 0;
     changed(u);
     note(u, "kick");
+}
+
+/* Open space has no cue ball: the kick keys say so. */
+static int no_cue(struct ui *u)
+{
+    if (u->open)
+        note(u, "open space: no cue ball to aim or kick");
+    return u->open;
 }
 
 static void k_pause(struct ui *u, int key)
@@ -647,6 +893,13 @@ static void k_step(struct ui *u, int key)
 {
     (void)key;
     u->running = 0;
+    if (u->event) {
+        snap_push(u);
+        if (event_step(&u->ev, 1) == 0)
+            note(u, "no more events");
+        event_to_sim(&u->ev, &u->s);
+        return;
+    }
     if (u->nonfinite)
         return;
     one_step(u);
@@ -658,6 +911,11 @@ static void k_back(struct ui *u, int key)
 {
     (void)key;
     u->running = 0;
+    if (u->event) {
+        if (snap_pop(u))
+            note(u, "no further back");
+        return;
+    }
     if (!u->have_history || history_back(&u->h, &u->s)) {
         note(u, "no further back");
         return;
@@ -679,26 +937,89 @@ static void k_reset(struct ui *u, int key)
     u->nonfinite = 0;
     u->aiming = 0;
     view_clear_trails(&u->v);
+    if (u->event) {
+        event_free(&u->ev);
+        memset(&u->ev, 0, sizeof u->ev);
+        if (no_event_engine(&u->s) || ev_build(u)) {
+            ev_leave(u, "reset: back to springs");
+            return;
+        }
+        u->ev_events0 = u->ev_coll0 = 0;
+        u->ev_t0 = u->s.t;
+        u->ev_eref = u->ed.ke;
+        u->nsnap = u->snap0 = 0;
+        note(u, "reset");
+        return;
+    }
     changed(u);
     note(u, "reset");
 }
 
+/* k and dt are the spring engine's; in event mode they are kept for it. */
 static void k_stiffness(struct ui *u, int key)
 {
     u->s.p.k = key == 'K' ? u->s.p.k * 1.25 : u->s.p.k / 1.25;
+    if (u->event) {
+        refresh_params(u, 0);
+        note(u, "k %.4g (for the spring engine)", u->s.p.k);
+        return;
+    }
     changed(u);
 }
 
 static void k_dt(struct ui *u, int key)
 {
     u->s.p.dt = key == 'D' ? u->s.p.dt * 1.25 : u->s.p.dt / 1.25;
+    if (u->event) {
+        refresh_params(u, 0);
+        note(u, "dt %.4g (for the spring engine)", u->s.p.dt);
+        return;
+    }
+    changed(u);
+}
+
+static void k_engine(struct ui *u, int key)
+{
+    (void)key;
+    if (u->event)
+        ev_leave(u, NULL);
+    else
+        ev_enter(u);
+}
+
+/* Gravity on and off: the scene's G and softening, or, in a scene without
+ * a gravity directive, gravity_default's. */
+static void k_gravity(struct ui *u, int key)
+{
+    (void)key;
+    if (u->event) {
+        note(u, "gravity needs the spring engine (m)");
+        return;
+    }
+    if (u->s.p.gravity != 0) {
+        u->s.p.gravity = 0;
+        note(u, "gravity off");
+    } else if (u->sc->p.gravity != 0) {
+        u->s.p.gravity = u->sc->p.gravity;
+        u->s.p.softening = u->sc->p.softening;
+        note(u, "gravity on: G %.3g", u->s.p.gravity);
+    } else {
+        double G, soft;
+        if (gravity_default(u->s.n, u->s.m, u->s.r, u->s.p.k, &G, &soft)) {
+            note(u, "no gravity for this scene");
+            return;
+        }
+        u->s.p.gravity = G;
+        u->s.p.softening = soft;
+        note(u, "gravity on: G %.3g softening %.3g", G, soft);
+    }
     changed(u);
 }
 
 static void k_speed(struct ui *u, int key)
 {
     double sp = key == '-' ? u->speed / 2 : u->speed * 2;
-    if (sp >= 1.0 / 1024 && sp <= 1048576)
+    if (sp >= fmin(1.0 / 1024, u->speed0 / 1024) && sp <= fmax(1048576, u->speed0 * 1024))
         u->speed = sp;
 }
 
@@ -707,6 +1028,8 @@ static void k_aim(struct ui *u, int key)
 {
     double want = key == KEY_RIGHT ? 0 : key == KEY_UP ? TUI_PI / 2
                 : key == KEY_LEFT ? TUI_PI : -TUI_PI / 2;
+    if (no_cue(u))
+        return;
     if (u->aiming) {
         double d = remainder(want - u->aim, 2 * TUI_PI);
         if (fabs(d) >= TUI_PI - 1e-9)
@@ -720,7 +1043,7 @@ static void k_aim(struct ui *u, int key)
 static void k_kick(struct ui *u, int key)
 {
     (void)key;
-    if (u->nonfinite)
+    if (u->nonfinite || no_cue(u))
         return;
     kick(u);
 }
@@ -731,7 +1054,7 @@ static void k_mouse(struct ui *u, int key)
     MEVENT ev;
     if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
         return;
-    if (u->too_small || u->nonfinite)
+    if (u->too_small || u->nonfinite || no_cue(u))
         return;
     double x, y;
     view_to_world(&u->v.map, ev.x + 0.5, ev.y - 1 + 0.5, &x, &y);
@@ -777,8 +1100,9 @@ static const struct binding {
     const char *help;
 } bindings[] = {
     {' ', k_pause, "space", "pause / resume"},
-    {'.', k_step, ".", "one step forward (pauses)"},
-    {',', k_back, ",", "one step back (at least 1000 steps)"},
+    {'.', k_step, ".", "one step forward (pauses); event mode: one event"},
+    {',', k_back, ",", "one step back (at least 1000 steps); event mode:"},
+    {0, NULL, "", "  one event after '.', one frame while running"},
     {'r', k_reset, "r", "reset the scene"},
     {'k', k_stiffness, "k K", "stiffness k down / up (x1.25)"},
     {'K', k_stiffness, NULL, NULL},
@@ -796,6 +1120,8 @@ static const struct binding {
     {KEY_ENTER, k_kick, NULL, NULL},
     {KEY_MOUSE, k_mouse, "click", "kick the cue ball toward the point"},
     {'t', k_trails, "t", "trails on / off"},
+    {'m', k_engine, "m", "engine: springs / exact events"},
+    {'g', k_gravity, "g", "gravity on / off"},
     {'?', k_help, "?", "this help"},
     {'q', k_quit, "q Esc", "quit"},
     {27, k_quit, NULL, NULL},
@@ -805,7 +1131,7 @@ static const struct binding {
 static void handle_key(struct ui *u, int key)
 {
     for (size_t i = 0; i < sizeof bindings / sizeof *bindings; i++)
-        if (bindings[i].key == key) {
+        if (bindings[i].fn && bindings[i].key == key) {
             bindings[i].fn(u, key);
             return;
         }
@@ -936,11 +1262,15 @@ static int loop(struct ui *u)
             acc = 0;
             resync = 0;
         }
-        if (u->running)
+        if (u->running && u->event)
+            advance_event(u, t - t_prev, t);
+        else if (u->running)
             advance(u, t - t_prev, t, &acc);
         t_prev = t;
         /* The energy sums every pair: a few times a second is enough. */
-        if (u->diag_stale || t - u->diag_at > 0.25) {
+        if (u->event) {
+            event_diag(&u->ev, &u->ed); /* O(n), no pairs */
+        } else if (u->diag_stale || t - u->diag_at > 0.25) {
             sim_diag(&u->s, &u->d);
             u->diag_at = t;
             u->diag_stale = 0;
@@ -997,11 +1327,37 @@ static int loop(struct ui *u)
 void ui_default_options(struct ui_options *o)
 {
     o->fps = 30;
-    o->speed = 20;
+    o->speed = 0; /* by the scene: see default_speed */
     o->duration = 0;
     o->ascii = 0;
     o->no_color = 0;
     o->cell_aspect = 2;
+    o->engine = 0;
+}
+
+/* The speed when --speed was not given: 20 time units a second for native
+ * scenes (the break's cue ball reaches the rack in 2 s); 60 steps of dt a
+ * second in open space (a year of planets.txt in about 21 s); in the unit
+ * box of the particle format, a quarter of the box a second for the
+ * fastest ball, as the break's cue ball does on its table (to two
+ * significant digits). */
+static double default_speed(const struct scene *sc)
+{
+    if (sc->p.shape == SIM_OPEN)
+        return 60 * sc->p.dt;
+    if (sc->format == SCENE_FORMAT_PARTICLES) {
+        double vmax = 0;
+        for (size_t i = 0; i < sc->n; i++)
+            vmax = fmax(vmax, hypot(sc->balls[i].vx, sc->balls[i].vy));
+        if (!(vmax > 0))
+            return 1;
+        /* to two significant digits, for the title line */
+        double v = 0.25 * fmin(sc->p.w, sc->p.h) / vmax;
+        double unit = pow(10, floor(log10(v)) - 1);
+        v = round(v / unit) * unit;
+        return isfinite(v) && v > 0 ? v : 1;
+    }
+    return 20;
 }
 
 /* One colour pair per distinct ball colour, as far as pairs go. */
@@ -1051,7 +1407,8 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     u->name = name;
     u->o = *o;
     u->glyphs = o->ascii || !utf8 ? VIEW_ASCII : VIEW_BRAILLE;
-    u->speed = o->speed;
+    u->speed = o->speed > 0 ? o->speed : default_speed(sc);
+    u->speed0 = u->speed;
     u->pair = calloc(sc->n ? sc->n : 1, sizeof *u->pair);
     view_init(&u->v);
     if (!u->pair || scene_to_sim(sc, &u->s)) {
@@ -1065,16 +1422,9 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     history_size(u->s.n, HISTORY_BUDGET, HISTORY_DEPTH, &cap, &every);
     u->have_history = history_init(&u->h, &u->s, cap, every) == 0;
 
-    /* The cue ball: the first white one (as on a pool table), else the
-     * first ball. A kick adds the largest speed of the scene as loaded. */
+    /* The cue ball is the first ball (scene index 0): scenes list it
+     * first. A kick adds the largest speed of the scene as loaded. */
     u->cue = 0;
-    for (size_t i = 0; i < sc->n; i++) {
-        uint32_t c = sc->balls[i].color;
-        if (c == 7 || c == (SCENE_COLOR_RGB | 0xffffff)) {
-            u->cue = i;
-            break;
-        }
-    }
     double vmax = 0;
     for (size_t i = 0; i < sc->n; i++)
         vmax = fmax(vmax, hypot(sc->balls[i].vx, sc->balls[i].vy));
@@ -1082,7 +1432,14 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     const struct scene_ball *cb = &sc->balls[u->cue];
     u->aim = cb->vx || cb->vy ? atan2(cb->vy, cb->vx) : 0;
     u->running = 1;
+    u->open = u->s.p.shape == SIM_OPEN;
+    u->trails = u->open;
+    for (size_t i = 1; i < sc->n; i++)
+        if (sc->balls[i].m > sc->balls[u->star].m)
+            u->star = i;
     refresh_params(u, 1);
+    if (o->engine)
+        ev_enter(u);
 
     catch_signals();
     int rc = 1;
@@ -1097,6 +1454,12 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     view_free(&u->v);
     if (u->have_history)
         history_free(&u->h);
+    if (u->event)
+        event_free(&u->ev);
+    for (size_t i = 0; i < u->capsnap; i++)
+        if (u->snaps[i].live)
+            sim_free(&u->snaps[i].s);
+    free(u->snaps);
     sim_free(&u->s);
     free(u->pair);
     free(u->refs);

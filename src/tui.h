@@ -9,11 +9,13 @@ struct scene;
 /// Options of the terminal front end (see springball(1)).
 struct ui_options {
     double fps;         ///< frame rate cap, > 0, default 30
-    double speed;       ///< initial speed: simulated time per wall second, > 0, default 20
+    double speed;       ///< initial speed: simulated time per wall second, > 0;
+                        ///< 0 (default): by the scene (20 for native scenes)
     double duration;    ///< wall seconds until it quits by itself; 0: never
     int ascii;          ///< 1: ASCII glyphs even in a UTF-8 locale
     int no_color;       ///< 1: no colour (NO_COLOR in the environment also)
     double cell_aspect; ///< cell height / cell width, > 0, default 2
+    int engine;         ///< 0: spring engine (default), 1: event engine
 };
 
 /// The defaults above.

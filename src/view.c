@@ -293,6 +293,17 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
         ball_dot(v, lattice(floor(2 * c)), lattice(floor(4 * rr)), color, VIEW_BALL);
 }
 
+void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color)
+{
+    double c, r;
+    view_to_grid(&v->map, x, y, &c, &r);
+    /* Compared as doubles first: a point far outside must not overflow int. */
+    if (!isfinite(c) || !isfinite(r) || c < 0 || r < 0 || c >= v->map.cols ||
+        r >= v->map.rows)
+        return;
+    ball_char(v, (int)floor(c), (int)floor(r), ch, color, VIEW_BALL);
+}
+
 void view_trail(struct view *v, double x, double y)
 {
     double c, r;

@@ -124,6 +124,12 @@ void view_begin(struct view *v);
 /// few dots (braille) or one character (ASCII).
 void view_ball(struct view *v, double x, double y, double r, uint32_t color);
 
+/// Draws the character @p ch (a Unicode code point, ASCII in VIEW_ASCII) in
+/// the cell under (x, y), in the ball layer with colour tag @p color: a
+/// body of a universe, which has no size, shown by a letter. Nothing when
+/// the point is outside the inner area or not finite.
+void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color);
+
 /// Adds the dot under (x, y) to the trails (the background).
 void view_trail(struct view *v, double x, double y);
 

@@ -291,4 +291,95 @@ check "round: rim dots on the top row" braille i 3
 check "round: nothing above it" not braille i 2
 keys i q
 
+# --- m: the event engine and back, with the current state (issue 5) ---
+start ev 100 32
+check "ev: springs first" wait_for ev "spring · running ×20"
+check "ev: a few steps" wait_for ev " step [0-9]{2,}  "
+keys ev m
+check "m: event in the title" wait_for ev "event · running ×20"
+check "m: events on the status line" wait_for ev " t [0-9.]+  events [0-9]+  collisions [0-9]+  mft [-0-9.e+]+  ×20  E 50 \("
+check "m: no k or dt in event mode" not sh -c 'tmux -L "$0" capture-pane -p -t ev | tail -n 1 | grep -q " k 5"' "$sock"
+t1=$(field ev t)
+sleep 0.4
+t2=$(field ev t)
+check "event mode: t advances ($t1 -> $t2)" awk "BEGIN{exit !($t2 > $t1)}"
+keys ev ' '
+check "event mode: paused" wait_for ev "event · paused"
+n0=$(field ev events)
+t1=$(field ev t)
+keys ev .
+n1=$(field ev events)
+check "event mode: '.' is one event ($n0 -> $n1)" [ "$n1" = $((n0 + 1)) ]
+check "event mode: '.' moves t" awk "BEGIN{exit !($(field ev t) > $t1)}"
+keys ev ,
+check "event mode: ',' undoes the event" [ "$(field ev events)" = "$n0" ]
+check "event mode: ',' restores t" [ "$(field ev t)" = "$t1" ]
+keys ev k
+check "event mode: k is for the springs" wait_for ev "k 4 \(for the spring engine\)"
+keys ev K
+keys ev g
+check "event mode: g needs springs" wait_for ev "gravity needs the spring engine"
+keys ev m
+check "m: back to springs" wait_for ev "spring · paused ×20"
+check "m: steps, dt and k again" wait_for ev " t [0-9.]+  step [0-9]+  dt 0.05  k 5  "
+check "m: the same time" [ "$(field ev t)" = "$t1" ]
+s0=$(field ev step)
+keys ev .
+check "springs: '.' one step again" [ "$(field ev step)" = $((s0 + 1)) ]
+# g: gravity on with the default G (no gravity directive), and off
+keys ev g
+check "g: gravity on, default G" wait_for ev "gravity on: G 483 softening 12"
+check "g: G on the status line" wait_for ev "  E [-0-9.e+]+ \([-+0-9.e%]+\)  G 483  "
+keys ev m
+check "m with gravity: no event engine" wait_for ev "gravity has no event engine"
+check "m with gravity: still springs" wait_for ev "spring · paused"
+keys ev g
+check "g: gravity off" wait_for ev "gravity off"
+check "g: no G on the status line" not sh -c 'tmux -L "$0" capture-pane -p -t ev | tail -n 1 | grep -q "  G 483"' "$sock"
+keys ev '?'
+check "help lists m" wait_for ev "m +engine: springs / exact events"
+check "help lists g" wait_for ev "g +gravity on / off"
+keys ev x
+keys ev q
+check "ev: q exits 0" [ "$(wait_rc ev)" = 0 ]
+
+# --- --engine=event starts the front end in event mode ---
+start ee 80 24 --engine=event
+check "--engine=event: title" wait_for ee "event · running ×20"
+check "--engine=event: status" wait_for ee " events [0-9]+  collisions "
+keys ee q
+check "--engine=event: q exits 0" [ "$(wait_rc ee)" = 0 ]
+
+# --- a universe (issue 4): letters, the sun a star, trails, no box ---
+start pl 120 30 scenes/planets.txt
+check "planets: 60 dt a second" wait_for pl "spring · running ×1.5e\+06"
+check "planets: the sun is a star" wait_for pl "✶"
+body() { screen pl | sed '1d;$d' | grep -q "$1"; }
+check "planets: Earth" body E
+check "planets: Venus" body V
+check "planets: Mars and Mercury" body M
+check "planets: no box" not body "┌"
+check "planets: trails" wait_braille pl
+check "planets: no k" not sh -c 'tmux -L "$0" capture-pane -p -t pl | tail -n 1 | grep -q " k "' "$sock"
+keys pl m
+check "planets: no event engine" wait_for pl "open space has no event engine"
+keys pl Enter
+check "planets: no cue ball" wait_for pl "open space: no cue ball"
+keys pl q
+check "planets: q exits 0" [ "$(wait_rc pl)" = 0 ]
+start pa 80 24 --ascii scenes/planets.txt
+check "planets ascii: the sun is *" wait_for pa "\*"
+keys pa q
+check "planets ascii: q exits 0" [ "$(wait_rc pa)" = 0 ]
+
+# --- a particle file (unit box): the box, the balls, its own speed ---
+start pt 80 24 tests/particles/billiards5.txt
+check "particles: the square box" wait_for pt "^ {19}┌─{40}┐ *$"
+check "particles: balls" wait_braille pt
+check "particles: a quarter box a second" wait_for pt "spring · running ×2.5 "
+keys pt m
+check "particles: event mode" wait_for pt "event · running ×2.5 "
+keys pt q
+check "particles: q exits 0" [ "$(wait_rc pt)" = 0 ]
+
 summary

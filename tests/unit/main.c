@@ -20,6 +20,7 @@ static const struct {
     {"view", test_view},
     {"history", test_history},
     {"fuzz", test_fuzz},
+    {"grid", test_grid},
 };
 
 int main(int argc, char **argv)

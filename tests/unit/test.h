@@ -43,5 +43,6 @@ void test_particles(void);
 void test_view(void);
 void test_history(void);
 void test_fuzz(void);
+void test_grid(void);
 
 #endif

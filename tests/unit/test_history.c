@@ -97,7 +97,7 @@ static void test_changes(void)
     struct sim before = clone(&s); /* at 250, before the change */
     /* A change between regular checkpoints: k up, and a kick. */
     s.p.k *= 1.25;
-    s.vy[15] += 3;
+    s.vy[0] += 3; /* the cue ball */
     history_changed(&h, &s);
     struct sim after = clone(&s);
     step(&h, &s, 300);

@@ -11,6 +11,7 @@
 #include "sim.h"
 #include "test.h"
 
+#include <stdint.h>
 #include <string.h>
 
 /* ===== E1 ===== */
@@ -578,8 +579,68 @@ static void test_barnes_hut(void)
     sim_free(&b);
 }
 
+/* The front end's default gravity: two touching balls of the mean radius
+ * and mass attract, through gravity_forces, with k r / 100 (a tenth of a
+ * contact compressed by r / 10). */
+static void test_gravity_default(void)
+{
+    double m[2] = {1, 3}, r[2] = {10, 14}, G, soft;
+    CHECK(gravity_default(2, m, r, 5, &G, &soft) == 0);
+    CHECK_NEAR(soft, 12, 1e-12);
+    double mm[2] = {2, 2}, x[2] = {0, 24}, y[2] = {0, 0}, fx[2] = {0, 0}, fy[2] = {0, 0};
+    gravity_forces(2, x, y, mm, G, soft, fx, fy);
+    CHECK_NEAR(fx[0], 5 * 12 / 100.0, 1e-12);
+    CHECK_NEAR(fx[1], -5 * 12 / 100.0, 1e-12);
+    CHECK(gravity_default(0, m, r, 5, &G, &soft) == -1 && G == 0);
+}
+
+/* Automatic gravity (theta < 0, the default): up to SIM_BH_MIN bodies the
+ * exact sum to the bit; above, the tree, close to the exact sum. */
+static void test_gravity_auto(void)
+{
+    const size_t sizes[2] = {SIM_BH_MIN, SIM_BH_MIN + 1};
+    for (int c = 0; c < 2; c++) {
+        size_t n = sizes[c];
+        struct sim a, e;
+        open_sim(&a, n, 1, 1e-3);
+        open_sim(&e, n, 1, 1e-3);
+        CHECK(a.p.theta < 0);
+        e.p.theta = 0; /* exact at any size */
+        a.p.softening = e.p.softening = 0.01;
+        uint64_t st = 12345;
+        for (size_t i = 0; i < n; i++) {
+            st = st * 6364136223846793005u + 1442695040888963407u;
+            double u = (double)(st >> 11) / 9007199254740992.0;
+            st = st * 6364136223846793005u + 1442695040888963407u;
+            double v = (double)(st >> 11) / 9007199254740992.0;
+            a.x[i] = e.x[i] = u;
+            a.y[i] = e.y[i] = v * v; /* denser at the bottom */
+            a.m[i] = e.m[i] = 1.0 / (double)n;
+            a.r[i] = e.r[i] = 0;
+        }
+        sim_forces(&a);
+        sim_forces(&e);
+        double num = 0, den = 0;
+        for (size_t i = 0; i < n; i++) {
+            num += (a.fx[i] - e.fx[i]) * (a.fx[i] - e.fx[i]) +
+                   (a.fy[i] - e.fy[i]) * (a.fy[i] - e.fy[i]);
+            den += e.fx[i] * e.fx[i] + e.fy[i] * e.fy[i];
+        }
+        double rel = sqrt(num / den);
+        if (c == 0)
+            CHECK(rel == 0); /* exact: the same sum */
+        else
+            CHECK(rel > 0 && rel < 0.03); /* the tree at theta 0.5 */
+        printf("  gravity auto, %zu bodies: rms force error %.3g\n", n, rel);
+        sim_free(&a);
+        sim_free(&e);
+    }
+}
+
 void test_systems(void)
 {
+    test_gravity_auto();
+    test_gravity_default();
     test_e1();
     test_zeta();
     test_exp_turning_gap();

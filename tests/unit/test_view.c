@@ -298,8 +298,42 @@ static void test_rim_and_mark(void)
     view_free(&v);
 }
 
+/* A label (a universe's body): its character in the cell of its point, in
+ * the ball layer over a trail; gone from the next frame; nothing outside. */
+static void test_label(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_NONE, VIEW_BRAILLE) == 0);
+    view_begin(&v);
+    view_trail(&v, 85, 301);
+    view_label(&v, 85, 301, 'E', 3);
+    view_label(&v, 1e300, 301, 'X', 3);
+    view_label(&v, -1e300, -1e300, 'X', 3);
+    view_label(&v, 900, 200, 'X', 3); /* right of the world: outside */
+    view_end(&v);
+    int layer;
+    uint32_t color;
+    CHECK(glyph_at(&v, 11, 10, &layer, &color) == 'E');
+    CHECK(layer == VIEW_BALL && color == 3);
+    CHECK(v.nused == 1);
+    CHECK(ball_cells(&v) == 1);
+    /* The next frame without it: the cell is repainted and shows the trail. */
+    view_begin(&v);
+    view_label(&v, 400, 200, 0x2736, 4);
+    view_end(&v);
+    CHECK(glyph_at(&v, 11, 10, &layer, NULL) != 'E' && layer == VIEW_TRAIL);
+    int listed = 0;
+    for (size_t i = 0; i < v.npaint; i++)
+        listed += v.paint[i] == 10 * v.map.cols + 11;
+    CHECK(listed == 1);
+    CHECK(glyph_at(&v, 51, 16, &layer, &color) == 0x2736 && color == 4);
+    view_free(&v);
+}
+
 void test_view(void)
 {
+    test_label();
     test_fit();
     test_isotropy();
     test_braille();

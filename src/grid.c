@@ -1,0 +1,502 @@
+/*
+ * grid.c - cells, the neighbour list built from them, and the cell-order
+ * sort of the balls.
+ *
+ * A build (1) drops every small ball into its cell with a counting sort,
+ * stable in slot order; (2) tests each small ball against the balls later
+ * in its own cell and in the four cells ahead of it (E, NW, N, NE: a half
+ * stencil, so every pair is tested once), and each large ball against the
+ * cells its reach covers and against the other large balls, keeping the
+ * pairs closer than r_a + r_b + reach + skin; (3) gathers the kept pairs
+ * into rows by their smaller slot with a second counting sort, and sorts
+ * each (short) row. Every step is linear in N plus the pairs found.
+ */
+#include "grid.h"
+
+#include "sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct grid {
+    size_t n;           /* balls the grid is made for */
+    double reach;       /* interaction range beyond touching, >= 0 */
+    double skin;        /* extra range of the list, > 0 */
+    double cut;         /* reach + skin */
+    double rlarge;      /* a ball with r > rlarge is large */
+    double rsmall;      /* the largest radius of a small ball */
+    double c;           /* cell side, >= 2 rsmall + cut */
+    long nx, ny;        /* cells per row, per column */
+    int valid;          /* the list matches the positions (up to travel) */
+    double travel;      /* bound on any ball's displacement since the build */
+    long builds;
+    size_t strip;       /* columns per strip: GRID_STRIP, or nx if fewer */
+    size_t nkeys;       /* cell numbers: strips of `strip` columns */
+    uint32_t *cs;       /* nkeys + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
+    uint32_t *cell_ball;/* n: small balls by cell */
+    uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
+    uint32_t *large;    /* nlarge: large slots */
+    size_t nlarge;
+    uint32_t *start;    /* n + 1 row starts */
+    uint32_t *nbr;      /* row entries, cap nbr_cap */
+    size_t nbr_cap;
+    uint32_t *pa, *pb;  /* candidate pairs (a < b), cap p_cap */
+    size_t np, p_cap;
+    uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
+    uint32_t *wall;     /* slots near a wall, cap wall_cap */
+    size_t nwall, wall_cap;
+    int same_m, same_r; /* every ball has the mass m[0], the radius r[0] */
+    double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
+    double *ring;       /* 2 * ring_size doubles of sweep scratch */
+    size_t ring_size;   /* a power of 2 >= every block's window */
+};
+
+#define NO_CELL UINT32_MAX
+
+/* The k-th smallest of a[0..n) (a is reordered): Wirth's selection, which
+ * stays linear on average when many values are equal. */
+static double select_kth(double *a, size_t n, size_t k)
+{
+    ptrdiff_t l = 0, m = (ptrdiff_t)n - 1, kk = (ptrdiff_t)k;
+    while (l < m) {
+        double x = a[kk];
+        ptrdiff_t i = l, j = m;
+        do {
+            while (a[i] < x)
+                i++;
+            while (x < a[j])
+                j--;
+            if (i <= j) {
+                double t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        } while (i <= j);
+        if (j < kk)
+            l = i;
+        if (kk < i)
+            m = j;
+    }
+    return a[kk];
+}
+
+struct grid *grid_new(const struct sim *s, double reach)
+{
+    const size_t n = s->n;
+    if (n == 0 || n >= NO_CELL)
+        return NULL;
+    struct grid *g = calloc(1, sizeof *g);
+    double *tmp = malloc(n * sizeof *tmp);
+    if (!g || !tmp)
+        goto fail;
+    g->n = n;
+    g->reach = reach;
+    memcpy(tmp, s->r, n * sizeof *tmp);
+    double rmed = select_kth(tmp, n, n / 2);
+    free(tmp);
+    tmp = NULL;
+    g->rlarge = GRID_LARGE * rmed;
+    g->same_m = g->same_r = 1;
+    for (size_t i = 1; i < n; i++) {
+        g->same_m &= s->m[i] == s->m[0];
+        g->same_r &= s->r[i] == s->r[0];
+    }
+    for (size_t i = 0; i < GRID_BLOCK; i++) {
+        g->m_fill[i] = s->m[0];
+        g->r_fill[i] = s->r[0];
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (s->r[i] > g->rlarge)
+            g->nlarge++;
+        else if (s->r[i] > g->rsmall)
+            g->rsmall = s->r[i];
+    }
+    g->skin = GRID_SKIN * 2 * g->rsmall;
+    g->cut = (reach > 0 ? reach : 0) + g->skin;
+    g->c = 2 * g->rsmall + g->cut;
+    /* At most about 2 cells per ball: a sparse table gets bigger cells. */
+    double w = s->p.w > 0 ? s->p.w : 1, h = s->p.h > 0 ? s->p.h : 1;
+    double most = 2.0 * (double)n + 64;
+    double cells = (w / g->c + 1) * (h / g->c + 1);
+    if (cells > most)
+        g->c *= sqrt(cells / most) * 1.01;
+    g->nx = (long)(w / g->c) + 1;
+    g->ny = (long)(h / g->c) + 1;
+    g->strip = (size_t)g->nx < GRID_STRIP ? (size_t)g->nx : GRID_STRIP;
+    g->nkeys = ((size_t)g->nx + g->strip - 1) / g->strip * g->strip * (size_t)g->ny;
+    g->cs = malloc((g->nkeys + 2) * sizeof *g->cs);
+    g->cell_ball = malloc(n * sizeof *g->cell_ball);
+    g->cellof = malloc(n * sizeof *g->cellof);
+    g->large = malloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
+    g->start = malloc((n + 1) * sizeof *g->start);
+    g->p_cap = n / 2 + 16;
+    g->pa = malloc(g->p_cap * sizeof *g->pa);
+    g->pb = malloc(g->p_cap * sizeof *g->pb);
+    g->nbr_cap = g->p_cap;
+    g->nbr = malloc(g->nbr_cap * sizeof *g->nbr);
+    g->block_end = malloc((n / GRID_BLOCK + 1) * sizeof *g->block_end);
+    g->wall_cap = 1024;
+    g->wall = malloc(g->wall_cap * sizeof *g->wall);
+    if (!g->block_end || !g->wall || !g->cs || !g->cell_ball || !g->cellof || !g->large || !g->start ||
+        !g->pa || !g->pb || !g->nbr)
+        goto fail;
+    return g;
+fail:
+    free(tmp);
+    grid_free(g);
+    return NULL;
+}
+
+void grid_free(struct grid *g)
+{
+    if (!g)
+        return;
+    free(g->cs);
+    free(g->cell_ball);
+    free(g->cellof);
+    free(g->large);
+    free(g->start);
+    free(g->nbr);
+    free(g->pa);
+    free(g->pb);
+    free(g->block_end);
+    free(g->wall);
+    free(g->ring);
+    free(g);
+}
+
+void grid_invalidate(struct grid *g)
+{
+    g->valid = 0;
+}
+
+void grid_moved(struct grid *g, double dist)
+{
+    g->travel += dist;
+}
+
+/* The cell coordinate of q along an axis of @p cells cells: clamped, so
+ * that balls off the table share the border cells (clamping never moves
+ * two coordinates apart, so neighbours stay neighbours); NaN gives 0. */
+static long cell_coord(double q, double c, long cells)
+{
+    double u = q / c, top = (double)(cells - 1);
+    u = u > 0 ? u : 0;
+    u = u < top ? u : top;
+    return (long)u;
+}
+
+/* The number of cell (cx, cy): strip by strip of GRID_STRIP columns, each
+ * strip row by row, so that the cells a ball's stencil reaches are near it
+ * in this order (see grid_sort). */
+static size_t cell_key(const struct grid *g, size_t cx, size_t cy)
+{
+    return (cx / g->strip * (size_t)g->ny + cy) * g->strip + cx % g->strip;
+}
+
+static uint32_t cell_of(const struct grid *g, double x, double y)
+{
+    return (uint32_t)cell_key(g, (size_t)cell_coord(x, g->c, g->nx),
+                              (size_t)cell_coord(y, g->c, g->ny));
+}
+
+static int grow(uint32_t **a, uint32_t **b, size_t *cap)
+{
+    size_t nc = *cap * 2;
+    uint32_t *na = realloc(*a, nc * sizeof *na);
+    if (na)
+        *a = na;
+    uint32_t *nb = b ? realloc(*b, nc * sizeof *nb) : NULL;
+    if (nb)
+        *b = nb;
+    if (!na || (b && !nb))
+        return -1;
+    *cap = nc;
+    return 0;
+}
+
+static int emit(struct grid *g, uint32_t a, uint32_t b)
+{
+    if (g->np == g->p_cap && grow(&g->pa, &g->pb, &g->p_cap))
+        return -1;
+    g->pa[g->np] = a < b ? a : b;
+    g->pb[g->np] = a < b ? b : a;
+    g->np++;
+    return 0;
+}
+
+/* Tests ball a against the balls cell_ball[k0..k1) and keeps the close
+ * ones. */
+static int test_range(struct grid *g, const struct sim *s, uint32_t a,
+                      size_t k0, size_t k1)
+{
+    const double xa = s->x[a], ya = s->y[a], ra = s->r[a] + g->cut;
+    for (size_t k = k0; k < k1; k++) {
+        uint32_t b = g->cell_ball[k];
+        double dx = s->x[b] - xa, dy = s->y[b] - ya, lim = ra + s->r[b];
+        if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
+            return -1;
+    }
+    return 0;
+}
+
+static int test_pair(struct grid *g, const struct sim *s, uint32_t a, uint32_t b)
+{
+    double dx = s->x[b] - s->x[a], dy = s->y[b] - s->y[a];
+    double lim = s->r[a] + s->r[b] + g->cut;
+    if (dx * dx + dy * dy < lim * lim)
+        return emit(g, a, b);
+    return 0;
+}
+
+/* Tests ball a against the balls of cells x0..x1 (x0 <= x1) of row cy,
+ * which are contiguous in cell_ball within a strip. */
+static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
+                    uint32_t a, size_t x0, size_t x1, size_t cy)
+{
+    while (x0 <= x1) {
+        size_t end = (x0 / g->strip + 1) * g->strip - 1; /* strip's last */
+        size_t hi = end < x1 ? end : x1;
+        if (test_range(g, s, a, cb[cell_key(g, x0, cy)], cb[cell_key(g, hi, cy) + 1]))
+            return -1;
+        x0 = hi + 1;
+    }
+    return 0;
+}
+
+static int build(struct grid *g, const struct sim *s)
+{
+    const size_t n = g->n;
+    const long nx = g->nx, ny = g->ny;
+    const size_t ncell = g->nkeys;
+    uint32_t *cs = g->cs;
+
+    /* 1. small balls into cells: counting sort, stable by slot. */
+    memset(cs, 0, (ncell + 2) * sizeof *cs);
+    g->nlarge = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s->r[i] > g->rlarge) {
+            g->cellof[i] = NO_CELL;
+            g->large[g->nlarge++] = (uint32_t)i;
+            continue;
+        }
+        uint32_t c = cell_of(g, s->x[i], s->y[i]);
+        g->cellof[i] = c;
+        cs[c + 2]++;
+    }
+    for (size_t c = 0; c < ncell; c++)
+        cs[c + 2] += cs[c + 1];
+    /* Now cs[c + 1] is where cell c begins; filling by cs[c + 1]++
+     * leaves cs[c + 1] at its end, which is where cell c + 1 begins. */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = g->cellof[i];
+        if (c != NO_CELL)
+            g->cell_ball[cs[c + 1]++] = (uint32_t)i;
+    }
+    /* cs[c + 1] = end of c = begin of c + 1: shift the view by one. */
+    memmove(cs + 1, cs, (ncell + 1) * sizeof *cs);
+    cs[0] = cs[1] = 0;
+    const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
+
+    /* 2. candidate pairs, cell by cell in their order: a ball against the
+     * rest of its cell and its E neighbour (one range when both are in
+     * the strip), then the three cells above. */
+    g->np = 0;
+    const double *x = s->x, *y = s->y, *r = s->r;
+    const double cut = g->cut;
+    const size_t S = g->strip, strip_cells = S * (size_t)ny;
+    for (size_t c = 0; c < ncell; c++) {
+        size_t k0 = cb[c], k1 = cb[c + 1];
+        if (k0 == k1)
+            continue;
+        size_t in = c % strip_cells;
+        size_t cy = in / S;
+        size_t cx = c / strip_cells * S + in % S;
+        int east = cx + 1 < (size_t)nx, east_in = east && (cx + 1) % S;
+        size_t e1 = east_in ? cb[c + 2] : k1;
+        for (size_t k = k0; k < k1; k++) {
+            const uint32_t a = g->cell_ball[k];
+            const double xa = x[a], ya = y[a], ra = r[a] + cut;
+            for (size_t q = k + 1; q < e1; q++) {
+                uint32_t b = g->cell_ball[q];
+                double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
+                if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
+                    return -1;
+            }
+            if (east && !east_in && test_row(g, s, cb, a, cx + 1, cx + 1, cy))
+                return -1;
+            if (cy + 1 < (size_t)ny &&
+                test_row(g, s, cb, a, cx > 0 ? cx - 1 : 0,
+                         cx + 1 < (size_t)nx ? cx + 1 : cx, cy + 1))
+                return -1;
+        }
+    }
+    for (size_t l = 0; l < g->nlarge; l++) {
+        uint32_t a = g->large[l];
+        double e = s->r[a] + g->rsmall + g->cut;
+        long x0 = cell_coord(s->x[a] - e, g->c, nx), x1 = cell_coord(s->x[a] + e, g->c, nx);
+        long y0 = cell_coord(s->y[a] - e, g->c, ny), y1 = cell_coord(s->y[a] + e, g->c, ny);
+        for (long cy = y0; cy <= y1; cy++)
+            if (test_row(g, s, cb, a, (size_t)x0, (size_t)x1, (size_t)cy))
+                return -1;
+        for (size_t m = l + 1; m < g->nlarge; m++)
+            if (test_pair(g, s, a, g->large[m]))
+                return -1;
+    }
+
+    /* 3. rows by the smaller slot, each row ascending. */
+    uint32_t *start = g->start;
+    memset(start, 0, (n + 1) * sizeof *start);
+    for (size_t p = 0; p < g->np; p++)
+        start[g->pa[p] + 1]++;
+    for (size_t i = 0; i < n; i++)
+        start[i + 1] += start[i];
+    while (g->nbr_cap < g->np)
+        if (grow(&g->nbr, NULL, &g->nbr_cap))
+            return -1;
+    uint32_t *cur = g->cellof; /* no longer needed: the fill cursors */
+    memcpy(cur, start, n * sizeof *cur);
+    for (size_t p = 0; p < g->np; p++)
+        g->nbr[cur[g->pa[p]]++] = g->pb[p];
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *row = g->nbr + start[i];
+        size_t len = start[i + 1] - start[i];
+        for (size_t k = 1; k < len; k++) {
+            uint32_t v = row[k];
+            size_t m = k;
+            for (; m > 0 && row[m - 1] > v; m--)
+                row[m] = row[m - 1];
+            row[m] = v;
+        }
+    }
+    /* 4. how far each block's rows reach, and the balls near a wall. */
+    uint32_t reach_end = 0;
+    size_t window = GRID_BLOCK;
+    for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
+        size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
+        if (reach_end < i1)
+            reach_end = (uint32_t)i1;
+        for (size_t i = i0; i < i1; i++)
+            if (start[i + 1] > start[i] && g->nbr[start[i + 1] - 1] >= reach_end)
+                reach_end = g->nbr[start[i + 1] - 1] + 1;
+        g->block_end[b] = reach_end;
+        if (reach_end - i0 > window)
+            window = reach_end - i0;
+    }
+    size_t ring = GRID_BLOCK;
+    while (ring < window)
+        ring *= 2;
+    if (ring > g->ring_size) {
+        double *nr = realloc(g->ring, 2 * ring * sizeof *nr);
+        if (!nr)
+            return -1;
+        g->ring = nr;
+        g->ring_size = ring;
+    }
+    g->nwall = 0;
+    for (size_t i = 0; i < n; i++)
+        if (sim_wall_near(s, i, g->skin)) {
+            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
+                return -1;
+            g->wall[g->nwall++] = (uint32_t)i;
+        }
+    g->valid = 1;
+    g->travel = 0;
+    g->builds++;
+    return 0;
+}
+
+int grid_update(struct grid *g, const struct sim *s)
+{
+    /* 0.45 rather than 0.5: a margin for the rounding of the tests. */
+    if (g->valid && g->travel <= 0.45 * g->skin)
+        return 0;
+    g->valid = 0;
+    return build(g, s);
+}
+
+struct grid_pairs grid_pairs(const struct grid *g)
+{
+    struct grid_pairs p = {g->n, g->start, g->nbr, g->block_end, g->wall,
+                           g->nwall, g->ring, g->ring_size,
+                           g->same_m ? g->m_fill : NULL,
+                           g->same_r ? g->r_fill : NULL};
+    return p;
+}
+
+struct grid_stats grid_stats(const struct grid *g)
+{
+    struct grid_stats st;
+    st.reach = g->reach;
+    st.cell = g->c;
+    st.nx = g->nx;
+    st.ny = g->ny;
+    st.nlarge = g->nlarge;
+    st.builds = g->builds;
+    st.pairs = g->valid ? g->start[g->n] : 0;
+    return st;
+}
+
+int grid_sort(struct grid *g, struct sim *s)
+{
+    /* The cells' order (see cell_key): a ball's neighbours in the row of
+     * cells above sit about GRID_STRIP cells ahead in memory, not a whole
+     * table's width; only the pairs across a strip's edge are far apart. */
+    const size_t n = g->n, nkeys = g->nkeys;
+    double *tmp = malloc(n * sizeof *tmp);
+    uint32_t *src = malloc(n * sizeof *src);
+    if (!tmp || !src) {
+        free(tmp);
+        free(src);
+        return -1;
+    }
+    /* Counting sort of all slots (large ones by their centre's cell):
+     * src[k] is the old slot of the ball that goes to slot k. */
+    uint32_t *cs = g->cs;
+    memset(cs, 0, (nkeys + 1) * sizeof *cs);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = cell_of(g, s->x[i], s->y[i]);
+        g->cellof[i] = c;
+        cs[c + 1]++;
+    }
+    for (size_t c = 0; c < nkeys; c++)
+        cs[c + 1] += cs[c];
+    for (size_t i = 0; i < n; i++)
+        src[cs[g->cellof[i]]++] = (uint32_t)i;
+    /* fx, fy are scratch (see sim.h): left alone, their pages stay
+     * untouched in a run that only steps. */
+    double *arrays[] = {s->x, s->y, s->vx, s->vy, s->m, s->r};
+    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
+        double *v = arrays[a];
+        for (size_t k = 0; k < n; k++)
+            tmp[k] = v[src[k]];
+        memcpy(v, tmp, n * sizeof *v);
+    }
+    uint32_t *ids = g->cellof; /* scratch again */
+    for (size_t k = 0; k < n; k++)
+        ids[k] = s->id[src[k]];
+    memcpy(s->id, ids, n * sizeof *ids);
+    free(tmp);
+    free(src);
+    g->valid = 0;
+    return 0;
+}
+
+void grid_each_pair(const struct grid *g, const struct sim *s,
+                    grid_pair_fn *fn, void *ctx)
+{
+    const uint32_t *start = g->start, *nbr = g->nbr;
+    for (size_t i = 0; i < g->n; i++) {
+        const double xi = s->x[i], yi = s->y[i], ri = s->r[i] + (g->reach > 0 ? g->reach : 0);
+        for (uint32_t e = start[i]; e < start[i + 1]; e++) {
+            size_t j = nbr[e];
+            double dx = s->x[j] - xi, dy = s->y[j] - yi;
+            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+            if (d < ri + s->r[j])
+                fn(ctx, i, j, dx, dy, d);
+        }
+    }
+}

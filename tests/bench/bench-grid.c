@@ -1,0 +1,205 @@
+/*
+ * bench-grid.c - the driver of tests/bench/grid.sh. Links the core.
+ *
+ *   bench-grid gen N SEED RELAX SCENE DATA
+ *       makes a 2D gas of N discs (r = 1, m = 1, packing 0.4, k = 1000,
+ *       dt = 0.002, speed 1 in random directions, on a jittered square
+ *       lattice), lets it mix for RELAX steps, and writes it as a scene
+ *       file and as a LAMMPS data file (atom_style sphere), the same
+ *       decimal numbers in both
+ *   bench-grid run [-b] STEPS RUNS SCENE
+ *       loads SCENE, then times RUNS runs of STEPS steps each (only the
+ *       stepping) with sim_step, or with -b the O(n^2) loop, and prints
+ *       one line of key=value: the median run, ns per ball-step, contacts
+ *       per ball at the end, peak RSS of the process
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "grid.h"
+#include "scene.h"
+#include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static uint64_t rng = 1;
+static double urand(void)
+{
+    uint64_t z = (rng += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+static int gen(long n, uint64_t seed, long relax, const char *scene_path,
+               const char *data_path)
+{
+    const double phi = 0.4;
+    const double L = sqrt((double)n * SIM_PI / phi);
+    long side = (long)ceil(sqrt((double)n));
+    double cell = L / (double)side, jit = 0.45 * (cell - 2);
+    struct sim_params p = sim_default_params();
+    p.w = p.h = L;
+    p.k = 1000;
+    p.dt = 0.002;
+    struct sim s;
+    if (n < 1 || sim_init(&s, (size_t)n, &p)) {
+        fputs("bench-grid gen: bad N or out of memory\n", stderr);
+        return 1;
+    }
+    rng = seed;
+    for (long i = 0; i < n; i++) {
+        s.x[i] = ((double)(i % side) + 0.5) * cell + (2 * urand() - 1) * jit;
+        s.y[i] = ((double)(i / side) + 0.5) * cell + (2 * urand() - 1) * jit;
+        double th = 2 * SIM_PI * urand();
+        s.vx[i] = cos(th);
+        s.vy[i] = sin(th);
+        s.m[i] = s.r[i] = 1;
+    }
+    /* The lattice has no contacts yet: let the gas mix first, so that
+     * both programs start from a gas in its steady state. */
+    for (long i = 0; i < relax; i++)
+        sim_step(&s);
+    /* LAMMPS (29 Sep 2021) takes the mass of a sphere, 4/3 pi (d/2)^3
+     * times the density, even in 2d: this density gives exactly 1. */
+    const double density = nextafter(3 / (4 * SIM_PI), 1);
+    FILE *fs = fopen(scene_path, "w"), *fd = fopen(data_path, "w");
+    uint32_t *slot = malloc((size_t)n * sizeof *slot);
+    if (!fs || !fd || !slot) {
+        perror("bench-grid gen");
+        return 1;
+    }
+    for (long i = 0; i < n; i++)
+        slot[s.id[i]] = (uint32_t)i;
+    fprintf(fs, "title gas of %ld discs, packing 0.4 (bench-grid)\n"
+                "table %.17g %.17g\nk 1000\ndt 0.002\n", n, L, L);
+    fprintf(fd, "springball bench: %ld discs r=1 m=1 packing 0.4\n\n"
+                "%ld atoms\n1 atom types\n\n%.17g %.17g xlo xhi\n"
+                "%.17g %.17g ylo yhi\n-0.5 0.5 zlo zhi\n\nAtoms # sphere\n\n",
+            n, n, 0.0, L, 0.0, L);
+    /* 10 digits: the same decimals for both programs, and a short file,
+     * so that loading a million balls stays cheap. */
+    for (long b = 0; b < n; b++) {
+        uint32_t i = slot[b];
+        fprintf(fs, "ball %.10g %.10g %.10g %.10g 1 1\n", s.x[i], s.y[i],
+                s.vx[i], s.vy[i]);
+        fprintf(fd, "%ld 1 2 %.17g %.10g %.10g 0\n", b + 1, density, s.x[i], s.y[i]);
+    }
+    fprintf(fd, "\nVelocities\n\n");
+    for (long b = 0; b < n; b++)
+        fprintf(fd, "%ld %.10g %.10g 0 0 0 0\n", b + 1, s.vx[slot[b]], s.vy[slot[b]]);
+    free(slot);
+    sim_free(&s);
+    if (fclose(fs) || fclose(fd)) {
+        perror("bench-grid gen");
+        return 1;
+    }
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void brute_step(struct sim *s)
+{
+    sim_forces_brute(s);
+    for (size_t i = 0; i < s->n; i++) {
+        double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
+        s->vx[i] += s->p.dt * ax;
+        s->vy[i] += s->p.dt * ay;
+        s->x[i] += s->p.dt * s->vx[i];
+        s->y[i] += s->p.dt * s->vy[i];
+    }
+    s->t += s->p.dt;
+    s->steps++;
+}
+
+static int run(int brute, long steps, int runs, const char *path)
+{
+    double t0 = now();
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        perror(path);
+        return 1;
+    }
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    rewind(f);
+    char *text = malloc((size_t)len + 1);
+    if (!text || fread(text, 1, (size_t)len, f) != (size_t)len) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return 1;
+    }
+    fclose(f);
+    struct scene sc;
+    struct scene_error err;
+    if (scene_parse(&sc, text, (size_t)len, &err)) {
+        fprintf(stderr, "%s:%d: %s\n", path, err.line, err.msg);
+        return 1;
+    }
+    free(text);
+    struct sim s;
+    if (scene_to_sim(&sc, &s)) {
+        fputs("out of memory\n", stderr);
+        return 1;
+    }
+    scene_free(&sc);
+    double t_load = now() - t0;
+    double *t = malloc((size_t)runs * sizeof *t);
+    for (int k = 0; k < runs; k++) {
+        double a = now();
+        for (long i = 0; i < steps; i++) {
+            if (brute)
+                brute_step(&s);
+            else
+                sim_step(&s);
+        }
+        t[k] = now() - a;
+    }
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    double med = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+    double bsteps = (double)s.n * (double)steps;
+    struct sim_diag d;
+    sim_diag(&s, &d);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    double rss = (double)ru.ru_maxrss * 1024; /* Linux: kilobytes */
+    long builds = s.grid ? grid_stats(s.grid).builds : 0;
+    printf("n=%zu steps=%ld runs=%d median_s=%.6g ballsteps_per_s=%.4g "
+           "ns_per_ballstep=%.4g contacts_per_ball=%.4g peak_rss=%.0f "
+           "bytes_per_ball=%.1f builds=%ld load_s=%.3g e=%.10g finite=%d\n",
+           s.n, steps, runs, med, bsteps / med, 1e9 * med / bsteps,
+           2.0 * (double)d.contacts / (double)s.n, rss, rss / (double)s.n,
+           builds, t_load, d.e, sim_finite(&s));
+    free(t);
+    sim_free(&s);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 7 && strcmp(argv[1], "gen") == 0)
+        return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
+                   argv[5], argv[6]);
+    int brute = argc > 2 && strcmp(argv[2], "-b") == 0;
+    if (argc == 5 + brute && strcmp(argv[1], "run") == 0)
+        return run(brute, atol(argv[2 + brute]), atoi(argv[3 + brute]), argv[4 + brute]);
+    fputs("usage: bench-grid gen N SEED RELAX SCENE DATA\n"
+          "       bench-grid run [-b] STEPS RUNS SCENE\n", stderr);
+    return 2;
+}

@@ -1,0 +1,82 @@
+#!/bin/sh
+# grid.sh - the spring step with the grid broad phase against the O(n^2)
+# loop and against LAMMPS, on a 2D gas of equal discs (r = 1, m = 1,
+# packing 0.4, k = 1000, dt = 0.002), single-threaded.
+#
+# bench-grid writes one configuration per N (a jittered lattice mixed for
+# 1000 steps) as a scene and as a LAMMPS data file; both programs start
+# from it. springball: median of 5 runs (3 at 10^6) of STEPS steps, timing
+# sim_step alone; the runs follow each other. LAMMPS: median of 3 runs of
+# the same steps ("Loop time", which leaves out its setup), when lmp is
+# installed. Peak memory is the peak RSS of the bench-grid process.
+#
+# BENCH_GRID  the driver (default build/bench-grid)
+# SIZES       the N to run (default "1000 10000 100000 1000000")
+cd "$(dirname "$0")/../.." || exit 1
+BENCH_GRID=${BENCH_GRID:-build/bench-grid}
+SIZES=${SIZES:-"1000 10000 100000 1000000"}
+LMP=${LMP:-lmp}
+[ -x "$BENCH_GRID" ] || { echo "grid.sh: $BENCH_GRID missing (make $BENCH_GRID)"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+have_lmp=0
+if command -v "$LMP" >/dev/null 2>&1; then
+    have_lmp=1
+else
+    echo "LAMMPS is not installed: springball runs alone. To compare, install it"
+    echo "(Debian/Ubuntu: apt-get install lammps) and run make bench again."
+fi
+
+# field KEY LINE: the value of KEY=VALUE in LINE
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+
+printf '%-8s %6s | %-11s %7s %9s %8s %7s | %10s | %-11s %7s %9s %6s\n' \
+    N steps "ball-steps/s" "ns/step" "contacts" "peak MB" "B/ball" "O(N^2) ns" \
+    "LAMMPS b-s/s" "ns/step" "contacts" "ratio"
+for n in $SIZES; do
+    case $n in
+        1000) steps=25600 runs=5 bsteps=200 ;;
+        10000) steps=2560 runs=5 bsteps=10 ;;
+        100000) steps=256 runs=5 bsteps=0 ;;
+        *) steps=128 runs=3 bsteps=0 ;;
+    esac
+    "$BENCH_GRID" gen "$n" 1 1000 "$tmp/gas.scene" "$tmp/gas.data" || exit 1
+    line=$("$BENCH_GRID" run "$steps" "$runs" "$tmp/gas.scene") || exit 1
+    bs=$(field ballsteps_per_s "$line")
+    ns=$(field ns_per_ballstep "$line")
+    cpb=$(field contacts_per_ball "$line")
+    rss=$(field peak_rss "$line")
+    bpb=$(field bytes_per_ball "$line")
+    brute=-
+    if [ "$bsteps" -gt 0 ]; then
+        bl=$("$BENCH_GRID" run -b "$bsteps" 3 "$tmp/gas.scene") || exit 1
+        brute=$(field ns_per_ballstep "$bl")
+    fi
+    lbs=- lns=- lcpb=- ratio=-
+    if [ "$have_lmp" = 1 ]; then
+        for r in 1 2 3; do
+            OMP_NUM_THREADS=1 "$LMP" -nocite -in tests/bench/grid.lmp \
+                -var data "$tmp/gas.data" -var steps "$steps" \
+                -log "$tmp/log.$r" -screen none >/dev/null 2>&1
+            sed -n 's/^Loop time of \([^ ]*\) on 1 procs.*/\1/p' "$tmp/log.$r"
+        done >"$tmp/loops"
+        if [ "$(wc -l <"$tmp/loops")" -eq 3 ]; then
+            loop=$(median <"$tmp/loops")
+            lbs=$(awk -v n="$n" -v s="$steps" -v t="$loop" 'BEGIN {printf "%.4g", n * s / t}')
+            lns=$(awk -v n="$n" -v s="$steps" -v t="$loop" 'BEGIN {printf "%.4g", 1e9 * t / (n * s)}')
+            lcpb=$(awk -v s="$steps" '$1 == s && NF == 4 {v = $4} END {print v}' "$tmp/log.1")
+            ratio=$(awk -v a="$bs" -v b="$lbs" 'BEGIN {printf "%.2f", a / b}')
+        else
+            lbs="failed"
+            echo "grid.sh: LAMMPS failed at N=$n; its log:" >&2
+            tail -n 5 "$tmp/log.1" >&2
+        fi
+    fi
+    printf '%-8s %6s | %-11s %7s %9s %8.1f %7s | %10s | %-11s %7s %9s %6s\n' \
+        "$n" "$steps" "$bs" "$ns" "$cpb" "$(awk -v r="$rss" 'BEGIN {print r / 1048576}')" \
+        "$bpb" "$brute" "$lbs" "$lns" "$lcpb" "$ratio"
+done
+echo "ns/step: ns per ball-step; contacts: touching neighbours per ball at the"
+echo "end; ratio: springball's ball-steps/s over LAMMPS's."

@@ -1,0 +1,558 @@
+/*
+ * test_grid.c - the broad phase against the O(n^2) pair loop: the same
+ * contacts on random scenes (varied radii, a few large balls, balls off the
+ * table, fast balls), the same forces to the bit, the same state after 1000
+ * steps (to 1e-9, with the slots sorted in cell order), linear cost with one
+ * huge ball, exact copies, and scene order kept through a sort.
+ */
+#include "grid.h"
+#include "scene.h"
+#include "sim.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* splitmix64, for reproducible scenes. */
+static uint64_t rng_state;
+static double urand(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/*
+ * n balls of radius 1..3 at random (overlaps allowed) on a table sized for
+ * packing fraction phi, nbig of them 40 times larger, a few centres off
+ * the table, speeds up to vmax.
+ */
+static void random_sim(struct sim *s, size_t n, size_t nbig, double phi,
+                       double vmax, uint64_t seed)
+{
+    rng_state = seed;
+    struct sim_params p = sim_default_params();
+    double area = 0;
+    double *r = malloc(n * sizeof *r);
+    for (size_t i = 0; i < n; i++) {
+        r[i] = i % (n / (nbig + 1) + 1) == 7 && nbig ? 40 : 1 + 2 * urand();
+        if (r[i] == 40)
+            nbig--;
+        area += SIM_PI * r[i] * r[i];
+    }
+    p.w = sqrt(area / phi * 2);
+    p.h = p.w / 2;
+    p.k = 50;
+    p.dt = 0.01;
+    sim_init(s, n, &p);
+    for (size_t i = 0; i < n; i++) {
+        s->r[i] = r[i];
+        s->m[i] = r[i] * r[i];
+        s->x[i] = urand() * p.w;
+        s->y[i] = urand() * p.h;
+        if (i % 97 == 3) /* off the table, like a ball shot through a wall */
+            s->x[i] = i % 2 ? -3 * urand() * r[i] : p.w + 30 * urand();
+        s->vx[i] = vmax * (2 * urand() - 1);
+        s->vy[i] = vmax * (2 * urand() - 1);
+    }
+    free(r);
+}
+
+/* The overlapping pairs (i < j) by the O(n^2) loop's own test, in its
+ * order, as i * n + j; returns how many. */
+static size_t brute_contacts(const struct sim *s, double reach, size_t *out)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < s->n; i++)
+        for (size_t j = i + 1; j < s->n; j++) {
+            double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
+            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+            if (d < s->r[i] + s->r[j] + reach)
+                out[c++] = i * s->n + j;
+        }
+    return c;
+}
+
+struct collect {
+    size_t n, c, *out;
+};
+
+static void collect_pair(void *ctx, size_t i, size_t j, double dx, double dy,
+                         double dist)
+{
+    struct collect *cl = ctx;
+    (void)dx;
+    (void)dy;
+    (void)dist;
+    cl->out[cl->c++] = i * cl->n + j;
+}
+
+/* Whether the grid (reach given) lists exactly the brute-force pairs, in
+ * the same order; also that every row is ascending and above its slot. */
+static int same_contacts(const struct sim *s, double reach)
+{
+    size_t cap = s->n * 64 + 1024;
+    size_t *a = malloc(cap * sizeof *a), *b = malloc(cap * sizeof *b);
+    size_t na = brute_contacts(s, reach, a);
+    struct grid *g = grid_new(s, reach);
+    int ok = g && grid_update(g, s) == 0;
+    if (ok) {
+        struct grid_pairs pl = grid_pairs(g);
+        for (size_t i = 0; i < s->n && ok; i++)
+            for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++)
+                if (pl.nbr[e] <= i || (e > pl.start[i] && pl.nbr[e] <= pl.nbr[e - 1]))
+                    ok = 0;
+        struct collect cl = {s->n, 0, b};
+        grid_each_pair(g, s, collect_pair, &cl);
+        ok = ok && cl.c == na && memcmp(a, b, na * sizeof *a) == 0;
+        if (!ok)
+            printf("  grid: %zu pairs, brute force %zu (n %zu, reach %g)\n",
+                   cl.c, na, s->n, reach);
+    }
+    grid_free(g);
+    free(a);
+    free(b);
+    return ok;
+}
+
+static void test_contacts_random(void)
+{
+    const struct { size_t n, nbig; double phi, reach; } cases[] = {
+        {50, 0, 0.3, 0},  {200, 1, 0.4, 0},   {700, 2, 0.5, 0},
+        {2000, 3, 0.4, 0}, {2000, 0, 0.7, 0}, {1000, 2, 0.3, 1.5},
+        {1500, 5, 0.2, 6},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sim s;
+        random_sim(&s, cases[c].n, cases[c].nbig, cases[c].phi, 5, 100 + c);
+        CHECK(same_contacts(&s, cases[c].reach));
+        /* the same after the slots are put in cell order */
+        struct grid *g = grid_new(&s, 0);
+        CHECK(g && grid_sort(g, &s) == 0);
+        grid_free(g);
+        CHECK(same_contacts(&s, cases[c].reach));
+        sim_free(&s);
+    }
+    /* A table 40 times taller than wide (fewer columns of cells than a
+     * strip of the cell order) and one 40 times wider. */
+    for (int tall = 0; tall < 2; tall++) {
+        struct sim s;
+        random_sim(&s, 1500, 2, 0.4, 5, 77);
+        double f = tall ? 1.0 / 9 : 4.5;
+        s.p.w *= f;
+        s.p.h /= f;
+        for (size_t i = 0; i < s.n; i++) {
+            s.x[i] *= f;
+            s.y[i] /= f;
+        }
+        CHECK(same_contacts(&s, 0));
+        struct grid *g = grid_new(&s, 0);
+        CHECK(g && grid_sort(g, &s) == 0);
+        CHECK(tall ? grid_stats(g).nx < GRID_STRIP : grid_stats(g).nx > 2 * GRID_STRIP);
+        grid_free(g);
+        CHECK(same_contacts(&s, 0));
+        sim_free(&s);
+    }
+}
+
+static void test_forces_bitwise(void)
+{
+    /* Steps through a gas with fast balls (some move more than the skin in
+     * one step) and compares sim_forces with sim_forces_brute to the bit. */
+    struct sim s;
+    random_sim(&s, 1200, 2, 0.45, 80, 7);
+    size_t n = s.n;
+    double *fx = malloc(n * sizeof *fx), *fy = malloc(n * sizeof *fy);
+    int same = 1;
+    long contacts = 0;
+    for (int step = 0; step < 300; step++) {
+        if (step % 30 == 0) {
+            sim_forces_brute(&s);
+            memcpy(fx, s.fx, n * sizeof *fx);
+            memcpy(fy, s.fy, n * sizeof *fy);
+            sim_forces(&s);
+            same &= memcmp(fx, s.fx, n * sizeof *fx) == 0 &&
+                    memcmp(fy, s.fy, n * sizeof *fy) == 0;
+            struct sim_diag d;
+            sim_diag(&s, &d);
+            contacts += d.contacts;
+        }
+        sim_step(&s);
+    }
+    CHECK(same);
+    CHECK(contacts > 100); /* there were contacts to get wrong */
+    CHECK(grid_stats(s.grid).builds > 20);
+    free(fx);
+    free(fy);
+    sim_free(&s);
+}
+
+/* Integration as sim_step does it, after the O(n^2) forces. */
+static void brute_step(struct sim *s)
+{
+    sim_forces_brute(s);
+    for (size_t i = 0; i < s->n; i++) {
+        double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
+        s->vx[i] += s->p.dt * ax;
+        s->vy[i] += s->p.dt * ay;
+        s->x[i] += s->p.dt * s->vx[i];
+        s->y[i] += s->p.dt * s->vy[i];
+    }
+    s->t += s->p.dt;
+    s->steps++;
+}
+
+#ifndef VLAT
+#define VLAT 2.0
+#endif
+
+/* A non-overlapping gas: a jittered lattice of radii 1..2 with two balls
+ * of radius 40 in holes cut out of it. */
+static void lattice_sim(struct sim *s, long side, uint64_t seed)
+{
+    rng_state = seed;
+    struct sim_params p = sim_default_params();
+    const double a = 5; /* lattice spacing */
+    p.w = p.h = side * a;
+    p.k = 200;
+    p.dt = 0.01;
+    const double big[2][2] = {{0.3 * p.w, 0.4 * p.h}, {0.7 * p.w, 0.6 * p.h}};
+    size_t n = 2;
+    double (*b)[5] = malloc((size_t)(side * side) * sizeof *b);
+    for (long i = 0; i < side * side; i++) {
+        double x = (i % side + 0.5) * a + (urand() - 0.5) * 0.5;
+        double y = (i / side + 0.5) * a + (urand() - 0.5) * 0.5;
+        double r = 1 + urand();
+        int clear = 1;
+        for (int k = 0; k < 2; k++)
+            if (hypot(x - big[k][0], y - big[k][1]) < 40 + r + 1)
+                clear = 0;
+        if (!clear)
+            continue;
+        b[n - 2][0] = x;
+        b[n - 2][1] = y;
+        b[n - 2][2] = r;
+        b[n - 2][3] = VLAT * (2 * urand() - 1);
+        b[n - 2][4] = VLAT * (2 * urand() - 1);
+        n++;
+    }
+    sim_init(s, n, &p);
+    for (size_t i = 0; i < n; i++) {
+        int isbig = i == n / 3 || i == 2 * n / 3; /* not at the ends */
+        size_t src = i - (i > n / 3) - (i > 2 * n / 3);
+        if (isbig) {
+            int k = i == n / 3 ? 0 : 1;
+            s->x[i] = big[k][0];
+            s->y[i] = big[k][1];
+            s->r[i] = 40;
+            s->vx[i] = 0.5;
+            s->vy[i] = -0.25;
+        } else {
+            s->x[i] = b[src][0];
+            s->y[i] = b[src][1];
+            s->r[i] = b[src][2];
+            s->vx[i] = b[src][3];
+            s->vy[i] = b[src][4];
+        }
+        s->m[i] = s->r[i] * s->r[i];
+    }
+    free(b);
+}
+
+static double rel(double a, double b, double scale)
+{
+    return fabs(a - b) / fmax(fabs(b), scale);
+}
+
+static void test_state_after_1000_steps(void)
+{
+    /* The grid run re-sorts its slots every 128 steps (as sim_step does
+     * from SIM_SORT_MIN balls on), so its sums run in another order than
+     * the brute-force run's: the states agree to rounding, compared ball
+     * by ball through id. */
+    struct sim a, b;
+    lattice_sim(&a, 40, 11);
+    lattice_sim(&b, 40, 11);
+    CHECK(a.n > 800 && a.n >= SIM_GRID_MIN);
+    struct sim_diag d0;
+    sim_diag(&a, &d0);
+    long contacts = 0;
+    for (int i = 0; i < 1000; i++) {
+        if (i % 128 == 0) {
+            if (!a.grid)
+                a.grid = grid_new(&a, 0);
+            CHECK(grid_sort(a.grid, &a) == 0);
+        }
+        sim_step(&a);
+        brute_step(&b);
+        if (i % 50 == 0) {
+            struct sim_diag d;
+            sim_diag(&b, &d);
+            contacts += d.contacts;
+        }
+    }
+    CHECK(contacts > 50);
+    int moved = 0;
+    double worst = 0;
+    for (size_t i = 0; i < a.n; i++) {
+        size_t j = a.id[i];
+        moved |= j != i;
+        worst = fmax(worst, rel(a.x[i], b.x[j], a.p.w));
+        worst = fmax(worst, rel(a.y[i], b.y[j], a.p.h));
+        worst = fmax(worst, rel(a.vx[i], b.vx[j], 1));
+        worst = fmax(worst, rel(a.vy[i], b.vy[j], 1));
+        CHECK(a.r[i] == b.r[j] && a.m[i] == b.m[j]);
+    }
+    CHECK(moved);
+    CHECK(worst <= 1e-9);
+    printf("  grid: %zu balls, 1000 steps, worst relative difference %.3g "
+           "from brute force\n", a.n, worst);
+    sim_free(&a);
+    sim_free(&b);
+}
+
+static void test_step_bitwise(void)
+{
+    /* sim_step over the grid against the O(n^2) step, to the bit, while
+     * the slots stay put (fewer than SIM_SORT_MIN balls): equal discs
+     * (the sweep then reads no per-ball radii and masses) and mixed ones. */
+    for (int equal = 0; equal < 2; equal++) {
+        struct sim a, b;
+        random_sim(&a, 700, equal ? 0 : 2, 0.45, 20, 9);
+        random_sim(&b, 700, equal ? 0 : 2, 0.45, 20, 9);
+        if (equal)
+            for (size_t i = 0; i < a.n; i++) {
+                a.r[i] = b.r[i] = 2;
+                a.m[i] = b.m[i] = 3;
+            }
+        for (int i = 0; i < 300; i++) {
+            sim_step(&a);
+            brute_step(&b);
+        }
+        CHECK(memcmp(a.x, b.x, a.n * sizeof *a.x) == 0);
+        CHECK(memcmp(a.y, b.y, a.n * sizeof *a.y) == 0);
+        CHECK(memcmp(a.vx, b.vx, a.n * sizeof *a.vx) == 0);
+        CHECK(memcmp(a.vy, b.vy, a.n * sizeof *a.vy) == 0);
+        sim_free(&a);
+        sim_free(&b);
+    }
+}
+
+/*
+ * The other systems on the grid: exponential contacts (acting before
+ * touching, so the list must reach 40 EPS further), dashpots, a round
+ * table, hard walls. Forces over the grid equal the O(n^2) loop's to the
+ * bit while the gas runs, and the diagnostics agree too.
+ */
+static void test_systems_bitwise(void)
+{
+    static const struct { int shape, walls, contact; double e; } cases[] = {
+        {SIM_RECT, SIM_WALLS_SPRING, SIM_CONTACT_EXP, 1},
+        {SIM_RECT, SIM_WALLS_SPRING, SIM_CONTACT_HOOKE, 0.6},
+        {SIM_CIRCLE, SIM_WALLS_SPRING, SIM_CONTACT_HOOKE, 0.9},
+        {SIM_RECT, SIM_WALLS_HARD, SIM_CONTACT_HOOKE, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sim s;
+        random_sim(&s, 800, 1, 0.35, 20, 11 + c);
+        s.p.shape = cases[c].shape;
+        s.p.walls = cases[c].walls;
+        s.p.contact = cases[c].contact;
+        s.p.restitution = cases[c].e;
+        s.p.exp_eps = 0.2;
+        s.p.exp_kappa = 50;
+        if (s.p.shape == SIM_CIRCLE)
+            s.p.h = s.p.w; /* the disc inscribed in the square */
+        size_t n = s.n;
+        double *fx = malloc(n * sizeof *fx), *fy = malloc(n * sizeof *fy);
+        int same = 1, diag_same = 1;
+        long touching = 0;
+        for (int step = 0; step < 200; step++) {
+            if (step % 25 == 0) {
+                sim_forces_brute(&s);
+                memcpy(fx, s.fx, n * sizeof *fx);
+                memcpy(fy, s.fy, n * sizeof *fy);
+                sim_forces(&s);
+                same &= memcmp(fx, s.fx, n * sizeof *fx) == 0 &&
+                        memcmp(fy, s.fy, n * sizeof *fy) == 0;
+                struct sim_diag d1, d2;
+                sim_diag(&s, &d1);
+                struct grid *keep = s.grid;
+                s.grid = NULL; /* the diagnostics on a grid of their own */
+                sim_diag(&s, &d2);
+                s.grid = keep;
+                diag_same &= d1.pe == d2.pe && d1.contacts == d2.contacts;
+                touching += d1.contacts;
+            }
+            sim_step(&s);
+        }
+        CHECK(same);
+        CHECK(diag_same);
+        CHECK(touching > 10);
+        CHECK(s.grid != NULL); /* the grid really served */
+        free(fx);
+        free(fy);
+        sim_free(&s);
+    }
+}
+
+static void test_touch(void)
+{
+    /* A ball moved by hand onto another far away: after sim_touch the
+     * grid finds the new contact (its old list could not). */
+    struct sim s;
+    random_sim(&s, 600, 0, 0.2, 0, 31);
+    sim_forces(&s); /* builds the list */
+    size_t a = 10, b = 500;
+    s.x[a] = s.x[b] + 0.5 * s.r[b];
+    s.y[a] = s.y[b];
+    sim_touch(&s);
+    size_t n = s.n;
+    double *fx = malloc(n * sizeof *fx);
+    sim_forces_brute(&s);
+    memcpy(fx, s.fx, n * sizeof *fx);
+    CHECK(fx[a] != 0);
+    sim_forces(&s);
+    CHECK(memcmp(fx, s.fx, n * sizeof *fx) == 0);
+    free(fx);
+    sim_free(&s);
+}
+
+static void test_one_huge_ball(void)
+{
+    /* The brownian shape: one ball 40 times larger than 4000 small ones.
+     * It stays out of the cells (which keep the small balls' size), and
+     * the list stays linear: about the contacts of a gas, not n^2/2. */
+    struct sim s;
+    random_sim(&s, 4000, 1, 0.3, 1, 3);
+    s.x[7] = s.p.w / 2;
+    s.y[7] = s.p.h / 2;
+    struct grid *g = grid_new(&s, 0);
+    CHECK(g && grid_update(g, &s) == 0);
+    struct grid_stats st = grid_stats(g);
+    CHECK(st.nlarge == 1);
+    CHECK(st.cell < 10); /* sized for radii <= 3, not for 40 */
+    CHECK(st.pairs < 4 * s.n);
+    grid_free(g);
+    CHECK(same_contacts(&s, 0));
+    sim_free(&s);
+}
+
+static void test_copy_exact(void)
+{
+    /* From SIM_SORT_MIN balls on, sim_step sorts; a copy taken mid-run
+     * (whose grid is built afresh, so its list is rebuilt at other steps)
+     * goes on to the same bits. */
+    struct sim a, b;
+    random_sim(&a, SIM_SORT_MIN + 500, 2, 0.3, 5, 21);
+    random_sim(&b, SIM_SORT_MIN + 500, 2, 0.3, 5, 21);
+    for (int i = 0; i < 150; i++)
+        sim_step(&a);
+    sim_copy(&b, &a);
+    CHECK(memcmp(a.id, b.id, a.n * sizeof *a.id) == 0);
+    int sorted = 0;
+    for (size_t i = 0; i < a.n; i++)
+        sorted |= a.id[i] != i;
+    CHECK(sorted);
+    for (int i = 0; i < 150; i++) {
+        sim_step(&a);
+        sim_step(&b);
+    }
+    CHECK(memcmp(a.x, b.x, a.n * sizeof *a.x) == 0);
+    CHECK(memcmp(a.vy, b.vy, a.n * sizeof *a.vy) == 0);
+    CHECK(memcmp(a.id, b.id, a.n * sizeof *a.id) == 0);
+    CHECK(sim_slot(&a, a.id[17]) == 17 && sim_slot(&a, (uint32_t)a.n) == a.n);
+    sim_free(&a);
+    sim_free(&b);
+}
+
+static void test_write_in_scene_order(void)
+{
+    /* Sorting the slots changes nothing a scene shows: the written scene
+     * of a sorted state is the one of the unsorted state, colours too. */
+    char text[256];
+    snprintf(text, sizeof text, "table 3000 3000\nball 5 5 1 0 1 2 #123456\n"
+             "random %d 2 1 3 5\nball 2990 2990 0 1 2 3 red\n", SIM_SORT_MIN);
+    struct scene sc;
+    struct scene_error err;
+    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+    for (size_t i = 0; i < sc.n; i++)
+        sc.balls[i].color = (uint32_t)(i % 8);
+    struct sim a, b;
+    scene_to_sim(&sc, &a);
+    scene_to_sim(&sc, &b);
+    struct grid *g = grid_new(&b, 0);
+    CHECK(g && grid_sort(g, &b) == 0);
+    grid_free(g);
+    int sorted = 0;
+    for (size_t i = 0; i < b.n; i++)
+        sorted |= b.id[i] != i;
+    CHECK(sorted);
+    FILE *fa = tmpfile(), *fb = tmpfile();
+    scene_write(fa, &sc, &a);
+    scene_write(fb, &sc, &b);
+    long la = ftell(fa), lb = ftell(fb);
+    CHECK(la > 0 && la == lb);
+    char *ta = malloc((size_t)la), *tb = malloc((size_t)lb);
+    rewind(fa);
+    rewind(fb);
+    CHECK(fread(ta, 1, (size_t)la, fa) == (size_t)la);
+    CHECK(fread(tb, 1, (size_t)lb, fb) == (size_t)lb);
+    CHECK(memcmp(ta, tb, (size_t)la) == 0);
+    free(ta);
+    free(tb);
+    fclose(fa);
+    fclose(fb);
+    sim_free(&a);
+    sim_free(&b);
+    scene_free(&sc);
+}
+
+static void test_diag_matches(void)
+{
+    /* sim_diag over the grid's list gives the O(n^2) sums to the bit. */
+    struct sim s;
+    random_sim(&s, 900, 2, 0.5, 5, 5);
+    struct sim_diag d;
+    sim_diag(&s, &d);
+    double pe = 0;
+    long contacts = 0;
+    for (size_t i = 0; i < s.n; i++) {
+        double lo, hi;
+        lo = s.r[i] - s.x[i];
+        hi = s.x[i] + s.r[i] - s.p.w;
+        if (lo > 0) pe += 0.5 * s.p.k * lo * lo;
+        if (hi > 0) pe += 0.5 * s.p.k * hi * hi;
+        lo = s.r[i] - s.y[i];
+        hi = s.y[i] + s.r[i] - s.p.h;
+        if (lo > 0) pe += 0.5 * s.p.k * lo * lo;
+        if (hi > 0) pe += 0.5 * s.p.k * hi * hi;
+        for (size_t j = i + 1; j < s.n; j++) {
+            double dx = s.x[j] - s.x[i], dy = s.y[j] - s.y[i];
+            double ov = s.r[i] + s.r[j] - (sqrt(dx * dx + dy * dy) + SIM_DIST_EPS);
+            if (ov > 0) {
+                pe += 0.5 * s.p.k * ov * ov;
+                contacts++;
+            }
+        }
+    }
+    CHECK(contacts > 100 && d.contacts == contacts);
+    CHECK(d.pe == pe);
+    sim_free(&s);
+}
+
+void test_grid(void)
+{
+    test_systems_bitwise();
+    test_contacts_random();
+    test_forces_bitwise();
+    test_state_after_1000_steps();
+    test_step_bitwise();
+    test_touch();
+    test_one_huge_ball();
+    test_copy_exact();
+    test_write_in_scene_order();
+    test_diag_matches();
+}

@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -34,6 +34,7 @@ seed particles tests/particles/*.txt
 seed detect scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt \
     tests/universes/bad/*
 
+seed sim scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
 seed view scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
 
 status=0

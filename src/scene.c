@@ -540,13 +540,18 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
 
     uint64_t st = seed;
     const long tries = 100000; /* per ball, before we call the table full */
+    /* And for all of them: near the jamming limit every ball takes up to
+     * `tries`, so that 10^7 balls could take hours (65322 of radius 1 on
+     * the default table took 2 s). Tables filled to about half (RSA jams
+     * at 0.547) need far fewer than 100 tries a ball on average. */
+    unsigned long long budget = 100000 + 100ull * n, used = 0;
     for (unsigned long long i = 0; i < n; i++) {
         struct scene_ball b = {0};
         b.m = m;
         b.r = R;
         long t = 0;
         do {
-            if (++t > tries) {
+            if (++t > tries || ++used > budget) {
                 fail(ps, "random: cannot place %llu balls of radius %.17g "
                          "without overlap (placed %llu)", n, R, i);
                 goto out;

@@ -44,7 +44,8 @@ for z in $FUZZERS; do
     [ -f "tests/fuzz/$z.dict" ] && dict=-dict=tests/fuzz/$z.dict
     echo "== fuzz_$z for ${FUZZTIME}s"
     # -max_len: the small seeds are where the inputs grow; -timeout: no
-    # single input may take a second's work; -rss_limit_mb: nor 1 GiB.
+    # single input may take 10 s (random near jamming takes some); -rss_limit_mb:
+    # nor more than 1 GiB.
     # shellcheck disable=SC2086
     "$B/fuzz_$z" -max_total_time="$FUZZTIME" -max_len=8192 -timeout=10 \
         -rss_limit_mb=1024 -print_final_stats=1 -artifact_prefix="$B/" \

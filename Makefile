@@ -4,6 +4,7 @@
 #   make test       unit tests, headless golden runs, error fixtures, tmux tests
 #   make check      the same suite built with AddressSanitizer + UBSan
 #   make bench      benchmarks (not part of the tests)
+#   make fuzz       libFuzzer harnesses (clang), FUZZTIME seconds each (not part of the tests)
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, scenes)
 
 CC        ?= cc
@@ -89,6 +90,28 @@ check:
 	$(MAKE) O=build/check BIN=build/check/springball \
 	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" test
 
+# Fuzzing: each harness in tests/fuzz links the core and pure sources built
+# with clang's libFuzzer and ASan+UBSan (build/fuzz/fuzz_NAME).
+FUZZ_CC    ?= clang
+FUZZTIME   ?= 60
+FUZZ_SAN    = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_NAMES  = scene universe particles detect view sim
+FUZZ_BIN    = $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
+FUZZ_SRC    = $(CORE:%=src/%.c) $(PURE:%=src/%.c)
+# A lower ball limit, so that a legitimate huge random or rack line cannot
+# make one input take seconds (the limit itself is tested in tests/unit).
+FUZZ_DEFS   = -DSCENE_MAX_BALLS=100000ull
+
+build/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_SRC) $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) -std=c11 -ffp-contract=off -O1 -g $(FUZZ_SAN) $(FUZZ_DEFS) -Isrc -Itests/fuzz \
+	    -o $@ $< $(FUZZ_SRC) -lm
+
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: $(FUZZ_BIN)
+	FUZZTIME=$(FUZZTIME) sh tests/fuzz/run.sh
+
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/scenes
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/springball
@@ -103,6 +126,6 @@ uninstall:
 clean:
 	rm -rf build $(BIN)
 
-.PHONY: all test check bench install uninstall clean
+.PHONY: all test check bench fuzz fuzz-build install uninstall clean
 
 -include $(wildcard $(O)/*.d $(O)/tests/*.d)

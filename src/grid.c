@@ -126,6 +126,13 @@ struct grid *grid_new(const struct sim *s, double reach)
     double cells = (w / g->c + 1) * (h / g->c + 1);
     if (cells > most)
         g->c *= sqrt(cells / most) * 1.01;
+    /* A long thin table still has too many cells along it (a table of
+     * 3e121 x 400 asked for 10^60: a double out of the range of long):
+     * larger cells are always correct, only slower. */
+    if (w / g->c > most)
+        g->c = w / most;
+    if (h / g->c > most)
+        g->c = h / most;
     g->nx = (long)(w / g->c) + 1;
     g->ny = (long)(h / g->c) + 1;
     g->strip = (size_t)g->nx < GRID_STRIP ? (size_t)g->nx : GRID_STRIP;

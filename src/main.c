@@ -205,12 +205,18 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->ui.fps = opt_double("--fps", optarg, 0, 1);
             if (o->ui.fps > 1000)
                 die_usage("--fps: '%s' must be <= 1000", optarg);
+            /* A frame's wait is an int of milliseconds. */
+            if (o->ui.fps < 0.01)
+                die_usage("--fps: '%s' must be >= 0.01", optarg);
             break;
         case OPT_SPEED:
             o->ui.speed = opt_double("--speed", optarg, 0, 1);
             break;
         case OPT_DURATION:
             o->ui.duration = opt_double("--duration", optarg, 0, 1);
+            /* The wait until then is an int of milliseconds. */
+            if (o->ui.duration > 1e6)
+                die_usage("--duration: '%s' must be <= 1e6 (seconds)", optarg);
             break;
         case OPT_ASCII: o->ui.ascii = 1; break;
         case OPT_NO_COLOR: o->ui.no_color = 1; break;
@@ -236,6 +242,8 @@ static void parse_options(int argc, char **argv, struct options *o)
         die_usage("give --time or --steps, not both");
     if (optind < argc)
         o->scene_path = argv[optind++];
+    if (o->scene_path && !*o->scene_path)
+        die_usage("the scene file name is empty");
     if (optind < argc)
         die_usage("only one scene at a time ('%s' is extra)", argv[optind]);
 }
@@ -299,6 +307,11 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
     struct scene_error err;
     const char *src = text ? text : scene_builtin;
+    /* A UTF-8 byte order mark (as some editors write) is skipped. */
+    if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
+        src += 3;
+        len -= 3;
+    }
     int format = o->format;
     if (format == FORMAT_AUTO)
         format = particles_detect(src, len) ? SCENE_FORMAT_PARTICLES
@@ -387,6 +400,63 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev)
     return 0;
 }
 
+/* Steps between the finiteness checks of a headless spring run. */
+enum { FINITE_EVERY = 64 };
+
+/*
+ * The fixed-step loop of a headless run: -T runs while t < T, -n N steps.
+ * Every FINITE_EVERY steps (and at the end) the state is checked; a state
+ * that went non-finite is not a scene, so the run stops there: it replays
+ * the last FINITE_EVERY steps from a copy one at a time to name the first
+ * non-finite step, prints that on stderr and returns 1 (nothing on stdout).
+ * (t never stalls in practice: t + dt == t needs some 2^52 steps from 0.)
+ * Returns 0, or an exit status with a message printed.
+ */
+static int run_spring(const struct options *o, struct sim *s)
+{
+    struct sim good;
+    if (!o->have_time && !o->have_steps)
+        return 0;
+    if (sim_init(&good, s->n, &s->p)) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    sim_copy(&good, s);
+    unsigned long long done = 0;
+    int rc = 0;
+    for (;;) {
+        int more = o->have_time ? s->t < o->time : done < o->steps;
+        if (!more || done % FINITE_EVERY == 0) {
+            if (!sim_finite(s)) {
+                /* The copy is finite: replay to the first bad step (at most
+                 * the steps since the copy, should a replay differ). */
+                long long bad = s->steps;
+                double bad_t = s->t;
+                sim_copy(s, &good);
+                do
+                    sim_step(s);
+                while (sim_finite(s) && s->steps < bad);
+                if (sim_finite(s)) {
+                    s->steps = bad;
+                    s->t = bad_t;
+                }
+                fprintf(stderr, "springball: the state became non-finite at "
+                                "step %lld (t = %.17g): dt is too large for %s\n",
+                        s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
+                rc = 1;
+                break;
+            }
+            sim_copy(&good, s);
+        }
+        if (!more)
+            break;
+        sim_step(s);
+        done++;
+    }
+    sim_free(&good);
+    return rc;
+}
+
 static int run_headless(const struct options *o, const struct scene *sc)
 {
     struct sim s;
@@ -396,14 +466,17 @@ static int run_headless(const struct options *o, const struct scene *sc)
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    if (o->engine == ENGINE_EVENT)
+    if (o->engine == ENGINE_EVENT) {
         erc = run_event(o, &s, &ev);
-    else if (o->have_time)
-        while (s.t < o->time)
-            sim_step(&s);
-    else if (o->have_steps)
-        for (unsigned long long i = 0; i < o->steps; i++)
-            sim_step(&s);
+        if (erc == 0 && !sim_finite(&s)) {
+            event_free(&ev);
+            fputs("springball: the state became non-finite (event engine)\n",
+                  stderr);
+            erc = 1;
+        }
+    } else {
+        erc = run_spring(o, &s);
+    }
     if (erc) {
         sim_free(&s);
         return erc;

@@ -163,6 +163,9 @@ static int parse_color(struct parser *ps, struct token t, uint32_t *out)
 static int add_ball(struct parser *ps, const struct scene_ball *b)
 {
     struct scene *sc = ps->sc;
+    if (sc->n >= SCENE_MAX_BALLS)
+        return fail(ps, "too many balls (a scene holds at most %llu)",
+                    SCENE_MAX_BALLS);
     if (sc->n == sc->cap) {
         size_t cap = sc->cap ? 2 * sc->cap : 64;
         struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
@@ -185,8 +188,10 @@ static int add_ball(struct parser *ps, const struct scene_ball *b)
 static int reserve(struct parser *ps, size_t more)
 {
     struct scene *sc = ps->sc;
-    if (more > ((size_t)-1 >> 8) - sc->n)
-        return fail(ps, "out of memory");
+    if (more > SCENE_MAX_BALLS - sc->n)
+        return fail(ps, "too many balls: %zu before this line and %zu on it "
+                        "(a scene holds at most %llu)", sc->n, more,
+                    SCENE_MAX_BALLS);
     size_t need = sc->n + more;
     if (need <= sc->cap)
         return 0;
@@ -237,6 +242,8 @@ static int d_table(struct parser *ps, const struct token *tok, int ntok)
         double R;
         if (parse_positive(ps, tok[2], "table radius", &R))
             return -1;
+        if (!isfinite(2 * R))
+            return fail(ps, "table radius %.17g is too large", R);
         p->shape = SIM_CIRCLE;
         p->w = p->h = 2 * R;
         return 0;
@@ -370,7 +377,7 @@ static int d_rack(struct parser *ps, const struct token *tok, int ntok)
         parse_positive(ps, tok[4], "radius", &r) ||
         parse_positive(ps, tok[5], "mass", &m))
         return -1;
-    if (reserve(ps, rows * (rows + 1) / 2))
+    if (reserve(ps, (size_t)(rows * (rows + 1) / 2)))
         return -1;
     /* Row i stands sqrt(3)*r behind row i-1; its i+1 balls are 2r apart,
      * centred on the axis y: every neighbour pair touches exactly. */
@@ -419,16 +426,26 @@ struct place_grid {
     size_t used, cap;
 };
 
+/* The cell of coordinate @p v along an axis of @p n cells, clamped to
+ * [0, n-1] before the conversion: a ball given before the random line may
+ * still lie far off the table (check_inside comes last), and a double out
+ * of the range of long must not be converted. */
+static long grid_cell(double v, double c, long n)
+{
+    double q = floor(v / c);
+    if (!(q >= 0))
+        return 0;
+    if (q >= (double)(n - 1))
+        return n - 1;
+    return (long)q;
+}
+
 static int grid_add(struct place_grid *g, const struct scene_ball *b, double R,
                     int32_t idx)
 {
     double e = b->r + R;
-    long x0 = (long)floor((b->x - e) / g->c), x1 = (long)floor((b->x + e) / g->c);
-    long y0 = (long)floor((b->y - e) / g->c), y1 = (long)floor((b->y + e) / g->c);
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 >= g->nx) x1 = g->nx - 1;
-    if (y1 >= g->ny) y1 = g->ny - 1;
+    long x0 = grid_cell(b->x - e, g->c, g->nx), x1 = grid_cell(b->x + e, g->c, g->nx);
+    long y0 = grid_cell(b->y - e, g->c, g->ny), y1 = grid_cell(b->y + e, g->c, g->ny);
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++) {
             if (g->used == g->cap) {
@@ -454,11 +471,7 @@ static int grid_add(struct place_grid *g, const struct scene_ball *b, double R,
 static int grid_free_spot(const struct place_grid *g, const struct scene *sc,
                           double x, double y, double R)
 {
-    long cx = (long)floor(x / g->c), cy = (long)floor(y / g->c);
-    if (cx < 0) cx = 0;
-    if (cy < 0) cy = 0;
-    if (cx >= g->nx) cx = g->nx - 1;
-    if (cy >= g->ny) cy = g->ny - 1;
+    long cx = grid_cell(x, g->c, g->nx), cy = grid_cell(y, g->c, g->ny);
     for (int32_t e = g->head[cy * g->nx + cx]; e >= 0; e = g->next[e]) {
         const struct scene_ball *b = &sc->balls[g->ball[e]];
         double dx = b->x - x, dy = b->y - y, rr = b->r + R;
@@ -484,7 +497,7 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
         return -1;
     unsigned long long n, seed;
     double R, m, speed;
-    if (parse_count(ps, tok[1], "count", 1, (unsigned long long)INT32_MAX / 8, &n) ||
+    if (parse_count(ps, tok[1], "count", 1, SCENE_MAX_BALLS, &n) ||
         parse_positive(ps, tok[2], "radius", &R) ||
         parse_positive(ps, tok[3], "mass", &m) ||
         parse_double(ps, tok[4], "speed", &speed) ||
@@ -506,8 +519,12 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
     double most = 4.0 * (double)total + 64;
     if (cells > most)
         g.c *= sqrt(cells / most);
-    g.nx = (long)(w / g.c) + 1;
-    g.ny = (long)(h / g.c) + 1;
+    /* A long thin table keeps too many cells along its length: cap each
+     * axis, so that nx * ny <= 2 most + 1 (the placement does not depend
+     * on the grid, only its speed does; grid_cell clamps to the last cell). */
+    double fx = fmin(w / g.c, most), fy = fmin(h / g.c, most / (fx + 1));
+    g.nx = (long)fx + 1;
+    g.ny = (long)fy + 1;
     g.head = malloc((size_t)g.nx * (size_t)g.ny * sizeof *g.head);
     int rc = -1;
     if (!g.head) {
@@ -523,13 +540,18 @@ static int d_random(struct parser *ps, const struct token *tok, int ntok)
 
     uint64_t st = seed;
     const long tries = 100000; /* per ball, before we call the table full */
+    /* And for all of them: near the jamming limit every ball takes up to
+     * `tries`, so that 10^7 balls could take hours (65322 of radius 1 on
+     * the default table took 2 s). Tables filled to about half (RSA jams
+     * at 0.547) need far fewer than 100 tries a ball on average. */
+    unsigned long long budget = 100000 + 100ull * n, used = 0;
     for (unsigned long long i = 0; i < n; i++) {
         struct scene_ball b = {0};
         b.m = m;
         b.r = R;
         long t = 0;
         do {
-            if (++t > tries) {
+            if (++t > tries || ++used > budget) {
                 fail(ps, "random: cannot place %llu balls of radius %.17g "
                          "without overlap (placed %llu)", n, R, i);
                 goto out;
@@ -566,7 +588,10 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
 {
     if (once(ps, &ps->seen_title, "title"))
         return -1;
-    while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t'))
+    /* A '\r' too: the one of a CRLF is gone, but "abc\r" would be written
+     * back as "title abc\r\n" and read again as "abc". */
+    while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t' ||
+                   rest[len - 1] == '\r'))
         len--;
     if (!len)
         return fail(ps, "title: missing text");

@@ -19,6 +19,12 @@
 #define SCENE_COLOR_NAMED 7u
 #define SCENE_COLOR_RGB 0x1000000u
 
+/// Most balls a scene may hold, all ball, rack and random lines together
+/// (a rack of ROWS rows holds ROWS(ROWS+1)/2). The fuzz build lowers it.
+#ifndef SCENE_MAX_BALLS
+#define SCENE_MAX_BALLS 10000000ull
+#endif
+
 /// The file format a scene was read from, and is written back in.
 enum scene_format {
     SCENE_FORMAT_NATIVE = 0,    ///< the scene directives described here

@@ -143,6 +143,8 @@ static int parse_radius(struct uparser *ps, const struct token *tok, int ntok,
         return -1;
     if (!(*R > 0))
         return fail(ps, "radius must be > 0");
+    if (*R > UNIVERSE_MAX_R)
+        return fail(ps, "radius must be <= %g", UNIVERSE_MAX_R);
     return 0;
 }
 
@@ -168,6 +170,9 @@ static int parse_row(struct uparser *ps, const struct token *tok, int ntok,
         snprintf(label, sizeof label, "body %zu: %s", i + 1, what[f]);
         if (parse_number(ps, tok[f], label, &v[f]))
             return -1;
+        if (fabs(v[f]) > UNIVERSE_MAX_ABS)
+            return fail(ps, "%s must be at most %g in size", label,
+                        UNIVERSE_MAX_ABS);
     }
     if (v[4] == 0)
         return fail(ps, "body %zu: mass must not be 0", i + 1);

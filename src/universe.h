@@ -31,6 +31,13 @@
 /// Most bodies a universe may announce.
 #define UNIVERSE_MAX_N 10000000ull
 
+/// Largest radius R: 2R stays finite, and R written as %.2e reads back.
+#define UNIVERSE_MAX_R 1e307
+
+/// Largest magnitude of a body's x, y, vx, vy or mass: written as %11.4e it
+/// still reads back as a finite number.
+#define UNIVERSE_MAX_ABS 1e308
+
 /// Longest body name, in bytes.
 #define UNIVERSE_MAX_NAME 255
 

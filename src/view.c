@@ -27,6 +27,8 @@ int view_fit(struct view_map *m, double x0, double y0, double x1, double y1,
     /* Largest scale with (x1-x0)*sx <= iw and (y1-y0)*sx/aspect <= ih. */
     double sx = fmin(iw / (x1 - x0), ih * aspect / (y1 - y0));
     double tw = (x1 - x0) * sx, th = (y1 - y0) * sx / aspect;
+    if (!isfinite(tw) || !isfinite(th)) /* a world too small or too large */
+        return -1;
     /* The inner area: whole cells around the world, centred in the grid. */
     int w = (int)ceil(tw - 1e-9), h = (int)ceil(th - 1e-9);
     if (w < 1)
@@ -94,6 +96,18 @@ static void set_bg(struct view *v, int idx, uint8_t bits, int kind)
     }
 }
 
+/* A lattice coordinate (cell or dot) as a long, clamped to +-1e9 first: a
+ * ball far off the table, or of a huge radius, must not convert a double
+ * out of the range of long; 1e9 is off any grid. NaN goes off it too. */
+static long lattice(double v)
+{
+    if (!(v > -1e9))
+        return -1000000000L;
+    if (v > 1e9)
+        return 1000000000L;
+    return (long)v;
+}
+
 /* The dot at dot coordinates (X, Y) as a background dot, if inside. */
 static void bg_dot(struct view *v, long X, long Y, int kind)
 {
@@ -121,7 +135,7 @@ static void draw_circle_rim(struct view *v)
         /* Just inside the disc, so that the rim stays in the inner area. */
         gc -= 0.01 * cos(a);
         gr -= 0.01 * sin(a);
-        bg_dot(v, (long)floor(gc * 2), (long)floor(gr * 4), VIEW_RIM);
+        bg_dot(v, lattice(floor(gc * 2)), lattice(floor(gr * 4)), VIEW_RIM);
     }
 }
 
@@ -225,8 +239,8 @@ static long fill_ellipse(struct view *v, double cx, double cy, double rx, double
                          int dots, uint32_t color)
 {
     long n = 0;
-    long i0 = (long)floor(cx - rx), i1 = (long)ceil(cx + rx);
-    long j0 = (long)floor(cy - ry), j1 = (long)ceil(cy + ry);
+    long i0 = lattice(floor(cx - rx)), i1 = lattice(ceil(cx + rx));
+    long j0 = lattice(floor(cy - ry)), j1 = lattice(ceil(cy + ry));
     /* Clip to the inner area first so that a huge ball costs only what
      * shows. */
     const struct view_map *m = &v->map;
@@ -269,14 +283,14 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
          * then stay apart on screen). */
         if (rx >= 1.5 && ry >= 0.75 && fill_ellipse(v, c, rr, rx, ry, 0, color) > 0)
             return;
-        ball_char(v, (int)floor(c), (int)floor(rr), rx >= 0.5 ? ASCII_BALL : ASCII_SMALL,
+        ball_char(v, (int)lattice(floor(c)), (int)lattice(floor(rr)), rx >= 0.5 ? ASCII_BALL : ASCII_SMALL,
                   color, VIEW_BALL);
         return;
     }
     /* In dots: at least one dot of radius, so a tiny ball is 2 to 5 dots. */
     double dx = fmax(2 * rx, 1.0), dy = fmax(4 * ry, 1.0);
     if (fill_ellipse(v, 2 * c, 4 * rr, dx, dy, 1, color) == 0)
-        ball_dot(v, (long)floor(2 * c), (long)floor(4 * rr), color, VIEW_BALL);
+        ball_dot(v, lattice(floor(2 * c)), lattice(floor(4 * rr)), color, VIEW_BALL);
 }
 
 void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color)
@@ -297,9 +311,9 @@ void view_trail(struct view *v, double x, double y)
     if (!isfinite(c) || !isfinite(r))
         return;
     if (v->glyphs == VIEW_ASCII)
-        bg_dot(v, (long)floor(c) * 2, (long)floor(r) * 4, VIEW_TRAIL);
+        bg_dot(v, lattice(floor(c)) * 2, lattice(floor(r)) * 4, VIEW_TRAIL);
     else
-        bg_dot(v, (long)floor(2 * c), (long)floor(4 * r), VIEW_TRAIL);
+        bg_dot(v, lattice(floor(2 * c)), lattice(floor(4 * r)), VIEW_TRAIL);
 }
 
 void view_clear_trails(struct view *v)
@@ -340,15 +354,17 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
     /* Distances in cell widths; a row is `aspect` widths tall. */
     double rc = r * m->sx;
     double tip = rc + 3.0;
-    if (v->glyphs != VIEW_ASCII) {
+    /* (Past 1e9 cells, the mark is off the grid, and d += 0.5 might no
+     * longer move d.) */
+    if (v->glyphs != VIEW_ASCII && rc < 1e9) {
         /* Every other dot from just outside the ball up to the arrow. */
         for (double d = rc + 0.5; d < tip - 0.6; d += 0.5) {
             double gc = c + ux * d, gr = rr + uy * d / m->aspect;
-            ball_dot(v, (long)floor(2 * gc), (long)floor(4 * gr), color, VIEW_MARK);
+            ball_dot(v, lattice(floor(2 * gc)), lattice(floor(4 * gr)), color, VIEW_MARK);
         }
     }
     double gc = c + ux * tip, gr = rr + uy * tip / m->aspect;
-    ball_char(v, (int)floor(gc), (int)floor(gr), view_arrow(angle, v->glyphs), color,
+    ball_char(v, (int)lattice(floor(gc)), (int)lattice(floor(gr)), view_arrow(angle, v->glyphs), color,
               VIEW_MARK);
 }
 

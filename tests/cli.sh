@@ -66,4 +66,53 @@ check "--dt override" grep -qx 'dt 0.125' "$out"
 check "-T loop while t < T" grep -q 'steps=3 ' "$err"
 "$SPRINGBALL" -H -n 7 --stats scenes/headon.scene 2>"$err" >/dev/null
 check "-n steps" grep -q '^t=0.34999999999999998 steps=7 ' "$err"
+
+# odd values and combinations (tests/fuzz, issue of bad input)
+expect_fail 2 "springball: --steps: '99999999999999999999' is too large" "$SPRINGBALL" -H --steps 99999999999999999999
+expect_fail 2 "springball: --steps: '' is not a whole number" "$SPRINGBALL" -H --steps ''
+expect_fail 2 "springball: --dt: '' is not a finite number" "$SPRINGBALL" -H --dt ''
+expect_fail 2 "springball: --stiffness: '-0' must be > 0" "$SPRINGBALL" -H -k -0
+expect_fail 2 "springball: --fps: '0.001' must be >= 0.01" "$SPRINGBALL" --fps 0.001
+expect_fail 2 "springball: --duration: '1e7' must be <= 1e6 (seconds)" "$SPRINGBALL" --duration 1e7
+expect_fail 2 "springball: the scene file name is empty" "$SPRINGBALL" -H ''
+expect_fail 2 "/dev/null:1: no balls (a scene needs a ball, rack or random line)" "$SPRINGBALL" -H /dev/null
+expect_fail 2 "springball: unknown option '--bogus'" "$SPRINGBALL" scenes/headon.scene --bogus
+# a state that becomes non-finite: nothing on stdout, the first bad step, status 1
+expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 1 (t = 0.050000000000000003): dt is too large for the forces" sh -c "printf 'gravity 1e300\nball 1 1 0 0 1e300 1\nball 20 20 0 0 1e300 1\n' | \"$SPRINGBALL\" -H -n 1000 -"
+"$SPRINGBALL" -H -k 1e300 -n 754 scenes/break.scene >"$out" 2>"$err"
+check "non-finite: the step before is printed" test $? -eq 0 -a -s "$out" -a ! -s "$err"
+ref=$(mktemp)
+tmp=$(mktemp)
+trap 'rm -f "$out" "$err" "$ref" "$tmp"' EXIT
+"$SPRINGBALL" -H -n 3 scenes/headon.scene >"$ref"
+# options after the scene, and -- before it
+"$SPRINGBALL" scenes/headon.scene -H -n 3 >"$out"
+check "options after the scene" cmp -s "$ref" "$out"
+"$SPRINGBALL" -H -n 3 -- scenes/headon.scene >"$out"
+check "-- ends the options" cmp -s "$ref" "$out"
+# CRLF line endings and a UTF-8 byte order mark read as the plain file
+sed 's/$/\r/' scenes/headon.scene >"$tmp"
+"$SPRINGBALL" -H -n 3 "$tmp" >"$out"
+check "CRLF scene" cmp -s "$ref" "$out"
+printf '\357\273\277' | cat - scenes/headon.scene >"$tmp"
+"$SPRINGBALL" -H -n 3 "$tmp" >"$out"
+check "BOM scene" cmp -s "$ref" "$out"
+printf '\357\273\277' | cat - tests/particles/p10.txt >"$tmp"
+"$SPRINGBALL" -H -n 0 "$tmp" >"$out"
+"$SPRINGBALL" -H -n 0 tests/particles/p10.txt >"$ref"
+check "BOM particles" cmp -s "$ref" "$out"
+: >"$tmp"
+expect_fail 2 "$tmp:1: no balls (a scene needs a ball, rack or random line)" "$SPRINGBALL" -H "$tmp"
+# a denormal dt and -T -0 are legitimate: the output reads back unchanged
+"$SPRINGBALL" -H --dt 1e-320 -n 10 scenes/headon.scene >"$tmp"
+"$SPRINGBALL" -H "$tmp" >"$out"
+check "denormal dt round trip" cmp -s "$tmp" "$out"
+# a line of 10^6 bytes (a title) is read and written back whole
+{ printf 'title '; head -c 1000000 /dev/zero | tr '\0' a; printf '\nball 1 1 0 0 1 1\n'; } >"$tmp"
+"$SPRINGBALL" -H "$tmp" >"$out"
+check "a huge line" test "$(head -n 1 "$out" | wc -c)" -eq 1000007
+"$SPRINGBALL" -H -T -0 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T -0 runs no step" grep -q '^t=0 steps=0 ' "$err"
 summary

@@ -19,6 +19,7 @@ static const struct {
     {"particles", test_particles},
     {"view", test_view},
     {"history", test_history},
+    {"fuzz", test_fuzz},
     {"grid", test_grid},
 };
 

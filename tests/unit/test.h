@@ -42,6 +42,7 @@ void test_event(void);
 void test_particles(void);
 void test_view(void);
 void test_history(void);
+void test_fuzz(void);
 void test_grid(void);
 
 #endif

@@ -235,6 +235,17 @@ static void test_errors(void)
         {"random 10 5 1 1 -1\n", 1, "seed: '-1' is not a whole number"},
         {"random 10 500 1 1 1\n", 1, "does not fit the table"},
         {"ball 50 50 0 0 1 5\n\x01\n", 2, "unknown directive '?'"},
+        /* limits (found by fuzzing: huge requests fail early and clearly) */
+        {"rack 10 10 100000 1 1\n", 1, "too many balls: 0 before this line and 5000050000 on it (a scene holds at most 10000000)"},
+        {"ball 1 1 0 0 1 1\nrandom 10000000 0.1 1 1 1\n", 2, "too many balls: 1 before this line and 10000000 on it"},
+        {"random 10000001 0.1 1 1 1\n", 1, "count must be between 1 and 10000000"},
+        /* near jamming each ball took up to 100000 tries (a fuzz timeout):
+         * all of them together get 100000 + 100 N */
+        {"random 65322 1 1 1 4\n", 1, "random: cannot place 65322 balls of radius 1 without overlap (placed 52444)"},
+        {"table circle 1e308\nball 1 1 0 0 1 1\n", 1, "table radius 1e+308 is too large"},
+        /* a ball far off the table before a random line (UBSan: the grid cell
+         * overflowed long) is reported by the final check */
+        {"ball 600 7.7e43 -10 0 1 20 blue\nrandom 60 8 1 4 8\n", 1, "ball 1 at (600, 7.6999999999999996e+43) lies outside the table 800 x 400"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         struct scene sc;

@@ -108,6 +108,10 @@ static void test_errors(void)
         {"99999999999999999999999\n1\n", 1, "body count must be between 1 and"},
         {"2 2\n", 1, "expected the body count N alone on its line, found 2 fields"},
         {"1\n0\n", 2, "radius must be > 0"},
+        /* limits: what universe_write prints must read back (%.2e of R,
+         * %11.4e of the rest round up past DBL_MAX) and 2R stay finite */
+        {"1\n1.7976931348623157e308\n0 0 0 0 1 a\n", 2, "radius must be <= 1e+307"},
+        {"1\n1\n0 0 0 -1.7976931348623157e308 1 a\n", 3, "body 1: vy must be at most 1e+308 in size"},
         {"1\ninf\n", 2, "radius: 'inf' is not a finite number"},
         {"1\n1 2\n", 2, "expected the radius R alone on its line, found 2 fields"},
         {"1\n1\n0 0 0 0 1\n", 3, "body 1: expected 6 fields (x y vx vy mass name), found 5"},

@@ -1,0 +1,54 @@
+#!/bin/sh
+# run.sh - runs each libFuzzer harness in build/fuzz for FUZZTIME seconds
+# (default 60), one after the other, on one core. Called by `make fuzz`.
+#
+# The seed corpus is assembled here from the example scenes and the test
+# fixtures as symbolic links (build/fuzz/seed-NAME); what a run learns goes
+# to build/fuzz/corpus-NAME, kept between runs. A crash leaves its input in
+# build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
+#
+# FUZZTIME   seconds per harness (default 60)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim)
+# FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+FUZZTIME=${FUZZTIME:-60}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim"}
+FUZZFLAGS=${FUZZFLAGS:-}
+B=build/fuzz
+
+# seed NAME FILE...: links each FILE into $B/seed-NAME.
+seed() {
+    d=$B/seed-$1
+    shift
+    rm -rf "$d"
+    mkdir -p "$d"
+    for f in "$@"; do
+        [ -f "$f" ] || continue
+        ln -s "$PWD/$f" "$d/$(echo "$f" | tr / _)"
+    done
+}
+seed scene scenes/*.scene tests/scenes/*.scene
+seed universe scenes/*.txt tests/universes/*.txt tests/universes/bad/*
+seed particles tests/particles/*.txt
+seed detect scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt \
+    tests/universes/bad/*
+
+seed sim scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
+seed view scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
+
+status=0
+for z in $FUZZERS; do
+    mkdir -p "$B/corpus-$z"
+    dict=
+    [ -f "tests/fuzz/$z.dict" ] && dict=-dict=tests/fuzz/$z.dict
+    echo "== fuzz_$z for ${FUZZTIME}s"
+    # -max_len: the small seeds are where the inputs grow; -timeout: no
+    # single input may take 10 s (random near jamming takes some); -rss_limit_mb:
+    # nor more than 1 GiB.
+    # shellcheck disable=SC2086
+    "$B/fuzz_$z" -max_total_time="$FUZZTIME" -max_len=8192 -timeout=10 \
+        -rss_limit_mb=1024 -print_final_stats=1 -artifact_prefix="$B/" \
+        $dict $FUZZFLAGS "$B/corpus-$z" "$B/seed-$z" || { status=1; break; }
+done
+exit $status

@@ -2,8 +2,8 @@
  * particles.c - read and write the textbook particle format.
  */
 #include "particles.h"
+#include "text.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -14,10 +14,6 @@ enum { FIELDS = 9, MAX_TOKENS = 12 };
 /* The most particles a file may declare (as the scene's random). */
 #define PARTICLES_MAX 268435455ull
 
-struct token {
-    const char *s;
-    size_t len;
-};
 
 struct reader {
     const char *text;
@@ -36,17 +32,6 @@ static int fail(struct reader *rd, const char *fmt, ...)
     return -1;
 }
 
-/* A token as a printable NUL-terminated string, cut to fit. */
-static const char *tok_str(struct token t, char *buf, size_t size)
-{
-    size_t n = t.len < size - 1 ? t.len : size - 1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    buf[n] = 0;
-    return buf;
-}
 
 static int is_space(char c)
 {
@@ -55,7 +40,7 @@ static int is_space(char c)
 
 /* The next line's tokens (whitespace separated, at most max stored); returns
  * their count, or -1 at the end of the text, -2 on a NUL byte. */
-static int next_line(struct reader *rd, struct token *tok, int max)
+static int next_line(struct reader *rd, struct text_token *tok, int max)
 {
     if (rd->pos >= rd->len)
         return -1;
@@ -76,7 +61,7 @@ static int next_line(struct reader *rd, struct token *tok, int max)
         while (j < end && !is_space(rd->text[j]))
             j++;
         if (n < max)
-            tok[n] = (struct token){rd->text + i, j - i};
+            tok[n] = (struct text_token){rd->text + i, j - i};
         n++;
         i = j;
     }
@@ -84,7 +69,7 @@ static int next_line(struct reader *rd, struct token *tok, int max)
 }
 
 /* The next line that is not blank, or -1 / -2 as next_line. */
-static int next_nonblank(struct reader *rd, struct token *tok, int max)
+static int next_nonblank(struct reader *rd, struct text_token *tok, int max)
 {
     int n;
     while ((n = next_line(rd, tok, max)) == 0)
@@ -92,7 +77,7 @@ static int next_nonblank(struct reader *rd, struct token *tok, int max)
     return n;
 }
 
-static int is_count(struct token t)
+static int is_count(struct text_token t)
 {
     if (t.len == 0 || t.len > 18)
         return 0;
@@ -106,35 +91,27 @@ int particles_detect(const char *text, size_t len)
 {
     struct scene_error err;
     struct reader rd = {text, len, 0, 0, &err};
-    struct token tok[MAX_TOKENS];
+    struct text_token tok[MAX_TOKENS];
     if (next_nonblank(&rd, tok, MAX_TOKENS) != 1 || !is_count(tok[0]))
         return 0;
     return next_nonblank(&rd, tok, MAX_TOKENS) == FIELDS;
 }
 
-static int get_double(struct reader *rd, struct token t, const char *what,
+static int get_double(struct reader *rd, struct text_token t, const char *what,
                       double *out)
 {
-    char buf[512];
-    if (t.len >= sizeof buf)
-        return fail(rd, "%s: number too long", what);
-    tok_str(t, buf, sizeof buf);
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end)
-        return fail(rd, "%s: '%s' is not a number", what, buf);
-    if (!isfinite(v))
-        return fail(rd, "%s: '%s' is not a finite number", what, buf);
-    *out = v;
+    if (text_number(t, what, out, rd->err->msg, sizeof rd->err->msg)) {
+        rd->err->line = rd->line;
+        return -1;
+    }
     return 0;
 }
 
-static int get_channel(struct reader *rd, struct token t, const char *what,
+static int get_channel(struct reader *rd, struct text_token t, const char *what,
                        unsigned *out)
 {
     char buf[64];
-    tok_str(t, buf, sizeof buf);
+    text_str(t, buf, sizeof buf);
     if (!is_count(t))
         return fail(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
     unsigned long v = strtoul(buf, NULL, 10);
@@ -144,7 +121,7 @@ static int get_channel(struct reader *rd, struct token t, const char *what,
     return 0;
 }
 
-static int parse_row(struct reader *rd, const struct token *tok, size_t idx,
+static int parse_row(struct reader *rd, const struct text_token *tok, size_t idx,
                      struct scene_ball *b)
 {
     static const char *const names[FIELDS] = {
@@ -210,7 +187,7 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
     sc->p.w = sc->p.h = 1;
     sc->format = SCENE_FORMAT_PARTICLES;
     struct reader rd = {text, len, 0, 0, err};
-    struct token tok[MAX_TOKENS];
+    struct text_token tok[MAX_TOKENS];
     char buf[64];
     int nt = next_nonblank(&rd, tok, MAX_TOKENS);
     if (nt == -2)
@@ -223,7 +200,7 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
         return fail(&rd, "expected the number of particles alone on the line");
     if (!is_count(tok[0]))
         return fail(&rd, "particle count: '%s' is not a whole number",
-                    tok_str(tok[0], buf, sizeof buf));
+                    text_str(tok[0], buf, sizeof buf));
     unsigned long long n = strtoull(tok[0].s, NULL, 10);
     if (n < 1 || n > PARTICLES_MAX)
         return fail(&rd, "particle count must be between 1 and %llu", PARTICLES_MAX);

@@ -7,6 +7,7 @@
  * separated by spaces or tabs. Errors carry the line and stop the parse.
  */
 #include "scene.h"
+#include "text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,10 +29,6 @@ static const uint32_t color_rgb[SCENE_COLOR_NAMED + 1] = {
 /* Colours a rack hands out, in order, like a set of pool balls. */
 static const uint32_t rack_colors[] = {3, 4, 1, 5, 2, 6};
 
-struct token {
-    const char *s;
-    size_t len;
-};
 
 /* Everything the parser carries from line to line. */
 struct parser {
@@ -53,43 +50,23 @@ static int fail(struct parser *ps, const char *fmt, ...)
     return -1;
 }
 
-/* A token as a NUL-terminated string, cut to fit, control bytes shown as
- * '?' so that a message never writes them to the terminal. */
-static const char *tok_str(struct token t, char *buf, size_t size)
-{
-    size_t n = t.len < size - 1 ? t.len : size - 1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    buf[n] = 0;
-    return buf;
-}
 
-static int tok_is(struct token t, const char *word)
+static int tok_is(struct text_token t, const char *word)
 {
     return t.len == strlen(word) && memcmp(t.s, word, t.len) == 0;
 }
 
-static int parse_double(struct parser *ps, struct token t, const char *what,
+static int parse_double(struct parser *ps, struct text_token t, const char *what,
                         double *out)
 {
-    char buf[512];
-    if (t.len >= sizeof buf)
-        return fail(ps, "%s: number too long", what);
-    tok_str(t, buf, sizeof buf);
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end)
-        return fail(ps, "%s: '%s' is not a number", what, buf);
-    if (!isfinite(v)) /* overflow gives HUGE_VAL; underflow is fine */
-        return fail(ps, "%s: '%s' is not a finite number", what, buf);
-    *out = v;
+    if (text_number(t, what, out, ps->err->msg, sizeof ps->err->msg)) {
+        ps->err->line = ps->line;
+        return -1;
+    }
     return 0;
 }
 
-static int parse_positive(struct parser *ps, struct token t, const char *what,
+static int parse_positive(struct parser *ps, struct text_token t, const char *what,
                           double *out)
 {
     if (parse_double(ps, t, what, out))
@@ -100,12 +77,12 @@ static int parse_positive(struct parser *ps, struct token t, const char *what,
 }
 
 /* A whole number in [lo, hi], digits only. */
-static int parse_count(struct parser *ps, struct token t, const char *what,
+static int parse_count(struct parser *ps, struct text_token t, const char *what,
                        unsigned long long lo, unsigned long long hi,
                        unsigned long long *out)
 {
     char buf[64];
-    tok_str(t, buf, sizeof buf);
+    text_str(t, buf, sizeof buf);
     if (t.len == 0 || t.len >= sizeof buf)
         return fail(ps, "%s: '%s' is not a whole number", what, buf);
     for (size_t i = 0; i < t.len; i++)
@@ -131,7 +108,7 @@ static int hexval(char c)
 }
 
 /* "#rrggbb" -> SCENE_COLOR_RGB | rgb, or 0 when it is not one. */
-static uint32_t parse_hex_color(struct token t)
+static uint32_t parse_hex_color(struct text_token t)
 {
     if (t.len != 7 || t.s[0] != '#')
         return 0;
@@ -145,7 +122,7 @@ static uint32_t parse_hex_color(struct token t)
     return SCENE_COLOR_RGB | rgb;
 }
 
-static int parse_color(struct parser *ps, struct token t, uint32_t *out)
+static int parse_color(struct parser *ps, struct text_token t, uint32_t *out)
 {
     for (uint32_t c = 1; c <= SCENE_COLOR_NAMED; c++)
         if (tok_is(t, color_names[c])) {
@@ -157,7 +134,7 @@ static int parse_color(struct parser *ps, struct token t, uint32_t *out)
     char buf[64];
     return fail(ps, "unknown colour '%s' (use red, green, yellow, blue, "
                     "magenta, cyan, white or #rrggbb)",
-                tok_str(t, buf, sizeof buf));
+                text_str(t, buf, sizeof buf));
 }
 
 static int add_ball(struct parser *ps, const struct scene_ball *b)
@@ -207,7 +184,7 @@ static int reserve(struct parser *ps, size_t more)
     return 0;
 }
 
-static int expect_fields(struct parser *ps, const struct token *tok, int ntok,
+static int expect_fields(struct parser *ps, const struct text_token *tok, int ntok,
                          int lo, int hi, const char *usage)
 {
     char buf[64];
@@ -215,7 +192,7 @@ static int expect_fields(struct parser *ps, const struct token *tok, int ntok,
         return fail(ps, "%s: missing field (expected %s)", usage, usage);
     if (ntok - 1 > hi)
         return fail(ps, "%s: extra field '%s' (expected %s)", usage,
-                    tok_str(tok[hi + 1], buf, sizeof buf), usage);
+                    text_str(tok[hi + 1], buf, sizeof buf), usage);
     return 0;
 }
 
@@ -227,7 +204,7 @@ static int once(struct parser *ps, int *seen, const char *what)
     return 0;
 }
 
-static int d_table(struct parser *ps, const struct token *tok, int ntok)
+static int d_table(struct parser *ps, const struct text_token *tok, int ntok)
 {
     int circle = ntok > 1 && tok_is(tok[1], "circle");
     if (circle ? expect_fields(ps, tok, ntok, 2, 2, "table circle R")
@@ -255,7 +232,7 @@ static int d_table(struct parser *ps, const struct token *tok, int ntok)
     return 0;
 }
 
-static int d_k(struct parser *ps, const struct token *tok, int ntok)
+static int d_k(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "k K") ||
         once(ps, &ps->seen_k, "k"))
@@ -263,7 +240,7 @@ static int d_k(struct parser *ps, const struct token *tok, int ntok)
     return parse_positive(ps, tok[1], "stiffness k", &ps->sc->p.k);
 }
 
-static int d_dt(struct parser *ps, const struct token *tok, int ntok)
+static int d_dt(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "dt DT") ||
         once(ps, &ps->seen_dt, "dt"))
@@ -271,7 +248,7 @@ static int d_dt(struct parser *ps, const struct token *tok, int ntok)
     return parse_positive(ps, tok[1], "time step dt", &ps->sc->p.dt);
 }
 
-static int d_restitution(struct parser *ps, const struct token *tok, int ntok)
+static int d_restitution(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "restitution E") ||
         once(ps, &ps->seen_restitution, "restitution"))
@@ -285,7 +262,7 @@ static int d_restitution(struct parser *ps, const struct token *tok, int ntok)
     return 0;
 }
 
-static int d_walls(struct parser *ps, const struct token *tok, int ntok)
+static int d_walls(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "walls hard|spring") ||
         once(ps, &ps->seen_walls, "walls"))
@@ -297,12 +274,12 @@ static int d_walls(struct parser *ps, const struct token *tok, int ntok)
     else {
         char buf[64];
         return fail(ps, "walls: unknown kind '%s' (use hard or spring)",
-                    tok_str(tok[1], buf, sizeof buf));
+                    text_str(tok[1], buf, sizeof buf));
     }
     return 0;
 }
 
-static int d_contact(struct parser *ps, const struct token *tok, int ntok)
+static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (ntok > 1 && tok_is(tok[1], "exp")) {
         if (expect_fields(ps, tok, ntok, 3, 3, "contact exp EPS KAPPA") ||
@@ -327,10 +304,10 @@ static int d_contact(struct parser *ps, const struct token *tok, int ntok)
                         "contact exp EPS KAPPA)");
     char buf[64];
     return fail(ps, "contact: unknown law '%s' (use hooke or exp EPS KAPPA)",
-                tok_str(tok[1], buf, sizeof buf));
+                text_str(tok[1], buf, sizeof buf));
 }
 
-static int d_gravity(struct parser *ps, const struct token *tok, int ntok)
+static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 2, "gravity G [SOFTENING]") ||
         once(ps, &ps->seen_gravity, "gravity"))
@@ -348,7 +325,7 @@ static int d_gravity(struct parser *ps, const struct token *tok, int ntok)
     return 0;
 }
 
-static int d_ball(struct parser *ps, const struct token *tok, int ntok)
+static int d_ball(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 6, 7, "ball X Y VX VY M R [COLOR]"))
         return -1;
@@ -365,7 +342,7 @@ static int d_ball(struct parser *ps, const struct token *tok, int ntok)
     return add_ball(ps, &b);
 }
 
-static int d_rack(struct parser *ps, const struct token *tok, int ntok)
+static int d_rack(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 5, 5, "rack X Y ROWS R M"))
         return -1;
@@ -491,7 +468,7 @@ static int scene_holds(const struct sim_params *p, double x, double y, double r)
     return x >= r && x <= p->w - r && y >= r && y <= p->h - r;
 }
 
-static int d_random(struct parser *ps, const struct token *tok, int ntok)
+static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 5, 5, "random N R M SPEED SEED"))
         return -1;
@@ -607,7 +584,7 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
 /* Splits one line into tokens, storing the first @p max; returns how many
  * there are. A token opening with '#' ends the line, except a #rrggbb right
  * where a ball's colour stands. */
-static int tokenize(const char *s, size_t len, struct token *tok, int max)
+static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
 {
     int n = 0;
     size_t i = 0;
@@ -619,7 +596,7 @@ static int tokenize(const char *s, size_t len, struct token *tok, int max)
         size_t j = i;
         while (j < len && s[j] != ' ' && s[j] != '\t')
             j++;
-        struct token t = {s + i, j - i};
+        struct text_token t = {s + i, j - i};
         if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && parse_hex_color(t)))
             break;
         if (n < max)
@@ -632,7 +609,7 @@ static int tokenize(const char *s, size_t len, struct token *tok, int max)
 
 static int parse_line(struct parser *ps, const char *s, size_t len)
 {
-    struct token tok[MAX_TOKENS];
+    struct text_token tok[MAX_TOKENS];
     int ntok = tokenize(s, len, tok, MAX_TOKENS);
     if (ntok == 0)
         return 0;
@@ -672,7 +649,7 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_title(ps, rest, rlen);
     }
     char buf[64];
-    return fail(ps, "unknown directive '%s'", tok_str(tok[0], buf, sizeof buf));
+    return fail(ps, "unknown directive '%s'", text_str(tok[0], buf, sizeof buf));
 }
 
 /*

@@ -5,6 +5,7 @@
  * own (as in every published universe), so that an error names its line.
  */
 #include "universe.h"
+#include "text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,10 +16,6 @@
 
 enum { ROW_FIELDS = 6, MAX_TOKENS = 8 };
 
-struct token {
-    const char *s;
-    size_t len;
-};
 
 struct uparser {
     struct scene *sc;
@@ -41,19 +38,8 @@ static int is_space(char c)
     return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
 }
 
-/* A token as a printable NUL-terminated string, cut to fit. */
-static const char *tok_str(struct token t, char *buf, size_t size)
-{
-    size_t n = t.len < size - 1 ? t.len : size - 1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)t.s[i];
-        buf[i] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    buf[n] = 0;
-    return buf;
-}
 
-static int tokenize(const char *s, size_t len, struct token *tok, int max)
+static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
 {
     int n = 0;
     size_t i = 0;
@@ -75,15 +61,6 @@ static int tokenize(const char *s, size_t len, struct token *tok, int max)
     return n;
 }
 
-static int all_digits(struct token t)
-{
-    if (t.len == 0)
-        return 0;
-    for (size_t i = 0; i < t.len; i++)
-        if (t.s[i] < '0' || t.s[i] > '9')
-            return 0;
-    return 1;
-}
 
 int universe_detect(const char *text, size_t len)
 {
@@ -93,47 +70,39 @@ int universe_detect(const char *text, size_t len)
     size_t j = i;
     while (j < len && !is_space(text[j]) && text[j] != '\n')
         j++;
-    struct token t = {text + i, j - i};
-    return all_digits(t);
+    struct text_token t = {text + i, j - i};
+    return text_digits(t);
 }
 
-static int parse_number(struct uparser *ps, struct token t, const char *what,
+static int parse_number(struct uparser *ps, struct text_token t, const char *what,
                         double *out)
 {
-    char buf[512];
-    if (t.len >= sizeof buf)
-        return fail(ps, "%s: number too long", what);
-    tok_str(t, buf, sizeof buf);
-    char *end;
-    errno = 0;
-    double v = strtod(buf, &end);
-    if (end == buf || *end)
-        return fail(ps, "%s: '%s' is not a number", what, buf);
-    if (!isfinite(v))
-        return fail(ps, "%s: '%s' is not a finite number", what, buf);
-    *out = v;
+    if (text_number(t, what, out, ps->err->msg, sizeof ps->err->msg)) {
+        ps->err->line = ps->line;
+        return -1;
+    }
     return 0;
 }
 
-static int parse_n(struct uparser *ps, const struct token *tok, int ntok,
+static int parse_n(struct uparser *ps, const struct text_token *tok, int ntok,
                    unsigned long long *n)
 {
     char buf[64];
     if (ntok != 1)
         return fail(ps, "expected the body count N alone on its line, found %d "
                         "fields", ntok);
-    if (!all_digits(tok[0]))
+    if (!text_digits(tok[0]))
         return fail(ps, "body count: '%s' is not a whole number",
-                    tok_str(tok[0], buf, sizeof buf));
+                    text_str(tok[0], buf, sizeof buf));
     errno = 0;
-    unsigned long long v = strtoull(tok_str(tok[0], buf, sizeof buf), NULL, 10);
+    unsigned long long v = strtoull(text_str(tok[0], buf, sizeof buf), NULL, 10);
     if (tok[0].len >= sizeof buf || errno == ERANGE || v < 1 || v > UNIVERSE_MAX_N)
         return fail(ps, "body count must be between 1 and %llu", UNIVERSE_MAX_N);
     *n = v;
     return 0;
 }
 
-static int parse_radius(struct uparser *ps, const struct token *tok, int ntok,
+static int parse_radius(struct uparser *ps, const struct text_token *tok, int ntok,
                         double *R)
 {
     if (ntok != 1)
@@ -148,7 +117,7 @@ static int parse_radius(struct uparser *ps, const struct token *tok, int ntok,
     return 0;
 }
 
-static int parse_row(struct uparser *ps, const struct token *tok, int ntok,
+static int parse_row(struct uparser *ps, const struct text_token *tok, int ntok,
                      size_t i)
 {
     static const char *const what[5] = {"x", "y", "vx", "vy", "mass"};
@@ -180,7 +149,7 @@ static int parse_row(struct uparser *ps, const struct token *tok, int ntok,
         return fail(ps, "body %zu: name longer than %d bytes", i + 1,
                     UNIVERSE_MAX_NAME);
     char name[UNIVERSE_MAX_NAME + 1];
-    tok_str(tok[5], name, sizeof name);
+    text_str(tok[5], name, sizeof name);
     struct scene_ball *b = &sc->balls[i];
     memset(b, 0, sizeof *b);
     b->x = v[0];
@@ -216,7 +185,7 @@ int universe_parse(struct scene *sc, const char *text, size_t len,
             rc = fail(&ps, "NUL byte in the universe");
             break;
         }
-        struct token tok[MAX_TOKENS];
+        struct text_token tok[MAX_TOKENS];
         int ntok = tokenize(s, l, tok, MAX_TOKENS);
         if (ntok == 0)
             continue;

@@ -7,21 +7,6 @@ out=$(mktemp)
 err=$(mktemp)
 trap 'rm -f "$out" "$err"' EXIT
 
-# expect_fail STATUS STDERR-LINE COMMAND...: exit STATUS, nothing on
-# stdout, exactly STDERR-LINE as the first line of stderr.
-expect_fail() {
-    want_rc=$1 want_err=$2
-    shift 2
-    "$@" >"$out" 2>"$err" </dev/null
-    rc=$?
-    got=$(head -n 1 "$err")
-    if [ "$rc" -eq "$want_rc" ] && [ ! -s "$out" ] && [ "$got" = "$want_err" ]; then
-        ok
-    else
-        bad "$* -> status $rc, stderr '$got' (want $want_rc, '$want_err'), stdout $(wc -c <"$out") bytes"
-    fi
-}
-
 for f in tests/scenes/bad-*.scene; do
     spec=$(head -n 1 "$f" | sed -n 's/^# expect \([0-9]*\): \(.*\)$/\1:\2/p')
     line=${spec%%:*}

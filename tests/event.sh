@@ -9,19 +9,6 @@ err=$(mktemp)
 tmp=$(mktemp)
 trap 'rm -f "$out" "$err" "$tmp"' EXIT
 
-expect_fail() {
-    want_rc=$1 want_err=$2
-    shift 2
-    "$@" >"$out" 2>"$err" </dev/null
-    rc=$?
-    got=$(head -n 1 "$err")
-    if [ "$rc" -eq "$want_rc" ] && [ ! -s "$out" ] && [ "$got" = "$want_err" ]; then
-        ok
-    else
-        bad "$* -> status $rc, stderr '$got' (want $want_rc, '$want_err'), stdout $(wc -c <"$out") bytes"
-    fi
-}
-
 # A particle file's shape: line 1 is n, then n rows of 9 fields.
 is_particles() {
     awk 'NR == 1 { n = $1; if (NF != 1) exit 1; next }

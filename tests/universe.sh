@@ -59,19 +59,6 @@ check "--format=universe" cmp -s "$out" $U/binary.txt.expect
 "$SPRINGBALL" -H $U/binary.txt >"$out"
 check "detected universe" cmp -s "$out" $U/binary.txt.expect
 
-# expect_fail STATUS STDERR-LINE COMMAND...
-expect_fail() {
-    want_rc=$1 want_err=$2
-    shift 2
-    "$@" >"$out" 2>"$err" </dev/null
-    rc=$?
-    got=$(head -n 1 "$err")
-    if [ "$rc" -eq "$want_rc" ] && [ ! -s "$out" ] && [ "$got" = "$want_err" ]; then
-        ok
-    else
-        bad "$* -> status $rc, stderr '$got' (want $want_rc, '$want_err'), stdout $(wc -c <"$out") bytes"
-    fi
-}
 B=tests/universes/bad
 expect_fail 2 "$B/missing-rows.txt:4: missing rows: 4 bodies announced, 2 found" "$SPRINGBALL" -H $B/missing-rows.txt
 expect_fail 2 "$B/short-row.txt:4: body 2: expected 6 fields (x y vx vy mass name), found 5" "$SPRINGBALL" -H $B/short-row.txt

@@ -1,0 +1,35 @@
+/*
+ * text.h - what the three input parsers (scene, universe, particles) share:
+ * tokens, their printable form for messages, and numbers with the one
+ * wording of their errors.
+ *
+ * Pure C11: no I/O, no globals.
+ */
+#ifndef TEXT_H
+#define TEXT_H
+
+#include <stddef.h>
+
+/// A token: a run of non-blank bytes inside the input (not NUL-terminated).
+struct text_token {
+    const char *s;
+    size_t len;
+};
+
+/// The token as a NUL-terminated string for a message: cut to fit @p size,
+/// control bytes shown as '?' so that a message never writes them to the
+/// terminal. @return buf.
+const char *text_str(struct text_token t, char *buf, size_t size);
+
+/// 1 when the token is one or more decimal digits and nothing else.
+int text_digits(struct text_token t);
+
+/// Parses the token as a finite number into *out.
+/// @param what  names the field in the message ("radius", "body 3: vx")
+/// @param msg   on failure receives "WHAT: 'TOKEN' is not a number",
+///              "... is not a finite number" or "WHAT: number too long"
+/// @return 0, or -1 with msg filled in and *out unchanged.
+int text_number(struct text_token t, const char *what, double *out, char *msg,
+                size_t msgsize);
+
+#endif

@@ -26,6 +26,17 @@
 /* Codes of single-ball events, stored as j = -1 - code. */
 enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
 
+const char *event_unsupported(const struct sim_params *p)
+{
+    if (p->shape == SIM_OPEN)
+        return "open space";
+    if (p->gravity != 0)
+        return "gravity";
+    if (p->contact == SIM_CONTACT_EXP)
+        return "contact exp";
+    return NULL;
+}
+
 struct event_config event_default_config(void)
 {
     struct event_config c = {0};

@@ -143,6 +143,11 @@ struct event {
     double ke0, wall_px, wall_py;
 };
 
+/// What of these parameters the engine cannot simulate ("gravity", "open
+/// space", "contact exp"), or NULL when it can run them. It models hard balls on a table: open space (no table), gravity and
+/// exponential contacts are outside it; spring walls are hard walls to it.
+const char *event_unsupported(const struct sim_params *p);
+
 /// Grid on, overlaps an error, default tc.
 struct event_config event_default_config(void);
 

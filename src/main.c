@@ -374,14 +374,11 @@ static void write_state(const struct scene *sc, const struct sim *s)
  * Returns 0 with *ev live, or an exit status with a message printed. */
 static int run_event(const struct options *o, struct sim *s, struct event *ev)
 {
-    /* Hard balls on a table: what the engine models. Say so rather than
-     * run something else under its name. */
-    const char *why = s->p.shape == SIM_OPEN ? "open space has no table"
-                      : s->p.gravity != 0 ? "it has no gravity"
-                      : s->p.contact == SIM_CONTACT_EXP ? "its balls are hard, not exponential"
-                      : NULL;
+    /* Say so rather than run something else under the engine's name. */
+    const char *why = event_unsupported(&s->p);
     if (why) {
-        fprintf(stderr, "springball: event engine: %s (use --engine=spring)\n", why);
+        fprintf(stderr, "springball: event engine: cannot simulate %s "
+                        "(use --engine=spring)\n", why);
         return 2;
     }
     struct event_fault f;

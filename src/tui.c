@@ -339,16 +339,6 @@ static void check_finite(struct ui *u)
 
 /* === The event engine === */
 
-/* Why the state has no event engine (hard balls between walls), or NULL. */
-static const char *no_event_engine(const struct sim *s)
-{
-    if (s->p.shape == SIM_OPEN)
-        return "open space has no event engine";
-    if (s->p.gravity != 0)
-        return "gravity has no event engine";
-    return NULL;
-}
-
 /* Builds u->ev from u->s, overlaps allowed (spring states overlap).
  * Returns 0, or -1 with a note and nothing built. */
 static int ev_build(struct ui *u)
@@ -390,9 +380,9 @@ static void ev_leave(struct ui *u, const char *why)
  * with a note, when there is no event engine for it. */
 static void ev_enter(struct ui *u)
 {
-    const char *why = no_event_engine(&u->s);
+    const char *why = event_unsupported(&u->s.p);
     if (why) {
-        note(u, "%s", why);
+        note(u, "no event engine: %s", why);
         return;
     }
     if (u->nonfinite) {
@@ -940,7 +930,7 @@ static void k_reset(struct ui *u, int key)
     if (u->event) {
         event_free(&u->ev);
         memset(&u->ev, 0, sizeof u->ev);
-        if (no_event_engine(&u->s) || ev_build(u)) {
+        if (event_unsupported(&u->s.p) || ev_build(u)) {
             ev_leave(u, "reset: back to springs");
             return;
         }

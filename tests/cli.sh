@@ -101,7 +101,7 @@ check "a huge line" test "$(head -n 1 "$out" | wc -c)" -eq 1000007
 "$SPRINGBALL" -H -T -0 --stats scenes/headon.scene 2>"$err" >/dev/null
 check "-T -0 runs no step" grep -q '^t=0 steps=0 ' "$err"
 # the event engine refuses what it does not model
-expect_fail 2 "springball: event engine: open space has no table (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/planets.txt
-expect_fail 2 "springball: event engine: it has no gravity (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/gravity.scene
-expect_fail 2 "springball: event engine: its balls are hard, not exponential (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/softexp.scene
+expect_fail 2 "springball: event engine: cannot simulate open space (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/planets.txt
+expect_fail 2 "springball: event engine: cannot simulate gravity (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/gravity.scene
+expect_fail 2 "springball: event engine: cannot simulate contact exp (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/softexp.scene
 summary

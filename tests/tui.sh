@@ -331,7 +331,7 @@ keys ev g
 check "g: gravity on, default G" wait_for ev "gravity on: G 483 softening 12"
 check "g: G on the status line" wait_for ev "  E [-0-9.e+]+ \([-+0-9.e%]+\)  G 483  "
 keys ev m
-check "m with gravity: no event engine" wait_for ev "gravity has no event engine"
+check "m with gravity: no event engine" wait_for ev "no event engine: gravity"
 check "m with gravity: still springs" wait_for ev "spring · paused"
 keys ev g
 check "g: gravity off" wait_for ev "gravity off"
@@ -362,7 +362,7 @@ check "planets: no box" not body "┌"
 check "planets: trails" wait_braille pl
 check "planets: no k" not sh -c 'tmux -L "$0" capture-pane -p -t pl | tail -n 1 | grep -q " k "' "$sock"
 keys pl m
-check "planets: no event engine" wait_for pl "open space has no event engine"
+check "planets: no event engine" wait_for pl "no event engine: open space"
 keys pl Enter
 check "planets: no cue ball" wait_for pl "open space: no cue ball"
 keys pl q

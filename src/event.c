@@ -292,6 +292,18 @@ static void predict_pair(struct event *ev, size_t i, size_t j)
     }
 }
 
+/* The cells ball i must look at: its own and ev->reach[i] on every side,
+ * clipped to the grid. */
+static void cell_window(const struct event *ev, size_t i, long *x0, long *x1,
+                        long *y0, long *y1)
+{
+    long reach = ev->reach[i];
+    *x0 = ev->cx[i] - reach > 0 ? ev->cx[i] - reach : 0;
+    *y0 = ev->cy[i] - reach > 0 ? ev->cy[i] - reach : 0;
+    *x1 = ev->cx[i] + reach < ev->nx ? ev->cx[i] + reach : ev->nx - 1;
+    *y1 = ev->cy[i] + reach < ev->ny ? ev->cy[i] + reach : ev->ny - 1;
+}
+
 /* Predicts the pairs of i with every ball near enough (all of them without
  * the grid), except @p skip (its partner just now, receding: two balls
  * flying apart never meet again before one of them changes course). */
@@ -303,13 +315,8 @@ static void predict_pairs(struct event *ev, size_t i, size_t skip)
                 predict_pair(ev, i, j);
         return;
     }
-    long reach = ev->reach[i];
-    long x0 = ev->cx[i] - reach, x1 = ev->cx[i] + reach;
-    long y0 = ev->cy[i] - reach, y1 = ev->cy[i] + reach;
-    if (x0 < 0) x0 = 0;
-    if (y0 < 0) y0 = 0;
-    if (x1 >= ev->nx) x1 = ev->nx - 1;
-    if (y1 >= ev->ny) y1 = ev->ny - 1;
+    long x0, x1, y0, y1;
+    cell_window(ev, i, &x0, &x1, &y0, &y1);
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++)
             for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])
@@ -582,13 +589,8 @@ int event_init(struct event *ev, const struct sim *s,
         }
         /* Each pair once: j > i among the small neighbours, and the big
          * balls against everything from their own side. */
-        long reach = ev->reach[i];
-        long x0 = ev->cx[i] - reach, x1 = ev->cx[i] + reach;
-        long y0 = ev->cy[i] - reach, y1 = ev->cy[i] + reach;
-        if (x0 < 0) x0 = 0;
-        if (y0 < 0) y0 = 0;
-        if (x1 >= ev->nx) x1 = ev->nx - 1;
-        if (y1 >= ev->ny) y1 = ev->ny - 1;
+        long reach = ev->reach[i], x0, x1, y0, y1;
+        cell_window(ev, i, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
                 for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])

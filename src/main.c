@@ -4,11 +4,10 @@
  * input or usage).
  */
 #include "event.h"
-#include "particles.h"
-#include "scene.h"
+#include "formats.h"
 #include "gravity.h"
+#include "scene.h"
 #include "sim.h"
-#include "universe.h"
 #include "tui.h"
 
 #include <errno.h>
@@ -33,7 +32,7 @@ struct options {
     int have_k, have_dt;
     double k, dt;
     const char *scene_path;  /* NULL: the built-in scene */
-    int format;              /* FORMAT_AUTO or an enum scene_format */
+    int format;              /* FORMATS_AUTO or an enum scene_format */
     int have_theta;
     double theta;            /* --theta: Barnes-Hut opening angle */
     int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
@@ -41,7 +40,6 @@ struct options {
 };
 
 enum { ENGINE_SPRING, ENGINE_EVENT };
-enum { FORMAT_AUTO = -1 };
 
 static void die_usage(const char *fmt, ...)
 {
@@ -154,7 +152,7 @@ static void parse_options(int argc, char **argv, struct options *o)
     memset(o, 0, sizeof *o);
     ui_default_options(&o->ui);
     o->engine = ENGINE_SPRING;
-    o->format = FORMAT_AUTO;
+    o->format = FORMATS_AUTO;
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":HT:n:k:h", longopts, NULL)) != -1) {
@@ -306,20 +304,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
         }
     }
     struct scene_error err;
-    const char *src = text ? text : scene_builtin;
-    /* A UTF-8 byte order mark (as some editors write) is skipped. */
-    if (len >= 3 && memcmp(src, "\xef\xbb\xbf", 3) == 0) {
-        src += 3;
-        len -= 3;
-    }
-    int format = o->format;
-    if (format == FORMAT_AUTO)
-        format = particles_detect(src, len) ? SCENE_FORMAT_PARTICLES
-                 : universe_detect(src, len) ? SCENE_FORMAT_UNIVERSE
-                                             : SCENE_FORMAT_NATIVE;
-    int rc = format == SCENE_FORMAT_PARTICLES ? particles_parse(sc, src, len, &err)
-             : format == SCENE_FORMAT_UNIVERSE ? universe_parse(sc, src, len, &err)
-                                               : scene_parse(sc, src, len, &err);
+    int rc = formats_parse(sc, text ? text : scene_builtin, len, o->format, &err);
     free(text);
     if (rc) {
         fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
@@ -357,16 +342,6 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
                     "de=%.17g\n",
             s->t, ed.events, ed.ke, 0.0, ed.ke, ed.px, ed.py, d.contacts,
             ed.collisions, ed.walls, ed.per_ball, ed.max_ball, ed.mft, ed.de);
-}
-
-static void write_state(const struct scene *sc, const struct sim *s)
-{
-    if (sc->format == SCENE_FORMAT_PARTICLES)
-        particles_write(stdout, sc, s);
-    else if (sc->format == SCENE_FORMAT_UNIVERSE)
-        universe_write(stdout, sc, s);
-    else
-        scene_write(stdout, sc, s);
 }
 
 /* Runs the event engine on @p s: -T stops exactly at T, -n counts events
@@ -488,7 +463,7 @@ static int run_headless(const struct options *o, const struct scene *sc)
         sim_free(&s);
         return erc;
     }
-    write_state(sc, &s);
+    formats_write(stdout, sc, &s);
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
     else if (o->stats)

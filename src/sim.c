@@ -259,32 +259,28 @@ int sim_wall_near(const struct sim *s, size_t i, double margin)
     return r - x > 0 || x + r - s->p.w > 0 || r - y > 0 || y + r - s->p.h > 0;
 }
 
-void sim_forces_brute(struct sim *s)
+/*
+ * The plain Hooke forces: walls, then for every row i its pairs j > i, all
+ * of them when @p pl is NULL (the O(n^2) loop, the reference every faster
+ * broad phase is tested against) or the listed ones, in the same order, so
+ * both give the same bits. Force on j is k*s*(dx, dy)/d, on i the opposite.
+ */
+static void hooke_forces(struct sim *s, const struct grid_pairs *pl)
 {
     const size_t n = s->n;
     const double k = s->p.k;
     double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
     double *restrict fx = s->fx, *restrict fy = s->fy;
-
-    s->diss_power = 0;
-    s->clamp_now = 0;
-    if (!sim_plain(&s->p)) {
-        struct contact_sum sum = {0};
-        forces_systems(s, NULL, fx, fy, &sum, NULL);
-        s->diss_power = sum.power;
-        s->clamp_now = sum.clamps;
-        return;
-    }
     for (size_t i = 0; i < n; i++) {
         fx[i] = wall_force(x[i], r[i], s->p.w, k, NULL);
         fy[i] = wall_force(y[i], r[i], s->p.h, k, NULL);
     }
-    /* The O(n^2) pair loop: the reference every faster broad phase is
-     * tested against. Force on j is k*s*(dx, dy)/d, on i the opposite. */
     for (size_t i = 0; i < n; i++) {
         double xi = x[i], yi = y[i], ri = r[i];
         double fxi = 0, fyi = 0;
-        for (size_t j = i + 1; j < n; j++) {
+        size_t e0 = pl ? pl->start[i] : i + 1, e1 = pl ? pl->start[i + 1] : n;
+        for (size_t e = e0; e < e1; e++) {
+            size_t j = pl ? pl->nbr[e] : e;
             double dx = x[j] - xi, dy = y[j] - yi;
             double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
             double ov = ri + r[j] - d;
@@ -299,6 +295,20 @@ void sim_forces_brute(struct sim *s)
         fx[i] += fxi;
         fy[i] += fyi;
     }
+}
+
+void sim_forces_brute(struct sim *s)
+{
+    s->diss_power = 0;
+    s->clamp_now = 0;
+    if (!sim_plain(&s->p)) {
+        struct contact_sum sum = {0};
+        forces_systems(s, NULL, s->fx, s->fy, &sum, NULL);
+        s->diss_power = sum.power;
+        s->clamp_now = sum.clamps;
+        return;
+    }
+    hooke_forces(s, NULL);
 }
 
 /*
@@ -347,33 +357,7 @@ void sim_forces(struct sim *s)
     /* The O(n^2) loop's sums restricted to the listed pairs, in its order:
      * the same bits. */
     const struct grid_pairs pl = grid_pairs(g);
-    const size_t n = s->n;
-    const double k = s->p.k;
-    double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
-    double *restrict fx = s->fx, *restrict fy = s->fy;
-    for (size_t i = 0; i < n; i++) {
-        fx[i] = wall_force(x[i], r[i], s->p.w, k, NULL);
-        fy[i] = wall_force(y[i], r[i], s->p.h, k, NULL);
-    }
-    for (size_t i = 0; i < n; i++) {
-        double xi = x[i], yi = y[i], ri = r[i];
-        double fxi = 0, fyi = 0;
-        for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++) {
-            size_t j = pl.nbr[e];
-            double dx = x[j] - xi, dy = y[j] - yi;
-            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-            double ov = ri + r[j] - d;
-            if (0 < ov) {
-                double f = ov * k / d;
-                fx[j] += f * dx;
-                fy[j] += f * dy;
-                fxi -= f * dx;
-                fyi -= f * dy;
-            }
-        }
-        fx[i] += fxi;
-        fy[i] += fyi;
-    }
+    hooke_forces(s, &pl);
 }
 
 void sim_touch(struct sim *s)
@@ -530,6 +514,16 @@ static void step_grid(struct sim *s, struct grid *g)
 #undef FX
 #undef FY
     grid_moved(g, dt * sqrt(v2max));
+}
+
+void sim_step_brute(struct sim *s)
+{
+    sim_forces_brute(s);
+    integrate(s);
+    s->dissipated += s->p.dt * s->diss_power;
+    s->clamps += s->clamp_now;
+    s->t += s->p.dt;
+    s->steps++;
 }
 
 void sim_step(struct sim *s)

@@ -138,6 +138,10 @@ void sim_forces(struct sim *s);
 /// The O(n^2) pair loop: the oracle every broad phase is tested against.
 void sim_forces_brute(struct sim *s);
 
+/// One step with the O(n^2) forces and no broad phase or re-sort: the
+/// oracle of sim_step (the same bits), and the all-pairs benchmark.
+void sim_step_brute(struct sim *s);
+
 /// Tells the broad phase that positions, radii or masses changed other
 /// than by sim_step (an edit, a drag): call it after such a change.
 /// Velocities may change freely (a kick).

@@ -115,20 +115,6 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void brute_step(struct sim *s)
-{
-    sim_forces_brute(s);
-    for (size_t i = 0; i < s->n; i++) {
-        double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
-        s->vx[i] += s->p.dt * ax;
-        s->vy[i] += s->p.dt * ay;
-        s->x[i] += s->p.dt * s->vx[i];
-        s->y[i] += s->p.dt * s->vy[i];
-    }
-    s->t += s->p.dt;
-    s->steps++;
-}
-
 static int run(int brute, long steps, int runs, const char *path)
 {
     double t0 = now();
@@ -165,7 +151,7 @@ static int run(int brute, long steps, int runs, const char *path)
         double a = now();
         for (long i = 0; i < steps; i++) {
             if (brute)
-                brute_step(&s);
+                sim_step_brute(&s);
             else
                 sim_step(&s);
         }

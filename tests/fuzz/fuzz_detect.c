@@ -5,6 +5,7 @@
  * a buffer of exactly that size, without a final NUL.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "formats.h"
 #include "particles.h"
 #include "scene.h"
 #include "universe.h"
@@ -26,14 +27,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((p != 0 && p != 1) || (u != 0 && u != 1))
         abort();
     /* A particle file starts with a count, so it always looks like a
-     * universe too; main.c asks particles_detect first for that reason. */
+     * universe too; formats_detect asks particles_detect first for that reason. */
     if (p && !u)
         abort();
     struct scene sc;
     struct scene_error err;
-    int rc = p ? particles_parse(&sc, text, size, &err)
-             : u ? universe_parse(&sc, text, size, &err)
-                 : scene_parse(&sc, text, size, &err);
+    int f = formats_detect(text, size);
+    if (f != (p ? SCENE_FORMAT_PARTICLES : u ? SCENE_FORMAT_UNIVERSE : SCENE_FORMAT_NATIVE))
+        abort();
+    int rc = formats_parse(&sc, text, size, f, &err);
     if (rc == 0)
         scene_free(&sc);
     else if (err.line < 1 || !err.msg[0])

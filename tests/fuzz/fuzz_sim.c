@@ -8,10 +8,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "event.h"
-#include "particles.h"
+#include "formats.h"
 #include "scene.h"
 #include "sim.h"
-#include "universe.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,9 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const char *text = (const char *)data;
     struct scene sc;
     struct scene_error err;
-    int rc = particles_detect(text, size) ? particles_parse(&sc, text, size, &err)
-             : universe_detect(text, size) ? universe_parse(&sc, text, size, &err)
-                                           : scene_parse(&sc, text, size, &err);
+    int rc = formats_parse(&sc, text, size, FORMATS_AUTO, &err);
     if (rc)
         return 0;
     struct sim s;

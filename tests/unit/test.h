@@ -33,6 +33,22 @@ extern int test_passed, test_failed;
         }                                                                    \
     } while (0)
 
+struct scene;
+struct scene_error;
+
+/* Checks that a parse of malformed case @p i of suite @p what failed
+ * (rc == -1) on @p line with @p msg as the whole message (@p exact) or a
+ * part of it; frees *sc when the parse wrongly succeeded. Returns whether
+ * all held (check_parse.c). */
+int check_parse_error(const char *what, size_t i, int rc, struct scene *sc,
+                      const struct scene_error *err, int line, const char *msg,
+                      int exact);
+
+struct view;
+
+/* Cells of the view's ball layer that show a ball this frame (test_view.c). */
+int test_ball_cells(const struct view *v);
+
 /* Every suite is a function run by main.c. */
 void test_sim(void);
 void test_scene(void);

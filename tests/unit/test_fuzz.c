@@ -16,18 +16,6 @@
 
 #include <string.h>
 
-/* Cells of this frame showing a ball. */
-static int ball_cells(const struct view *v)
-{
-    int n = 0;
-    for (int idx = 0; idx < v->map.cols * v->map.rows; idx++) {
-        uint32_t ch, col;
-        if (view_glyph(v, idx, &ch, &col) == VIEW_BALL)
-            n++;
-    }
-    return n;
-}
-
 static void thin_tables(void)
 {
     static const char *const text[] = {
@@ -107,20 +95,20 @@ void test_fuzz(void)
         view_begin(&v);
         view_ball(&v, 400, 200, 1e300, 1);
         view_end(&v);
-        CHECK(ball_cells(&v) == inner);
+        CHECK(test_ball_cells(&v) == inner);
         /* A ball 1e300 away, its trail and its mark show nothing. */
         view_begin(&v);
         view_ball(&v, 1e300, -1e300, 1, 1);
         view_trail(&v, 1e300, -1e300);
         view_mark(&v, 1e300, -1e300, 1, 0.5, 1);
         view_end(&v);
-        CHECK(ball_cells(&v) == 0);
+        CHECK(test_ball_cells(&v) == 0);
         /* The mark of a ball 1e16 cells across ends (d += 0.5 no longer
          * moved d there) and shows nothing. */
         view_begin(&v);
         view_mark(&v, 400, 200, 1e17, 0, 1);
         view_end(&v);
-        CHECK(ball_cells(&v) == 0);
+        CHECK(test_ball_cells(&v) == 0);
         view_free(&v);
     }
     /* A world 1e-320 wide has no finite scale: not laid out. */

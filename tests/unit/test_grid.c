@@ -190,21 +190,6 @@ static void test_forces_bitwise(void)
     sim_free(&s);
 }
 
-/* Integration as sim_step does it, after the O(n^2) forces. */
-static void brute_step(struct sim *s)
-{
-    sim_forces_brute(s);
-    for (size_t i = 0; i < s->n; i++) {
-        double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
-        s->vx[i] += s->p.dt * ax;
-        s->vy[i] += s->p.dt * ay;
-        s->x[i] += s->p.dt * s->vx[i];
-        s->y[i] += s->p.dt * s->vy[i];
-    }
-    s->t += s->p.dt;
-    s->steps++;
-}
-
 #ifndef VLAT
 #define VLAT 2.0
 #endif
@@ -287,7 +272,7 @@ static void test_state_after_1000_steps(void)
             CHECK(grid_sort(a.grid, &a) == 0);
         }
         sim_step(&a);
-        brute_step(&b);
+        sim_step_brute(&b);
         if (i % 50 == 0) {
             struct sim_diag d;
             sim_diag(&b, &d);
@@ -330,7 +315,7 @@ static void test_step_bitwise(void)
             }
         for (int i = 0; i < 300; i++) {
             sim_step(&a);
-            brute_step(&b);
+            sim_step_brute(&b);
         }
         CHECK(memcmp(a.x, b.x, a.n * sizeof *a.x) == 0);
         CHECK(memcmp(a.y, b.y, a.n * sizeof *a.y) == 0);

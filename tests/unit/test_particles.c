@@ -100,16 +100,7 @@ static void test_errors(void)
         struct scene sc;
         struct scene_error err;
         int rc = parse(&sc, cases[i].text, &err);
-        CHECK(rc == -1);
-        if (rc == 0) {
-            scene_free(&sc);
-            continue;
-        }
-        CHECK(err.line == cases[i].line);
-        if (strcmp(err.msg, cases[i].msg) != 0 || err.line != cases[i].line) {
-            test_failed++;
-            printf("FAIL case %zu: line %d '%s'\n", i, err.line, err.msg);
-        }
+        check_parse_error("particles", i, rc, &sc, &err, cases[i].line, cases[i].msg, 1);
     }
     struct scene sc;
     struct scene_error err;

@@ -251,18 +251,9 @@ static void test_errors(void)
         struct scene sc;
         struct scene_error err;
         int rc = parse(&sc, cases[i].text, &err);
-        CHECK(rc == -1);
-        if (rc == 0) {
-            scene_free(&sc);
+        check_parse_error("scene", i, rc, &sc, &err, cases[i].line, cases[i].msg, 0);
+        if (rc == 0)
             continue;
-        }
-        if (err.line != cases[i].line || !strstr(err.msg, cases[i].msg)) {
-            printf("  case %zu: got line %d '%s', want line %d '%s'\n", i,
-                   err.line, err.msg, cases[i].line, cases[i].msg);
-            test_failed++;
-        } else {
-            test_passed++;
-        }
         CHECK(strchr(err.msg, '\n') == NULL && err.msg[strlen(err.msg) - 1] != '.');
     }
     /* a NUL byte is reported on its line */

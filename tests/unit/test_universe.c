@@ -128,18 +128,7 @@ static void test_errors(void)
         if (strstr(cases[i].msg, "NUL"))
             len += 2; /* the text goes on after its NUL */
         int rc = universe_parse(&sc, cases[i].text, len, &err);
-        CHECK(rc == -1);
-        if (rc == 0) {
-            scene_free(&sc);
-            continue;
-        }
-        if (err.line != cases[i].line || !strstr(err.msg, cases[i].msg)) {
-            printf("  universe case %zu: got line %d '%s', want line %d '%s'\n", i,
-                   err.line, err.msg, cases[i].line, cases[i].msg);
-            test_failed++;
-        } else {
-            test_passed++;
-        }
+        check_parse_error("universe", i, rc, &sc, &err, cases[i].line, cases[i].msg, 0);
     }
 }
 

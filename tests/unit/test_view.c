@@ -21,8 +21,9 @@ static uint32_t glyph_at(const struct view *v, int i, int j, int *layer, uint32_
     return ch;
 }
 
-/* Cells of the ball layer this frame that show a ball. */
-static int ball_cells(const struct view *v)
+/* Cells of the ball layer this frame that show a ball (also used by
+ * test_fuzz.c). */
+int test_ball_cells(const struct view *v)
 {
     int n = 0;
     for (int idx = 0; idx < v->map.cols * v->map.rows; idx++) {
@@ -115,7 +116,7 @@ static void test_braille(void)
     CHECK(layer == VIEW_BALL && col == 7);
     CHECK(glyph_at(&v, 10, 10, NULL, NULL) == 0x2800u + 0x08);
     CHECK(glyph_at(&v, 11, 9, NULL, NULL) == 0x2800u + 0x40);
-    CHECK(ball_cells(&v) == 3);
+    CHECK(test_ball_cells(&v) == 3);
     CHECK(v.nused == 3);
     /* Moving it by one dot (4 units) right moves the dots, not the cell:
      * sub-cell motion. */
@@ -135,7 +136,7 @@ static void test_braille(void)
     view_ball(&v, 400, 200, 40, 3);
     CHECK(glyph_at(&v, 51, 16, NULL, NULL) == 0x28ffu);
     CHECK(glyph_at(&v, 51, 23, NULL, NULL) == ' ');
-    int n = ball_cells(&v);
+    int n = test_ball_cells(&v);
     CHECK(n >= 40 && n <= 60);
     long dots = 0;
     for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
@@ -181,7 +182,7 @@ static void test_ascii(void)
     view_ball(&v, 400, 200, 40, 2);
     CHECK(glyph_at(&v, 51, 16, NULL, NULL) == '@');
     CHECK(glyph_at(&v, 57, 16, NULL, NULL) == ' ');
-    int n = ball_cells(&v);
+    int n = test_ball_cells(&v);
     CHECK(n >= 30 && n <= 48);
     /* Every glyph is printable ASCII. */
     for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
@@ -317,7 +318,7 @@ static void test_label(void)
     CHECK(glyph_at(&v, 11, 10, &layer, &color) == 'E');
     CHECK(layer == VIEW_BALL && color == 3);
     CHECK(v.nused == 1);
-    CHECK(ball_cells(&v) == 1);
+    CHECK(test_ball_cells(&v) == 1);
     /* The next frame without it: the cell is repainted and shows the trail. */
     view_begin(&v);
     view_label(&v, 400, 200, 0x2736, 4);

@@ -41,7 +41,8 @@ struct grid {
     uint32_t *start;    /* n + 1 row starts */
     uint32_t *nbr;      /* row entries, cap nbr_cap */
     size_t nbr_cap;
-    uint32_t *pa, *pb;  /* candidate pairs (a < b), cap p_cap */
+    uint32_t *pa, *pb;  /* candidate pairs (a < b), cap p_cap; after rows(),
+                           pa holds the row of each list entry (grid_pairs.pi) */
     size_t np, p_cap;
     uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
     uint32_t *wall;     /* slots near a wall, cap wall_cap */
@@ -407,6 +408,10 @@ static int rows(struct grid *g)
             row[m] = v;
         }
     }
+    /* The candidates are in the rows now: pa becomes the row of each entry. */
+    for (size_t i = 0; i < n; i++)
+        for (uint32_t e = start[i]; e < start[i + 1]; e++)
+            g->pa[e] = (uint32_t)i;
     /* 4. how far each block's rows reach, and the balls near a wall. */
     uint32_t reach_end = 0;
     size_t window = GRID_BLOCK;
@@ -445,7 +450,7 @@ int grid_update(struct grid *g, const struct sim *s)
 
 struct grid_pairs grid_pairs(const struct grid *g)
 {
-    struct grid_pairs p = {g->n, g->start, g->nbr, g->block_end, g->wall,
+    struct grid_pairs p = {g->n, g->start, g->nbr, g->pa, g->block_end, g->wall,
                            g->nwall, g->ring, g->ring_size,
                            g->same_m ? g->m_fill : NULL,
                            g->same_r ? g->r_fill : NULL};

@@ -52,6 +52,10 @@ struct grid_pairs {
     size_t n;              ///< number of slots (balls)
     const uint32_t *start; ///< n + 1 row starts
     const uint32_t *nbr;   ///< start[n] entries
+    /// The row of each entry: pi[e] = i for start[i] <= e < start[i + 1],
+    /// so that a sweep can run over the pairs (pi[e], nbr[e]) in one flat
+    /// loop, without a loop per row whose length varies from ball to ball.
+    const uint32_t *pi;
     /// Per block b of GRID_BLOCK slots: every slot its rows (and all rows
     /// before) name is < block_end[b]; >= the block's own end; ascending.
     const uint32_t *block_end;

@@ -268,7 +268,7 @@ int sim_wall_near(const struct sim *s, size_t i, double margin)
 static void hooke_forces(struct sim *s, const struct grid_pairs *pl)
 {
     const size_t n = s->n;
-    const double k = s->p.k;
+    const double k = s->p.k, hk = 0.5 * k;
     double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
     double *restrict fx = s->fx, *restrict fy = s->fy;
     for (size_t i = 0; i < n; i++) {
@@ -284,7 +284,7 @@ static void hooke_forces(struct sim *s, const struct grid_pairs *pl)
             double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
             double ov = ri + r[j] - d;
             if (0 < ov) {
-                double f = ov * k / d;
+                double f = (ov + fabs(ov)) * hk / d;
                 fx[j] += f * dx;
                 fy[j] += f * dy;
                 fx[i] -= f * dx;
@@ -431,6 +431,7 @@ static void step_grid(struct sim *s, struct grid *g)
     const struct grid_pairs pl = grid_pairs(g);
     const size_t n = s->n, mask = pl.ring - 1;
     const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
+    const double hk = 0.5 * k;
     double *restrict x = s->x, *restrict y = s->y;
     double *restrict vx = s->vx, *restrict vy = s->vy;
     /* Equal masses or radii come from a block of copies (the same values,
@@ -484,7 +485,7 @@ static void step_grid(struct sim *s, struct grid *g)
             double dx = x[j] - x[i], dy = y[j] - y[i];
             double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
             double ov = r[i & rmask] + r[j & rmask] - d;
-            double f = (ov > 0 ? ov : 0) * k / d;
+            double f = (ov + fabs(ov)) * hk / d;
             FX(j) += f * dx;
             FY(j) += f * dy;
             FX(i) -= f * dx;

@@ -283,6 +283,33 @@ static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
 
 static int rows(struct grid *g);
 
+/* A range cell_ball[k0 .. k1). */
+struct span {
+    uint32_t k0, k1;
+};
+
+/* Tests ball a against the balls of spans sp[0 .. ns): writes every pair
+ * at pa[np], pb[np] and keeps the close ones by counting only them, with
+ * no branch on the distance. The caller has made room for all of them.
+ * @return the new count. */
+static size_t test_spans(struct grid *g, const struct sim *s, uint32_t a,
+                         const struct span *sp, int ns, size_t np)
+{
+    const double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
+    const uint32_t *restrict cb = g->cell_ball;
+    uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+    const double xa = x[a], ya = y[a], ra = r[a] + g->cut;
+    for (int q = 0; q < ns; q++)
+        for (uint32_t k = sp[q].k0; k < sp[q].k1; k++) {
+            uint32_t b = cb[k];
+            double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
+            pa[np] = a < b ? a : b;
+            pb[np] = a < b ? b : a;
+            np += dx * dx + dy * dy < lim * lim;
+        }
+    return np;
+}
+
 static int build(struct grid *g, const struct sim *s)
 {
     const size_t n = g->n;
@@ -324,37 +351,55 @@ static int build(struct grid *g, const struct sim *s)
     cs[0] = cs[1] = 0;
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
-    /* 2. candidate pairs, cell by cell in their order: a ball against the
-     * rest of its cell and its E neighbour (one range when both are in
-     * the strip), then the three cells above. */
+    /* 2. candidate pairs, strip by strip, row by row, cell by cell (the
+     * cells' order): a ball against the rest of its cell and the cells E,
+     * NW, N, NE of it. Within a strip, its cell and E are one range of
+     * cell_ball, and NW..NE another; a strip's edge adds the cell across
+     * it. Cell numbers follow by addition: no division in the loop. */
     g->np = 0;
-    const double *x = s->x, *y = s->y, *r = s->r;
-    const double cut = g->cut;
-    const size_t S = g->strip, strip_cells = S * (size_t)ny;
-    for (size_t c = 0; c < ncell; c++) {
-        size_t k0 = cb[c], k1 = cb[c + 1];
-        if (k0 == k1)
-            continue;
-        size_t in = c % strip_cells;
-        size_t cy = in / S;
-        size_t cx = c / strip_cells * S + in % S;
-        int east = cx + 1 < (size_t)nx, east_in = east && (cx + 1) % S;
-        size_t e1 = east_in ? cb[c + 2] : k1;
-        for (size_t k = k0; k < k1; k++) {
-            const uint32_t a = g->cell_ball[k];
-            const double xa = x[a], ya = y[a], ra = r[a] + cut;
-            for (size_t q = k + 1; q < e1; q++) {
-                uint32_t b = g->cell_ball[q];
-                double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
-                if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
-                    return -1;
+    const size_t S = g->strip, scells = S * (size_t)ny;
+    for (size_t st = 0, x0 = 0; x0 < (size_t)nx; st++, x0 += S) {
+        const size_t width = (size_t)nx - x0 < S ? (size_t)nx - x0 : S;
+        for (size_t cy = 0; cy < (size_t)ny; cy++) {
+            const size_t base = st * scells + cy * S; /* cell (x0, cy) */
+            const int up = cy + 1 < (size_t)ny;
+            for (size_t col = 0; col < width; col++) {
+                const size_t c = base + col;
+                const uint32_t k0 = cb[c], k1 = cb[c + 1];
+                if (k0 == k1)
+                    continue;
+                const int last = col + 1 == width, across = last && x0 + width < (size_t)nx;
+                /* own cell and E in the strip; E across the strip's edge */
+                struct span sp[4];
+                int ns = 0;
+                sp[ns++] = (struct span){k0, last ? k1 : cb[c + 2]};
+                if (across) {
+                    size_t e = c + scells - col; /* (x0 + width, cy) */
+                    sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                }
+                if (up) {
+                    size_t lo = col > 0 ? col - 1 : 0, hi = last ? col : col + 1;
+                    sp[ns++] = (struct span){cb[base + S + lo], cb[base + S + hi + 1]};
+                    if (col == 0 && x0 > 0) { /* NW, across the left edge */
+                        size_t e = base + S - scells + S - 1;
+                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    } else if (across) { /* NE, across the right edge */
+                        size_t e = c + scells - col + S;
+                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    }
+                }
+                size_t room = 0;
+                for (int q = 0; q < ns; q++)
+                    room += sp[q].k1 - sp[q].k0;
+                room *= k1 - k0;
+                while (g->p_cap - g->np < room)
+                    if (grow(&g->pa, &g->pb, &g->p_cap))
+                        return -1;
+                for (uint32_t k = k0; k < k1; k++) {
+                    sp[0].k0 = k + 1; /* the rest of its own cell */
+                    g->np = test_spans(g, s, g->cell_ball[k], sp, ns, g->np);
+                }
             }
-            if (east && !east_in && test_row(g, s, cb, a, cx + 1, cx + 1, cy))
-                return -1;
-            if (cy + 1 < (size_t)ny &&
-                test_row(g, s, cb, a, cx > 0 ? cx - 1 : 0,
-                         cx + 1 < (size_t)nx ? cx + 1 : cx, cy + 1))
-                return -1;
         }
     }
     for (size_t l = 0; l < g->nlarge; l++) {

@@ -263,7 +263,11 @@ int sim_wall_near(const struct sim *s, size_t i, double margin)
  * The plain Hooke forces: walls, then for every row i its pairs j > i, all
  * of them when @p pl is NULL (the O(n^2) loop, the reference every faster
  * broad phase is tested against) or the listed ones, in the same order, so
- * both give the same bits. Force on j is k*s*(dx, dy)/d, on i the opposite.
+ * both give the same bits. Force on j is k*s*(dx, dy)/d, on i the opposite,
+ * each added to both balls' sums as the pair comes (the fused sweep adds
+ * them in this order too). k*s is written (s + |s|) * k/2: for s > 0 the
+ * same bits (doubling and halving are exact), and the sweep, which takes
+ * every listed pair, gets 0 for the ones apart without a branch.
  */
 static void hooke_forces(struct sim *s, const struct grid_pairs *pl)
 {
@@ -418,7 +422,9 @@ static double move_block(double *restrict x, double *restrict y,
  * The Hooke step over the neighbour list in one sweep, a block of
  * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
  * rows of a block are done no later row touches its balls: their forces
- * are final and they can move at once, while their data is in cache. The
+ * are final and they can move at once, while their data is in cache. A
+ * block's rows are one flat run of pairs (grid_pairs.pi names the row of
+ * each), taken in one loop. The
  * forces of the slots a block's rows reach start at 0, or at the wall force
  * for the few balls the grid lists as near a wall (for the others
  * wall_force gives +0 too). Each force gets the same terms in the same
@@ -474,11 +480,11 @@ static void step_grid(struct sim *s, struct grid *g)
             FY(p) = wall_force(y[p], r[p & rmask], h, k, NULL);
         }
         ready = need;
-        /* The block's pairs in one flat loop: its count is known here, so
-         * the only branch left is the loop's own (a loop per row mispredicts
-         * at the end of nearly every row, and each miss waits for the
-         * load of the next row's bounds: far from cache at 10^5 balls and
-         * more, that doubled the cost of a step). */
+        /* The block's pairs in one flat loop, whose count is known here.
+         * A loop per row (0, 1 or 2 pairs, at random) mispredicts its end
+         * for nearly every ball, and each miss waits for the loads of the
+         * next row's bounds and neighbours: once the state no longer fits
+         * in the second-level cache that doubled the cost of a step. */
         const uint32_t e1 = start[i1];
         for (uint32_t e = start[i0]; e < e1; e++) {
             const uint32_t i = pi[e], j = nbr[e];

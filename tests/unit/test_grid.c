@@ -103,7 +103,8 @@ static int same_contacts(const struct sim *s, double reach)
         struct grid_pairs pl = grid_pairs(g);
         for (size_t i = 0; i < s->n && ok; i++)
             for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++)
-                if (pl.nbr[e] <= i || (e > pl.start[i] && pl.nbr[e] <= pl.nbr[e - 1]))
+                if (pl.nbr[e] <= i || (e > pl.start[i] && pl.nbr[e] <= pl.nbr[e - 1]) ||
+                    pl.pi[e] != i)
                     ok = 0;
         struct collect cl = {s->n, 0, b};
         grid_each_pair(g, s, collect_pair, &cl);
@@ -546,7 +547,7 @@ static size_t listed_ids(const struct sim *s, const struct grid *g,
         for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++) {
             uint32_t j = pl.nbr[e];
             if (j <= i || (e > pl.start[i] && j <= pl.nbr[e - 1]) ||
-                j >= pl.block_end[i / GRID_BLOCK])
+                j >= pl.block_end[i / GRID_BLOCK] || pl.pi[e] != i)
                 *rows_ok = 0;
             uint64_t a = s->id[i], b = s->id[j];
             out[np++] = a < b ? a * s->n + b : b * s->n + a;

@@ -31,7 +31,9 @@ struct grid {
     int valid;          /* the list matches the positions (up to travel) */
     double travel;      /* bound on any ball's displacement since the build */
     long builds;
-    size_t strip;       /* columns per strip: GRID_STRIP, or nx if fewer */
+    size_t strip;       /* columns per strip, a power of 2: GRID_STRIP, or
+                           less for a narrow table (see grid_new) */
+    unsigned strip_shift; /* strip == 1 << strip_shift */
     size_t nkeys;       /* cell numbers: strips of `strip` columns */
     uint32_t *cs;       /* nkeys + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
     uint32_t *cell_ball;/* n: small balls by cell */
@@ -136,7 +138,13 @@ struct grid *grid_new(const struct sim *s, double reach)
         g->c = h / most;
     g->nx = (long)(w / g->c) + 1;
     g->ny = (long)(h / g->c) + 1;
-    g->strip = (size_t)g->nx < GRID_STRIP ? (size_t)g->nx : GRID_STRIP;
+    /* A power of 2, so that a cell's number takes shifts, not divisions:
+     * GRID_STRIP, or the smallest one that holds a narrower table. */
+    g->strip_shift = 0;
+    while (((size_t)1 << g->strip_shift) < GRID_STRIP &&
+           ((size_t)1 << g->strip_shift) < (size_t)g->nx)
+        g->strip_shift++;
+    g->strip = (size_t)1 << g->strip_shift;
     g->nkeys = ((size_t)g->nx + g->strip - 1) / g->strip * g->strip * (size_t)g->ny;
     g->cs = malloc((g->nkeys + 2) * sizeof *g->cs);
     g->cell_ball = malloc(n * sizeof *g->cell_ball);
@@ -208,7 +216,8 @@ static long cell_coord(double q, double c, long cells)
  * in this order (see grid_sort). */
 static size_t cell_key(const struct grid *g, size_t cx, size_t cy)
 {
-    return (cx / g->strip * (size_t)g->ny + cy) * g->strip + cx % g->strip;
+    return (((cx >> g->strip_shift) * (size_t)g->ny + cy) << g->strip_shift) +
+           (cx & (g->strip - 1));
 }
 
 static uint32_t cell_of(const struct grid *g, double x, double y)
@@ -272,7 +281,7 @@ static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
                     uint32_t a, size_t x0, size_t x1, size_t cy)
 {
     while (x0 <= x1) {
-        size_t end = (x0 / g->strip + 1) * g->strip - 1; /* strip's last */
+        size_t end = x0 | (g->strip - 1); /* the strip's last column */
         size_t hi = end < x1 ? end : x1;
         if (test_range(g, s, a, cb[cell_key(g, x0, cy)], cb[cell_key(g, hi, cy) + 1]))
             return -1;

@@ -36,9 +36,13 @@ struct sim;
 #define GRID_SKIN 0.15
 #endif
 
-/// Columns of cells per strip of the cell order (see grid_sort).
+/// Columns of cells per strip of the cell order (see grid_sort): a power
+/// of 2, so that a cell's number needs no division.
 #ifndef GRID_STRIP
 #define GRID_STRIP 16
+#endif
+#if GRID_STRIP < 1 || (GRID_STRIP & (GRID_STRIP - 1)) != 0
+#error "GRID_STRIP must be a power of 2"
 #endif
 
 /// Slots per block of a sweep (see grid_pairs.block_end).

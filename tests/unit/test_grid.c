@@ -159,6 +159,42 @@ static void test_contacts_random(void)
     }
 }
 
+/* Tables of 1 to 40 columns of cells: a single strip narrower than
+ * GRID_STRIP, whole strips, and a last strip of every width, so that each
+ * edge case of the build's ranges (E, NW, NE across a strip's edge) runs. */
+static void test_contacts_widths(void)
+{
+    int seen[41] = {0};
+    for (int cols = 1; cols <= 40; cols++) {
+        struct sim s;
+        random_sim(&s, 600, 0, 0.4, 5, 300 + (uint64_t)cols);
+        struct grid *g0 = grid_new(&s, 0);
+        double c = g0 ? grid_stats(g0).cell : 0;
+        grid_free(g0);
+        /* the same area, (cols - 0.5) cells wide */
+        double f = (cols - 0.5) * c / s.p.w;
+        s.p.w *= f;
+        s.p.h /= f;
+        for (size_t i = 0; i < s.n; i++) {
+            s.x[i] *= f;
+            s.y[i] /= f;
+        }
+        CHECK(same_contacts(&s, 0));
+        struct grid *g = grid_new(&s, 0);
+        CHECK(g && grid_sort(g, &s) == 0);
+        long nx = g ? grid_stats(g).nx : 0;
+        if (nx >= 1 && nx <= 40)
+            seen[nx] = 1;
+        grid_free(g);
+        CHECK(same_contacts(&s, 1.5));
+        sim_free(&s);
+    }
+    int widths = 0;
+    for (int k = 1; k <= 40; k++)
+        widths += seen[k];
+    CHECK(widths >= 36 && seen[1] && seen[GRID_STRIP] && seen[GRID_STRIP + 1]);
+}
+
 static void test_forces_bitwise(void)
 {
     /* Steps through a gas with fast balls (some move more than the skin in
@@ -615,6 +651,7 @@ void test_grid(void)
 {
     test_systems_bitwise();
     test_contacts_random();
+    test_contacts_widths();
     test_forces_bitwise();
     test_state_after_1000_steps();
     test_step_bitwise();

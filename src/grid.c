@@ -397,14 +397,16 @@ static int build(struct grid *g, const struct sim *s)
                         sp[ns++] = (struct span){cb[e], cb[e + 1]};
                     }
                 }
+                /* Room for every candidate of one ball (not of the whole
+                 * cell: a cell of M balls has M^2 candidates, and a sparse
+                 * table's few big cells may hold thousands). */
                 size_t room = 0;
                 for (int q = 0; q < ns; q++)
                     room += sp[q].k1 - sp[q].k0;
-                room *= k1 - k0;
-                while (g->p_cap - g->np < room)
-                    if (grow(&g->pa, &g->pb, &g->p_cap))
-                        return -1;
                 for (uint32_t k = k0; k < k1; k++) {
+                    while (g->p_cap - g->np < room)
+                        if (grow(&g->pa, &g->pb, &g->p_cap))
+                            return -1;
                     sp[0].k0 = k + 1; /* the rest of its own cell */
                     g->np = test_spans(g, s, g->cell_ball[k], sp, ns, g->np);
                 }
@@ -521,6 +523,7 @@ struct grid_stats grid_stats(const struct grid *g)
     st.nlarge = g->nlarge;
     st.builds = g->builds;
     st.pairs = g->valid ? g->start[g->n] : 0;
+    st.pair_cap = g->p_cap;
     return st;
 }
 

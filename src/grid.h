@@ -87,6 +87,7 @@ struct grid_stats {
     size_t nlarge;  ///< balls handled outside the cells
     long builds;    ///< neighbour list builds so far
     size_t pairs;   ///< pairs in the list
+    size_t pair_cap; ///< entries the candidate arrays hold (their memory)
 };
 
 /// Makes a grid for the balls of @p s (their number and radii fix its

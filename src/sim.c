@@ -260,19 +260,33 @@ int sim_wall_near(const struct sim *s, size_t i, double margin)
 }
 
 /*
+ * k*s/d when the overlap s > 0, else +0 (also when s is NaN, or -inf for
+ * a pair whose distance overflows), without a branch: s's bits ANDed with
+ * a mask of the test, so s becomes +0. For s > 0 the bits of k*s/d, so
+ * that a sweep over every listed pair gives what the O(n^2) loop, which
+ * skips the pairs apart, gives.
+ */
+static inline double hooke_term(double s, double k, double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &s, sizeof bits);
+    bits &= -(uint64_t)(s > 0);
+    memcpy(&s, &bits, sizeof s);
+    return s * k / d;
+}
+
+/*
  * The plain Hooke forces: walls, then for every row i its pairs j > i, all
  * of them when @p pl is NULL (the O(n^2) loop, the reference every faster
  * broad phase is tested against) or the listed ones, in the same order, so
  * both give the same bits. Force on j is k*s*(dx, dy)/d, on i the opposite,
  * each added to both balls' sums as the pair comes (the fused sweep adds
- * them in this order too). k*s is written (s + |s|) * k/2: for s > 0 the
- * same bits (doubling and halving are exact), and the sweep, which takes
- * every listed pair, gets 0 for the ones apart without a branch.
+ * them in this order too, with hooke_term).
  */
 static void hooke_forces(struct sim *s, const struct grid_pairs *pl)
 {
     const size_t n = s->n;
-    const double k = s->p.k, hk = 0.5 * k;
+    const double k = s->p.k;
     double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
     double *restrict fx = s->fx, *restrict fy = s->fy;
     for (size_t i = 0; i < n; i++) {
@@ -288,7 +302,7 @@ static void hooke_forces(struct sim *s, const struct grid_pairs *pl)
             double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
             double ov = ri + r[j] - d;
             if (0 < ov) {
-                double f = (ov + fabs(ov)) * hk / d;
+                double f = ov * k / d;
                 fx[j] += f * dx;
                 fy[j] += f * dy;
                 fx[i] -= f * dx;
@@ -437,7 +451,6 @@ static void step_grid(struct sim *s, struct grid *g)
     const struct grid_pairs pl = grid_pairs(g);
     const size_t n = s->n, mask = pl.ring - 1;
     const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
-    const double hk = 0.5 * k;
     double *restrict x = s->x, *restrict y = s->y;
     double *restrict vx = s->vx, *restrict vy = s->vy;
     /* Equal masses or radii come from a block of copies (the same values,
@@ -491,7 +504,7 @@ static void step_grid(struct sim *s, struct grid *g)
             double dx = x[j] - x[i], dy = y[j] - y[i];
             double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
             double ov = r[i & rmask] + r[j & rmask] - d;
-            double f = (ov + fabs(ov)) * hk / d;
+            double f = hooke_term(ov, k, d);
             FX(j) += f * dx;
             FY(j) += f * dy;
             FX(i) -= f * dx;

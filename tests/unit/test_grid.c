@@ -195,6 +195,30 @@ static void test_contacts_widths(void)
     CHECK(widths >= 36 && seen[1] && seen[GRID_STRIP] && seen[GRID_STRIP + 1]);
 }
 
+/* Thousands of balls in one corner of a huge table: the cells, at most
+ * about two per ball, are then large and one holds them all. The build's
+ * scratch must stay linear in the balls (it once reserved room for every
+ * pair of a cell's balls at once: M^2). */
+static void test_cluster_memory(void)
+{
+    struct sim_params p = sim_default_params();
+    p.w = p.h = 1e6;
+    struct sim s;
+    const size_t n = 3000, side = 55;
+    CHECK(sim_init(&s, n, &p) == 0);
+    for (size_t i = 0; i < n; i++) {
+        s.r[i] = s.m[i] = 1;
+        s.x[i] = 2 + (double)(i % side) * 2.2;
+        s.y[i] = 2 + (double)(i / side) * 2.2;
+    }
+    struct grid *g = grid_new(&s, 0);
+    CHECK(g && grid_update(g, &s) == 0);
+    struct grid_stats st = g ? grid_stats(g) : (struct grid_stats){0};
+    CHECK(st.pairs > n && st.pair_cap <= 16 * n);
+    grid_free(g);
+    sim_free(&s);
+}
+
 static void test_forces_bitwise(void)
 {
     /* Steps through a gas with fast balls (some move more than the skin in
@@ -358,6 +382,57 @@ static void test_step_bitwise(void)
         CHECK(memcmp(a.y, b.y, a.n * sizeof *a.y) == 0);
         CHECK(memcmp(a.vx, b.vx, a.n * sizeof *a.vx) == 0);
         CHECK(memcmp(a.vy, b.vy, a.n * sizeof *a.vy) == 0);
+        sim_free(&a);
+        sim_free(&b);
+    }
+}
+
+/*
+ * The grid's step against the O(n^2) step at the edges of double: a
+ * subnormal k (k/2 would round), radii so large that r_i + r_j is near
+ * DBL_MAX (s + s would overflow), and pairs listed at distances whose
+ * square overflows (d = inf, s = -inf: the force must be 0, not NaN).
+ * Nine balls each, so that the grid runs: two in contact, the rest in a
+ * row that the skin lists without contact.
+ */
+static void test_step_extremes(void)
+{
+    static const struct { double k, dt, m, r, gap, w; } cases[] = {
+        {5e-324, 1, 1e-300, 1, -1, 100},
+        {1.5e-323, 1, 1e-300, 1, -0.5, 100},
+        {1e-10, 1e-300, 1, 6e307, -1, 10},
+        {1, 1, 1, 6e153, 1e152, 1e155},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sim_params p = sim_default_params();
+        p.w = p.h = cases[c].w;
+        p.k = cases[c].k;
+        p.dt = cases[c].dt;
+        struct sim a, b;
+        CHECK(sim_init(&a, 9, &p) == 0 && sim_init(&b, 9, &p) == 0);
+        double r = cases[c].r;
+        for (size_t i = 0; i < 9; i++) {
+            a.m[i] = cases[c].m;
+            a.r[i] = r;
+            /* balls 0 and 1: centres 2r + gap apart; then a row */
+            a.x[i] = i < 2 ? p.w / 10 + (double)i * (2 * r + cases[c].gap)
+                           : p.w / 10 + (double)(i - 2) * (p.w / 9);
+            a.y[i] = i < 2 ? p.h / 2 : p.h * 0.9;
+            a.vx[i] = i == 1 ? r / 100 : 0;
+        }
+        sim_copy(&b, &a);
+        int finite_a = 1, finite_b = 1;
+        for (int st = 0; st < 20; st++) {
+            sim_step(&a);
+            sim_step_brute(&b);
+            finite_a &= sim_finite(&a);
+            finite_b &= sim_finite(&b);
+        }
+        CHECK(a.grid != NULL);
+        CHECK(finite_a == finite_b);
+        CHECK(memcmp(a.x, b.x, 9 * sizeof *a.x) == 0);
+        CHECK(memcmp(a.vx, b.vx, 9 * sizeof *a.vx) == 0);
+        CHECK(memcmp(a.y, b.y, 9 * sizeof *a.y) == 0);
         sim_free(&a);
         sim_free(&b);
     }
@@ -652,9 +727,11 @@ void test_grid(void)
     test_systems_bitwise();
     test_contacts_random();
     test_contacts_widths();
+    test_cluster_memory();
     test_forces_bitwise();
     test_state_after_1000_steps();
     test_step_bitwise();
+    test_step_extremes();
     test_touch();
     test_one_huge_ball();
     test_copy_exact();

@@ -119,6 +119,18 @@ static int same_contacts(const struct sim *s, double reach)
     return ok;
 }
 
+/* Makes the table f times wider and f times lower, balls and all: the same
+ * area, so the same density. */
+static void stretch(struct sim *s, double f)
+{
+    s->p.w *= f;
+    s->p.h /= f;
+    for (size_t i = 0; i < s->n; i++) {
+        s->x[i] *= f;
+        s->y[i] /= f;
+    }
+}
+
 static void test_contacts_random(void)
 {
     const struct { size_t n, nbig; double phi, reach; } cases[] = {
@@ -143,12 +155,7 @@ static void test_contacts_random(void)
         struct sim s;
         random_sim(&s, 1500, 2, 0.4, 5, 77);
         double f = tall ? 1.0 / 9 : 4.5;
-        s.p.w *= f;
-        s.p.h /= f;
-        for (size_t i = 0; i < s.n; i++) {
-            s.x[i] *= f;
-            s.y[i] /= f;
-        }
+        stretch(&s, f);
         CHECK(same_contacts(&s, 0));
         struct grid *g = grid_new(&s, 0);
         CHECK(g && grid_sort(g, &s) == 0);
@@ -173,12 +180,7 @@ static void test_contacts_widths(void)
         grid_free(g0);
         /* the same area, (cols - 0.5) cells wide */
         double f = (cols - 0.5) * c / s.p.w;
-        s.p.w *= f;
-        s.p.h /= f;
-        for (size_t i = 0; i < s.n; i++) {
-            s.x[i] *= f;
-            s.y[i] /= f;
-        }
+        stretch(&s, f);
         CHECK(same_contacts(&s, 0));
         struct grid *g = grid_new(&s, 0);
         CHECK(g && grid_sort(g, &s) == 0);

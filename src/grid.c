@@ -26,8 +26,11 @@ struct grid {
     double cut;         /* reach + skin */
     double rlarge;      /* a ball with r > rlarge is large */
     double rsmall;      /* the largest radius of a small ball */
-    double c;           /* cell side, >= 2 rsmall + cut */
+    double c0;          /* the smallest cell side: 2 rsmall + cut */
+    double c;           /* cell side, >= c0 (see geometry) */
+    double x0, y0;      /* where cell (0, 0) begins */
     long nx, ny;        /* cells per row, per column */
+    size_t cs_cap;      /* entries cs holds */
     int valid;          /* the list matches the positions (up to travel) */
     double travel;      /* bound on any ball's displacement since the build */
     long builds;
@@ -89,6 +92,76 @@ static double select_kth(double *a, size_t n, size_t k)
     return a[kk];
 }
 
+/* Clamps q into [lo, hi] (NaN gives lo). */
+static double clamp(double q, double lo, double hi)
+{
+    q = q > lo ? q : lo;
+    return q < hi ? q : hi;
+}
+
+/*
+ * The cells for the current positions: squares of side c0 over the box
+ * that holds the small balls' centres (cut to the table: balls off it
+ * share the border cells), larger when that would make more than about 2
+ * cells per ball. Sized by the balls rather than the table, a dense cluster
+ * on a huge table still gets cells of about one ball each. Any cells are
+ * correct (a ball's neighbours are in its cell and the 8 around it), only
+ * more or fewer balls share one.
+ * @return 0, or -1 when memory is short.
+ */
+static int geometry(struct grid *g, const struct sim *s)
+{
+    const double tw = s->p.w > 0 ? s->p.w : 1, th = s->p.h > 0 ? s->p.h : 1;
+    double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    for (size_t i = 0; i < g->n; i++) {
+        if (s->r[i] > g->rlarge)
+            continue;
+        double x = s->x[i], y = s->y[i];
+        x0 = x < x0 ? x : x0;
+        x1 = x > x1 ? x : x1;
+        y0 = y < y0 ? y : y0;
+        y1 = y > y1 ? y : y1;
+    }
+    x0 = clamp(x0, 0, tw);
+    x1 = clamp(x1, x0, tw);
+    y0 = clamp(y0, 0, th);
+    y1 = clamp(y1, y0, th);
+    const double w = x1 - x0, h = y1 - y0;
+    const double most = 2.0 * (double)g->n + 64;
+    double c = g->c0;
+    double cells = (w / c + 1) * (h / c + 1);
+    if (cells > most)
+        c *= sqrt(cells / most) * 1.01;
+    /* A long thin box still has too many cells along it (a table of
+     * 3e121 x 400 asked for 10^60: a double out of the range of long):
+     * larger cells are always correct, only slower. */
+    if (w / c > most)
+        c = w / most;
+    if (h / c > most)
+        c = h / most;
+    g->c = c;
+    g->x0 = x0;
+    g->y0 = y0;
+    g->nx = (long)(w / c) + 1;
+    g->ny = (long)(h / c) + 1;
+    /* A power of 2, so that a cell's number takes shifts, not divisions:
+     * GRID_STRIP, or the smallest one that holds a narrower box. */
+    g->strip_shift = 0;
+    while (((size_t)1 << g->strip_shift) < GRID_STRIP &&
+           ((size_t)1 << g->strip_shift) < (size_t)g->nx)
+        g->strip_shift++;
+    g->strip = (size_t)1 << g->strip_shift;
+    g->nkeys = ((size_t)g->nx + g->strip - 1) / g->strip * g->strip * (size_t)g->ny;
+    if (g->nkeys + 2 > g->cs_cap) {
+        uint32_t *ncs = realloc(g->cs, (g->nkeys + 2) * sizeof *ncs);
+        if (!ncs)
+            return -1;
+        g->cs = ncs;
+        g->cs_cap = g->nkeys + 2;
+    }
+    return 0;
+}
+
 struct grid *grid_new(const struct sim *s, double reach)
 {
     const size_t n = s->n;
@@ -122,31 +195,9 @@ struct grid *grid_new(const struct sim *s, double reach)
     }
     g->skin = GRID_SKIN * 2 * g->rsmall;
     g->cut = (reach > 0 ? reach : 0) + g->skin;
-    g->c = 2 * g->rsmall + g->cut;
-    /* At most about 2 cells per ball: a sparse table gets bigger cells. */
-    double w = s->p.w > 0 ? s->p.w : 1, h = s->p.h > 0 ? s->p.h : 1;
-    double most = 2.0 * (double)n + 64;
-    double cells = (w / g->c + 1) * (h / g->c + 1);
-    if (cells > most)
-        g->c *= sqrt(cells / most) * 1.01;
-    /* A long thin table still has too many cells along it (a table of
-     * 3e121 x 400 asked for 10^60: a double out of the range of long):
-     * larger cells are always correct, only slower. */
-    if (w / g->c > most)
-        g->c = w / most;
-    if (h / g->c > most)
-        g->c = h / most;
-    g->nx = (long)(w / g->c) + 1;
-    g->ny = (long)(h / g->c) + 1;
-    /* A power of 2, so that a cell's number takes shifts, not divisions:
-     * GRID_STRIP, or the smallest one that holds a narrower table. */
-    g->strip_shift = 0;
-    while (((size_t)1 << g->strip_shift) < GRID_STRIP &&
-           ((size_t)1 << g->strip_shift) < (size_t)g->nx)
-        g->strip_shift++;
-    g->strip = (size_t)1 << g->strip_shift;
-    g->nkeys = ((size_t)g->nx + g->strip - 1) / g->strip * g->strip * (size_t)g->ny;
-    g->cs = malloc((g->nkeys + 2) * sizeof *g->cs);
+    g->c0 = 2 * g->rsmall + g->cut;
+    if (geometry(g, s))
+        goto fail;
     g->cell_ball = malloc(n * sizeof *g->cell_ball);
     g->cellof = malloc(n * sizeof *g->cellof);
     g->large = malloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
@@ -159,7 +210,7 @@ struct grid *grid_new(const struct sim *s, double reach)
     g->block_end = malloc((n / GRID_BLOCK + 1) * sizeof *g->block_end);
     g->wall_cap = 1024;
     g->wall = malloc(g->wall_cap * sizeof *g->wall);
-    if (!g->block_end || !g->wall || !g->cs || !g->cell_ball || !g->cellof || !g->large || !g->start ||
+    if (!g->block_end || !g->wall || !g->cell_ball || !g->cellof || !g->large || !g->start ||
         !g->pa || !g->pb || !g->nbr)
         goto fail;
     return g;
@@ -222,8 +273,8 @@ static size_t cell_key(const struct grid *g, size_t cx, size_t cy)
 
 static uint32_t cell_of(const struct grid *g, double x, double y)
 {
-    return (uint32_t)cell_key(g, (size_t)cell_coord(x, g->c, g->nx),
-                              (size_t)cell_coord(y, g->c, g->ny));
+    return (uint32_t)cell_key(g, (size_t)cell_coord(x - g->x0, g->c, g->nx),
+                              (size_t)cell_coord(y - g->y0, g->c, g->ny));
 }
 
 static int grow(uint32_t **a, uint32_t **b, size_t *cap)
@@ -321,6 +372,8 @@ static size_t test_spans(struct grid *g, const struct sim *s, uint32_t a,
 
 static int build(struct grid *g, const struct sim *s)
 {
+    if (geometry(g, s))
+        return -1;
     const size_t n = g->n;
     const long nx = g->nx, ny = g->ny;
     const size_t ncell = g->nkeys;
@@ -416,8 +469,9 @@ static int build(struct grid *g, const struct sim *s)
     for (size_t l = 0; l < g->nlarge; l++) {
         uint32_t a = g->large[l];
         double e = s->r[a] + g->rsmall + g->cut;
-        long x0 = cell_coord(s->x[a] - e, g->c, nx), x1 = cell_coord(s->x[a] + e, g->c, nx);
-        long y0 = cell_coord(s->y[a] - e, g->c, ny), y1 = cell_coord(s->y[a] + e, g->c, ny);
+        double xa = s->x[a] - g->x0, ya = s->y[a] - g->y0;
+        long x0 = cell_coord(xa - e, g->c, nx), x1 = cell_coord(xa + e, g->c, nx);
+        long y0 = cell_coord(ya - e, g->c, ny), y1 = cell_coord(ya + e, g->c, ny);
         for (long cy = y0; cy <= y1; cy++)
             if (test_row(g, s, cb, a, (size_t)x0, (size_t)x1, (size_t)cy))
                 return -1;

@@ -197,10 +197,10 @@ static void test_contacts_widths(void)
     CHECK(widths >= 36 && seen[1] && seen[GRID_STRIP] && seen[GRID_STRIP + 1]);
 }
 
-/* Thousands of balls in one corner of a huge table: the cells, at most
- * about two per ball, are then large and one holds them all. The build's
- * scratch must stay linear in the balls (it once reserved room for every
- * pair of a cell's balls at once: M^2). */
+/* Thousands of balls in one corner of a huge table. The cells cover the
+ * balls, not the table (over the table, at most about two per ball, one
+ * cell held them all); and the build's scratch stays linear in the balls
+ * (it once reserved room for every pair of a cell's balls at once: M^2). */
 static void test_cluster_memory(void)
 {
     struct sim_params p = sim_default_params();
@@ -217,6 +217,10 @@ static void test_cluster_memory(void)
     CHECK(g && grid_update(g, &s) == 0);
     struct grid_stats st = g ? grid_stats(g) : (struct grid_stats){0};
     CHECK(st.pairs > n && st.pair_cap <= 16 * n);
+    /* cells sized by the cluster, not by the table: about one ball each
+     * (diameter 2 plus the skin of 0.3), and the same contacts */
+    CHECK(st.cell < 3);
+    CHECK(same_contacts(&s, 0));
     grid_free(g);
     sim_free(&s);
 }

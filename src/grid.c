@@ -114,7 +114,7 @@ static int geometry(struct grid *g, const struct sim *s)
     const double tw = s->p.w > 0 ? s->p.w : 1, th = s->p.h > 0 ? s->p.h : 1;
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (size_t i = 0; i < g->n; i++) {
-        if (s->r[i] > g->rlarge)
+        if (g->nlarge && s->r[i] > g->rlarge) /* radii are fixed: so is nlarge */
             continue;
         double x = s->x[i], y = s->y[i];
         x0 = x < x0 ? x : x0;

@@ -31,6 +31,7 @@ struct grid {
     double x0, y0;      /* where cell (0, 0) begins */
     long nx, ny;        /* cells per row, per column */
     size_t cs_cap;      /* entries cs holds */
+    int any_large;      /* some ball is large (radii never change) */
     int valid;          /* the list matches the positions (up to travel) */
     double travel;      /* bound on any ball's displacement since the build */
     long builds;
@@ -114,7 +115,7 @@ static int geometry(struct grid *g, const struct sim *s)
     const double tw = s->p.w > 0 ? s->p.w : 1, th = s->p.h > 0 ? s->p.h : 1;
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (size_t i = 0; i < g->n; i++) {
-        if (g->nlarge && s->r[i] > g->rlarge) /* radii are fixed: so is nlarge */
+        if (g->any_large && s->r[i] > g->rlarge)
             continue;
         double x = s->x[i], y = s->y[i];
         x0 = x < x0 ? x : x0;
@@ -139,26 +140,31 @@ static int geometry(struct grid *g, const struct sim *s)
         c = w / most;
     if (h / c > most)
         c = h / most;
-    g->c = c;
-    g->x0 = x0;
-    g->y0 = y0;
-    g->nx = (long)(w / c) + 1;
-    g->ny = (long)(h / c) + 1;
+    const long nx = (long)(w / c) + 1, ny = (long)(h / c) + 1;
     /* A power of 2, so that a cell's number takes shifts, not divisions:
      * GRID_STRIP, or the smallest one that holds a narrower box. */
-    g->strip_shift = 0;
-    while (((size_t)1 << g->strip_shift) < GRID_STRIP &&
-           ((size_t)1 << g->strip_shift) < (size_t)g->nx)
-        g->strip_shift++;
-    g->strip = (size_t)1 << g->strip_shift;
-    g->nkeys = ((size_t)g->nx + g->strip - 1) / g->strip * g->strip * (size_t)g->ny;
-    if (g->nkeys + 2 > g->cs_cap) {
-        uint32_t *ncs = realloc(g->cs, (g->nkeys + 2) * sizeof *ncs);
+    unsigned shift = 0;
+    while (((size_t)1 << shift) < GRID_STRIP && ((size_t)1 << shift) < (size_t)nx)
+        shift++;
+    const size_t strip = (size_t)1 << shift;
+    const size_t nkeys = ((size_t)nx + strip - 1) / strip * strip * (size_t)ny;
+    /* The memory first: when it is short, the grid keeps its old cells,
+     * which still fit cs (grid_sort may use them). */
+    if (nkeys + 2 > g->cs_cap) {
+        uint32_t *ncs = realloc(g->cs, (nkeys + 2) * sizeof *ncs);
         if (!ncs)
             return -1;
         g->cs = ncs;
-        g->cs_cap = g->nkeys + 2;
+        g->cs_cap = nkeys + 2;
     }
+    g->c = c;
+    g->x0 = x0;
+    g->y0 = y0;
+    g->nx = nx;
+    g->ny = ny;
+    g->strip_shift = shift;
+    g->strip = strip;
+    g->nkeys = nkeys;
     return 0;
 }
 
@@ -193,6 +199,7 @@ struct grid *grid_new(const struct sim *s, double reach)
         else if (s->r[i] > g->rsmall)
             g->rsmall = s->r[i];
     }
+    g->any_large = g->nlarge > 0;
     g->skin = GRID_SKIN * 2 * g->rsmall;
     g->cut = (reach > 0 ? reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;

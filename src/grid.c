@@ -263,10 +263,7 @@ void grid_moved(struct grid *g, double dist)
  * two coordinates apart, so neighbours stay neighbours); NaN gives 0. */
 static long cell_coord(double q, double c, long cells)
 {
-    double u = q / c, top = (double)(cells - 1);
-    u = u > 0 ? u : 0;
-    u = u < top ? u : top;
-    return (long)u;
+    return (long)clamp(q / c, 0, (double)(cells - 1));
 }
 
 /* The number of cell (cx, cy): strip by strip of GRID_STRIP columns, each

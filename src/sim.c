@@ -438,10 +438,9 @@ static double move_block(double *restrict x, double *restrict y,
  * rows of a block are done no later row touches its balls: their forces
  * are final and they can move at once, while their data is in cache. A
  * block's rows are one flat run of pairs (grid_pairs.pi names the row of
- * each), taken in one loop. The
- * forces of the slots a block's rows reach start at 0, or at the wall force
- * for the few balls the grid lists as near a wall (for the others
- * wall_force gives +0 too). Each force gets the same terms in the same
+ * each), taken in one loop. The forces of the slots a block's rows reach
+ * start at 0, or at the wall force for the few balls the grid lists as
+ * near a wall (for the others wall_force gives +0 too). Each force gets the same terms in the same
  * order as in sim_forces_brute followed by the integration, so the result
  * is the same to the bit. A pair apart adds f = 0 (no branch to
  * mispredict): x + 0 = x.

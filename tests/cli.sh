@@ -46,11 +46,19 @@ check "--version" grep -q '^springball [0-9]' "$out"
 "$SPRINGBALL" -H -k 7.5 --dt 0.125 scenes/headon.scene >"$out"
 check "-k override" grep -qx 'k 7.5' "$out"
 check "--dt override" grep -qx 'dt 0.125' "$out"
-# -T stops as soon as t >= T: 0.05*3 steps reach 0.15000000000000002 >= 0.15
+# -T stops as soon as t >= T, and t is exact: t = steps * dt (rounded
+# once), so 0.05 * 3 = 0.15000000000000002 >= 0.15 after 3 steps, and -T 50
+# at dt 0.05 is 1000 steps, -T 500 10000 (adding dt up ran 1001 and 10001).
 "$SPRINGBALL" -H -T 0.15 --stats scenes/headon.scene 2>"$err" >/dev/null
 check "-T loop while t < T" grep -q 'steps=3 ' "$err"
 "$SPRINGBALL" -H -n 7 --stats scenes/headon.scene 2>"$err" >/dev/null
-check "-n steps" grep -q '^t=0.34999999999999998 steps=7 ' "$err"
+check "-n steps" grep -q '^t=0.35000000000000003 steps=7 ' "$err"
+"$SPRINGBALL" -H -T 50 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T 50 at dt 0.05: exactly 1000 steps" grep -q '^t=50 steps=1000 ' "$err"
+"$SPRINGBALL" -H -T 500 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T 500 at dt 0.05: exactly 10000 steps" grep -q '^t=500 steps=10000 ' "$err"
+"$SPRINGBALL" -H -T 1000 --dt 0.1 --stats scenes/gas.scene 2>"$err" >/dev/null
+check "-T 1000 at dt 0.1: exactly 10000 steps" grep -q '^t=1000 steps=10000 ' "$err"
 
 # odd values and combinations (tests/fuzz, issue of bad input)
 expect_fail 2 "springball: --steps: '99999999999999999999' is too large" "$SPRINGBALL" -H --steps 99999999999999999999
@@ -63,8 +71,8 @@ expect_fail 2 "springball: the scene file name is empty" "$SPRINGBALL" -H ''
 expect_fail 2 "/dev/null:1: no balls (a scene needs a ball, rack or random line)" "$SPRINGBALL" -H /dev/null
 expect_fail 2 "springball: unknown option '--bogus'" "$SPRINGBALL" scenes/headon.scene --bogus
 # a state that becomes non-finite: nothing on stdout, the first bad step, status 1
-expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
-expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.75): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.75): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
 expect_fail 1 "springball: the state became non-finite at step 1 (t = 0.050000000000000003): dt is too large for the forces" sh -c "printf 'gravity 1e300\nball 1 1 0 0 1e300 1\nball 20 20 0 0 1e300 1\n' | \"$SPRINGBALL\" -H -n 1000 -"
 "$SPRINGBALL" -H -k 1e300 -n 754 scenes/break.scene >"$out" 2>"$err"
 check "non-finite: the step before is printed" test $? -eq 0 -a -s "$out" -a ! -s "$err"
@@ -104,4 +112,14 @@ check "-T -0 runs no step" grep -q '^t=0 steps=0 ' "$err"
 expect_fail 2 "springball: event engine: cannot simulate open space (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/planets.txt
 expect_fail 2 "springball: event engine: cannot simulate gravity (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/gravity.scene
 expect_fail 2 "springball: event engine: cannot simulate contact exp (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/softexp.scene
+# A particle file of 5000 balls (issue 10): from 4096 balls on the core
+# keeps them in cell order, yet every row comes back as its own ball (its
+# mass and colour), in the file's order, after steps.
+awk 'BEGIN { n = 5000; print n; s = 11
+    for (i = 0; i < n; i++) { s = (s * 16807) % 2147483647; x = s / 2147483647
+        s = (s * 16807) % 2147483647; y = s / 2147483647
+        printf "%.6f %.6f 0.1 -0.2 0.003 %d %d %d %d\n", 0.005 + 0.99 * x, 0.005 + 0.99 * y, i + 1, i % 256, int(i / 256), 7 } }' >"$tmp"
+"$SPRINGBALL" -H -n 3 "$tmp" >"$out" 2>"$err"
+check "5000 particles: status 0" test $? -eq 0 -a ! -s "$err"
+check "5000 particles: rows in order, colours kept" sh -c "awk 'NR > 1 && (\$6 != NR - 1 || \$7 != (NR - 2) % 256 || \$8 != int((NR - 2) / 256)) { bad = 1 } END { exit bad || NR != 5001 }' '$out'"
 summary

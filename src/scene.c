@@ -492,8 +492,16 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
     struct place_grid g = {0};
     size_t total = sc->n + n;
     g.c = 4 * R;
-    double cells = (w / g.c + 1) * (h / g.c + 1);
     double most = 4.0 * (double)total + 64;
+    /* Each axis first gets at most `most` cells, so that the count is a
+     * finite product: a 1e200 table (or a radius of 1e-200) asked for
+     * 1e400 cells, an infinity that made the cell infinite and put every
+     * ball in one cell, an O(N^2) placement. */
+    if (!(w / g.c <= most))
+        g.c = w / most;
+    if (!(h / g.c <= most))
+        g.c = h / most;
+    double cells = (w / g.c + 1) * (h / g.c + 1);
     if (cells > most)
         g.c *= sqrt(cells / most);
     /* A long thin table keeps too many cells along its length: cap each

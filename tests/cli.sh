@@ -122,4 +122,40 @@ awk 'BEGIN { n = 5000; print n; s = 11
 "$SPRINGBALL" -H -n 3 "$tmp" >"$out" 2>"$err"
 check "5000 particles: status 0" test $? -eq 0 -a ! -s "$err"
 check "5000 particles: rows in order, colours kept" sh -c "awk 'NR > 1 && (\$6 != NR - 1 || \$7 != (NR - 2) % 256 || \$8 != int((NR - 2) / 256)) { bad = 1 } END { exit bad || NR != 5001 }' '$out'"
+# Extreme sizes cost what normal ones do (issue 11): cells sized without
+# overflow. Before: 60 s to place 100000 balls of radius 1e-200, 4.5 s for
+# 40000 on a 1e200 table, 20 s for 100 steps of 20000 there (now well under
+# a second each). The bound is generous: a failure here means O(N^2).
+printf 'random 100000 1e-200 1 1 1\n' >"$tmp"
+check "random: 100000 balls of radius 1e-200 placed in bounded time" sh -c "timeout 30 '$SPRINGBALL' -H '$tmp' >/dev/null"
+printf 'table 1e200 1e200\nrandom 40000 1 1 1 1\n' >"$tmp"
+check "random: 40000 balls on a 1e200 table in bounded time" sh -c "timeout 30 '$SPRINGBALL' -H '$tmp' >/dev/null"
+printf 'table 1e200 1e200\nrandom 20000 1e-200 1 1 1\n' >"$tmp"
+check "grid: 100 steps of 20000 balls of 1e-200 on a 1e200 table in bounded time" sh -c "timeout 30 '$SPRINGBALL' -H -n 100 '$tmp' >/dev/null"
+
+# No silent O(N^2) when memory is short (issue 11): under a falling limit on
+# memory, 100000 balls either run, or stop at once with "out of memory" and
+# status 1. Before, the step fell back to all pairs (a minute a step). A
+# sanitizer build cannot run under a memory limit: skipped there.
+printf 'table 2100 2100\nrandom 100000 1 1 1 1\n' >"$tmp"
+if (ulimit -v 400000 && "$SPRINGBALL" --version) >/dev/null 2>&1; then
+    v=48000 grid_hit=0 sweep_ok=1
+    while [ $v -ge 16000 ]; do
+        (ulimit -v $v; timeout 20 "$SPRINGBALL" -H -n 2 "$tmp") >/dev/null 2>"$err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            if [ $rc -ne 1 ] || ! grep -q '^springball: out of memory' "$err"; then
+                sweep_ok=0
+                echo "under ulimit -v $v: status $rc, $(head -c 200 "$err")"
+            fi
+            grep -q 'contact grid' "$err" && grid_hit=1
+            [ $grid_hit = 1 ] && break
+        fi
+        v=$((v - 1000))
+    done
+    check "memory limits: a run or a prompt 'out of memory', never a crawl" test $sweep_ok = 1
+    check "memory limits: the grid's own failure was reached" test $grid_hit = 1
+else
+    echo "cli.sh: skipping the memory-limit runs (a sanitizer build)"
+fi
 summary

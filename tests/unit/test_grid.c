@@ -768,8 +768,54 @@ static void test_refuses_points(void)
     sim_free(&s);
 }
 
+/*
+ * Cells for every finite table and radius (issue 11): 20000 balls spread
+ * over a 1e200 table, of radius 1 or 1e-200, and 1e-200 on a small table.
+ * The cell count (w/c + 1)(h/c + 1) was an infinity: the cell became
+ * infinite, every ball shared one cell, and each step was O(N^2) (20 s and
+ * 114 s for 100 steps). The cells must stay finite and about one per ball,
+ * and the list equal the pairs of the O(n^2) loop.
+ */
+static void test_extreme_cells(void)
+{
+    static const struct { double w, r; } cases[] = {
+        {1e200, 1}, {1e200, 1e-200}, {800, 1e-200}, {1.7e308, 1e-300},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sim_params p = sim_default_params();
+        p.w = p.h = cases[c].w;
+        struct sim s;
+        const size_t n = 20000;
+        CHECK(sim_init(&s, n, &p) == 0);
+        rng_state = 40 + c;
+        for (size_t i = 0; i < n; i++) {
+            s.r[i] = cases[c].r;
+            s.m[i] = 1;
+            s.x[i] = urand() * p.w;
+            s.y[i] = urand() * p.h;
+        }
+        /* two touching pairs, so that there is something to find (below
+         * SIM_DIST_EPS nothing touches) */
+        s.x[1] = s.x[0] + cases[c].r;
+        s.y[1] = s.y[0];
+        s.x[3] = s.x[2];
+        s.y[3] = s.y[2] + cases[c].r;
+        struct grid *g = new_grid(&s, 0);
+        CHECK(g && update(g, &s) == 0);
+        struct grid_stats st = g ? grid_stats(g) : (struct grid_stats){0};
+        double cells = (double)st.nx * (double)st.ny;
+        CHECK(isfinite(st.cell) && st.cell > 0);
+        CHECK(cells >= n / 4.0 && cells <= 4.0 * n + 256);
+        CHECK(st.pairs < 100 && (cases[c].r < 1e-6 || st.pairs >= 2));
+        grid_free(g);
+        CHECK(same_contacts(&s, 0));
+        sim_free(&s);
+    }
+}
+
 void test_grid(void)
 {
+    test_extreme_cells();
     test_refuses_points();
     test_systems_bitwise();
     test_contacts_random();

@@ -158,4 +158,14 @@ if (ulimit -v 400000 && "$SPRINGBALL" --version) >/dev/null 2>&1; then
 else
     echo "cli.sh: skipping the memory-limit runs (a sanitizer build)"
 fi
+# Every printed state reads back (issue 11): a ball driven through a spring
+# wall, on a rectangle, a round table, and in a particle file.
+for s in 'ball 780 200 20 0 1 5' 'table circle 200\nball 380 200 20 0 1 5'; do
+    printf "$s\n" | "$SPRINGBALL" -H -n 30 - >"$out"
+    "$SPRINGBALL" -H - <"$out" >"$err" 2>&1
+    check "printed state reads back: $s" cmp -s "$out" "$err"
+done
+printf '2\n0.98 0.5 3 0 0.01 1 255 0 0\n0.5 0.5 0 0 0.01 1 0 0 255\n' | "$SPRINGBALL" -H -k 1 --dt 0.001 -n 30 - >"$out"
+"$SPRINGBALL" -H -k 1 --dt 0.001 - <"$out" >"$err" 2>&1
+check "printed particles read back" cmp -s "$out" "$err"
 summary

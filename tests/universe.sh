@@ -75,6 +75,11 @@ check "5000 bodies: rows in order" sh -c "awk 'NR > 2 && \$6 != \"b\" (NR - 3) {
 "$SPRINGBALL" -H "$out" >"$err"
 check "5000 bodies: printed state reads back" cmp -s "$out" "$err"
 
+# What a run prints near the limits of double reads back (issue 11).
+printf '1\n1e11\n9e307 0 2.4e303 0 1 a\n' | "$SPRINGBALL" -H -n 1 - >"$out"
+"$SPRINGBALL" -H "$out" >"$err" 2>&1
+check "a body at 1.5e308 reads back" cmp -s "$out" "$err"
+
 B=tests/universes/bad
 expect_fail 2 "$B/missing-rows.txt:4: missing rows: 4 bodies announced, 2 found" "$SPRINGBALL" -H $B/missing-rows.txt
 expect_fail 2 "$B/short-row.txt:4: body 2: expected 6 fields (x y vx vy mass name), found 5" "$SPRINGBALL" -H $B/short-row.txt

@@ -3,7 +3,7 @@
  * (rack, random).
  *
  * A scene is line-based text. '#' at the start of a token begins a comment
- * (except a ball's #rrggbb colour); blank lines are ignored; tokens are
+ * (except a ball's #rrggbb colour: '#' and six bytes there); blank lines are ignored; tokens are
  * separated by spaces or tabs. Errors carry the line and stop the parse.
  */
 #include "scene.h"
@@ -48,6 +48,8 @@ static int fail(struct parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
     va_end(ap);
+    /* Memory, not the input, failed: the caller exits 1, not 2. */
+    ps->err->nomem = strcmp(fmt, "out of memory") == 0;
     ps->err->line = ps->line;
     return -1;
 }
@@ -83,13 +85,15 @@ static int parse_count(struct parser *ps, struct text_token t, const char *what,
                        unsigned long long lo, unsigned long long hi,
                        unsigned long long *out)
 {
-    char buf[64];
+    char buf[64], shown[96];
     text_str(t, buf, sizeof buf);
     if (t.len == 0 || t.len >= sizeof buf)
-        return fail(ps, "%s: '%s' is not a whole number", what, buf);
+        return fail(ps, "%s: '%s' is not a whole number", what,
+                    text_shown(t, shown, sizeof shown));
     for (size_t i = 0; i < t.len; i++)
         if (buf[i] < '0' || buf[i] > '9')
-            return fail(ps, "%s: '%s' is not a whole number", what, buf);
+            return fail(ps, "%s: '%s' is not a whole number", what,
+                        text_shown(t, shown, sizeof shown));
     errno = 0;
     unsigned long long v = strtoull(buf, NULL, 10);
     if (errno == ERANGE || v < lo || v > hi)
@@ -134,9 +138,12 @@ static int parse_color(struct parser *ps, struct text_token t, uint32_t *out)
     if ((*out = parse_hex_color(t)))
         return 0;
     char buf[64];
+    if (t.len > 0 && t.s[0] == '#')
+        return fail(ps, "colour '%s' is not #rrggbb (six hex digits)",
+                    text_shown(t, buf, sizeof buf));
     return fail(ps, "unknown colour '%s' (use red, green, yellow, blue, "
                     "magenta, cyan, white or #rrggbb)",
-                text_str(t, buf, sizeof buf));
+                text_shown(t, buf, sizeof buf));
 }
 
 static int add_ball(struct parser *ps, const struct scene_ball *b)
@@ -194,7 +201,7 @@ static int expect_fields(struct parser *ps, const struct text_token *tok, int nt
         return fail(ps, "%s: missing field (expected %s)", usage, usage);
     if (ntok - 1 > hi)
         return fail(ps, "%s: extra field '%s' (expected %s)", usage,
-                    text_str(tok[hi + 1], buf, sizeof buf), usage);
+                    text_shown(tok[hi + 1], buf, sizeof buf), usage);
     return 0;
 }
 
@@ -276,7 +283,7 @@ static int d_walls(struct parser *ps, const struct text_token *tok, int ntok)
     else {
         char buf[64];
         return fail(ps, "walls: unknown kind '%s' (use hard or spring)",
-                    text_str(tok[1], buf, sizeof buf));
+                    text_shown(tok[1], buf, sizeof buf));
     }
     return 0;
 }
@@ -306,7 +313,7 @@ static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
                         "contact exp EPS KAPPA)");
     char buf[64];
     return fail(ps, "contact: unknown law '%s' (use hooke or exp EPS KAPPA)",
-                text_str(tok[1], buf, sizeof buf));
+                text_shown(tok[1], buf, sizeof buf));
 }
 
 static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
@@ -598,8 +605,8 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
 }
 
 /* Splits one line into tokens, storing the first @p max; returns how many
- * there are. A token opening with '#' ends the line, except a #rrggbb right
- * where a ball's colour stands. */
+ * there are. A token opening with '#' ends the line, except a '#' and six
+ * bytes (#rrggbb) right where a ball's colour stands. */
 static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
 {
     int n = 0;
@@ -613,7 +620,9 @@ static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
         while (j < len && s[j] != ' ' && s[j] != '\t')
             j++;
         struct text_token t = {s + i, j - i};
-        if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && parse_hex_color(t)))
+        /* Where a ball's colour stands, '#' and six more bytes is a colour
+         * (a bad one is an error: #12345g once became a comment). */
+        if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && t.len == 7))
             break;
         if (n < max)
             tok[n] = t;
@@ -665,7 +674,7 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_title(ps, rest, rlen);
     }
     char buf[64];
-    return fail(ps, "unknown directive '%s'", text_str(tok[0], buf, sizeof buf));
+    return fail(ps, "unknown directive '%s'", text_shown(tok[0], buf, sizeof buf));
 }
 
 /*

@@ -70,6 +70,7 @@ int scene_add_name(struct scene *sc, const char *name, size_t len, uint32_t *off
 struct scene_error {
     int line;      ///< 1-based line of the fault
     char msg[256];
+    int nomem;     ///< 1 when memory ran short ("out of memory"), not the input
 };
 
 /// Parses @p len bytes of scene text into @p sc (which it initialises).

@@ -63,7 +63,7 @@ static void usage(void)
 "\n"
 "  -H, --headless         simulate without the terminal, then print the final\n"
 "                         state to standard output as a scene\n"
-"  -T, --time=T           simulate while t < T (t starts at 0, each step adds dt)\n"
+"  -T, --time=T           simulate while t < T (t = steps * dt, exact)\n"
 "  -n, --steps=N          simulate N steps\n"
 "  -k, --stiffness=K      spring stiffness K > 0 (overrides the scene)\n"
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"

@@ -21,6 +21,7 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"session", test_session},
 };
 
 int main(int argc, char **argv)

@@ -438,7 +438,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
         return rc == 1 ? 1 : 0;
     }
     long long n = 0;
-    while (ss->s.t + ss->s.p.dt <= t) {
+    while (ss->s.t + ss->s.p.dt * (1 - 1e-9) <= t) {
         if (spring_forward(ss) < 0)
             return -1;
         if (++n % STEP_CHUNK == 0 && more && !more(arg))

@@ -512,7 +512,7 @@ static void draw_title(struct screen *scr, struct session *ss, const struct fron
     char sp[32];
     fmt_speed(sp, sizeof sp, f->speed);
     struct line r = {0};
-    add(&r, 4, 0, 0, "%s", ss->engine == SESSION_EVENT ? "event" : "spring");
+    add(&r, 2, 0, 0, "%s", ss->engine == SESSION_EVENT ? "event" : "spring");
     const char *state = ss->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
     struct piece *p = add(&r, 2, 0, 0, "speed %s t/s", sp);
@@ -521,20 +521,33 @@ static void draw_title(struct screen *scr, struct session *ss, const struct fron
     snprintf(p->brief, sizeof p->brief, "?");
     int cols = scr->cols;
     const char *name = f->title ? f->title : "";
-    /* The right part gets what the name leaves, at least half. */
-    int namew = screen_width(name);
-    int rw = fit(&r, cols - 2 > 0 ? cols - 2 : 0, ascii ? 3 : 3);
-    if (cols - rw - 2 < (namew < cols / 2 ? namew : cols / 2)) {
+    char full[400], brief[400], cut[400];
+    snprintf(full, sizeof full, " springball%s%s", dot, name);
+    snprintf(brief, sizeof brief, " %s", name);
+    /* The state and the speed first, then the name, then the rest. */
+    const char *left = NULL;
+    int rw = 0;
+    const char *tries[2] = {full, brief};
+    for (int i = 0; i < 2 && !left; i++) {
+        for (int j = 0; j < r.n; j++)
+            r.p[j].state = 0;
+        rw = fit(&r, cols - screen_width(tries[i]) - 2, 3);
+        int ok = 1;
+        for (int j = 0; j < r.n; j++)
+            if (r.p[j].prio <= 2 && r.p[j].state == 2)
+                ok = 0;
+        if (ok)
+            left = tries[i];
+    }
+    if (!left) {
+        for (int j = 0; j < r.n; j++)
+            r.p[j].state = 0;
         rw = fit(&r, cols / 2, 3);
+        ellipsize(cut, sizeof cut, name, cols - rw - 4, ascii);
+        snprintf(full, sizeof full, " %s", cut);
+        left = full;
     }
-    int room = cols - rw - 2; /* a blank at the start and between */
-    char left[400], cut[400];
-    snprintf(left, sizeof left, " springball%s%s", dot, name);
-    if (screen_width(left) > room) {
-        ellipsize(cut, sizeof cut, name, room - 1, ascii);
-        snprintf(left, sizeof left, " %s", cut);
-    }
-    screen_text(scr, 0, 0, room + 1, 0, SCREEN_BOLD, left);
+    screen_text(scr, 0, 0, cols - rw - 1, 0, SCREEN_BOLD, left);
     draw_line(scr, &r, cols - rw - 1, 0, 3, dot);
 }
 
@@ -609,7 +622,7 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         snprintf(p->brief, sizeof p->brief, "behind");
     }
     if (f->running && f->fps > 0)
-        add(&l, 8, f->behind ? SCREEN_WARN : 0, 0, "%.0f fps", f->fps);
+        add(&l, f->behind ? 3 : 8, f->behind ? SCREEN_WARN : 0, 0, "%.0f fps", f->fps);
     if (f->aiming && !f->open) {
         char sp[32];
         fmt_speed(sp, sizeof sp, f->kick_speed);
@@ -705,7 +718,8 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
             else
                 view_ball(v, s->x[i], s->y[i], s->r[i], scr->ball_fg[k]);
         }
-        if (f->aiming && !f->open) {
+        /* The cue ball is told apart by its arrow while aiming or paused. */
+        if ((f->aiming || !f->running) && !f->open) {
             size_t c = session_slot(ss, f->cue);
             if (c < s->n)
                 view_mark(v, s->x[c], s->y[c], s->r[c], f->aim, scr->ball_fg[f->cue]);

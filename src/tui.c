@@ -633,13 +633,22 @@ static void handle_key(struct ui *u, int key)
 /* === Running === */
 
 struct budget {
-    double until;
+    double until; /* live: wall time */
+    long calls;   /* --snapshot: chunks of work left */
 };
 
 static int more_time(void *arg)
 {
-    const struct budget *b = arg;
+    struct budget *b = arg;
     return now() <= b->until;
+}
+
+/* A snapshot's wait does at most 10^6 steps or events: a wait too long
+ * for that ends behind, the same way on every run. */
+static int more_work(void *arg)
+{
+    struct budget *b = arg;
+    return --b->calls > 0;
 }
 
 /* Pauses with a message when k has made the run blow up: the energy a
@@ -661,9 +670,10 @@ static void check_runaway(struct ui *u)
  * a frame of wall time. */
 static void run_to_target(struct ui *u, int live)
 {
-    struct budget b = {now() + 0.7 / u->o.fps};
-    int rc = session_advance(&u->ss, u->target, live ? more_time : NULL, &b);
-    u->f.behind = rc == 0 && live;
+    struct budget b = {live ? now() + 0.7 / u->o.fps : 0,
+                       u->ss.engine == SESSION_EVENT ? 1000 : 125000};
+    int rc = session_advance(&u->ss, u->target, live ? more_time : more_work, &b);
+    u->f.behind = rc == 0;
     if (rc == 0 || !(u->target <= 1e300))
         u->target = u->ss.s.t; /* what did not fit is dropped */
     if (rc < 0) {
@@ -1106,8 +1116,8 @@ static int loop(struct ui *u)
             rc = 1;
             break;
         }
-        if (w == 0)
-            continue;
+        /* Also after a timeout or a signal: curses turns SIGWINCH into
+         * KEY_RESIZE on the next read. */
         timeout(0);
         int ch = getch(), got = 0;
         while (ch != ERR && !u->quit) {
@@ -1127,7 +1137,7 @@ static int loop(struct ui *u)
             ch = getch();
         }
         /* Readable yet nothing to read, again and again: end of file. */
-        empty_reads = got ? 0 : empty_reads + 1;
+        empty_reads = got || w == 0 ? 0 : empty_reads + 1;
         if (empty_reads > 100) {
             rc = 1;
             break;

@@ -514,7 +514,7 @@ int main(int argc, char **argv)
     if (!o.headless && !o.snapshot && !isatty(STDOUT_FILENO)) {
         scene_free(&sc);
         fputs("springball: standard output is not a terminal "
-              "(use -H for a headless run, --snapshot for a picture)\n", stderr);
+              "(use -H for a headless run)\n", stderr);
         return 2;
     }
     if (o.have_k)

@@ -597,8 +597,12 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         if (s->p.contact != SIM_CONTACT_NONE)
             add(&l, 5, 0, 0, "k %.4g", s->p.k);
     }
-    p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
-    snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
+    if (isfinite(d->e)) {
+        p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
+        snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
+    } else {
+        add(&l, 2, 0, 0, "E ?");
+    }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
     /* Warnings, in their colours: never cut, brief when short of room. */

@@ -46,6 +46,15 @@ static void rewind_samples(struct session *ss)
     }
 }
 
+/* Kinetic energy of the stored velocities: O(n), no pairs. */
+static double kinetic(const struct sim *s)
+{
+    double ke = 0;
+    for (size_t i = 0; i < s->n; i++)
+        ke += 0.5 * s->m[i] * (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
+    return ke;
+}
+
 /* === Spring timeline === */
 
 /* Starts a new spring timeline at the current state, position 0. */
@@ -364,6 +373,7 @@ int session_set_engine(struct session *ss, int engine)
 int session_forward(struct session *ss)
 {
     ss->msg = NULL;
+    ss->runaway = 0;
     if (ss->engine == SESSION_EVENT)
         return event_forward(ss);
     return spring_forward(ss);
@@ -372,6 +382,7 @@ int session_forward(struct session *ss)
 int session_back(struct session *ss)
 {
     ss->msg = NULL;
+    ss->runaway = 0;
     if (ss->engine == SESSION_EVENT) {
         if (ss->nsnap == 0 || ss->snapnow == 0) {
             ss->msg = "no further back";
@@ -406,6 +417,7 @@ long long session_depth(const struct session *ss)
 int session_advance(struct session *ss, double t, int (*more)(void *), void *arg)
 {
     ss->msg = NULL;
+    ss->runaway = 0;
     if (ss->nonfinite) {
         ss->msg = "state not finite: ',' steps back, 'r' resets";
         return -1;
@@ -438,9 +450,16 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
         return rc == 1 ? 1 : 0;
     }
     long long n = 0;
+    int unstable = session_contact_steps(ss) < SIM_PI / 2;
+    double limit = 1000 * fabs(spring_eref(ss));
     while (ss->s.t + ss->s.p.dt * (1 - 1e-9) <= t) {
         if (spring_forward(ss) < 0)
             return -1;
+        if (unstable && kinetic(&ss->s) > limit && limit > 0) {
+            ss->runaway = 1;
+            ss->msg = "unstable: dt too large for k; paused (d or k, then ',' or r)";
+            return -1;
+        }
         if (++n % STEP_CHUNK == 0 && more && !more(arg))
             return 0;
     }
@@ -450,6 +469,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
 int session_reset(struct session *ss)
 {
     ss->msg = NULL;
+    ss->runaway = 0;
     sim_copy(&ss->s, &ss->start);
     ss->nonfinite = !sim_finite(&ss->s);
     ss->nring = ss->ring0 = 0;

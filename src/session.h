@@ -103,6 +103,7 @@ struct session {
     int engine;         ///< enum session_engine
     long long pos;      ///< position on the timeline
     int nonfinite;      ///< the state is not finite: forward moves refuse
+    int runaway;        ///< session_advance stopped a blow-up (see there)
     const char *msg;    ///< what the last call that failed or refused says,
                         ///< a static string, or NULL
     double k0, dt0;     ///< starting k and dt: the live bounds are about these
@@ -158,6 +159,10 @@ long long session_depth(const struct session *ss);
 /// end looks at its clock); its answer 0 stops early.
 /// @return 1 when t was reached, 0 when stopped early (or no events left),
 /// -1 when the state became non-finite or memory was short (ss->msg).
+/// With springs too coarse for k (session_contact_steps < pi/2, where the
+/// scheme diverges) it stops, -1 with ss->runaway set, as soon as the
+/// kinetic energy passes 1000 times the reference energy: a blow-up is
+/// paused with a message before the balls fly off to infinity.
 int session_advance(struct session *ss, double t, int (*more)(void *), void *arg);
 
 /// Back to the starting state (also k and dt), the engine kept: a new

@@ -651,21 +651,6 @@ static int more_work(void *arg)
     return --b->calls > 0;
 }
 
-/* Pauses with a message when k has made the run blow up: the energy a
- * thousand times what it was, with too few steps per contact. */
-static void check_runaway(struct ui *u)
-{
-    if (u->ss.engine != SESSION_SPRING || !u->f.running)
-        return;
-    const struct session_diag *d = session_diag(&u->ss);
-    double cs = session_contact_steps(&u->ss);
-    if (cs < SIM_PI / 2 && fabs(d->e - d->e_ref) > 1000 * fabs(d->e_ref) + 1e-300) {
-        u->f.running = 0;
-        u->f.stopped = 1;
-        note_level(u, SCREEN_ERROR, "unstable: dt too large for k; paused (d or k, then ',' or r)");
-    }
-}
-
 /* Advances the run toward the target time; @p live bounds it by most of
  * a frame of wall time. */
 static void run_to_target(struct ui *u, int live)
@@ -678,9 +663,9 @@ static void run_to_target(struct ui *u, int live)
         u->target = u->ss.s.t; /* what did not fit is dropped */
     if (rc < 0) {
         u->f.running = 0;
-        session_note(u, u->ss.nonfinite ? SCREEN_ERROR : SCREEN_WARNING);
+        u->f.stopped = u->ss.runaway;
+        session_note(u, u->ss.nonfinite || u->ss.runaway ? SCREEN_ERROR : SCREEN_WARNING);
     }
-    check_runaway(u);
 }
 
 /* === Set-up shared by the terminal and --snapshot === */
@@ -717,7 +702,8 @@ static size_t default_cue(const struct scene *sc)
         if (!strcmp(scene_ball_name(sc, i), "cue"))
             return i;
     for (size_t i = 0; i < sc->n; i++)
-        if ((sc->balls[i].vx || sc->balls[i].vy) && scene_color_rgb(sc->balls[i].color) >= 0xe0e0e0)
+        if ((sc->balls[i].vx || sc->balls[i].vy) && sc->balls[i].color != SCENE_COLOR_NONE &&
+            scene_color_rgb(sc->balls[i].color) >= 0xe0e0e0)
             return i;
     for (size_t i = 0; i < sc->n; i++)
         if (sc->balls[i].vx || sc->balls[i].vy)

@@ -22,6 +22,7 @@ static const struct {
     {"fuzz", test_fuzz},
     {"grid", test_grid},
     {"session", test_session},
+    {"screen", test_screen},
 };
 
 int main(int argc, char **argv)

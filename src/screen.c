@@ -796,14 +796,15 @@ static void draw_help(struct screen *scr, const struct front *f,
     for (size_t i = 0; i < nhelp; i++)
         if (screen_width(help[i].keys) > kw)
             kw = screen_width(help[i].keys);
-    int bw = scr->cols < 76 ? scr->cols : 76;
+    /* Between the title and the status line, which stay in sight. */
+    int top = scr->rows >= 8 ? 1 : 0, avail = scr->rows >= 8 ? scr->rows - 2 : scr->rows;
+    int bw = scr->cols - 2 < 76 ? scr->cols - 2 : 76;
     int tw = bw - 4 - kw - 2; /* frame and margins, keys, gap */
     if (tw < 10) {
         kw = bw - 16 > 4 ? bw - 16 : 4;
         tw = bw - 4 - kw - 2;
     }
-    int bh_max = scr->rows;
-    int body = bh_max - 4; /* frame, footer */
+    int body = avail - 3; /* frame, footer */
     if (body < 1)
         body = 1;
     /* Pages: entries are never split. */
@@ -849,10 +850,10 @@ static void draw_help(struct screen *scr, const struct front *f,
         }
     }
     (void)rows_on_page;
-    int bh = maxrows + 4;
-    if (bh > scr->rows)
-        bh = scr->rows;
-    struct screen_rect r = {(scr->cols - bw) / 2, (scr->rows - bh) / 2, bw, bh};
+    int bh = maxrows + 3;
+    if (bh > avail)
+        bh = avail;
+    struct screen_rect r = {(scr->cols - bw) / 2, top + (avail - bh) / 2, bw, bh};
     screen_fill(scr, r);
     char title[32];
     if (pages > 1)

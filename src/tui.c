@@ -565,7 +565,7 @@ static const struct binding {
 } bindings[] = {
     {' ', k_pause, "space", "pause / resume"},
     {'.', k_step, ".", "one step forward (pauses); event mode: one event"},
-    {',', k_back, ",", "one step back (pauses): kicks and changes come back on the way forward"},
+    {',', k_back, ",", "one step back (pauses); '.' replays kicks and changes"},
     {'r', k_reset, "r", "reset the scene (',' stops there)"},
     {'k', k_stiffness, "k K", "stiffness k down / up (x1.25)"},
     {'K', k_stiffness, NULL, NULL},
@@ -591,7 +591,7 @@ static const struct binding {
     {'m', k_engine, "m", "engine: springs / exact events"},
     {'g', k_gravity, "g", "gravity on / off"},
     {KEY_CTRL_L, k_redraw, "C-l", "redraw the screen"},
-    {'?', k_help, "?", "this help"},
+    {'?', k_help, NULL, NULL}, /* the title line says "? help" */
     {'q', k_quit, "q Esc", "quit"},
     {27, k_quit, NULL, NULL},
     {KEY_RESIZE, k_resize, NULL, NULL},

@@ -388,4 +388,93 @@ check "particles: event mode" wait_for pt "event · running · speed 2.5 t/s"
 keys pt q
 check "particles: q exits 0" [ "$(wait_rc pt)" = 0 ]
 
+# --- TERM=dumb is refused; vt100 (no alternate screen) is left clean;
+# the Linux console (no braille in its font) gets ASCII (issue 12, 7) ---
+T -f /dev/null new-session -d -s dumb -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=dumb sh $tmpd/run $tmpd dumb $SB 2>$tmpd/dumb.err"
+check "TERM=dumb exits 2" [ "$(wait_rc dumb)" = 2 ]
+check "TERM=dumb says why" grep -q "cannot move the cursor" "$tmpd/dumb.err"
+T -f /dev/null new-session -d -s vt -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=vt100 sh -c '$SB; echo rc=\$?; sleep 10'"
+check "vt100: up" wait_for vt "running"
+keys vt q
+check "vt100: q" wait_for vt "^rc=0"
+check "vt100: the last frame is gone" wait_gone vt "step"
+check "vt100: the box is gone" not sh -c 'tmux -L "$0" capture-pane -p -t vt | grep -q "[┌+]-"' "$sock"
+T -f /dev/null new-session -d -s lx -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=linux sh $tmpd/run $tmpd lx $SB"
+check "linux console: ascii box" wait_for lx "^\+-+\+$"
+check "linux console: no braille" not braille lx
+keys lx q
+
+# --- Ctrl-L redraws what something else wrote over (issue 12, 2) ---
+start cl 80 24
+check "cl up" wait_for cl "running"
+keys cl ' '
+printf 'GARBAGE-ON-SCREEN' > "/proc/$(cat "$tmpd/cl.pid")/fd/1"
+check "garbage written" wait_for cl "GARBAGE-ON-SCREEN"
+keys cl C-l
+check "C-l: redrawn" wait_gone cl "GARBAGE"
+check "C-l: the table again" wait_for cl "^┌─+┐$"
+keys cl q
+
+# --- the mouse: on by default, --no-mouse, M toggles (issue 12, 11) ---
+mouse() { T display -p -t "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}' | grep -q 1; }
+start mo 80 24
+check "mo up" wait_for mo "running"
+check "mouse reported by default" mouse mo
+keys mo M
+check "M: mouse off" not mouse mo
+check "M: a note" wait_for mo "mouse off: the terminal selects text"
+keys mo M
+check "M again: mouse on" mouse mo
+keys mo q
+start nm 80 24 --no-mouse
+check "nm up" wait_for nm "running"
+check "--no-mouse: not reported" not mouse nm
+keys nm q
+
+# --- fps after the help is closed, and while behind (issue 12, 5 and 11) ---
+start fp 80 24
+check "fp up" wait_for fp " [0-9]+ fps"
+keys fp '?'
+sleep 2
+keys fp x
+sleep 1.6
+f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
+check "fps after the help: $f, not 4-9" [ "${f:-0}" -ge 12 ]
+keys fp q
+start bh 100 32 --speed=1e6 scenes/gas.scene
+check "behind: said, with the fps" wait_for bh "behind: cannot keep 1e\+06 t/s  [0-9]+ fps"
+keys bh q
+
+# --- SIGQUIT restores the terminal like SIGINT (issue 11, 9) ---
+cat > "$tmpd/stay" <<'EOS'
+dir=$1 name=$2
+shift 2
+sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
+echo $? > "$dir/$name.rc"
+sleep 20
+EOS
+T -f /dev/null new-session -d -s sq -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm-256color sh $tmpd/stay $tmpd sq $SB"
+check "sq up" wait_for sq "running"
+kill -QUIT "$(cat "$tmpd/sq.pid")"
+check "SIGQUIT exits 131" [ "$(wait_rc sq)" = 131 ]
+check "SIGQUIT: mouse reporting off" not mouse sq
+check "SIGQUIT: alternate screen off" [ "$(T display -p -t sq '#{alternate_on}')" = 0 ]
+check "SIGQUIT: cursor shown" [ "$(T display -p -t sq '#{cursor_flag}')" = 1 ]
+
+# --- a lost terminal without SIGHUP: springball notices and ends (issue 11, 8) ---
+cp scenes/gas.scene "$tmpd/lost.scene"
+T -f /dev/null new-session -d -s lost -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm-256color setsid -w $SB $tmpd/lost.scene"
+check "lost: up" wait_for lost "running"
+lpid=$(pgrep -f "$SB $tmpd/lost.scene" | head -n 1)
+check "lost: found its pid" [ -n "$lpid" ]
+T kill-session -t lost
+gone() { i=0; while [ $i -lt 50 ]; do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
+check "lost terminal: the process ends" gone "$lpid"
+[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
+
 summary

@@ -373,7 +373,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
             fclose(f);
         if (!text) {
             fprintf(stderr, "%s:0: cannot read: %s\n", *name, strerror(e));
-            exit(2);
+            exit(e == ENOMEM ? 1 : 2); /* memory, not the input, failed */
         }
     }
     struct scene_error err;

@@ -183,6 +183,7 @@ fi
 if (ulimit -v 400000 && "$SPRINGBALL" --version) >/dev/null 2>&1; then
     printf 'random 5000000 0.1 1 1 1\n' >"$tmp"
     expect_fail 1 "$tmp:1: out of memory" sh -c "ulimit -v 100000; exec \"$SPRINGBALL\" -H '$tmp'"
+    expect_fail 1 "<stdin>:0: cannot read: Cannot allocate memory" sh -c "yes 'ball 1 1 0 0 1 1' | head -c 80000000 | (ulimit -v 30000; exec \"$SPRINGBALL\" -H -)"
 fi
 # Messages that say what is wrong (issue 11).
 overflow="the scene's sizes or strengths are beyond the range of double (no dt helps)"

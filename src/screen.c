@@ -716,7 +716,7 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
             for (size_t i = 0; i < s->n; i++)
                 view_trail(v, s->x[i], s->y[i]);
         for (size_t i = 0; i < s->n; i++) {
-            size_t k = s->id[i];
+            size_t k = sim_ball(s, i);
             if (f->open)
                 view_label(v, s->x[i], s->y[i], scr->ball_glyph[k], scr->ball_fg[k]);
             else
@@ -942,7 +942,7 @@ size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x,
     for (size_t i = 0; i < s->n; i++) {
         double d = hypot(s->x[i] - wx, s->y[i] - wy);
         if (d <= s->r[i] + slack && (best == (size_t)-1 || d < bd)) {
-            best = s->id[i];
+            best = sim_ball(s, i);
             bd = d;
         }
     }

@@ -31,7 +31,7 @@ size_t session_slot(const struct session *ss, size_t ball)
 {
     if (ball >= ss->s.n)
         return ss->s.n;
-    return sim_slot(&ss->s, (uint32_t)ball);
+    return sim_slot(&ss->s, ball);
 }
 
 /* Drops samples later than the current time (a step back rewinds them). */

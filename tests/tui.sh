@@ -470,7 +470,7 @@ cp scenes/gas.scene "$tmpd/lost.scene"
 T -f /dev/null new-session -d -s lost -x 80 -y 24 \
     "LC_ALL=C.UTF-8 TERM=xterm-256color setsid -w $SB $tmpd/lost.scene"
 check "lost: up" wait_for lost "running"
-lpid=$(pgrep -f "$SB $tmpd/lost.scene" | head -n 1)
+lpid=$(pgrep -f "^$SB $tmpd/lost.scene" | head -n 1)
 check "lost: found its pid" [ -n "$lpid" ]
 T kill-session -t lost
 gone() { i=0; while [ $i -lt 50 ]; do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }

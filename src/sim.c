@@ -94,7 +94,8 @@ int sim_plain(const struct sim_params *p)
 {
     return p->shape == SIM_RECT && p->walls == SIM_WALLS_SPRING &&
            p->contact == SIM_CONTACT_HOOKE && p->restitution == 1 &&
-           p->gravity == 0;
+           p->gravity == 0 && p->friction == SIM_FRICTION_NONE &&
+           p->gx == 0 && p->gy == 0 && p->open == 0;
 }
 
 /* What a pair law needs beside the pair: the law, the state, where the
@@ -167,9 +168,11 @@ static void forces_systems(const struct sim *s, const struct grid *g,
         fx[i] = fy[i] = 0;
     if (p->walls == SIM_WALLS_SPRING) {
         if (p->shape == SIM_RECT) {
+            const unsigned sx = contact_walls_of(p->open, 0);
+            const unsigned sy = contact_walls_of(p->open, 1);
             for (size_t i = 0; i < n; i++) {
-                fx[i] = contact_wall_axis(&law, x[i], vx[i], r[i], m[i], p->w, sum);
-                fy[i] = contact_wall_axis(&law, y[i], vy[i], r[i], m[i], p->h, sum);
+                fx[i] = contact_wall_axis(&law, x[i], vx[i], r[i], m[i], p->w, sx, sum);
+                fy[i] = contact_wall_axis(&law, y[i], vy[i], r[i], m[i], p->h, sy, sum);
             }
         } else if (p->shape == SIM_CIRCLE) {
             double R = 0.5 * p->w;
@@ -197,29 +200,45 @@ static void forces_systems(const struct sim *s, const struct grid *g,
     if (!(theta > 0) ||
         gravity_bh_forces(n, x, y, m, p->gravity, p->softening, theta, fx, fy))
         gravity_forces(n, x, y, m, p->gravity, p->softening, fx, fy);
+    /* The uniform field last: m g on every ball. */
+    if (p->gx != 0 || p->gy != 0)
+        for (size_t i = 0; i < n; i++) {
+            fx[i] += m[i] * p->gx;
+            fy[i] += m[i] * p->gy;
+        }
 }
 
 /*
- * Hard walls: the semi-implicit move, then every centre that left the
- * region it may occupy (the table shrunk by the ball's radius) is reflected
- * at the crossing point of its path (contact.h).
+ * Hard walls: the semi-implicit move (with friction after the kick), then
+ * every centre that left the region it may occupy (the table shrunk by the
+ * ball's radius, unbounded past an open side) is reflected at the crossing
+ * point of its path (contact.h).
  */
 static void move_hard(struct sim *s)
 {
     const size_t n = s->n;
     const double dt = s->p.dt, e = s->p.restitution;
     const double R = 0.5 * s->p.w;
+    const unsigned op = s->p.open;
+    struct contact_friction fr;
+    contact_friction_init(&fr, &s->p);
     for (size_t i = 0; i < n; i++) {
         double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
         double px = s->x[i], py = s->y[i], r = s->r[i];
         s->vx[i] += dt * ax;
         s->vy[i] += dt * ay;
+        if (fr.kind != SIM_FRICTION_NONE)
+            s->dissipated += s->m[i] * contact_friction_apply(&fr, &s->vx[i], &s->vy[i]);
         s->x[i] += dt * s->vx[i];
         s->y[i] += dt * s->vy[i];
         double lost = 0;
         if (s->p.shape == SIM_RECT) {
-            lost += contact_reflect_axis(&s->x[i], &s->vx[i], r, s->p.w - r, e);
-            lost += contact_reflect_axis(&s->y[i], &s->vy[i], r, s->p.h - r, e);
+            lost += contact_reflect_axis(&s->x[i], &s->vx[i],
+                                         op & SIM_SIDE_LEFT ? -INFINITY : r,
+                                         op & SIM_SIDE_RIGHT ? INFINITY : s->p.w - r, e);
+            lost += contact_reflect_axis(&s->y[i], &s->vy[i],
+                                         op & SIM_SIDE_BOTTOM ? -INFINITY : r,
+                                         op & SIM_SIDE_TOP ? INFINITY : s->p.h - r, e);
         } else if (s->p.shape == SIM_CIRCLE) {
             lost = contact_reflect_circle(px, py, &s->x[i], &s->y[i], &s->vx[i],
                                           &s->vy[i], R, R, R - r, e);
@@ -389,12 +408,35 @@ size_t sim_slot(const struct sim *s, uint32_t id)
     return s->n;
 }
 
+/* The semi-implicit move with friction between the kick and the drift:
+ * v += dt F/m, v decays by the friction law over dt (contact.h), x += dt v.
+ * The energy friction takes out goes to s->dissipated. */
+static void move_friction(struct sim *s)
+{
+    const size_t n = s->n;
+    const double dt = s->p.dt;
+    struct contact_friction fr;
+    contact_friction_init(&fr, &s->p);
+    double lost = 0;
+    for (size_t i = 0; i < n; i++) {
+        double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
+        s->vx[i] += dt * ax;
+        s->vy[i] += dt * ay;
+        lost += s->m[i] * contact_friction_apply(&fr, &s->vx[i], &s->vy[i]);
+        s->x[i] += dt * s->vx[i];
+        s->y[i] += dt * s->vy[i];
+    }
+    s->dissipated += lost;
+}
+
 static void integrate(struct sim *s)
 {
     const size_t n = s->n;
     const double dt = s->p.dt;
     if (s->p.walls == SIM_WALLS_HARD)
         move_hard(s);
+    else if (s->p.friction != SIM_FRICTION_NONE)
+        move_friction(s);
     else for (size_t i = 0; i < n; i++) {
         double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
         s->vx[i] += dt * ax;
@@ -635,7 +677,20 @@ static void diag_systems(const struct sim *s, struct sim_diag *d)
     }
     d->pe += sum.pe;
     d->pg = gravity_potential(n, s->x, s->y, s->m, s->p.gravity, s->p.softening);
-    d->e = d->ke + d->pe + d->pg;
+    /* The field's potential, 0 at the origin (the table's lower left
+     * corner), and the balls gone past an open side. */
+    const struct sim_params *p = &s->p;
+    for (size_t i = 0; i < n; i++) {
+        if (p->gx != 0 || p->gy != 0)
+            d->pf -= s->m[i] * (p->gx * s->x[i] + p->gy * s->y[i]);
+        double r = s->r[i];
+        if (((p->open & SIM_SIDE_LEFT) && s->x[i] + r < 0) ||
+            ((p->open & SIM_SIDE_RIGHT) && s->x[i] - r > p->w) ||
+            ((p->open & SIM_SIDE_BOTTOM) && s->y[i] + r < 0) ||
+            ((p->open & SIM_SIDE_TOP) && s->y[i] - r > p->h))
+            d->out++;
+    }
+    d->e = d->ke + d->pe + d->pg + d->pf;
     d->dissipated = s->dissipated;
     d->clamps = s->clamps;
     grid_free(own);

@@ -564,6 +564,25 @@ static void world_rect(const struct ui *u, double *x0, double *y0, double *x1,
     *rim = s->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
 }
 
+/* issue 17: an open side is left undrawn between the corners, a gap where
+ * balls may leave (and return). */
+static void draw_open_sides(const struct ui *u, int t, int b, int l, int r)
+{
+    unsigned op = u->s.p.shape == SIM_RECT ? u->s.p.open : 0;
+    for (int i = l + 1; i < r && (op & (SIM_SIDE_TOP | SIM_SIDE_BOTTOM)); i++) {
+        if (op & SIM_SIDE_TOP)
+            mvaddch(t, i, ' ');
+        if (op & SIM_SIDE_BOTTOM)
+            mvaddch(b, i, ' ');
+    }
+    for (int j = t + 1; j < b && (op & (SIM_SIDE_LEFT | SIM_SIDE_RIGHT)); j++) {
+        if (op & SIM_SIDE_LEFT)
+            mvaddch(j, l, ' ');
+        if (op & SIM_SIDE_RIGHT)
+            mvaddch(j, r, ' ');
+    }
+}
+
 static void draw_box(const struct ui *u)
 {
     const struct view_map *m = &u->v.map;
@@ -582,6 +601,7 @@ static void draw_box(const struct ui *u)
         mvaddch(t, r, '+');
         mvaddch(b, l, '+');
         mvaddch(b, r, '+');
+        draw_open_sides(u, t, b, l, r);
         return;
     }
     for (int i = l + 1; i < r; i++) {
@@ -596,6 +616,7 @@ static void draw_box(const struct ui *u)
     mvadd_wch(t, r, WACS_URCORNER);
     mvadd_wch(b, l, WACS_LLCORNER);
     mvadd_wch(b, r, WACS_LRCORNER);
+    draw_open_sides(u, t, b, l, r);
 }
 
 /* Fits the table to the terminal as it is now, and paints it whole. This
@@ -708,7 +729,7 @@ static void draw_status(struct ui *u, double t)
     int utf8 = u->glyphs == VIEW_BRAILLE;
     const char *times = utf8 ? "\xc3\x97" : "x";
     const struct sim *s = &u->s;
-    struct piece p[12];
+    struct piece p[16];
     int n = 0;
     char drift[48];
     if (u->event) {
@@ -738,6 +759,14 @@ static void draw_status(struct ui *u, double t)
         piece(p, &n, A_NORMAL, 0, "  E %.6g (%s)", u->d.e, drift);
         if (s->p.gravity != 0 && s->p.shape != SIM_OPEN)
             piece(p, &n, A_NORMAL, 0, "  G %.3g", s->p.gravity);
+        /* issue 17: the field, the friction law and the balls gone */
+        static const char *const fr[] = {"", "drag", "linear", "rolling"};
+        if (s->p.gx != 0 || s->p.gy != 0)
+            piece(p, &n, A_NORMAL, 0, "  g %.3g,%.3g", s->p.gx, s->p.gy);
+        if (s->p.friction > 0 && s->p.friction < 4)
+            piece(p, &n, A_NORMAL, 0, "  %s %.3g", fr[s->p.friction], s->p.friction_c);
+        if (u->d.out > 0)
+            piece(p, &n, A_NORMAL, 0, "  out %ld", u->d.out);
     }
     int core = n;
     /* Warnings, most serious first, take the place of the quiet part. */

@@ -21,6 +21,7 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"friction", test_friction},
 };
 
 int main(int argc, char **argv)

@@ -758,14 +758,6 @@ static void draw_status(struct ui *u, double t)
         piece(p, &n, A_NORMAL, 0, "  E %.6g (%s)", u->d.e, drift);
         if (s->p.gravity != 0 && s->p.shape != SIM_OPEN)
             piece(p, &n, A_NORMAL, 0, "  G %.3g", s->p.gravity);
-        /* issue 17: the field, the friction law and the balls gone */
-        static const char *const fr[] = {"", "drag", "linear", "rolling"};
-        if (s->p.gx != 0 || s->p.gy != 0)
-            piece(p, &n, A_NORMAL, 0, "  g %.3g,%.3g", s->p.gx, s->p.gy);
-        if (s->p.friction > 0 && s->p.friction < 4)
-            piece(p, &n, A_NORMAL, 0, "  %s %.3g", fr[s->p.friction], s->p.friction_c);
-        if (u->d.out > 0)
-            piece(p, &n, A_NORMAL, 0, "  out %ld", u->d.out);
     }
     int core = n;
     /* Warnings, most serious first, take the place of the quiet part. */
@@ -789,6 +781,15 @@ static void draw_status(struct ui *u, double t)
     if (t < u->note_until)
         piece(p, &n, A_BOLD, 0, "  %s", u->note);
     if (n == core) {
+        /* issue 17: the field, the friction law and the balls gone (quiet:
+         * a warning or a note takes their place) */
+        static const char *const fr[] = {"", "drag", "linear", "rolling"};
+        if (!u->event && (s->p.gx != 0 || s->p.gy != 0))
+            piece(p, &n, A_NORMAL, 0, "  g %.3g,%.3g", s->p.gx, s->p.gy);
+        if (!u->event && s->p.friction > 0 && s->p.friction < 4)
+            piece(p, &n, A_NORMAL, 0, "  %s %.3g", fr[s->p.friction], s->p.friction_c);
+        if (!u->event && u->d.out > 0)
+            piece(p, &n, A_NORMAL, 0, "  out %ld", u->d.out);
         if (u->running && u->fps > 0)
             piece(p, &n, A_NORMAL, 0, "  %.0f fps", u->fps);
         piece(p, &n, A_NORMAL, 0, "  %zu balls", s->n);

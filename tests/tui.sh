@@ -382,4 +382,19 @@ check "particles: event mode" wait_for pt "event · running ×2.5 "
 keys pt q
 check "particles: q exits 0" [ "$(wait_rc pt)" = 0 ]
 
+# --- issue 17: the field, friction and open sides on screen ---
+start fo 80 24 scenes/field.scene
+check "field: status shows g" wait_for fo "  g 0,-0.7"
+check "field: the open top is not drawn" wait_for fo "^┌ {78}┐$"
+check "field: the floor is" wait_for fo "^└─{78}┘$"
+keys fo m
+check "field: no event engine" wait_for fo "no event engine: a"
+keys fo q
+check "field: q exits 0" [ "$(wait_rc fo)" = 0 ]
+start fr 80 24 --ascii scenes/friction.scene
+check "friction: status shows the law" wait_for fr "  rolling 0.05"
+check "friction: box closed" wait_for fr "^\+-{78}\+$"
+keys fr q
+check "friction: q exits 0" [ "$(wait_rc fr)" = 0 ]
+
 summary

@@ -209,6 +209,36 @@ static void test_friction_stiff(void)
     CHECK(contact_friction_apply(&f, &vx, &vy) == 0 && vx == 0 && vy == 0);
 }
 
+/* Friction with hard walls (reflected after the friction's share of the
+ * step) and with dashpots: every ball stops, and the energy taken out is
+ * all of the start's. */
+static void test_friction_walls(void)
+{
+    static const char *const texts[] = {
+        "walls hard\nfriction rolling 0.05\nrandom 40 8 1 6 3\n",
+        "restitution 0.7\nfriction drag 0.01\nrandom 40 8 1 6 3\n",
+    };
+    for (size_t k = 0; k < 2; k++) {
+        struct scene sc;
+        struct scene_error err;
+        CHECK(scene_parse(&sc, texts[k], strlen(texts[k]), &err) == 0);
+        struct sim s;
+        CHECK(scene_to_sim(&sc, &s) == 0);
+        struct sim_diag d0, d;
+        sim_diag(&s, &d0);
+        for (int i = 0; i < 40000; i++)
+            sim_step(&s);
+        sim_diag(&s, &d);
+        /* rolling: at rest to the bit; drag: v0/(1 + c v0 t) ~ 0.005 */
+        CHECK(k ? d.ke < 1e-3 * d0.e : d.ke == 0);
+        CHECK_NEAR(d.e + d.dissipated, d0.e, 0.01 * d0.e);
+        printf("  friction with %s: ke %.3g, e + dissipated %.9g (start %.9g)\n",
+               k ? "dashpots" : "hard walls", d.ke, d.e + d.dissipated, d0.e);
+        sim_free(&s);
+        scene_free(&sc);
+    }
+}
+
 /* ===== The uniform field ===== */
 
 static void test_projectile(void)
@@ -636,6 +666,7 @@ void test_friction(void)
     test_rolling_law();
     test_rolling_field();
     test_friction_stiff();
+    test_friction_walls();
     test_projectile();
     test_bounce_heights();
     test_energy_bookkeeping();

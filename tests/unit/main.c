@@ -22,6 +22,8 @@ static const struct {
     {"fuzz", test_fuzz},
     {"grid", test_grid},
     {"friction", test_friction},
+    {"session", test_session},
+    {"screen", test_screen},
 };
 
 int main(int argc, char **argv)

@@ -582,7 +582,7 @@ static void test_directives(void)
     CHECK(sc.p.friction == SIM_FRICTION_DRAG && sc.p.friction_c == 0.0005);
     CHECK(sc.p.gx == 0 && sc.p.gy == -0.7);
     CHECK(sc.p.open == (SIM_SIDE_TOP | SIM_SIDE_LEFT));
-    CHECK(!sim_plain(&sc.p));
+    CHECK(!sim_hooke_rect(&sc.p));
     /* written and read back: the same parameters and bytes */
     struct sim s;
     CHECK(scene_to_sim(&sc, &s) == 0);
@@ -622,7 +622,7 @@ static void test_directives(void)
     scene_free(&sc);
     text = "field 0 0\nball 100 100 0 0 1 10\n";
     CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
-    CHECK(sim_plain(&sc.p));
+    CHECK(sim_hooke_rect(&sc.p));
     scene_free(&sc);
 
     static const struct { const char *text; int line; const char *msg; } bad[] = {
@@ -643,8 +643,8 @@ static void test_directives(void)
         {"open top\nopen left\n", 2, "'open' given twice"},
         {"table circle 100\nopen top\nball 100 100 0 0 1 5\n", 2,
          "open: only a rectangular table has sides to open"},
-        {"open top\nball 100 500 0 0 1 5\nball 100 -1 0 0 1 5\n", 3,
-         "ball 2 at (100, -1) lies outside the table"},
+        {"walls hard\nopen top\nball 100 500 0 0 1 5\nball 100 -1 0 0 1 5\n", 4,
+         "ball 2 at (100, -1) of radius 5 crosses a wall"},
         {"walls hard\nopen left\nball -20 -1 0 0 1 5\n", 3,
          "ball 1 at (-20, -1) of radius 5 crosses a wall"},
         {"random 5 3..1 1 1 1\n", 1, "random: radius range 3..1 runs backwards"},

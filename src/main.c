@@ -401,6 +401,11 @@ static int print_stats(const struct sim *s)
     if (!sim_hooke_rect(&s->p))
         fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
                 d.dissipated, d.clamps);
+    /* A field adds its potential (in e), open sides the balls gone. */
+    if (s->p.gx != 0 || s->p.gy != 0)
+        fprintf(stderr, " pf=%.17g", d.pf);
+    if (s->p.open)
+        fprintf(stderr, " out=%ld", d.out);
     fputc('\n', stderr);
     return 0;
 }

@@ -21,6 +21,7 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"friction", test_friction},
     {"session", test_session},
     {"screen", test_screen},
 };

@@ -82,8 +82,13 @@ $(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event $(O)/bench-grid
-	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid sh tests/bench/run.sh
+# The drawing driver of tests/bench/view.sh links the core and the view.
+$(O)/bench-view: tests/bench/view.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view
+	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid BENCH_VIEW=$(O)/bench-view sh tests/bench/run.sh
 
 SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:

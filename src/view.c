@@ -237,6 +237,8 @@ static struct view_cell *touch(struct view *v, int i, int j)
     int idx = j * m->cols + i;
     struct view_cell *c = &v->cell[idx];
     if (c->stamp != v->stamp) {
+        if (c->stamp + 1 != v->stamp)
+            c->level = 0; /* empty last frame: no density to keep */
         c->stamp = v->stamp;
         c->bits = 0;
         c->ch = 0;
@@ -552,11 +554,19 @@ static void settle_small(struct view *v)
             continue;
         int k = 0;
         if (v->density) {
-            /* Covered share of the cell's 8 dots, against close packing. */
-            double fill = c->area / (8 * 0.9069);
-            k = fill >= 1 ? 8 : (int)ceil(8 * fill);
+            /* Covered share of the cell's 8 dots, against close packing;
+             * the level shown last stays while the share is within half a
+             * dot of it, so that noise does not repaint the cell. */
+            double d = 8 * c->area / (8 * 0.9069);
+            k = d >= 8 ? 8 : (int)ceil(d);
             if (k < 1)
                 k = 1;
+            int was = c->level;
+            if (was && d > was - 1 - 0.5 && d < was + 0.5)
+                k = was;
+            c->level = (uint8_t)k;
+        } else {
+            c->level = 0;
         }
         if (c->bits || c->ch) { /* a disc is here too: it keeps the cell */
             if (!ascii && !c->ch && c->color == c->vcolor)

@@ -95,6 +95,7 @@ struct view_cell {
     uint16_t votes;  ///< majority vote for vcolor (Boyer-Moore)
     float area;      ///< their area in dot units (a dot is 1 x 1)
     uint32_t vcolor; ///< their leading colour
+    uint8_t level;   ///< the density last drawn here (1..8), 0: none
     /* What the front end was last told the cell shows. */
     uint32_t shown_ch, shown_color;
     uint8_t shown_layer;
@@ -184,8 +185,9 @@ void view_text(struct view *v, double x, double y, const char *s, uint32_t color
 /// ceil(8 * a / 0.9069) dots, a being the share of the cell their areas
 /// cover (0.9069: the densest packing of discs), at least one; so a close-
 /// packed crystal is all eight dots and a cell of a gas at 20% packing two.
-/// The dots lit follow a fixed order, so that a cell changes only when its
-/// density does. In ASCII the density is one of ".:-=+*#@".
+/// The dots lit follow a fixed order, and a cell keeps its level while the
+/// density stays within half a dot of it, so that a cell changes only when
+/// its density does. In ASCII the density is one of ".:-=+*#@".
 void view_end(struct view *v);
 
 /// Forgets what the front end was told: the next view_end lists every cell

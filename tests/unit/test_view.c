@@ -336,8 +336,200 @@ static void test_label(void)
     view_free(&v);
 }
 
+/* Defect 10: touching balls of the break at 100 x 32 stay apart: along
+ * the line of centres some dot between them is free, and a cell the two
+ * share holds the dots of one of them only, in its colour. */
+static void test_touching(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 100, 30, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    const double angles[] = {0, 0.5, 1.0471975511965976, 1.5707963267948966, 2.2};
+    for (int a = 0; a < 5; a++)
+        for (int shift = 0; shift < 4; shift++) {
+            double x0 = 300 + 1.3 * shift, y0 = 200 + 0.7 * shift;
+            double x1 = x0 + 24 * cos(angles[a]), y1 = y0 + 24 * sin(angles[a]);
+            view_begin(&v);
+            view_ball(&v, x0, y0, 12, 1);
+            view_ball(&v, x1, y1, 12, 2);
+            view_end(&v);
+            /* Walk the line of centres in steps of a tenth of a dot. */
+            int gap = 0;
+            for (int k = 0; k <= 240; k++) {
+                double x = x0 + (x1 - x0) * k / 240, y = y0 + (y1 - y0) * k / 240, c, r;
+                view_to_grid(&v.map, x, y, &c, &r);
+                long X = (long)floor(2 * c), Y = (long)floor(4 * r);
+                uint32_t ch, col;
+                int idx = (int)(Y / 4) * v.map.cols + (int)(X / 2);
+                int layer = view_glyph(&v, idx, &ch, &col);
+                static const uint8_t bit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+                if (layer != VIEW_BALL || !((ch - 0x2800u) & bit[Y % 4][X % 2]))
+                    gap = 1;
+            }
+            CHECK(gap);
+        }
+    /* Two colours in one cell: the cell has one colour and only the dots
+     * of that ball (the one with more dots there). */
+    view_begin(&v);
+    view_ball(&v, 300, 200, 12, 1);
+    view_ball(&v, 324, 200, 12, 2);
+    view_end(&v);
+    view_begin(&v);
+    view_ball(&v, 300, 200, 12, 1);
+    view_end(&v);
+    uint8_t alone[3000];
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, col;
+        alone[idx] = view_glyph(&v, idx, &ch, &col) == VIEW_BALL ? (uint8_t)(ch - 0x2800u) : 0;
+    }
+    view_begin(&v);
+    view_ball(&v, 300, 200, 12, 1);
+    view_ball(&v, 324, 200, 12, 2);
+    view_end(&v);
+    int mixed = 0;
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, col;
+        if (view_glyph(&v, idx, &ch, &col) != VIEW_BALL || col != 1)
+            continue;
+        /* A cell in ball 1's colour shows no dot that ball 1 lacks. */
+        mixed += ((ch - 0x2800u) & ~(unsigned)alone[idx]) != 0;
+    }
+    CHECK(mixed == 0);
+    view_free(&v);
+}
+
+/* Big scenes: a ball smaller than a dot is one dot; past a quarter of the
+ * dots, the balls are a density, every cell costs O(1) and a frame lists
+ * only the cells whose density changed. */
+static void test_big(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 200, 58, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    /* Few: each is its dot. */
+    view_begin(&v);
+    for (int i = 0; i < 100; i++)
+        view_ball(&v, 10 + 7.9 * i, 200, 0.3, 1);
+    view_end(&v);
+    CHECK(!v.density);
+    long dots = 0;
+    for (size_t i = 0; i < v.nused; i++) {
+        uint32_t ch, col;
+        view_glyph(&v, v.used[i], &ch, &col);
+        for (uint32_t b = ch - 0x2800u; b; b >>= 1)
+            dots += b & 1;
+    }
+    CHECK(dots == 100);
+    /* 10^5 balls of radius 0.32 (10% packing) spread evenly: a density of
+     * ceil(8 * 0.1 / 0.9069) = 1 dot a cell; a close-packed corner of
+     * radius-0.32 balls (hexagonal, pitch 0.64) is all eight. */
+    enum { N = 100000 };
+    double r = sqrt(0.1 * 800 * 400 / (3.14159265358979 * N));
+    view_begin(&v);
+    unsigned long s = 12345;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double x = 100 + 700.0 * (double)(s >> 11) / 9007199254740992.0;
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double y = 400.0 * (double)(s >> 11) / 9007199254740992.0;
+        view_ball(&v, x, y, r, 1);
+    }
+    for (double y = r; y < 100; y += sqrt(3.0) * r)
+        for (double x = r; x < 90; x += 2 * r)
+            view_ball(&v, x + (((int)(y / (sqrt(3.0) * r))) & 1) * r, y, r, 2);
+    view_end(&v);
+    CHECK(v.density);
+    CHECK(v.nused <= (size_t)(v.map.w * v.map.h));
+    int full = 0, sparse = 0;
+    for (size_t i = 0; i < v.nused; i++) {
+        uint32_t ch, col;
+        view_glyph(&v, v.used[i], &ch, &col);
+        int idx = v.used[i], ci = idx % v.map.cols;
+        if (ci > 5 && ci < 20 && idx / v.map.cols > v.map.top + v.map.h - 10)
+            full += ch == 0x28ffu && col == 2;
+        if (ci > 60)
+            sparse += ch != 0x28ffu;
+    }
+    CHECK(full > 100);
+    CHECK(sparse > 5000);
+    /* The same balls moved a little: the density barely changes, and so
+     * do the cells listed. */
+    size_t before = v.npaint;
+    view_begin(&v);
+    s = 12345;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double x = 100 + 700.0 * (double)(s >> 11) / 9007199254740992.0;
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double y = 400.0 * (double)(s >> 11) / 9007199254740992.0;
+        view_ball(&v, x + 0.5, y, r, 1);
+    }
+    view_end(&v);
+    CHECK(before > 5000);
+    CHECK(v.npaint < 1000);
+    /* view_invalidate: the next frame lists every cell. */
+    view_invalidate(&v);
+    view_begin(&v);
+    view_end(&v);
+    CHECK(v.npaint == (size_t)(v.map.cols * v.map.rows));
+    view_free(&v);
+}
+
+/* Defect 10 in ASCII: a ball 4 columns by 2 rows (headon at 80 x 24) is
+ * a round shape, not a block of '@'; every ball of the rack at 80 x 24
+ * has a cell of its own. */
+static void test_ascii_shapes(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 80, 22, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_ASCII) == 0);
+    view_begin(&v);
+    view_ball(&v, 250, 200, 20, 1);
+    view_end(&v);
+    int at = 0, edge = 0;
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, col;
+        if (view_glyph(&v, idx, &ch, &col) != VIEW_BALL)
+            continue;
+        at += ch == '@';
+        edge += ch != '@';
+    }
+    CHECK(at >= 4 && edge >= 4);
+    /* The rack: 15 balls of radius 12 (2.3 columns, 1.2 rows). */
+    view_begin(&v);
+    const double pitch = sqrt(3.0) * 12;
+    for (int i = 0; i < 5; i++)
+        for (int j = 0; j <= i; j++)
+            view_ball(&v, 560 + i * pitch, 200 + (2 * j - i) * 12, 12, 1);
+    view_end(&v);
+    CHECK(test_ball_cells(&v) == 15);
+    view_free(&v);
+}
+
+/* Labels of more than one character, and a star in UTF-8. */
+static void test_text(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_NONE, VIEW_BRAILLE) == 0);
+    view_begin(&v);
+    view_text(&v, 85, 301, "Ma", 3);
+    view_text(&v, 400, 200, "\xe2\x9c\xb6", 4);
+    view_text(&v, 1e300, 200, "X", 4);
+    view_text(&v, 790, 200, "Long", 4); /* cut at the edge of the table */
+    view_end(&v);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'M' && glyph_at(&v, 12, 10, NULL, NULL) == 'a');
+    CHECK(glyph_at(&v, 51, 16, NULL, NULL) == 0x2736u);
+    CHECK(test_ball_cells(&v) == 3 + 2);
+    view_free(&v);
+}
+
 void test_view(void)
 {
+    test_touching();
+    test_big();
+    test_ascii_shapes();
+    test_text();
     test_label();
     test_fit();
     test_isotropy();

@@ -388,26 +388,26 @@ static void test_touching(void)
         /* Both orders: the ball with more dots wins whether drawn first
          * or second. */
         for (int order = 0; order < 2; order++) {
-        view_begin(&v);
-        view_ball(&v, 300, order ? y1 : y0, 12, order ? 2 : 1);
-        view_ball(&v, 300, order ? y0 : y1, 12, order ? 1 : 2);
-        view_end(&v);
-        for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
-            uint32_t ch, col;
-            if (!alone[0][idx] || !alone[1][idx])
-                continue;
-            shared++;
-            view_glyph(&v, idx, &ch, &col);
-            mixed += (ch - 0x2800u) != alone[col - 1][idx];
-            /* The ball with more dots here has it (the first on a tie). */
-            int n0 = 0, n1 = 0;
-            for (int b = 0; b < 8; b++) {
-                n0 += alone[0][idx] >> b & 1;
-                n1 += alone[1][idx] >> b & 1;
+            view_begin(&v);
+            view_ball(&v, 300, order ? y1 : y0, 12, order ? 2 : 1);
+            view_ball(&v, 300, order ? y0 : y1, 12, order ? 1 : 2);
+            view_end(&v);
+            for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+                uint32_t ch, col;
+                if (!alone[0][idx] || !alone[1][idx])
+                    continue;
+                shared++;
+                view_glyph(&v, idx, &ch, &col);
+                mixed += (ch - 0x2800u) != alone[col - 1][idx];
+                /* The ball with more dots here has it. */
+                int n0 = 0, n1 = 0;
+                for (int b = 0; b < 8; b++) {
+                    n0 += alone[0][idx] >> b & 1;
+                    n1 += alone[1][idx] >> b & 1;
+                }
+                if (n0 != n1)
+                    mixed += col != (n1 > n0 ? 2u : 1u);
             }
-            if (n0 != n1)
-                mixed += col != (n1 > n0 ? 2u : 1u);
-        }
         }
     }
     CHECK(shared > 0);

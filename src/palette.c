@@ -314,13 +314,15 @@ static uint16_t ink_index(struct palette *p, struct palette_ink k)
     return (uint16_t)p->n++;
 }
 
-static const struct palette_ball *sort_base;
+/* A ball in the sweep: its left edge and its index. */
+struct edge {
+    double left;
+    size_t i;
+};
 
 static int by_left(const void *a, const void *b)
 {
-    const struct palette_ball *p = &sort_base[*(const size_t *)a];
-    const struct palette_ball *q = &sort_base[*(const size_t *)b];
-    double u = p->x - p->r, v = q->x - q->r;
+    double u = ((const struct edge *)a)->left, v = ((const struct edge *)b)->left;
     return (u > v) - (u < v);
 }
 
@@ -330,34 +332,38 @@ static int touch(const struct palette_ball *a, const struct palette_ball *b)
     return gap <= 0.05 * fmin(a->r, b->r);
 }
 
+static int sized(const struct palette_ball *b)
+{
+    return b->colored && b->r > 0 && isfinite(b->x) && isfinite(b->y) && isfinite(b->r);
+}
+
 /* The pairs of touching coloured balls as lists per ball (CSR: the
  * neighbours of i are nb[at[i] .. at[i+1])). Returns 0 or -1. */
 static int touching(const struct palette_ball *b, size_t n, size_t **at_out, size_t **nb_out)
 {
     size_t m = 0;
     for (size_t i = 0; i < n; i++)
-        m += b[i].colored && b[i].r > 0 && isfinite(b[i].x) && isfinite(b[i].y) &&
-             isfinite(b[i].r);
-    size_t *ord = malloc((m ? m : 1) * sizeof *ord);
+        m += sized(&b[i]);
+    struct edge *ord = malloc((m ? m : 1) * sizeof *ord);
     size_t *at = calloc(n + 1, sizeof *at);
+    size_t *fill = malloc((n ? n : 1) * sizeof *fill);
     size_t np = 0, cap = 16;
     size_t (*pair)[2] = malloc(cap * sizeof *pair);
-    if (!ord || !at || !pair)
+    size_t *nb = NULL;
+    if (!ord || !at || !fill || !pair)
         goto fail;
     m = 0;
     for (size_t i = 0; i < n; i++)
-        if (b[i].colored && b[i].r > 0 && isfinite(b[i].x) && isfinite(b[i].y) &&
-            isfinite(b[i].r))
-            ord[m++] = i;
-    sort_base = b;
+        if (sized(&b[i]))
+            ord[m++] = (struct edge){b[i].x - b[i].r, i};
     qsort(ord, m, sizeof *ord, by_left);
-    /* Sweep along x: j can touch i only while its left edge is left of
-     * i's right edge plus the slack. */
+    /* Sweep along x: c can touch a only while its left edge is left of
+     * a's right edge plus the slack. */
     for (size_t a = 0; a < m; a++) {
-        const struct palette_ball *p = &b[ord[a]];
+        const struct palette_ball *p = &b[ord[a].i];
         double right = p->x + p->r * 1.05;
-        for (size_t c = a + 1; c < m && b[ord[c]].x - b[ord[c]].r <= right; c++) {
-            if (!touch(p, &b[ord[c]]))
+        for (size_t c = a + 1; c < m && ord[c].left <= right; c++) {
+            if (!touch(p, &b[ord[c].i]))
                 continue;
             if (np == cap) {
                 size_t (*g)[2] = realloc(pair, 2 * cap * sizeof *pair);
@@ -366,12 +372,12 @@ static int touching(const struct palette_ball *b, size_t n, size_t **at_out, siz
                 pair = g;
                 cap *= 2;
             }
-            pair[np][0] = ord[a];
-            pair[np][1] = ord[c];
+            pair[np][0] = ord[a].i;
+            pair[np][1] = ord[c].i;
             np++;
         }
     }
-    size_t *nb = malloc((np ? 2 * np : 1) * sizeof *nb);
+    nb = malloc((np ? 2 * np : 1) * sizeof *nb);
     if (!nb)
         goto fail;
     for (size_t k = 0; k < np; k++) {
@@ -380,19 +386,12 @@ static int touching(const struct palette_ball *b, size_t n, size_t **at_out, siz
     }
     for (size_t i = 0; i < n; i++)
         at[i + 1] += at[i];
-    size_t *fill = ord; /* reused: the next free slot of each ball */
-    free(fill);
-    fill = malloc((n ? n : 1) * sizeof *fill);
-    if (!fill) {
-        free(nb);
-        ord = NULL;
-        goto fail;
-    }
     memcpy(fill, at, n * sizeof *fill);
     for (size_t k = 0; k < np; k++) {
         nb[fill[pair[k][0]]++] = pair[k][1];
         nb[fill[pair[k][1]]++] = pair[k][0];
     }
+    free(ord);
     free(fill);
     free(pair);
     *at_out = at;
@@ -401,7 +400,9 @@ static int touching(const struct palette_ball *b, size_t n, size_t **at_out, siz
 fail:
     free(ord);
     free(at);
+    free(fill);
     free(pair);
+    free(nb);
     return -1;
 }
 

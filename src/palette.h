@@ -105,7 +105,8 @@ struct palette {
 /// gap is under 5% of the smaller radius) get inks PALETTE_MIN_DE apart
 /// when the palette has enough readable inks. ink[0] is always the default
 /// foreground. Work O(n log n) plus the touching pairs.
-/// @return 0, or -1 when memory is short (then every ball has ink 0).
+/// @return 0, or -1 when memory is short (then each ball has the ink its
+/// colour asks for, touching or not).
 int palette_balls(struct palette *p, const struct palette_ball *b, size_t n,
                   int ncolors, int bg, uint16_t *which);
 

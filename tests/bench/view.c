@@ -10,7 +10,9 @@
  * screen as the terminal has it and, row by row, counts the cells that
  * differ and the bytes a terminal would be sent for them (a cursor move
  * "ESC[r;cH" unless the cell follows the last one written, "ESC[38;5;Nm"
- * when the colour changes, the glyph in UTF-8). Prints one line:
+ * when the colour changes, the glyph in UTF-8; a gap of up to 3 cells in
+ * a row is written over, a longer one skipped with "ESC[nC"; a blank needs
+ * no colour). Prints one line:
  *
  *   N draw_ms listed changed bytes step_ms steps
  *
@@ -55,6 +57,11 @@ struct term {
     int cols, rows;
 };
 
+static int digits(int v)
+{
+    return v >= 100 ? 3 : v >= 10 ? 2 : 1;
+}
+
 static long flush(struct term *t, const struct view *v, long *changed)
 {
     long bytes = 0;
@@ -71,17 +78,25 @@ static long flush(struct term *t, const struct view *v, long *changed)
             continue;
         uint32_t ch, color;
         view_glyph(v, idx, &ch, &color);
-        if (ch == ' ')
-            color = 0; /* a blank is a blank in any colour */
-        if (t->ch[idx] == ch && t->color[idx] == color)
+        int blank = ch == ' ';
+        if (t->ch[idx] == ch && (blank || t->color[idx] == color))
             continue;
         t->ch[idx] = ch;
         t->color[idx] = color;
         ++*changed;
         int r = idx / t->cols, c = idx % t->cols;
-        if (r != cur_r || c != cur_c)
-            bytes += 4 + (r + 1 >= 10) + (r + 1 >= 100) + 1 + (c + 1 >= 10) + (c + 1 >= 100) + 1;
-        if (color != cur_color) {
+        /* The cheapest way there: nothing, rewriting a gap of up to 3
+         * cells, "ESC[nC" along the row, or "ESC[r;cH". */
+        if (r == cur_r && c >= cur_c && c - cur_c <= 3) {
+            for (int k = cur_c; k < c; k++)
+                bytes += utf8_len(t->ch[r * t->cols + k]);
+        } else if (r == cur_r && c > cur_c) {
+            bytes += 3 + digits(c - cur_c);
+        } else {
+            bytes += 4 + digits(r + 1) + digits(c + 1);
+        }
+        /* A blank shows the same in any colour: no switch for it. */
+        if (!blank && color != cur_color) {
             bytes += 10; /* ESC [ 3 8 ; 5 ; N N m, about */
             cur_color = color;
         }

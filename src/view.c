@@ -375,7 +375,7 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
     if (!(ex >= 0) || !(ey >= 0))
         ex = ey = 0; /* a NaN or negative radius: a point */
     /* Too small for a disc: a dot (braille, under a dot across) or a
-     * character (ASCII, under two cells across or a row tall). */
+     * character (ASCII, under three cells across or 1.5 rows tall). */
     if (ascii ? !(ex >= 3 && ey >= 3) : !(ex >= 0.5 && ey >= 0.5)) {
         double area = fmin(VIEW_PI * ex * ey, 1e30);
         long i, j;
@@ -543,6 +543,7 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
  * or a density (see view_end in view.h). */
 static void settle_small(struct view *v)
 {
+    v->density = 0;
     if (v->nsmall == 0)
         return;
     int ascii = v->glyphs == VIEW_ASCII;

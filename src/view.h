@@ -148,9 +148,12 @@ void view_begin(struct view *v);
 /// leaves a free dot between them (a drawn dot reaches about a third of a
 /// dot beyond its centre), and a cell that two colours share shows the one
 /// with more dots in it (only one colour fits in a cell). A ball smaller
-/// than a dot is one dot (ASCII: a ball smaller than two cells is one
-/// character, 'o' or 'O' when at least a cell wide). Cost: O(1) for such a
-/// ball, else in proportion to its cells.
+/// than a dot is one dot. In ASCII a ball under three cells across or 1.5
+/// rows tall is one character, 'o', or 'O' when at least a cell wide, in
+/// its centre's cell or, when another ball has that one, the free
+/// neighbour nearest to its centre; a larger one is a disc of quarter
+/// cells ('/', '(', '_', '@'...). Cost: O(1) for a ball drawn as a point,
+/// else in proportion to its cells.
 void view_ball(struct view *v, double x, double y, double r, uint32_t color);
 
 /// Draws the character @p ch (a Unicode code point, ASCII in VIEW_ASCII) in

@@ -1,7 +1,7 @@
 /*
  * view.c - the drawing cost of big scenes, without a terminal.
  *
- *   bench-view N COLS ROWS FRAMES [GLYPHS]
+ *   bench-view N COLS ROWS FRAMES [GLYPHS [STEPS]]
  *
  * A gas of N balls at 10% packing on an 800 x 400 table (speed 8, the
  * spring defaults), advanced at the front end's default pace (20 time
@@ -19,7 +19,7 @@
  * draw_ms: view_begin..view_end a frame (median over the frames); listed:
  * the cells view_end listed for painting; changed: the cells that really
  * changed; bytes: the modelled bytes a frame; step_ms: one sim_step;
- * steps: steps a frame at the default pace. Links the core and the view
+ * steps: steps a frame at the default pace (or STEPS). Links the core and the view
  * (any version with view_ball, view_end and view_glyph).
  */
 #define _POSIX_C_SOURCE 200809L
@@ -136,7 +136,7 @@ int main(int argc, char **argv)
     struct term t = {calloc((size_t)cols * rows, 4), calloc((size_t)cols * rows, 4), cols, rows};
     for (int i = 0; i < cols * rows; i++)
         t.ch[i] = ' ';
-    int steps = (int)lround(20.0 / 30.0 / s.p.dt);
+    int steps = argc > 6 ? atoi(argv[6]) : (int)lround(20.0 / 30.0 / s.p.dt);
     double *draw = malloc((size_t)frames * sizeof *draw);
     double step_t = 0;
     long listed = 0, changed = 0, bytes = 0;

@@ -200,8 +200,53 @@ static void test_labels(void)
     CHECK(strcmp(l[5], "*") == 0 && l[0][0] == 0 && l[79][0] == 0);
 }
 
+/* Any names and masses (bytes 1..255, NaN, infinities, negatives, zero):
+ * labels stay unique, short and non-empty; palette_balls takes NaN and
+ * infinite positions and radii. */
+static void test_garbage(void)
+{
+    unsigned long st = 99;
+#define RND() (st = st * 6364136223846793005ul + 1442695040888963407ul, (unsigned)(st >> 33))
+    static char buf[70][12];
+    const char *names[70];
+    double m[70];
+    char l[70][PALETTE_LABEL_MAX];
+    const double odd[] = {NAN, INFINITY, -INFINITY, -1, 0, 1e308, 5e-324};
+    int bad = 0;
+    for (int round = 0; round < 300; round++) {
+        size_t n = 1 + RND() % 70;
+        for (size_t i = 0; i < n; i++) {
+            size_t len = RND() % 11;
+            for (size_t k = 0; k < len; k++)
+                buf[i][k] = (char)(RND() % 4 ? 'a' + RND() % 3 : 1 + RND() % 255);
+            buf[i][len] = 0;
+            names[i] = RND() % 9 ? buf[i] : NULL;
+            m[i] = RND() % 5 ? 1 + RND() % 3 : odd[RND() % 7];
+        }
+        palette_labels(names, m, n, (int)(round & 1), l);
+        if (n <= PALETTE_MAX_LABELS) {
+            for (size_t i = 0; i < n; i++) {
+                size_t len = strlen(l[i]);
+                bad += len == 0 || len >= PALETTE_LABEL_MAX;
+                for (size_t j = i + 1; j < n; j++)
+                    bad += strcmp(l[i], l[j]) == 0;
+            }
+        }
+    }
+    CHECK(bad == 0);
+    struct palette_ball b[6] = {
+        {NAN, 0, 1, 0xff0000, 1}, {0, INFINITY, 1, 0xff0000, 1}, {0, 0, NAN, 0xff0000, 1},
+        {0, 0, 0, 0xff0000, 1},   {0, 0, 1e308, 0xff0000, 1},   {1, 0, 1e308, 0xff0000, 1}};
+    uint16_t w[6];
+    static struct palette p;
+    CHECK(palette_balls(&p, b, 6, 256, 0, w) == 0);
+    CHECK(w[4] != w[5]); /* two huge balls overlap: told apart */
+#undef RND
+}
+
 void test_palette(void)
 {
+    test_garbage();
     test_contrast();
     test_inks();
     test_touching();

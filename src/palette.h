@@ -33,6 +33,19 @@
  * "Me" for mars.gif and mercury.gif), and a number when names repeat.
  * Equal bodies (same mass) are drawn alike: the star glyph goes to the
  * heaviest body only when it is at least 10 times heavier than any other.
+ *
+ * A front end, once at start (curses calls in brackets):
+ *
+ *     nc = [COLORS] >= 256 ? 256 : [COLORS] >= 16 ? 16 : 8;   (0: no colour)
+ *     bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
+ *     b[i] = (struct palette_ball){x, y, r, scene_color_rgb(c), c != SCENE_COLOR_NONE};
+ *     palette_balls(&p, b, n, nc, bg, which);
+ *     for j in 1 .. p.n-1: [init_pair(FIRST + j, p.ink[j].fg, -1)]
+ *     ball i: pair FIRST + which[i] (0 when which[i] is 0), A_BOLD when
+ *             p.ink[which[i]].bold; the view's colour tag carries both.
+ *     palette_labels(names, masses, n, ascii, label);   (open space)
+ *     each frame: view_text(v, x, y, label[i], tag) when label[i][0],
+ *             else view_ball(v, x, y, 0, tag) (a dot).
  */
 #ifndef PALETTE_H
 #define PALETTE_H

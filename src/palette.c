@@ -187,6 +187,26 @@ static int candidates(int ncolors, struct palette_ink *out)
     return n;
 }
 
+struct palette_ink palette_ink_of(uint32_t rgb, int ncolors)
+{
+    struct palette_ink best = {-1, 0};
+    double bd = INFINITY;
+    int lo = ncolors >= 256 ? 16 : 1, hi = ncolors >= 256 ? 255 : ncolors >= 16 ? 15 : 7;
+    for (int bold = 0; bold <= (ncolors < 16); bold++)
+        for (int i = lo; i <= hi; i++) {
+            struct palette_ink k = {(int16_t)i, (uint8_t)bold};
+            uint32_t x = palette_ink_rgb(k, ncolors, 0);
+            if (x == rgb)
+                return k;
+            double d = palette_distance(x, rgb);
+            if (d < bd) {
+                bd = d;
+                best = k;
+            }
+        }
+    return best;
+}
+
 /* rgb with its luminance moved into [lo, hi]: mixed with white in linear
  * light when too dark, scaled down when too light; the hue stays. Aims a
  * little inside the band, so that the nearest palette colour is in it. */

@@ -92,6 +92,13 @@ uint32_t palette_xterm_rgb(int index);
 /// @p fg_rgb for the default foreground.
 uint32_t palette_ink_rgb(struct palette_ink ink, int ncolors, uint32_t fg_rgb);
 
+/// The ink with @p ncolors (8, 16 or 256) that shows 0xrrggbb best: the
+/// exact inverse of palette_ink_rgb for the inks palette_ink gives (so a
+/// front end may keep colours as 0xrrggbb and turn them into colour
+/// numbers when it writes), else the nearest in OKLab (256: among 16..255,
+/// whose values are fixed; 16: 1..15; 8: 1..7, plain or bold).
+struct palette_ink palette_ink_of(uint32_t rgb, int ncolors);
+
 /// Whether @p ink is readable on the background(s) @p bg stands for.
 int palette_readable(struct palette_ink ink, int ncolors, int bg);
 

@@ -76,6 +76,31 @@ static void test_inks(void)
     CHECK(k.fg == 4 && k.bold == 0);
 }
 
+/* Colours kept as 0xrrggbb come back as the same ink. */
+static void test_ink_of(void)
+{
+    const int modes[] = {8, 16, 256};
+    int bad = 0;
+    for (int mi = 0; mi < 3; mi++)
+        for (uint32_t rgb = 0; rgb < 0x1000000u; rgb += 0x010305) {
+            for (int bg = 0; bg <= 2; bg++) {
+                struct palette_ink k = palette_ink(rgb, modes[mi], bg);
+                if (k.fg < 0)
+                    continue;
+                struct palette_ink b = palette_ink_of(palette_ink_rgb(k, modes[mi], 0), modes[mi]);
+                bad += b.fg != k.fg || b.bold != k.bold;
+            }
+        }
+    CHECK(bad == 0);
+    /* Any colour: the nearest the terminal has. */
+    struct palette_ink k = palette_ink_of(0xd7af00, 256);
+    CHECK(k.fg == 178 && !k.bold);
+    k = palette_ink_of(0x5c5cff, 8);
+    CHECK(k.fg == 4 && k.bold);
+    k = palette_ink_of(0xcd0000, 16);
+    CHECK(k.fg == 1 && !k.bold);
+}
+
 /* The break's rack: every pair of touching balls gets inks at least
  * PALETTE_MIN_DE apart, in every mode with colours; and two touching balls
  * of the same scene colour are told apart. */
@@ -249,6 +274,7 @@ void test_palette(void)
     test_garbage();
     test_contrast();
     test_inks();
+    test_ink_of();
     test_touching();
     test_labels();
 }

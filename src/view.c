@@ -377,12 +377,22 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
     /* Too small for a disc: a dot (braille, under a dot across) or a
      * character (ASCII, under three cells across or 1.5 rows tall). */
     if (ascii ? !(ex >= 3 && ey >= 3) : !(ex >= 0.5 && ey >= 0.5)) {
-        double area = fmin(VIEW_PI * ex * ey, 1e30);
-        long i, j;
-        if (ascii)
-            ascii_cell(v, c, rr, &i, &j), small_ball(v, i, j, area, ex >= 1, color);
-        else
-            small_ball(v, lattice(floor(2 * c)), lattice(floor(4 * rr)), area, 0, color);
+        double area = VIEW_PI * ex * ey;
+        if (!(area < 1e30))
+            area = 1e30;
+        if (ascii) {
+            long i, j;
+            ascii_cell(v, c, rr, &i, &j);
+            small_ball(v, i, j, area, ex >= 1, color);
+            return;
+        }
+        /* The dot under the centre: the inner area's dots are
+         * [2 left, 2 (left + w)) x [4 top, 4 (top + h)), so a point inside
+         * converts to long without floor. */
+        double X = 2 * c, Y = 4 * rr;
+        if (X >= 2.0 * m->left && X < 2.0 * (m->left + m->w) && Y >= 4.0 * m->top &&
+            Y < 4.0 * (m->top + m->h))
+            small_ball(v, (long)X, (long)Y, area, 0, color);
         return;
     }
     /* Half a dot smaller past 1.5 dots of radius: touching balls keep a

@@ -312,19 +312,24 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
 }
 
-static void print_stats(const struct sim *s)
+static int print_stats(const struct sim *s)
 {
     struct sim_diag d;
-    sim_diag(s, &d);
+    int rc = sim_diag(s, &d);
+    if (rc) {
+        fprintf(stderr, "springball: --stats: %s\n", sim_strerror(rc));
+        return 1;
+    }
     fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
                     "py=%.17g contacts=%ld",
             s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
     /* The other systems add their fields after the original ones; a plain
      * Hooke scene keeps the line it always had. */
-    if (!sim_plain(&s->p))
+    if (!sim_hooke_rect(&s->p))
         fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
                 d.dissipated, d.clamps);
     fputc('\n', stderr);
+    return 0;
 }
 
 /* The diagnostics line of the event engine: the same fields first (steps
@@ -358,14 +363,9 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev)
     }
     struct event_fault f;
     int rc = event_init(ev, s, NULL, &f);
-    if (rc == EVENT_EOVERLAP) {
-        fprintf(stderr, "springball: event engine: balls %zu and %zu overlap\n",
-                f.i + 1, f.j + 1);
-        return 2;
-    }
-    if (rc == EVENT_EWALL) {
-        fprintf(stderr, "springball: event engine: ball %zu reaches through "
-                        "the wall\n", f.i + 1);
+    if (rc == EVENT_EOVERLAP || rc == EVENT_EWALL) {
+        char msg[128];
+        fprintf(stderr, "springball: %s\n", event_fault_text(msg, sizeof msg, rc, &f, s));
         return 2;
     }
     if (rc == EVENT_OK && o->have_time)
@@ -432,7 +432,15 @@ static int run_spring(const struct options *o, struct sim *s)
         }
         if (!more)
             break;
-        sim_step(s);
+        /* No broad phase (memory): say so and stop, rather than crawl
+         * through all pairs of a large scene. */
+        int src = sim_step(s);
+        if (src) {
+            fprintf(stderr, "springball: %s at step %lld (the contact grid "
+                            "of %zu balls)\n", sim_strerror(src), s->steps, s->n);
+            rc = 1;
+            break;
+        }
         done++;
     }
     sim_free(&good);
@@ -466,8 +474,8 @@ static int run_headless(const struct options *o, const struct scene *sc)
     formats_write(stdout, sc, &s);
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
-    else if (o->stats)
-        print_stats(&s);
+    else if (o->stats && print_stats(&s))
+        erc = 1;
     if (o->engine == ENGINE_EVENT)
         event_free(&ev);
     sim_free(&s);
@@ -475,7 +483,7 @@ static int run_headless(const struct options *o, const struct scene *sc)
         fprintf(stderr, "springball: write error: %s\n", strerror(errno));
         return 1;
     }
-    return 0;
+    return erc;
 }
 
 int main(int argc, char **argv)

@@ -256,18 +256,17 @@ static double now(void)
 }
 
 /* The scene index of the ball in array slot i: large scenes are kept in
- * cell order in memory (grid_sort), so slots and scene balls differ. This
+ * cell order in memory (sim_sort), so slots and scene balls differ. This
  * is the one place that maps a slot back to the scene's ball. */
 static size_t ball_index(const struct sim *s, size_t i)
 {
-    return s->id[i];
+    return sim_ball(s, i);
 }
 
 /* The array slot of scene ball k (the inverse of ball_index). */
 static size_t ball_slot(const struct sim *s, size_t k)
 {
-    size_t i = sim_slot(s, (uint32_t)k);
-    return i < s->n ? i : 0;
+    return k < s->n ? sim_slot(s, k) : 0;
 }
 
 static void note(struct ui *u, const char *fmt, ...)

@@ -5,11 +5,12 @@
 # units a second, 30 frames a second: 13 steps of dt 0.05 a frame), by
 # build/bench-view (tests/bench/view.c): the view's time a frame, the
 # cells listed and changed, and the bytes a curses-like flush would send
-# (an upper bound: curses also moves the cursor more cheaply). Then, when
-# tmux is installed, the real program on the 10^5 gas in a 200 x 60 pane,
-# at speed 2 (where the physics keeps up on one core): bytes from the pty
-# per frame, and the fps it shows. Medians of 3 runs; the machine is
-# shared, so read them as rough.
+# (an upper bound: curses moves the cursor more cheaply). Medians of 3
+# runs. Then, when tmux is installed, the real program on the same gases
+# in a 200 x 60 pane at the default speed, and 10^5 balls at speed 2 too
+# (where the physics keeps up on one core): bytes from the pty a second,
+# the fps the status line shows ("-" when it says behind) and their
+# ratio. The machine is shared, so read them as rough.
 cd "$(dirname "$0")/../.." || exit 1
 BV=${BENCH_VIEW:-build/bench-view}
 SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
@@ -37,15 +38,17 @@ if ! command -v tmux >/dev/null 2>&1; then
     echo "tmux is not installed: the terminal run is skipped"
     exit 0
 fi
-printf 'title Gas of 100000 balls\ntable 800 400\nrandom 100000 0.319154 1 8 7\n' >"$tmpd/gas.scene"
 T() { tmux -L "$sock" "$@"; }
 T -f /dev/null new-session -d -s keep "sleep 600"
-# run SPEED: prints "bytes-per-frame fps"
+# run N SPEED: the program on the gas of N balls in a 200x60 pane; prints
+# "bytes-per-second fps" (fps "-" when the status line says behind).
 run() {
+    r=$(awk -v n="$1" 'BEGIN { printf "%.6g", sqrt(0.1 * 800 * 400 / (3.14159265358979 * n)) }')
+    printf 'table 800 400\nrandom %s %s 1 8 7\n' "$1" "$r" >"$tmpd/gas.scene"
     out=$tmpd/pty
     : >"$out"
     T -f /dev/null new-session -d -s g -x 200 -y 60 \
-        "sleep 0.3; LC_ALL=C.UTF-8 TERM=xterm-256color exec $SB --speed=$1 --duration=11 $tmpd/gas.scene"
+        "sleep 0.3; LC_ALL=C.UTF-8 TERM=xterm-256color exec $SB --speed=$2 --duration=10 $tmpd/gas.scene"
     T pipe-pane -t g -o "cat >> $out"
     sleep 3
     b1=$(wc -c <"$out")
@@ -54,10 +57,15 @@ run() {
     b2=$(wc -c <"$out")
     T kill-session -t g 2>/dev/null
     fps=$(echo "$line" | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
-    awk -v b1="$b1" -v b2="$b2" -v f="${fps:-0}" \
-        'BEGIN { if (f > 0) printf "%.0f %d\n", (b2 - b1) / (6 * f), f; else print "- behind" }'
+    echo "$(( (b2 - b1) / 6 )) ${fps:--}"
 }
 echo
-echo "the program, 10^5 balls in a 200x60 tmux pane at speed 2 (medians of 3 runs)"
-for i in 1 2 3; do run 2; done >"$tmpd/tm"
-printf 'bytes/frame %s, %s fps\n' "$(cut -d' ' -f1 <"$tmpd/tm" | median)" "$(cut -d' ' -f2 <"$tmpd/tm" | median)"
+echo "the program on the gas in a 200x60 tmux pane, 6 s after a 3 s start (one run each)"
+printf '%-8s %6s %14s %6s %12s\n' balls speed "bytes/second" fps bytes/frame
+for nv in "1000 20" "10000 20" "100000 20" "100000 2"; do
+    set -- $nv
+    set -- "$1" "$2" $(run "$1" "$2")
+    per=-
+    [ "$4" != - ] && per=$(( $3 / $4 ))
+    printf '%-8s %6s %14s %6s %12s\n' "$1" "$2" "$3" "$4" "$per"
+done

@@ -30,7 +30,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim grid contact gravity event history session
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view screen
+PURE   = text scene universe particles formats view palette screen
 # The front end and the entry point.
 FRONT  = main tui
 
@@ -82,8 +82,13 @@ $(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event $(O)/bench-grid
-	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid sh tests/bench/run.sh
+# The drawing driver of tests/bench/view.sh links the core and the view.
+$(O)/bench-view: tests/bench/view.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view
+	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid BENCH_VIEW=$(O)/bench-view sh tests/bench/run.sh
 
 # float-cast-overflow: a NaN or an out-of-range double converted to an
 # integer (gcc leaves it out of "undefined").

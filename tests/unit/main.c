@@ -18,6 +18,7 @@ static const struct {
     {"event", test_event},
     {"particles", test_particles},
     {"view", test_view},
+    {"palette", test_palette},
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},

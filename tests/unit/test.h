@@ -57,6 +57,7 @@ void test_universe(void);
 void test_event(void);
 void test_particles(void);
 void test_view(void);
+void test_palette(void);
 void test_history(void);
 void test_fuzz(void);
 void test_grid(void);

@@ -21,6 +21,8 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"numfmt", test_numfmt},
+    {"record", test_record},
 };
 
 int main(int argc, char **argv)

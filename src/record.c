@@ -1,0 +1,220 @@
+/*
+ * record.c - extended XYZ frames and CSV rows (see record.h).
+ *
+ * Rows are built straight into one growing buffer with numfmt_double and
+ * handed to fwrite in blocks of at least RECORD_BLOCK bytes: printf's
+ * format parsing and exact %.17g rounding would cost more than the steps
+ * between frames (see README, "Recording a run").
+ */
+#include "record.h"
+
+#include "numfmt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/// Bytes gathered before a write.
+#define RECORD_BLOCK (1 << 20)
+
+/// The most one row can add: 8 numbers of NUMFMT_MAX, separators, the
+/// longest header.
+#define RECORD_ROW 512
+
+int record_attach(struct record *w, FILE *f)
+{
+    memset(w, 0, sizeof *w);
+    w->cap = RECORD_BLOCK + RECORD_ROW;
+    w->buf = malloc(w->cap);
+    if (!w->buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    w->f = f;
+    return 0;
+}
+
+int record_open(struct record *w, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return record_attach(w, stdout);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (record_attach(w, f)) {
+        fclose(f);
+        errno = ENOMEM;
+        return -1;
+    }
+    w->own = 1;
+    return 0;
+}
+
+static void flush_buf(struct record *w)
+{
+    if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
+        w->err = errno ? errno : EIO;
+    w->len = 0;
+}
+
+/* Room for one more row. */
+static char *room(struct record *w)
+{
+    if (w->len >= RECORD_BLOCK)
+        flush_buf(w);
+    return w->buf + w->len;
+}
+
+int record_close(struct record *w)
+{
+    if (!w->f)
+        return 0;
+    errno = 0;
+    flush_buf(w);
+    if (!w->err && (fflush(w->f) || ferror(w->f)))
+        w->err = errno ? errno : EIO;
+    if (w->own && fclose(w->f) && !w->err)
+        w->err = errno ? errno : EIO;
+    free(w->buf);
+    int err = w->err;
+    memset(w, 0, sizeof *w);
+    return err;
+}
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *put_num(char *p, double v)
+{
+    return p + numfmt_double(p, v);
+}
+
+static char *put_ll(char *p, long long v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return p + numfmt_u64(p, 0 - (unsigned long long)v);
+    }
+    return p + numfmt_u64(p, (unsigned long long)v);
+}
+
+void record_xyz(struct record *w, const struct sim *s, long long step)
+{
+    double z = 1;
+    if (s->n) {
+        z = 0;
+        for (size_t i = 0; i < s->n; i++)
+            if (2 * s->r[i] > z)
+                z = 2 * s->r[i];
+    }
+    char *p = room(w);
+    p += numfmt_u64(p, s->n);
+    p = put_str(p, "\nLattice=\"");
+    p = put_num(p, s->p.w);
+    p = put_str(p, " 0 0 0 ");
+    p = put_num(p, s->p.h);
+    p = put_str(p, " 0 0 0 ");
+    p = put_num(p, z);
+    p = put_str(p, "\" ");
+    if (s->p.shape == SIM_OPEN) {
+        p = put_str(p, "Origin=\"");
+        p = put_num(p, -0.5 * s->p.w);
+        *p++ = ' ';
+        p = put_num(p, -0.5 * s->p.h);
+        *p++ = ' ';
+        p = put_num(p, -0.5 * z);
+        p = put_str(p, "\" ");
+    }
+    p = put_str(p, "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=");
+    p = put_num(p, s->t);
+    p = put_str(p, " Step=");
+    p = put_ll(p, step);
+    p = put_str(p, " pbc=\"F F F\"\n");
+    w->len = (size_t)(p - w->buf);
+    for (size_t b = 0; b < s->n; b++) {
+        /* Scene order: the slot that holds ball b (the sim may have sorted
+         * its slots by cell). */
+        size_t i = sim_slot(s, b);
+        p = room(w);
+        *p++ = 'X';
+        *p++ = ' ';
+        p = put_num(p, s->x[i]);
+        *p++ = ' ';
+        p = put_num(p, s->y[i]);
+        p = put_str(p, " 0 ");
+        p = put_num(p, s->vx[i]);
+        *p++ = ' ';
+        p = put_num(p, s->vy[i]);
+        p = put_str(p, " 0 ");
+        p = put_num(p, s->r[i]);
+        *p++ = ' ';
+        p = put_num(p, s->m[i]);
+        *p++ = '\n';
+        w->len = (size_t)(p - w->buf);
+    }
+}
+
+void record_series_header(struct record *w, int events)
+{
+    char *p = room(w);
+    p = put_str(p, "t,step,ke,pe,pg,e,px,py,contacts,dissipated");
+    if (events)
+        p = put_str(p, ",collisions,walls,crossings,mft");
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}
+
+/* The columns every row has. */
+static char *put_common(char *p, double t, long long step, double ke, double pe,
+                        double pg, double e, double px, double py, long contacts,
+                        double dissipated)
+{
+    const double v[] = {t, 0, ke, pe, pg, e, px, py};
+    for (int k = 0; k < 8; k++) {
+        if (k == 1)
+            p = put_ll(p, step);
+        else
+            p = put_num(p, v[k]);
+        *p++ = ',';
+    }
+    p = put_ll(p, contacts);
+    *p++ = ',';
+    return put_num(p, dissipated);
+}
+
+void record_series_row(struct record *w, const struct sim *s)
+{
+    struct sim_diag d;
+    sim_diag(s, &d);
+    char *p = room(w);
+    p = put_common(p, s->t, s->steps, d.ke, d.pe, d.pg, d.e, d.px, d.py,
+                   d.contacts, d.dissipated);
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}
+
+void record_series_event_row(struct record *w, const struct sim *s,
+                             const struct event *ev)
+{
+    struct sim_diag d;
+    struct event_diag ed;
+    sim_diag(s, &d);
+    event_diag(ev, &ed);
+    char *p = room(w);
+    p = put_common(p, ev->t, ed.events, ed.ke, 0, 0, ed.ke, ed.px, ed.py,
+                   d.contacts, ed.ke0 - ed.ke);
+    *p++ = ',';
+    p = put_ll(p, ed.collisions);
+    *p++ = ',';
+    p = put_ll(p, ed.walls);
+    *p++ = ',';
+    p = put_ll(p, ed.crossings);
+    *p++ = ',';
+    p = put_num(p, ed.mft);
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}

@@ -259,7 +259,7 @@ static int rec_open(struct recorder *rec, const struct rec_options *r, int event
     rec->events = events;
     rec->every_t = r->every_t;
     rec->every = r->every_t > 0 ? 0 : r->every ? r->every : 1;
-    rec->next_t = r->every_t;
+    rec->next_t = 0; /* every_t: frame 0 first */
     const char *paths[2] = {r->traj, r->series};
     struct record *ws[2] = {&rec->traj, &rec->series};
     for (int k = 0; k < 2; k++) {
@@ -874,7 +874,7 @@ int main(int argc, char **argv)
 {
     struct options o;
     parse_options(argc, argv, &o);
-    if (!o.headless && !isatty(STDOUT_FILENO)) {
+    if (!o.headless && !o.rec.export_prefix && !isatty(STDOUT_FILENO)) {
         fputs("springball: standard output is not a terminal "
               "(use -H for a headless run)\n", stderr);
         return 2;

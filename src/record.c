@@ -104,13 +104,12 @@ static char *put_ll(char *p, long long v)
 
 void record_xyz(struct record *w, const struct sim *s, long long step)
 {
-    double z = 1;
-    if (s->n) {
-        z = 0;
-        for (size_t i = 0; i < s->n; i++)
-            if (2 * s->r[i] > z)
-                z = 2 * s->r[i];
-    }
+    double z = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (2 * s->r[i] > z)
+            z = 2 * s->r[i];
+    if (!(z > 0))
+        z = 1; /* point masses: a box of height 1 */
     char *p = room(w);
     p += numfmt_u64(p, s->n);
     p = put_str(p, "\nLattice=\"");

@@ -13,7 +13,7 @@
  *     X x y 0 vx vy 0 r m          (N rows, the balls in scene order)
  * The lattice is the table's box (the round table's bounding square; for
  * open space, a universe, the square -R..R, with Origin="-R -R -Z/2");
- * Z, the box's height, is the largest diameter (1 with no balls): the
+ * Z, the box's height, is the largest diameter (1 for point masses): the
  * balls are discs in the plane z = 0. The species is X (ASE's "no
  * element", which OVITO shows as one particle type).
  *

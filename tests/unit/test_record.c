@@ -426,6 +426,7 @@ static void test_export(void)
     CHECK(parse_scene(&sc, &s, "restitution 0.8\nk 5\nball 20 25 1 0 2 5\n"
                                "ball 80 25 -1 0 2 5\n") == 0);
     CHECK(export_lammps_unsupported(&s) == NULL);
+    run.title = NULL; /* the last scene's title is freed */
     f = tmpfile();
     export_lammps_in(f, &s, &run);
     text = slurp(f, &len);

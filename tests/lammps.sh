@@ -157,6 +157,33 @@ check "break: positions agree" le "$(field "$line" dx)" 1e-2
 check "break: end velocities agree" le "$(field "$line" dvend)" 1e-3
 check "break: the kinetic energy agrees" near "$(ke_sb break)" "$(ke_lmp break)" 1e-3
 
+# --- the scale-out path: 10^5 balls on 1 and 2 MPI ranks -----------------
+if command -v mpirun >/dev/null 2>&1; then
+    printf 'table 2000 2000\nk 100\ndt 0.01\nrandom 100000 2 1 1 7\n' >"$tmp/big.scene"
+    (
+        cd "$tmp" || exit 1
+        "$SB" --export=lammps big -n 20 big.scene &&
+            lmp -in big.in -log big1.log -screen none &&
+            OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+                mpirun --oversubscribe -np 2 lmp -in big.in -log big2.log -screen none &&
+            "$SB" -H -n 20 --stats big.scene >/dev/null 2>big.stats
+    )
+    check "10^5 balls: runs on 1 and 2 ranks" test $? -eq 0
+    k1=$(ke_lmp big1) k2=$(ke_lmp big2) ks=$(sed -n 's/.* ke=\([^ ]*\) .*/\1/p' "$tmp/big.stats")
+    n1=$(sed -n 's/^Loop time of \([^ ]*\) on 1 procs for 20 steps with \([0-9]*\) atoms/\2 \1/p' "$tmp/big1.log")
+    n2=$(sed -n 's/^Loop time of \([^ ]*\) on 2 procs for 20 steps with \([0-9]*\) atoms/\2 \1/p' "$tmp/big2.log")
+    echo "10^5 balls, 20 steps: ke springball $ks, LAMMPS 1 rank $k1, 2 ranks $k2;" \
+        "atoms and loop seconds: 1 rank $n1, 2 ranks $n2"
+    check "10^5 balls: no ball lost on 1 rank" test "${n1%% *}" = 100000
+    check "10^5 balls: no ball lost on 2 ranks" test "${n2%% *}" = 100000
+    check "10^5 balls: 2 ranks give the serial energy" \
+        awk -v a="$k1" -v b="$k2" 'BEGIN { d = (a - b) / a; exit !(a > 0 && d < 1e-12 && d > -1e-12) }'
+    check "10^5 balls: springball's energy, to the integrators' difference" \
+        awk -v a="$k1" -v b="$ks" 'BEGIN { d = (a - b) / a; exit !(a > 0 && d < 1e-3 && d > -1e-3) }'
+else
+    echo "lammps: mpirun is not installed: the 2-rank run is skipped"
+fi
+
 # --- what has no equivalent is refused -----------------------------------
 for s in scenes/round.scene scenes/softexp.scene scenes/gravity.scene scenes/planets.txt; do
     "$SB" --export=lammps "$tmp/refused" -n 10 "$s" >/dev/null 2>"$tmp/err"

@@ -169,32 +169,55 @@ static const char two_digits[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+static const uint64_t pow10_u64[20] = {
+    1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u,
+    1000000000u, 10000000000u, 100000000000u, 1000000000000u, 10000000000000u,
+    100000000000000u, 1000000000000000u, 10000000000000000u,
+    100000000000000000u, 1000000000000000000u, 10000000000000000000u,
+};
+
+/* The number of decimal digits of u: from its bit length, floor(bits *
+ * log10 2) = bits * 1233 >> 12 (exact for bits <= 64), plus one when u
+ * reaches the next power of ten (and 1 for 0). */
 static int count_digits(uint64_t u)
 {
-    int n = 1;
-    while (u >= 10000) {
-        u /= 10000;
-        n += 4;
-    }
-    return n + (u >= 10) + (u >= 100) + (u >= 1000);
+#if defined(__GNUC__)
+    int bits = 64 - __builtin_clzll(u | 1);
+#else
+    int bits = 1;
+    while (bits < 64 && u >> bits)
+        bits++;
+#endif
+    int n = bits * 1233 >> 12;
+    return n + (u >= pow10_u64[n]) + !u;
 }
 
-/* Writes the n decimal digits of u into buf[0..n). */
+/* Exactly 4 digits of v < 10000, and exactly 8 of v < 10^8, with 32-bit
+ * arithmetic only. */
+static void put4(char *p, uint32_t v)
+{
+    memcpy(p, two_digits + 2 * (v / 100), 2);
+    memcpy(p + 2, two_digits + 2 * (v % 100), 2);
+}
+
+static void put8(char *p, uint32_t v)
+{
+    put4(p, v / 10000);
+    put4(p + 4, v % 10000);
+}
+
+/* The n decimal digits of u < 10^20 into buf[0..n): all twenty into a
+ * scratch row (two 64-bit divisions by constants, the rest in 32 bits),
+ * then the last n of them. */
 static void put_digits(char *buf, uint64_t u, int n)
 {
-    char *p = buf + n;
-    while (u >= 100) {
-        unsigned r = (unsigned)(u % 100);
-        u /= 100;
-        p -= 2;
-        memcpy(p, two_digits + 2 * r, 2);
-    }
-    if (u >= 10) {
-        p -= 2;
-        memcpy(p, two_digits + 2 * u, 2);
-    } else {
-        *--p = (char)('0' + u);
-    }
+    char row[20];
+    uint64_t hi = u / 100000000u;
+    put8(row + 12, (uint32_t)(u - hi * 100000000u));
+    uint64_t top = hi / 100000000u;
+    put8(row + 4, (uint32_t)(hi - top * 100000000u));
+    put4(row, (uint32_t)top);
+    memcpy(buf, row + 20 - n, (size_t)n);
 }
 
 size_t numfmt_u64(char *buf, uint64_t u)

@@ -134,10 +134,26 @@ void record_xyz(struct record *w, const struct sim *s, long long step)
     p = put_ll(p, step);
     p = put_str(p, " pbc=\"F F F\"\n");
     w->len = (size_t)(p - w->buf);
+    /* The tail " 0 r m" of a row, kept while the balls in a row share r
+     * and m (a rack, a random gas: most scenes), printed again otherwise. */
+    char tail[2 * NUMFMT_MAX + 8];
+    size_t tail_len = 0;
+    double tail_r = 0, tail_m = 0;
     for (size_t b = 0; b < s->n; b++) {
         /* Scene order: the slot that holds ball b (the sim may have sorted
          * its slots by cell). */
         size_t i = sim_slot(s, b);
+        if (!tail_len || memcmp(&s->r[i], &tail_r, sizeof tail_r) ||
+            memcmp(&s->m[i], &tail_m, sizeof tail_m)) {
+            tail_r = s->r[i];
+            tail_m = s->m[i];
+            char *t = put_str(tail, " 0 ");
+            t = put_num(t, tail_r);
+            *t++ = ' ';
+            t = put_num(t, tail_m);
+            *t++ = '\n';
+            tail_len = (size_t)(t - tail);
+        }
         p = room(w);
         *p++ = 'X';
         *p++ = ' ';
@@ -148,11 +164,8 @@ void record_xyz(struct record *w, const struct sim *s, long long step)
         p = put_num(p, s->vx[i]);
         *p++ = ' ';
         p = put_num(p, s->vy[i]);
-        p = put_str(p, " 0 ");
-        p = put_num(p, s->r[i]);
-        *p++ = ' ';
-        p = put_num(p, s->m[i]);
-        *p++ = '\n';
+        memcpy(p, tail, tail_len);
+        p += tail_len;
         w->len = (size_t)(p - w->buf);
     }
 }

@@ -54,6 +54,7 @@ static void flush_buf(struct record *w)
 {
     if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
         w->err = errno ? errno : EIO;
+    w->bytes += w->len;
     w->len = 0;
 }
 
@@ -76,6 +77,7 @@ int record_close(struct record *w)
     if (w->own && fclose(w->f) && !w->err)
         w->err = errno ? errno : EIO;
     free(w->buf);
+    w->buf = NULL;
     int err = w->err;
     memset(w, 0, sizeof *w);
     return err;

@@ -41,6 +41,7 @@ struct record {
     char *buf;    ///< pending bytes
     size_t len, cap;
     int err;      ///< errno of the first failure, 0 while all is well
+    unsigned long long bytes; ///< bytes handed to the stream so far
 };
 
 /// Opens @p path for writing ("-" is standard output).

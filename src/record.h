@@ -42,6 +42,9 @@ struct record {
     size_t len, cap;
     int err;      ///< errno of the first failure, 0 while all is well
     unsigned long long bytes; ///< bytes handed to the stream so far
+    int threads;  ///< threads that format a large frame (the CPUs online,
+                  ///< at most 16; set it to 1 for one thread)
+    char *par;    ///< the other threads' buffers, NULL until needed
 };
 
 /// Opens @p path for writing ("-" is standard output).

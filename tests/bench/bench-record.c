@@ -9,10 +9,12 @@
  *       alternate RUNS times, the median of each is printed
  *   bench-record frames SCENE FRAMES RUNS OUT
  *       loads SCENE, then alternately writes FRAMES extended XYZ frames of
- *       its state to OUT (/dev/null: the writer's own cost) with record_xyz, the same frames with fprintf
- *       "%.17g" (the peer: what the headless writers do), and times 10
- *       sim_steps; prints medians: frames/s of both, MB/s, and the ratio of
- *       one frame's writing to the 10 steps between frames at --every 10
+ *       its state to OUT (/dev/null: the writer's own cost) with record_xyz
+ *       on one thread and on its default threads (the CPUs online), the
+ *       same frames with fprintf "%.17g" (the peer: what the headless
+ *       writers do), and times 10 sim_steps; prints medians: frames/s,
+ *       MB/s, and one frame's writing over the 10 steps between frames at
+ *       --every 10
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -148,6 +150,26 @@ static char *read_file(const char *path, size_t *len)
     return buf;
 }
 
+/* Writes FRAMES frames to OUT with @p threads threads (0: the default);
+ * returns the seconds, *bytes the bytes of one frame. */
+static double time_ours(const struct sim *s, int frames, const char *out, int threads,
+                        long *bytes)
+{
+    FILE *f = fopen(out, "wb");
+    struct record w;
+    if (!f || record_attach(&w, f))
+        exit(1);
+    if (threads)
+        w.threads = threads;
+    double t0 = now();
+    for (int k = 0; k < frames; k++)
+        record_xyz(&w, s, s->steps);
+    *bytes = (long)(w.bytes + w.len) / frames;
+    if (record_close(&w) || fclose(f))
+        exit(1);
+    return now() - t0;
+}
+
 static int bench_frames(const char *scene_path, int frames, int runs, const char *out)
 {
     size_t len;
@@ -164,21 +186,18 @@ static int bench_frames(const char *scene_path, int frames, int runs, const char
     for (int i = 0; i < 20; i++)
         sim_step(&s);
     double *ta = malloc((size_t)runs * sizeof *ta), *tb = malloc((size_t)runs * sizeof *tb);
-    double *tc = malloc((size_t)runs * sizeof *tc);
+    double *tc = malloc((size_t)runs * sizeof *tc), *td = malloc((size_t)runs * sizeof *td);
     long bytes = 0, ours = 0;
+    int threads = 1;
     for (int r = 0; r < runs; r++) {
+        ta[r] = time_ours(&s, frames, out, 1, &ours);
+        struct record probe;
+        if (record_attach(&probe, stdout) == 0) {
+            threads = probe.threads;
+            record_close(&probe);
+        }
+        td[r] = time_ours(&s, frames, out, 0, &ours);
         FILE *f = fopen(out, "wb");
-        struct record w;
-        if (!f || record_attach(&w, f))
-            return 1;
-        double t0 = now();
-        for (int k = 0; k < frames; k++)
-            record_xyz(&w, &s, s.steps);
-        ours = (long)(w.bytes + w.len) / frames;
-        if (record_close(&w) || fclose(f))
-            return 1;
-        double t1 = now();
-        f = fopen(out, "wb");
         if (!f)
             return 1;
         double t2 = now();
@@ -191,7 +210,6 @@ static int bench_frames(const char *scene_path, int frames, int runs, const char
         for (int k = 0; k < 10; k++)
             sim_step(&s);
         double t4 = now();
-        ta[r] = t1 - t0;
         tb[r] = t3 - t2;
         tc[r] = t4 - t3;
     }
@@ -205,18 +223,23 @@ static int bench_frames(const char *scene_path, int frames, int runs, const char
         }
     }
     double a = median(ta, runs) / frames, b = median(tb, runs) / frames;
-    double c = median(tc, runs);
+    double c = median(tc, runs), d = median(td, runs) / frames;
     qsort(ta, (size_t)runs, sizeof *ta, cmp_double);
     qsort(tb, (size_t)runs, sizeof *tb, cmp_double);
-    printf("n=%zu frames_per_s=%.3g spread=%.3g-%.3g printf_frames_per_s=%.3g "
-           "spread_printf=%.3g-%.3g ratio=%.2f mb_per_frame=%.1f printf_mb_per_frame=%.1f "
-           "mb_per_s=%.0f ns_per_ball=%.0f steps10_s=%.3g frame_over_10_steps=%.2f\n",
-           s.n, 1 / a, frames / ta[runs - 1], frames / ta[0], 1 / b, frames / tb[runs - 1],
-           frames / tb[0], b / a, ours / 1e6, bytes / 1e6,
-           ours / 1e6 / a, a / (double)s.n * 1e9, c, a / c);
+    qsort(td, (size_t)runs, sizeof *td, cmp_double);
+    printf("n=%zu frames_per_s=%.3g spread=%.3g-%.3g threads=%d threads_frames_per_s=%.3g "
+           "spread_threads=%.3g-%.3g printf_frames_per_s=%.3g spread_printf=%.3g-%.3g "
+           "ratio=%.2f mb_per_frame=%.1f printf_mb_per_frame=%.1f mb_per_s=%.0f "
+           "ns_per_ball=%.0f steps10_s=%.3g frame_over_10_steps=%.2f "
+           "threads_frame_over_10_steps=%.2f\n",
+           s.n, 1 / a, frames / ta[runs - 1], frames / ta[0], threads, 1 / d,
+           frames / td[runs - 1], frames / td[0], 1 / b, frames / tb[runs - 1],
+           frames / tb[0], b / a, ours / 1e6, bytes / 1e6, ours / 1e6 / a,
+           a / (double)s.n * 1e9, c, a / c, d / c);
     free(ta);
     free(tb);
     free(tc);
+    free(td);
     sim_free(&s);
     scene_free(&sc);
     return 0;

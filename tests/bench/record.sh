@@ -34,8 +34,9 @@ echo "-- printing a double (ns per number, median of 7 runs of 10^6, range)"
 
 echo "-- extended XYZ frames written to /dev/null: the writer's own cost, without"
 echo "   the disk's (medians; range of runs)"
-printf '%-8s | %-22s | %-22s | %5s | %7s | %6s | %9s | %s\n' N "frames/s shortest" \
-    "frames/s %.17g" ratio "MB/frame" "MB/s" "ns/ball" "frame / 10 steps"
+printf '%-8s | %-20s | %-22s | %-20s | %5s | %5s | %7s | %s\n' N "frames/s, 1 thread" \
+    "frames/s, all threads" "frames/s, %.17g" ratio "MB/fr" "ns/ball" \
+    "frame / 10 steps (1 thread, all)"
 for n in $SIZES; do
     case $n in
         1000000) frames=1 runs=5 ;;
@@ -45,11 +46,14 @@ for n in $SIZES; do
     rm -f "$tmp/gas.data"
     sync
     line=$("$BENCH_RECORD" frames "$tmp/gas.scene" "$frames" "$runs" /dev/null) || exit 1
-    printf '%-8s | %6s (%s) | %6s (%s) | %4sx | %7s | %6s | %9s | %s\n' "$n" \
+    printf '%-8s | %6s (%-11s) | %6s (%-11s) %2s | %6s (%-11s) | %4sx | %5s | %7s | %s, %s\n' "$n" \
         "$(field frames_per_s "$line")" "$(field spread "$line")" \
+        "$(field threads_frames_per_s "$line")" "$(field spread_threads "$line")" \
+        "$(field threads "$line")" \
         "$(field printf_frames_per_s "$line")" "$(field spread_printf "$line")" \
-        "$(field ratio "$line")" "$(field mb_per_frame "$line")" "$(field mb_per_s "$line")" \
-        "$(field ns_per_ball "$line")" "$(field frame_over_10_steps "$line")"
+        "$(field ratio "$line")" "$(field mb_per_frame "$line")" \
+        "$(field ns_per_ball "$line")" "$(field frame_over_10_steps "$line")" \
+        "$(field threads_frame_over_10_steps "$line")"
 done
 
 if ! command -v lmp >/dev/null 2>&1; then

@@ -223,6 +223,8 @@ static void rec_check_options(const struct options *o)
         die_usage("--every and --every-t need --traj, --series or --export");
     if (r->traj && r->series && !strcmp(r->traj, "-") && !strcmp(r->series, "-"))
         die_usage("--traj and --series cannot both write to standard output");
+    if (r->traj && r->series && !strcmp(r->traj, r->series))
+        die_usage("--traj and --series cannot write to the same file '%s'", r->traj);
     if ((r->traj || r->series) && !o->headless && !r->export_prefix)
         die_usage("--traj and --series record a headless run: add -H");
     if (r->export_prefix && (r->traj || r->series))

@@ -95,6 +95,8 @@ expect_fail 2 "springball: --traj and --series record a headless run: add -H" \
     "$SPRINGBALL" --traj=x
 expect_fail 2 "springball: --traj and --series cannot both write to standard output" \
     "$SPRINGBALL" -H --traj=- --series=-
+expect_fail 2 "springball: --traj and --series cannot write to the same file 'a.out'" \
+    "$SPRINGBALL" -H --traj=a.out --series=a.out
 expect_fail 2 "springball: --traj: the file name is empty" "$SPRINGBALL" -H --traj=
 expect_fail 2 "springball: --export: unknown format 'gromacs' (use lammps)" \
     "$SPRINGBALL" --export=gromacs x

@@ -237,10 +237,14 @@ static void rec_check_options(const struct options *o)
                   "(gran/hooke is the spring engine)");
 }
 
-/* The files of a recorded run and where its cadence stands. */
+/* The files of a recorded run and where its cadence stands. The files
+ * are opened at the first frame, so that a run refused before it (bad
+ * input to the event engine) leaves existing files as they were. */
 struct recorder {
     struct record traj, series;
-    const char *traj_path, *series_path;
+    const char *want_traj, *want_series; /* the paths asked for */
+    const char *traj_path, *series_path; /* the files open */
+    int opened;               /* the files were opened (or failed to) */
     int events;               /* the event engine's rows */
     unsigned long long every; /* steps or events between frames, 0 with every_t */
     double every_t;           /* simulated time between frames, 0 with every */
@@ -251,18 +255,25 @@ struct recorder {
 
 static int rec_active(const struct recorder *rec)
 {
-    return rec && (rec->traj_path || rec->series_path);
+    return rec && (rec->want_traj || rec->want_series);
 }
 
-/* Opens the files; prints the reason and returns 1 when one cannot be. */
-static int rec_open(struct recorder *rec, const struct rec_options *r, int events)
+static void rec_init(struct recorder *rec, const struct rec_options *r, int events)
 {
     memset(rec, 0, sizeof *rec);
+    rec->want_traj = r->traj;
+    rec->want_series = r->series;
     rec->events = events;
     rec->every_t = r->every_t;
     rec->every = r->every_t > 0 ? 0 : r->every ? r->every : 1;
     rec->next_t = 0; /* every_t: frame 0 first */
-    const char *paths[2] = {r->traj, r->series};
+}
+
+/* Opens the files; prints the reason and returns 1 when one cannot be. */
+static int rec_open(struct recorder *rec)
+{
+    rec->opened = 1;
+    const char *paths[2] = {rec->want_traj, rec->want_series};
     struct record *ws[2] = {&rec->traj, &rec->series};
     for (int k = 0; k < 2; k++) {
         if (!paths[k])
@@ -272,19 +283,23 @@ static int rec_open(struct recorder *rec, const struct rec_options *r, int event
                     strerror(errno));
             if (k == 1 && rec->traj_path)
                 record_close(&rec->traj);
+            rec->traj_path = NULL;
             return 1;
         }
         *(k ? &rec->series_path : &rec->traj_path) = paths[k];
     }
     if (rec->series_path)
-        record_series_header(&rec->series, events);
+        record_series_header(&rec->series, rec->events);
     return 0;
 }
 
 /* Writes a frame and a row of the state in s (and ev in the event engine).
- * Returns 1 after a write error (then the run stops). */
+ * Opens the files at the first frame. Returns nonzero after a write error
+ * or when a file cannot be opened (reported then): the run stops. */
 static int rec_frame(struct recorder *rec, const struct sim *s, const struct event *ev)
 {
+    if (!rec->opened && rec_open(rec))
+        return 2; /* reported */
     long long step = s->steps;
     if (ev) {
         struct event_diag d;
@@ -827,10 +842,7 @@ static int run_headless(const struct options *o, const struct scene *sc)
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
-    if (rec_open(&rec, &o->rec, o->engine == ENGINE_EVENT)) {
-        sim_free(&s);
-        return 1;
-    }
+    rec_init(&rec, &o->rec, o->engine == ENGINE_EVENT);
     if (o->engine == ENGINE_EVENT) {
         erc = run_event(o, &s, &ev, &rec);
         if (erc == 0 && !sim_finite(&s)) {

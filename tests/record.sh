@@ -82,6 +82,12 @@ fi
 expect_fail 1 "springball: $tmp/no/x.xyz: cannot write: No such file or directory" \
     "$SPRINGBALL" -H -n 10 --traj="$tmp/no/x.xyz" scenes/break.scene
 
+# A run the event engine refuses leaves the files as they were.
+echo keep >"$tmp/g.xyz"
+expect_fail 2 "springball: event engine: cannot simulate gravity (use --engine=spring)" \
+    "$SPRINGBALL" -H --engine=event -n 5 --traj="$tmp/g.xyz" --series="$tmp/g.csv" scenes/gravity.scene
+check "refused run: files untouched" test "$(cat "$tmp/g.xyz")" = keep -a ! -e "$tmp/g.csv"
+
 # Bad options: status 2 and the first line says what is wrong.
 u="Try 'springball --help' for more information."
 expect_fail 2 "springball: --every: '0' must be >= 1" "$SPRINGBALL" -H --traj=x --every 0

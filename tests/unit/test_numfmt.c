@@ -11,6 +11,9 @@
  *
  * NUMFMT_COUNT=N in the environment sets the random round-trip count
  * (default 2,000,000; the full check runs on every 8th of them).
+ * NUMFMT_ALL_FLOATS=1 also checks every double that a float holds (all
+ * 2^32 bit patterns of a float, widened; the full check on every 64th):
+ * values with short binary significands, many of them exact decimals.
  */
 #include "numfmt.h"
 #include "pow10_exact.h"
@@ -325,6 +328,17 @@ void test_numfmt(void)
             v = 1.0;
         count++;
         ok += check_value(v, (i & 7) == 0);
+    }
+    if (getenv("NUMFMT_ALL_FLOATS")) {
+        for (uint64_t fb = 0; fb <= 0xffffffffu; fb++) {
+            uint32_t b32 = (uint32_t)fb;
+            float fv;
+            memcpy(&fv, &b32, sizeof fv);
+            if (isnan(fv))
+                continue;
+            count++;
+            ok += check_value((double)fv, (fb & 63) == 0);
+        }
     }
     if (ok == count) {
         test_passed++;

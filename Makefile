@@ -32,9 +32,9 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim grid contact gravity event history
+CORE   = sim grid contact gravity event history session
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view numfmt record export
+PURE   = text scene universe particles formats view screen numfmt record export
 # The front end and the entry point.
 FRONT  = main tui
 
@@ -96,7 +96,9 @@ bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-record
 	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid \
 	    BENCH_RECORD=$(O)/bench-record sh tests/bench/run.sh
 
-SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow: a NaN or an out-of-range double converted to an
+# integer (gcc leaves it out of "undefined").
+SAN = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:
 	$(MAKE) O=build/check BIN=build/check/springball \
 	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" test

@@ -60,6 +60,8 @@ void test_view(void);
 void test_history(void);
 void test_fuzz(void);
 void test_grid(void);
+void test_session(void);
+void test_screen(void);
 void test_numfmt(void);
 void test_record(void);
 

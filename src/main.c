@@ -234,7 +234,8 @@ static void rec_check_options(const struct options *o)
     if (r->traj && r->series && !strcmp(r->traj, r->series))
         die_usage("--traj and --series cannot write to the same file '%s'", r->traj);
     if ((r->traj || r->series) && !o->headless && !r->export_prefix)
-        die_usage("--traj and --series record a headless run: add -H");
+        die_usage("--traj and --series record a headless run: add -H "
+                  "(in the terminal, R records)");
     if (r->export_prefix && (r->traj || r->series))
         die_usage("--export writes a LAMMPS run and does not simulate: "
                   "drop --traj and --series");
@@ -320,7 +321,7 @@ static int rec_frame(struct recorder *rec, const struct sim *s, const struct eve
         if (ev)
             record_series_event_row(&rec->series, s, ev);
         else
-            record_series_row(&rec->series, s);
+            record_series_row(&rec->series, s, s->steps);
     }
     if (rec->traj.err && !rec->failed)
         rec->failed = rec->traj_path, rec->err = rec->traj.err;

@@ -294,12 +294,12 @@ static char *put_common(char *p, double t, long long step, double ke, double pe,
     return put_num(p, dissipated);
 }
 
-void record_series_row(struct record *w, const struct sim *s)
+void record_series_row(struct record *w, const struct sim *s, long long step)
 {
     struct sim_diag d;
     sim_diag(s, &d);
     char *p = room(w);
-    p = put_common(p, s->t, s->steps, d.ke, d.pe, d.pg, d.e, d.px, d.py,
+    p = put_common(p, s->t, step, d.ke, d.pe, d.pg, d.e, d.px, d.py,
                    d.contacts, d.dissipated);
     *p++ = '\n';
     w->len = (size_t)(p - w->buf);

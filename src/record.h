@@ -65,8 +65,9 @@ void record_xyz(struct record *w, const struct sim *s, long long step);
 /// Writes the CSV header; @p events adds the event engine's columns.
 void record_series_header(struct record *w, int events);
 
-/// Writes one CSV row of the spring engine's state @p s.
-void record_series_row(struct record *w, const struct sim *s);
+/// Writes one CSV row of the state @p s with the step count @p step (the
+/// sim's steps, or a front end's count of steps or events).
+void record_series_row(struct record *w, const struct sim *s, long long step);
 
 /// Writes one CSV row of the event engine @p ev, whose state has been
 /// written back into @p s (event_to_sim).

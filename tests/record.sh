@@ -97,7 +97,7 @@ expect_fail 2 "springball: give --every or --every-t, not both" \
     "$SPRINGBALL" -H --traj=x --every 2 --every-t 1
 expect_fail 2 "springball: --every and --every-t need --traj, --series or --export" \
     "$SPRINGBALL" -H --every 2
-expect_fail 2 "springball: --traj and --series record a headless run: add -H" \
+expect_fail 2 "springball: --traj and --series record a headless run: add -H (in the terminal, R records)" \
     "$SPRINGBALL" --traj=x
 expect_fail 2 "springball: --traj and --series cannot both write to standard output" \
     "$SPRINGBALL" -H --traj=- --series=-
@@ -127,6 +127,45 @@ check "export: 16 atoms" grep -q "^16 atoms$" "$tmp/b.data"
 check "export: PREFIX after the scene" grep -q "^run 7$" "$tmp/h.in"
 expect_fail 1 "springball: $tmp/no/b.data: cannot write: No such file or directory" \
     "$SPRINGBALL" --export=lammps "$tmp/no/b" -n 1
+
+# The terminal's R key, played by --snapshot in a directory of its own.
+SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
+here=$(pwd)
+mkdir "$tmp/rk"
+snapr() { (cd "$tmp/rk" && LC_ALL=C.UTF-8 "$SB" --snapshot --no-color "$@" "$here/scenes/break.scene"); }
+snapr --keys='R <t 5> <t 5> R' >"$out" 2>"$err"
+check "R: runs" test $? -eq 0 -a ! -s "$err"
+check "R: the note says what was written" \
+    grep -q "recorded 3 frames to springball-1.xyz and springball-1.csv" "$out"
+check "R: a frame at each state shown" test "$(grep -o 'Time=[^ ]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Time=0 Time=5 Time=10 "
+check "R: steps" test "$(grep -o 'Step=[0-9]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Step=0 Step=100 Step=200 "
+check "R: the series" test "$(cut -d, -f1,2 "$tmp/rk/springball-1.csv" | tr '\n' ' ')" = \
+    "t,step 0,0 5,100 10,200 "
+snapr --keys='R <t 1>' >"$out" 2>"$err"
+check "R: the next free name, nothing overwritten" \
+    test -s "$tmp/rk/springball-2.xyz" -a "$(grep -c Lattice "$tmp/rk/springball-1.xyz")" -eq 3
+check "R: REC on the status line" sh -c 'tail -n 1 "$1" | grep -q "REC springball-2.xyz 2 "' sh "$out"
+check "R: the note names both files" grep -q "recording to springball-3.xyz and springball-3.csv (R stops)" \
+    "$(snapr --keys='R' >"$out"; echo "$out")"
+# Paused: one frame per '.', ',' or kick, none while nothing changes.
+rm -f "$tmp"/rk/*
+snapr --keys='space R . . , <t 3> enter R' >"$out"
+check "R paused: a frame per change" test "$(grep -o 'Step=[0-9]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Step=0 Step=1 Step=2 Step=1 Step=1 "
+# Event mode: Step counts events.
+rm -f "$tmp"/rk/*
+snapr --keys='m R . . . R' >"$out"
+check "R event mode: steps are events" test "$(grep -o 'Step=[0-9]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Step=0 Step=1 Step=2 Step=3 "
+# Where no file can be made, a note says why and nothing records.
+# (/proc takes no new files, even from root.)
+if [ -d /proc ]; then
+    (cd /proc && LC_ALL=C.UTF-8 "$SB" --snapshot --no-color --keys='R <t 1>' "$here/scenes/break.scene") >"$out" 2>&1
+    check "R: cannot record, says so" grep -q "cannot record: springball-1.xyz: " "$out"
+    check "R: no REC then" sh -c '! tail -n 1 "$1" | grep -q REC' sh "$out"
+fi
 
 # ASE reads every frame, with the right positions.
 py=""

@@ -290,7 +290,7 @@ static void test_series(void)
     struct sim_diag want[11];
     double tw[11];
     for (int k = 0; k <= 10; k++) {
-        record_series_row(&w, &s);
+        record_series_row(&w, &s, s.steps);
         sim_diag(&s, &want[k]);
         tw[k] = s.t;
         for (int j = 0; j < 5; j++)

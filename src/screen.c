@@ -605,6 +605,10 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         if (f->glyphs == VIEW_ASCII)
             snprintf(p->text, sizeof p->text, "aim %.0f deg v %s", deg, sp);
     }
+    if (f->recording) {
+        p = add(&l, 1, SCREEN_ALERT, SCREEN_BOLD, "REC %s %lld", f->recording, f->rec_frames);
+        snprintf(p->brief, sizeof p->brief, "REC");
+    }
     add(&l, 9, 0, 0, "%zu balls", s->n);
     add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
     int w = scr->cols - 1;

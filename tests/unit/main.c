@@ -25,6 +25,8 @@ static const struct {
     {"friction", test_friction},
     {"session", test_session},
     {"screen", test_screen},
+    {"numfmt", test_numfmt},
+    {"record", test_record},
 };
 
 int main(int argc, char **argv)

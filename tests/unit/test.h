@@ -64,5 +64,7 @@ void test_grid(void);
 void test_friction(void);
 void test_session(void);
 void test_screen(void);
+void test_numfmt(void);
+void test_record(void);
 
 #endif

@@ -46,7 +46,20 @@ struct event_config event_default_config(void)
     return c;
 }
 
-/* === Heap === */
+/* === Queue === */
+
+/*
+ * One pending event per ball, as in Smallenburg's "Single" code: a ball's
+ * slot holds the earliest of its own next event (a wall or a cell crossing)
+ * and the collisions it predicted, and an indexed binary heap keeps the N
+ * slots in event order (pos[i] is ball i's place in it). A slot's collision
+ * goes stale when its partner changes course (the partner's counter moves
+ * on); the owner then predicts again when the slot comes to the top. The
+ * owner itself never holds a stale slot: every change of course predicts
+ * it again at once. So the queue never grows, and no event is pushed,
+ * popped or skipped that the binary heap of every prediction would have
+ * held; the valid events come out in the same order.
+ */
 
 /* The total order of events: time, then lower ball, then partner (single
  * ball events, j < 0, first). */
@@ -59,9 +72,16 @@ static int ev_less(const struct event_item *a, const struct event_item *b)
     return a->j < b->j;
 }
 
-static void sift_down(struct event_item *h, size_t n, size_t k)
+static void heap_place(struct event *ev, size_t k, const struct event_item *e)
 {
-    struct event_item e = h[k];
+    ev->heap[k] = *e;
+    ev->pos[e->own] = (int32_t)k;
+}
+
+static void sift_down(struct event *ev, size_t k, struct event_item e)
+{
+    struct event_item *h = ev->heap;
+    size_t n = ev->nheap;
     for (;;) {
         size_t c = 2 * k + 1;
         if (c >= n)
@@ -70,91 +90,42 @@ static void sift_down(struct event_item *h, size_t n, size_t k)
             c++;
         if (!ev_less(&h[c], &e))
             break;
-        h[k] = h[c];
+        heap_place(ev, k, &h[c]);
         k = c;
     }
-    h[k] = e;
+    heap_place(ev, k, &e);
+}
+
+/* Puts @p e at place k of the heap, moved up or down to where it belongs. */
+static void heap_fix(struct event *ev, size_t k, struct event_item e)
+{
+    struct event_item *h = ev->heap;
+    if (k > 0 && ev_less(&e, &h[(k - 1) / 2])) {
+        do {
+            size_t up = (k - 1) / 2;
+            if (!ev_less(&e, &h[up]))
+                break;
+            heap_place(ev, k, &h[up]);
+            k = up;
+        } while (k > 0);
+        heap_place(ev, k, &e);
+        return;
+    }
+    sift_down(ev, k, e);
+}
+
+/* Ball @p own's new slot. */
+static void set_slot(struct event *ev, size_t own, struct event_item e)
+{
+    heap_fix(ev, (size_t)ev->pos[own], e);
 }
 
 static int stale(const struct event *ev, const struct event_item *e)
 {
-    return e->ci != ev->cnt[e->i] || (e->j >= 0 && e->cj != ev->cnt[e->j]);
-}
-
-/* Drops the stale events and rebuilds the heap: O(size), done when the heap
- * has doubled since the last time, so O(1) amortised per push. */
-static void compact(struct event *ev)
-{
-    size_t k = 0;
-    for (size_t a = 0; a < ev->nheap; a++)
-        if (!stale(ev, &ev->heap[a]))
-            ev->heap[k++] = ev->heap[a];
-    ev->nheap = k;
-    for (size_t a = k / 2; a-- > 0;)
-        sift_down(ev->heap, k, a);
-    ev->compact_at = 2 * k + 4 * ev->n + 1024;
-}
-
-static void push(struct event *ev, double t, int32_t i, int32_t j)
-{
-    if (ev->nheap == ev->capheap) {
-        if (ev->nheap >= ev->compact_at) {
-            compact(ev);
-            if (ev->nheap < ev->capheap)
-                goto room;
-        }
-        size_t cap = ev->capheap ? 2 * ev->capheap : 1024;
-        struct event_item *nh = cap > (size_t)-1 / sizeof *nh ? NULL
-                                : realloc(ev->heap, cap * sizeof *nh);
-        if (!nh) {
-            ev->nomem = 1;
-            return;
-        }
-        ev->heap = nh;
-        ev->capheap = cap;
-    }
-room:;
-    struct event_item e = {t, i, j, ev->cnt[i], j >= 0 ? ev->cnt[j] : 0};
-    size_t k = ev->nheap++;
-    while (k > 0) {
-        size_t up = (k - 1) / 2;
-        if (!ev_less(&e, &ev->heap[up]))
-            break;
-        ev->heap[k] = ev->heap[up];
-        k = up;
-    }
-    ev->heap[k] = e;
-}
-
-/* Removes the earliest event. Floyd's variant: the hole at the root goes
- * down to a leaf along the earlier children (one comparison a level), and
- * the last event, usually a late one, rises from there (few levels). */
-static struct event_item pop(struct event *ev)
-{
-    struct event_item *h = ev->heap;
-    struct event_item top = h[0];
-    size_t n = --ev->nheap, k = 0;
-    if (n == 0)
-        return top;
-    struct event_item last = h[n];
-    for (;;) {
-        size_t c = 2 * k + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
-            c++;
-        h[k] = h[c];
-        k = c;
-    }
-    while (k > 0) {
-        size_t up = (k - 1) / 2;
-        if (!ev_less(&last, &h[up]))
-            break;
-        h[k] = h[up];
-        k = up;
-    }
-    h[k] = last;
-    return top;
+    if (e->j < 0)
+        return 0;
+    int32_t partner = e->own == e->i ? e->j : e->i;
+    return e->cp != ev->cnt[partner];
 }
 
 /* === Predictions === */
@@ -230,8 +201,8 @@ static double wall_circle(const struct event *ev, size_t i)
 }
 
 /* Ball i's own next event: the first wall, and with the grid the first
- * cell crossing. Sets tlim[i] and queues it. */
-static void predict_own(struct event *ev, size_t i)
+ * cell crossing. Sets tlim[i] and writes it to *e. */
+static void predict_own(struct event *ev, size_t i, struct event_item *e)
 {
     double best = INFINITY;
     int code = -1;
@@ -275,20 +246,28 @@ static void predict_own(struct event *ev, size_t i)
     if (best < ev->t)
         best = ev->t;
     ev->tlim[i] = best;
-    if (best < INFINITY)
-        push(ev, best, (int32_t)i, -1 - code);
+    e->t = best;
+    e->i = e->own = (int32_t)i;
+    e->j = -1 - code;
+    e->cp = 0;
 }
 
-/* Queues the collision of i and j if it comes before both balls' own next
- * events: an own event re-predicts its ball, which finds the pair again. */
-static void predict_pair(struct event *ev, size_t i, size_t j)
+/* The collision of i and j becomes i's slot *best if it comes before both
+ * balls' own next events (an own event predicts its ball again, which finds
+ * the pair again) and before *best. */
+static void predict_pair(const struct event *ev, size_t i, size_t j,
+                         struct event_item *best)
 {
     double t = pair_time(ev, i, j);
     if (t < ev->tlim[i] && t < ev->tlim[j]) {
-        if (i < j)
-            push(ev, t, (int32_t)i, (int32_t)j);
-        else
-            push(ev, t, (int32_t)j, (int32_t)i);
+        struct event_item e;
+        e.t = t;
+        e.i = (int32_t)(i < j ? i : j);
+        e.j = (int32_t)(i < j ? j : i);
+        e.own = (int32_t)i;
+        e.cp = ev->cnt[j];
+        if (ev_less(&e, best))
+            *best = e;
     }
 }
 
@@ -307,12 +286,13 @@ static void cell_window(const struct event *ev, size_t i, long *x0, long *x1,
 /* Predicts the pairs of i with every ball near enough (all of them without
  * the grid), except @p skip (its partner just now, receding: two balls
  * flying apart never meet again before one of them changes course). */
-static void predict_pairs(struct event *ev, size_t i, size_t skip)
+static void predict_pairs(const struct event *ev, size_t i, size_t skip,
+                          struct event_item *best)
 {
     if (!ev->grid) {
         for (size_t j = 0; j < ev->n; j++)
             if (j != i && j != skip)
-                predict_pair(ev, i, j);
+                predict_pair(ev, i, j, best);
         return;
     }
     long x0, x1, y0, y1;
@@ -321,19 +301,22 @@ static void predict_pairs(struct event *ev, size_t i, size_t skip)
         for (long cx = x0; cx <= x1; cx++)
             for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])
                 if ((size_t)j != i && (size_t)j != skip && ev->reach[j] == 1)
-                    predict_pair(ev, i, (size_t)j);
+                    predict_pair(ev, i, (size_t)j, best);
     /* Big balls are found from their side by reach, and by every ball here. */
     for (size_t b = 0; b < ev->nbig; b++) {
         size_t j = (size_t)ev->big[b];
         if (j != i && j != skip)
-            predict_pair(ev, i, j);
+            predict_pair(ev, i, j, best);
     }
 }
 
+/* Predicts ball i again: its slot becomes its earliest event. */
 static void predict(struct event *ev, size_t i, size_t skip)
 {
-    predict_own(ev, i);
-    predict_pairs(ev, i, skip);
+    struct event_item best;
+    predict_own(ev, i, &best);
+    predict_pairs(ev, i, skip, &best);
+    set_slot(ev, i, best);
 }
 
 /* === Grid === */
@@ -542,6 +525,8 @@ int event_init(struct event *ev, const struct sim *s,
         fail |= !(*d[a] = malloc(cnt * sizeof(double)));
     fail |= !(ev->cnt = calloc(cnt, sizeof *ev->cnt));
     fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
+    fail |= !(ev->heap = malloc(cnt * sizeof *ev->heap));
+    fail |= !(ev->pos = malloc(cnt * sizeof *ev->pos));
     ev->grid = cfg->grid != 0;
     if (ev->grid) {
         int32_t **g[] = {&ev->next, &ev->prev, &ev->cx, &ev->cy, &ev->reach};
@@ -576,31 +561,18 @@ int event_init(struct event *ev, const struct sim *s,
         event_free(ev);
         return EVENT_ENOMEM;
     }
-    ev->compact_at = 4 * n + 1024;
     ev->ke0 = kinetic(ev);
-    /* Own events first, so that every pair sees both limits. */
-    for (size_t i = 0; i < n; i++)
-        predict_own(ev, i);
+    /* Own events first, so that every pair sees both limits; then each
+     * ball's earliest collision (every pair is tried from both sides). */
+    ev->nheap = n;
     for (size_t i = 0; i < n; i++) {
-        if (!ev->grid) {
-            for (size_t j = i + 1; j < n; j++)
-                predict_pair(ev, i, j);
-            continue;
-        }
-        /* Each pair once: j > i among the small neighbours, and the big
-         * balls against everything from their own side. */
-        long reach = ev->reach[i], x0, x1, y0, y1;
-        cell_window(ev, i, &x0, &x1, &y0, &y1);
-        for (long cy = y0; cy <= y1; cy++)
-            for (long cx = x0; cx <= x1; cx++)
-                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])
-                    if (ev->reach[j] == 1 && ((size_t)j > i || reach > 1))
-                        predict_pair(ev, i, (size_t)j);
-        if (reach > 1)
-            for (size_t b = 0; b < ev->nbig; b++)
-                if ((size_t)ev->big[b] > i)
-                    predict_pair(ev, i, (size_t)ev->big[b]);
+        predict_own(ev, i, &ev->heap[i]);
+        ev->pos[i] = (int32_t)i;
     }
+    for (size_t i = 0; i < n; i++)
+        predict_pairs(ev, i, (size_t)-1, &ev->heap[i]);
+    for (size_t k = n / 2; k-- > 0;)
+        sift_down(ev, k, ev->heap[k]);
     if (ev->nomem) {
         event_free(ev);
         return EVENT_ENOMEM;
@@ -611,7 +583,7 @@ int event_init(struct event *ev, const struct sim *s,
 void event_free(struct event *ev)
 {
     void *p[] = {ev->x, ev->y, ev->vx, ev->vy, ev->tb, ev->m, ev->r, ev->tlim,
-                 ev->tlast, ev->cnt, ev->ncoll, ev->heap, ev->head, ev->next,
+                 ev->tlast, ev->cnt, ev->ncoll, ev->heap, ev->pos, ev->head, ev->next,
                  ev->prev, ev->cx, ev->cy, ev->reach, ev->big};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
@@ -718,7 +690,8 @@ static void cross(struct event *ev, size_t i, int code)
     else
         ev->cy[i] += ev->vy[i] > 0 ? 1 : -1;
     cell_link(ev, i);
-    ev->cnt[i]++;
+    /* No trajectory changes: the collisions others predicted with i stay
+     * valid, and i's own are found again from its new cell. */
     ev->crossings++;
     predict(ev, i, (size_t)-1);
 }
@@ -729,17 +702,16 @@ static void cross(struct event *ev, size_t i, int code)
 static int run(struct event *ev, double T, long long max, long long *done)
 {
     *done = 0;
-    while (ev->nheap && !ev->nomem) {
-        struct event_item *top = &ev->heap[0];
-        if (top->t > T)
+    while (ev->nheap) {
+        struct event_item e = ev->heap[0];
+        if (!(e.t <= T) || e.t == INFINITY)
             break;
-        if (stale(ev, top)) {
-            pop(ev);
+        if (stale(ev, &e)) {
+            predict(ev, (size_t)e.own, (size_t)-1);
             continue;
         }
-        int code = top->j < 0 ? -1 - top->j : -1;
+        int code = e.j < 0 ? -1 - e.j : -1;
         int physical = code < EV_CROSS_X;
-        struct event_item e = pop(ev);
         ev->t = e.t;
         if (code < 0)
             collide(ev, (size_t)e.i, (size_t)e.j);
@@ -749,9 +721,9 @@ static int run(struct event *ev, double T, long long max, long long *done)
             cross(ev, (size_t)e.i, code);
         *done += physical;
         if (physical && max > 0 && *done >= max)
-            return ev->nomem ? EVENT_ENOMEM : 0;
+            return 0;
     }
-    return ev->nomem ? EVENT_ENOMEM : 1;
+    return 1;
 }
 
 int event_advance(struct event *ev, double T, long long max_events)

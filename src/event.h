@@ -85,12 +85,13 @@ struct event_fault {
     size_t i, j;
 };
 
-/// One predicted event, 24 bytes. j >= 0: collision of balls i < j;
+/// A ball's pending event, 24 bytes. j >= 0: collision of balls i < j;
 /// j < 0: ball i alone, code -1 - j (enum in event.c: walls, crossings).
 struct event_item {
     double t;
     int32_t i, j;
-    uint32_t ci, cj; ///< counters of i and j at prediction
+    int32_t own; ///< the ball whose slot this is (i or j)
+    uint32_t cp; ///< the partner's counter at prediction
 };
 
 /// Counts and rates for --stats and the status line.
@@ -106,7 +107,7 @@ struct event_diag {
     double de;            ///< (ke - ke0) / ke0, 0 when ke0 == 0
     double px, py;        ///< total momentum
     double wall_px, wall_py; ///< total impulse the walls gave since init
-    size_t heap;          ///< events queued (live and stale)
+    size_t heap;          ///< events queued: one per ball
 };
 
 /// The engine. Fields are read-only for callers; arrays have n entries.
@@ -125,10 +126,11 @@ struct event {
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
     int tc_auto;              ///< tc follows vref
-    /* heap */
-    struct event_item *heap;
-    size_t nheap, capheap, compact_at;
-    int nomem;                ///< a push failed: the run cannot go on
+    /* queue: one slot per ball, an indexed binary heap */
+    struct event_item *heap;  ///< n slots in heap order
+    int32_t *pos;             ///< each ball's place in heap
+    size_t nheap;
+    int nomem;                ///< kept for callers: the queue never grows, so 0
     /* grid (NULL when off) */
     int grid;
     long nx, ny;              ///< cells

@@ -1,5 +1,5 @@
 /*
- * event.c - the event-driven hard-ball engine: predictions, the heap, the
+ * event.c - the event-driven hard-ball engine: predictions, the queue, the
  * grid and its cell crossings.
  *
  * Prediction is canonical: a pair is always predicted from the later of its
@@ -7,12 +7,28 @@
  * does not depend on when it is made. Cell crossings change no trajectory
  * and no own time, so the grid and the all-pairs search compute the same
  * collisions with the same rounding.
+ *
+ * The balls live in records of one cache line each, sorted by cell at init
+ * (a ball's neighbours are then mostly near it in memory); `id` and `at` map
+ * records to ball numbers and back. Ball numbers decide the order of events
+ * at equal times and the order of every sum, so the renumbering changes no
+ * result.
  */
 #include "event.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A ball at its own time tb: position, velocity, radius, the time of its
+ * own next event (wall or crossing), its collision counter (a prediction
+ * with it is stale once the counter has moved on) and the next ball in its
+ * cell. 64 bytes. */
+struct event_ball {
+    double x, y, vx, vy, tb, r, tlim;
+    uint32_t cnt;
+    int32_t next;
+};
 
 /*
  * Balls approach when the cosine between their relative position and
@@ -22,6 +38,9 @@
  * overlap by at most sigma * EVENT_APPROACH^2 / 2, 5e-21 of the contact.
  */
 #define EVENT_APPROACH 1e-10
+
+/* At most this many balls: all pairs, no grid (measured: see README). */
+#define EVENT_GRID_MIN 0
 
 /* Codes of single-ball events, stored as j = -1 - code. */
 enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
@@ -51,31 +70,43 @@ struct event_config event_default_config(void)
 /*
  * One pending event per ball, as in Smallenburg's "Single" code: a ball's
  * slot holds the earliest of its own next event (a wall or a cell crossing)
- * and the collisions it predicted, and an indexed binary heap keeps the N
- * slots in event order (pos[i] is ball i's place in it). A slot's collision
- * goes stale when its partner changes course (the partner's counter moves
- * on); the owner then predicts again when the slot comes to the top. The
- * owner itself never holds a stale slot: every change of course predicts
- * it again at once. So the queue never grows, and no event is pushed,
- * popped or skipped that the binary heap of every prediction would have
- * held; the valid events come out in the same order.
+ * and the collisions it predicted, and an indexed binary heap keeps the n
+ * slots in event order (pos[k] is record k's place in it). A slot's
+ * collision goes stale when its partner changes course (the partner's
+ * counter moves on); the owner then predicts again when the slot comes to
+ * the top. The owner itself never holds a stale slot: every change of
+ * course predicts it again at once. So the queue never grows, and the valid
+ * events come out in the same order as from a heap of every prediction.
  */
 
-/* The total order of events: time, then lower ball, then partner (single
- * ball events, j < 0, first). */
-static int ev_less(const struct event_item *a, const struct event_item *b)
+/* The total order of events: time, then lower ball number, then partner
+ * (single ball events, j < 0, first). Ties in time are rare: only they look
+ * the ball numbers up. */
+static int ev_less(const struct event *ev, const struct event_item *a,
+                   const struct event_item *b)
 {
     if (a->t != b->t)
         return a->t < b->t;
-    if (a->i != b->i)
-        return a->i < b->i;
-    return a->j < b->j;
-}
-
-static void heap_place(struct event *ev, size_t k, const struct event_item *e)
-{
-    ev->heap[k] = *e;
-    ev->pos[e->own] = (int32_t)k;
+    int32_t ai = ev->id[a->own], aj = a->j, bi = ev->id[b->own], bj = b->j;
+    if (aj >= 0) {
+        aj = ev->id[aj];
+        if (aj < ai) {
+            int32_t x = ai;
+            ai = aj;
+            aj = x;
+        }
+    }
+    if (bj >= 0) {
+        bj = ev->id[bj];
+        if (bj < bi) {
+            int32_t x = bi;
+            bi = bj;
+            bj = x;
+        }
+    }
+    if (ai != bi)
+        return ai < bi;
+    return aj < bj;
 }
 
 static void sift_down(struct event *ev, size_t k, struct event_item e)
@@ -86,46 +117,42 @@ static void sift_down(struct event *ev, size_t k, struct event_item e)
         size_t c = 2 * k + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
+        if (c + 1 < n && ev_less(ev, &h[c + 1], &h[c]))
             c++;
-        if (!ev_less(&h[c], &e))
+        if (!ev_less(ev, &h[c], &e))
             break;
-        heap_place(ev, k, &h[c]);
+        h[k] = h[c];
+        ev->pos[h[k].own] = (int32_t)k;
         k = c;
     }
-    heap_place(ev, k, &e);
+    h[k] = e;
+    ev->pos[e.own] = (int32_t)k;
 }
 
-/* Puts @p e at place k of the heap, moved up or down to where it belongs. */
-static void heap_fix(struct event *ev, size_t k, struct event_item e)
+/* Record @p e.own's new slot, moved up or down to where it belongs. */
+static void set_slot(struct event *ev, struct event_item e)
 {
     struct event_item *h = ev->heap;
-    if (k > 0 && ev_less(&e, &h[(k - 1) / 2])) {
+    size_t k = (size_t)ev->pos[e.own];
+    if (k > 0 && ev_less(ev, &e, &h[(k - 1) / 2])) {
         do {
             size_t up = (k - 1) / 2;
-            if (!ev_less(&e, &h[up]))
+            if (!ev_less(ev, &e, &h[up]))
                 break;
-            heap_place(ev, k, &h[up]);
+            h[k] = h[up];
+            ev->pos[h[k].own] = (int32_t)k;
             k = up;
         } while (k > 0);
-        heap_place(ev, k, &e);
+        h[k] = e;
+        ev->pos[e.own] = (int32_t)k;
         return;
     }
     sift_down(ev, k, e);
 }
 
-/* Ball @p own's new slot. */
-static void set_slot(struct event *ev, size_t own, struct event_item e)
-{
-    heap_fix(ev, (size_t)ev->pos[own], e);
-}
-
 static int stale(const struct event *ev, const struct event_item *e)
 {
-    if (e->j < 0)
-        return 0;
-    int32_t partner = e->own == e->i ? e->j : e->i;
-    return e->cp != ev->cnt[partner];
+    return e->j >= 0 && e->cp != ev->b[e->j].cnt;
 }
 
 /* === Predictions === */
@@ -138,23 +165,28 @@ static int stale(const struct event *ev, const struct event_item *e)
  *   s = (-b - sqrt(b^2 - vv c)) / vv = c / (-b + sqrt(b^2 - vv c)),
  * the second form without cancellation. c <= 0 (touching or overlapping,
  * by rounding or by allow_overlap) and approaching gives s <= 0: at once.
+ * Swapping p and q negates D and V exactly, so either order gives the same
+ * bits.
  */
-static double pair_time(const struct event *ev, size_t i, size_t j)
+static double pair_time(double now, const struct event_ball *p,
+                        const struct event_ball *q)
 {
-    double tr = ev->tb[i] > ev->tb[j] ? ev->tb[i] : ev->tb[j];
-    double xi = ev->x[i] + (tr - ev->tb[i]) * ev->vx[i];
-    double yi = ev->y[i] + (tr - ev->tb[i]) * ev->vy[i];
-    double xj = ev->x[j] + (tr - ev->tb[j]) * ev->vx[j];
-    double yj = ev->y[j] + (tr - ev->tb[j]) * ev->vy[j];
+    double tr = p->tb > q->tb ? p->tb : q->tb;
+    double xi = p->x + (tr - p->tb) * p->vx;
+    double yi = p->y + (tr - p->tb) * p->vy;
+    double xj = q->x + (tr - q->tb) * q->vx;
+    double yj = q->y + (tr - q->tb) * q->vy;
     double dx = xj - xi, dy = yj - yi;
-    double dvx = ev->vx[j] - ev->vx[i], dvy = ev->vy[j] - ev->vy[i];
+    double dvx = q->vx - p->vx, dvy = q->vy - p->vy;
     double b = dx * dvx + dy * dvy;
+    if (!(b < 0))
+        return INFINITY;
     double vv = dvx * dvx + dvy * dvy;
     double dd = dx * dx + dy * dy;
     /* b < -EVENT_APPROACH |D| |V|, without the square root */
-    if (!(b < 0 && b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
+    if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
         return INFINITY;
-    double sig = ev->r[i] + ev->r[j];
+    double sig = p->r + q->r;
     double c = dd - sig * sig;
     double disc = b * b - vv * c;
     if (!(disc >= 0))
@@ -163,7 +195,7 @@ static double pair_time(const struct event *ev, size_t i, size_t j)
     if (s < 0)
         s = 0;
     double t = tr + s;
-    return t > ev->t ? t : ev->t;
+    return t > now ? t : now;
 }
 
 /* Time for coordinate q (at own time tb, speed v) to reach the wall at
@@ -183,11 +215,11 @@ static double wall_axis(double q, double v, double r, double len)
  * inside; the positive root is (-b + sqrt(b^2 - vv c)) / vv, written as
  * -c / (b + sqrt(...)) when b > 0 to avoid cancellation.
  */
-static double wall_circle(const struct event *ev, size_t i)
+static double wall_circle(const struct event *ev, const struct event_ball *a)
 {
-    double R = 0.5 * ev->p.w, lim = R - ev->r[i];
-    double dx = ev->x[i] - R, dy = ev->y[i] - R;
-    double vx = ev->vx[i], vy = ev->vy[i];
+    double R = 0.5 * ev->p.w, lim = R - a->r;
+    double dx = a->x - R, dy = a->y - R;
+    double vx = a->vx, vy = a->vy;
     double vv = vx * vx + vy * vy;
     if (!(vv > 0))
         return INFINITY;
@@ -200,19 +232,20 @@ static double wall_circle(const struct event *ev, size_t i)
     return s > 0 ? s : 0;
 }
 
-/* Ball i's own next event: the first wall, and with the grid the first
- * cell crossing. Sets tlim[i] and writes it to *e. */
-static void predict_own(struct event *ev, size_t i, struct event_item *e)
+/* Record k's own next event: the first wall, and with the grid the first
+ * cell crossing. Sets its tlim and writes the event to *e. */
+static void predict_own(struct event *ev, size_t k, struct event_item *e)
 {
+    struct event_ball *a = &ev->b[k];
     double best = INFINITY;
     int code = -1;
-    double tb = ev->tb[i];
+    double tb = a->tb;
     if (ev->p.shape == SIM_CIRCLE) {
-        best = wall_circle(ev, i);
+        best = wall_circle(ev, a);
         code = EV_WALL_CIRCLE;
     } else {
-        double sx = wall_axis(ev->x[i], ev->vx[i], ev->r[i], ev->p.w);
-        double sy = wall_axis(ev->y[i], ev->vy[i], ev->r[i], ev->p.h);
+        double sx = wall_axis(a->x, a->vx, a->r, ev->p.w);
+        double sy = wall_axis(a->y, a->vy, a->r, ev->p.h);
         if (sx < 0) sx = 0;
         if (sy < 0) sy = 0;
         best = sx;
@@ -224,16 +257,17 @@ static void predict_own(struct event *ev, size_t i, struct event_item *e)
     }
     best += tb;
     if (ev->grid) {
-        double vx = ev->vx[i], vy = ev->vy[i];
+        double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
-        if (vx > 0 && ev->cx[i] + 1 < ev->nx)
-            tx = tb + ((double)(ev->cx[i] + 1) * ev->cw - ev->x[i]) / vx;
-        else if (vx < 0 && ev->cx[i] > 0)
-            tx = tb + ((double)ev->cx[i] * ev->cw - ev->x[i]) / vx;
-        if (vy > 0 && ev->cy[i] + 1 < ev->ny)
-            ty = tb + ((double)(ev->cy[i] + 1) * ev->ch - ev->y[i]) / vy;
-        else if (vy < 0 && ev->cy[i] > 0)
-            ty = tb + ((double)ev->cy[i] * ev->ch - ev->y[i]) / vy;
+        int32_t cx = ev->cx[k], cy = ev->cy[k];
+        if (vx > 0 && cx + 1 < ev->nx)
+            tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
+        else if (vx < 0 && cx > 0)
+            tx = tb + ((double)cx * ev->cw - a->x) / vx;
+        if (vy > 0 && cy + 1 < ev->ny)
+            ty = tb + ((double)(cy + 1) * ev->ch - a->y) / vy;
+        else if (vy < 0 && cy > 0)
+            ty = tb + ((double)cy * ev->ch - a->y) / vy;
         if (tx < best) {
             best = tx;
             code = EV_CROSS_X;
@@ -245,101 +279,101 @@ static void predict_own(struct event *ev, size_t i, struct event_item *e)
     }
     if (best < ev->t)
         best = ev->t;
-    ev->tlim[i] = best;
+    a->tlim = best;
     e->t = best;
-    e->i = e->own = (int32_t)i;
+    e->own = (int32_t)k;
     e->j = -1 - code;
     e->cp = 0;
 }
 
-/* The collision of i and j becomes i's slot *best if it comes before both
- * balls' own next events (an own event predicts its ball again, which finds
- * the pair again) and before *best. */
-static void predict_pair(const struct event *ev, size_t i, size_t j,
-                         struct event_item *best)
+/* The collision of records k and j becomes k's slot *best if it comes
+ * before both balls' own next events (an own event predicts its ball
+ * again, which finds the pair again) and before *best. */
+static inline void predict_pair(const struct event *ev, size_t k, size_t j,
+                                struct event_item *best)
 {
-    double t = pair_time(ev, i, j);
-    if (t < ev->tlim[i] && t < ev->tlim[j]) {
-        struct event_item e;
-        e.t = t;
-        e.i = (int32_t)(i < j ? i : j);
-        e.j = (int32_t)(i < j ? j : i);
-        e.own = (int32_t)i;
-        e.cp = ev->cnt[j];
-        if (ev_less(&e, best))
+    const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
+    double t = pair_time(ev->t, a, q);
+    if (t < a->tlim && t < q->tlim && t <= best->t) {
+        struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
+        if (t < best->t || ev_less(ev, &e, best))
             *best = e;
     }
 }
 
-/* The cells ball i must look at: its own and ev->reach[i] on every side,
+/* The cells record k must look at: its own and reach[k] on every side,
  * clipped to the grid. */
-static void cell_window(const struct event *ev, size_t i, long *x0, long *x1,
+static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
                         long *y0, long *y1)
 {
-    long reach = ev->reach[i];
-    *x0 = ev->cx[i] - reach > 0 ? ev->cx[i] - reach : 0;
-    *y0 = ev->cy[i] - reach > 0 ? ev->cy[i] - reach : 0;
-    *x1 = ev->cx[i] + reach < ev->nx ? ev->cx[i] + reach : ev->nx - 1;
-    *y1 = ev->cy[i] + reach < ev->ny ? ev->cy[i] + reach : ev->ny - 1;
+    long reach = ev->reach[k];
+    *x0 = ev->cx[k] - reach > 0 ? ev->cx[k] - reach : 0;
+    *y0 = ev->cy[k] - reach > 0 ? ev->cy[k] - reach : 0;
+    *x1 = ev->cx[k] + reach < ev->nx ? ev->cx[k] + reach : ev->nx - 1;
+    *y1 = ev->cy[k] + reach < ev->ny ? ev->cy[k] + reach : ev->ny - 1;
 }
 
-/* Predicts the pairs of i with every ball near enough (all of them without
- * the grid), except @p skip (its partner just now, receding: two balls
- * flying apart never meet again before one of them changes course). */
-static void predict_pairs(const struct event *ev, size_t i, size_t skip,
+/* Predicts the pairs of record k with every ball near enough (all of them
+ * without the grid), except @p skip (its partner just now, receding: two
+ * balls flying apart never meet again before one of them changes course).
+ * Only small balls are in the cells; the big ones are looked at by all. */
+static void predict_pairs(const struct event *ev, size_t k, size_t skip,
                           struct event_item *best)
 {
     if (!ev->grid) {
         for (size_t j = 0; j < ev->n; j++)
-            if (j != i && j != skip)
-                predict_pair(ev, i, j, best);
+            if (j != k && j != skip)
+                predict_pair(ev, k, j, best);
         return;
     }
     long x0, x1, y0, y1;
-    cell_window(ev, i, &x0, &x1, &y0, &y1);
+    cell_window(ev, k, &x0, &x1, &y0, &y1);
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++)
-            for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])
-                if ((size_t)j != i && (size_t)j != skip && ev->reach[j] == 1)
-                    predict_pair(ev, i, (size_t)j, best);
-    /* Big balls are found from their side by reach, and by every ball here. */
-    for (size_t b = 0; b < ev->nbig; b++) {
-        size_t j = (size_t)ev->big[b];
-        if (j != i && j != skip)
-            predict_pair(ev, i, j, best);
+            for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next)
+                if ((size_t)j != k && (size_t)j != skip)
+                    predict_pair(ev, k, (size_t)j, best);
+    for (size_t c = 0; c < ev->nbig; c++) {
+        size_t j = (size_t)ev->big[c];
+        if (j != k && j != skip)
+            predict_pair(ev, k, j, best);
     }
 }
 
-/* Predicts ball i again: its slot becomes its earliest event. */
-static void predict(struct event *ev, size_t i, size_t skip)
+/* Predicts record k again: its slot becomes its earliest event. */
+static void predict(struct event *ev, size_t k, size_t skip)
 {
     struct event_item best;
-    predict_own(ev, i, &best);
-    predict_pairs(ev, i, skip, &best);
-    set_slot(ev, i, best);
+    predict_own(ev, k, &best);
+    predict_pairs(ev, k, skip, &best);
+    set_slot(ev, best);
 }
 
 /* === Grid === */
 
-static void cell_link(struct event *ev, size_t i)
+static void cell_link(struct event *ev, size_t k)
 {
-    long c = (long)ev->cy[i] * ev->nx + ev->cx[i];
-    ev->prev[i] = -1;
-    ev->next[i] = ev->head[c];
+    if (ev->reach[k] > 1)
+        return;
+    long c = (long)ev->cy[k] * ev->nx + ev->cx[k];
+    ev->prev[k] = -1;
+    ev->b[k].next = ev->head[c];
     if (ev->head[c] >= 0)
-        ev->prev[ev->head[c]] = (int32_t)i;
-    ev->head[c] = (int32_t)i;
+        ev->prev[ev->head[c]] = (int32_t)k;
+    ev->head[c] = (int32_t)k;
 }
 
-static void cell_unlink(struct event *ev, size_t i)
+static void cell_unlink(struct event *ev, size_t k)
 {
-    long c = (long)ev->cy[i] * ev->nx + ev->cx[i];
-    if (ev->prev[i] >= 0)
-        ev->next[ev->prev[i]] = ev->next[i];
+    if (ev->reach[k] > 1)
+        return;
+    long c = (long)ev->cy[k] * ev->nx + ev->cx[k];
+    if (ev->prev[k] >= 0)
+        ev->b[ev->prev[k]].next = ev->b[k].next;
     else
-        ev->head[c] = ev->next[i];
-    if (ev->next[i] >= 0)
-        ev->prev[ev->next[i]] = ev->prev[i];
+        ev->head[c] = ev->b[k].next;
+    if (ev->b[k].next >= 0)
+        ev->prev[ev->b[k].next] = ev->prev[k];
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -363,93 +397,138 @@ static long clamp_cell(double q, double size, long n)
  * more than 4 times the median radius), so that two small balls in contact
  * are in neighbouring cells, and at least sqrt(area / n), so that there are
  * no more cells than balls. A bigger ball looks `reach` cells each side.
+ * Balls numbered i are then stored in cell order: *order gets, for each
+ * record k, the ball number (a counting sort, stable in ball numbers).
  */
-static int grid_build(struct event *ev)
+static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
 {
     size_t n = ev->n;
-    double *rs = malloc((n ? n : 1) * sizeof *rs);
-    if (!rs)
-        return -1;
-    memcpy(rs, ev->r, n * sizeof *rs);
-    qsort(rs, n, sizeof *rs, cmp_double);
-    double med = n ? rs[n / 2] : 1, rsmall = 0;
-    for (size_t a = 0; a < n && rs[a] <= 4 * med; a++)
-        rsmall = rs[a];
-    free(rs);
+    double rlo = INFINITY, rhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        rlo = s->r[i] < rlo ? s->r[i] : rlo;
+        rhi = s->r[i] > rhi ? s->r[i] : rhi;
+    }
+    double rsmall = n ? rhi : 0;
+    if (rlo < rhi) { /* the median and the largest radius within 4 times it */
+        double *rs = malloc(n * sizeof *rs);
+        if (!rs)
+            return -1;
+        memcpy(rs, s->r, n * sizeof *rs);
+        qsort(rs, n, sizeof *rs, cmp_double);
+        double med = rs[n / 2];
+        rsmall = 0;
+        for (size_t a = 0; a < n && rs[a] <= 4 * med; a++)
+            rsmall = rs[a];
+        free(rs);
+    }
+    /* sqrt(w) sqrt(h / n), not sqrt(w h / n): no overflow to infinity (one
+     * cell, all pairs) on a 1e200 table, no underflow to 0 (a cell per ball
+     * diameter, 1e12 of them) on a 1e-200 one. No side gets more cells than
+     * there are balls, so there are at most about n cells. */
+    double nb = (double)(n ? n : 1);
     double c = 2 * rsmall * (1 + 1e-6);
-    double area = sqrt(ev->p.w * ev->p.h / (double)(n ? n : 1));
+    double area = sqrt(ev->p.w) * sqrt(ev->p.h / nb);
     if (area > c)
         c = area;
     double fx = floor(ev->p.w / c), fy = floor(ev->p.h / c);
-    ev->nx = fx < 1 ? 1 : fx > 1e6 ? 1000000 : (long)fx;
-    ev->ny = fy < 1 ? 1 : fy > 1e6 ? 1000000 : (long)fy;
+    double cap = nb < 1e6 ? nb : 1e6;
+    ev->nx = fx < 1 ? 1 : fx > cap ? (long)cap : (long)fx;
+    ev->ny = fy < 1 ? 1 : fy > cap ? (long)cap : (long)fy;
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
-    ev->head = malloc(cells * sizeof *ev->head);
+    ev->head = malloc((cells + 1) * sizeof *ev->head);
     ev->big = malloc((n ? n : 1) * sizeof *ev->big);
-    if (!ev->head || !ev->big)
+    int32_t *cell = malloc((n ? n : 1) * sizeof *cell);
+    if (!ev->head || !ev->big || !cell) {
+        free(cell);
         return -1;
+    }
+    /* count per cell in head[], then prefix sums, then place */
+    memset(ev->head, 0, (cells + 1) * sizeof *ev->head);
+    for (size_t i = 0; i < n; i++) {
+        long cx = clamp_cell(s->x[i], ev->cw, ev->nx);
+        long cy = clamp_cell(s->y[i], ev->ch, ev->ny);
+        cell[i] = (int32_t)(cy * ev->nx + cx);
+        ev->head[cell[i] + 1]++;
+    }
+    for (size_t a = 0; a < cells; a++)
+        ev->head[a + 1] += ev->head[a];
+    for (size_t i = 0; i < n; i++)
+        order[ev->head[cell[i]]++] = (int32_t)i;
+    free(cell);
+    ev->rsmall = rsmall;
+    return 0;
+}
+
+/* Links the records into their cells (grid_size has sized the grid). */
+static void grid_link(struct event *ev)
+{
+    size_t cells = (size_t)ev->nx * (size_t)ev->ny;
     memset(ev->head, 0xff, cells * sizeof *ev->head);
     double cmin = ev->cw < ev->ch ? ev->cw : ev->ch;
-    for (size_t i = 0; i < n; i++) {
-        ev->cx[i] = (int32_t)clamp_cell(ev->x[i], ev->cw, ev->nx);
-        ev->cy[i] = (int32_t)clamp_cell(ev->y[i], ev->ch, ev->ny);
-        double reach = floor((ev->r[i] + rsmall) / cmin) + 1;
-        ev->reach[i] = reach > 1e6 ? 1000000 : (int32_t)reach;
-        if (ev->reach[i] > 1)
-            ev->big[ev->nbig++] = (int32_t)i;
-        cell_link(ev, i);
+    ev->nbig = 0;
+    for (size_t k = ev->n; k-- > 0;) { /* backwards: lists in record order */
+        ev->cx[k] = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
+        ev->cy[k] = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
+        double reach = floor((ev->b[k].r + ev->rsmall) / cmin) + 1;
+        ev->reach[k] = reach > 1e6 ? 1000000 : (int32_t)reach;
+        cell_link(ev, k);
     }
-    return 0;
+    for (size_t k = 0; k < ev->n; k++)
+        if (ev->reach[k] > 1)
+            ev->big[ev->nbig++] = (int32_t)k;
 }
 
 /* === Init and checks === */
 
-struct span {
-    double lo;
-    size_t i;
-};
-
-static int cmp_span(const void *a, const void *b)
+static int overlap(const struct event *ev, size_t k, size_t j)
 {
-    const struct span *p = a, *q = b;
-    if (p->lo != q->lo)
-        return (p->lo > q->lo) - (p->lo < q->lo);
-    return (p->i > q->i) - (p->i < q->i);
+    const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
+    double dx = q->x - a->x, dy = q->y - a->y;
+    double sig = (a->r + q->r) * (1 - EVENT_TOUCH_TOL);
+    return dx * dx + dy * dy < sig * sig;
 }
 
-/* The first overlapping pair in (i, j) order, by a sweep over x. */
-static int find_overlap(const struct sim *s, struct event_fault *f)
+/* The first overlapping pair in ball number order (i, j), or EVENT_OK.
+ * With the grid, each record looks in its cells only (small balls are
+ * there, big ones are looked at by all), so the check is linear in n for
+ * balls of similar sizes; without it, all pairs. */
+static int find_overlap(const struct event *ev, struct event_fault *f)
 {
-    size_t n = s->n;
-    struct span *sp = malloc((n ? n : 1) * sizeof *sp);
-    if (!sp)
-        return EVENT_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        sp[i].lo = s->x[i] - s->r[i];
-        sp[i].i = i;
-    }
-    qsort(sp, n, sizeof *sp, cmp_span);
-    size_t bi = (size_t)-1, bj = (size_t)-1;
-    for (size_t a = 0; a < n; a++) {
-        size_t i = sp[a].i;
-        double hi = s->x[i] + s->r[i];
-        for (size_t b = a + 1; b < n && sp[b].lo <= hi; b++) {
-            size_t j = sp[b].i;
-            double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
-            double sig = (s->r[i] + s->r[j]) * (1 - EVENT_TOUCH_TOL);
-            if (dx * dx + dy * dy < sig * sig) {
-                size_t lo = i < j ? i : j, hj = i < j ? j : i;
-                if (lo < bi || (lo == bi && hj < bj)) {
-                    bi = lo;
-                    bj = hj;
+    size_t n = ev->n, bi = n, bj = n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)ev->id[k];
+        if (!ev->grid) { /* records are in ball number order */
+            for (size_t j = k + 1; j < n && bi == n; j++)
+                if (overlap(ev, k, j)) {
+                    bi = k;
+                    bj = j;
                 }
+            if (bi < n)
+                break;
+            continue;
+        }
+        long x0, x1, y0, y1;
+        cell_window(ev, k, &x0, &x1, &y0, &y1);
+        for (long cy = y0; cy <= y1; cy++)
+            for (long cx = x0; cx <= x1; cx++)
+                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next) {
+                    size_t jj = (size_t)ev->id[j];
+                    if (jj > i && (i < bi || (i == bi && jj < bj)) && overlap(ev, k, (size_t)j)) {
+                        bi = i;
+                        bj = jj;
+                    }
+                }
+        for (size_t c = 0; c < ev->nbig; c++) {
+            size_t j = (size_t)ev->big[c], jj = (size_t)ev->id[j];
+            if (jj > i && (i < bi || (i == bi && jj < bj)) && overlap(ev, k, j)) {
+                bi = i;
+                bj = jj;
             }
         }
     }
-    free(sp);
-    if (bi == (size_t)-1)
+    if (bi == n)
         return EVENT_OK;
     if (f) {
         f->i = bi;
@@ -457,7 +536,6 @@ static int find_overlap(const struct sim *s, struct event_fault *f)
     }
     return EVENT_EOVERLAP;
 }
-
 static int find_wall(const struct sim *s, struct event_fault *f)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -490,12 +568,27 @@ static void set_scales(struct event *ev, double vmax)
         ev->tc = 1e-6 * ev->rmin / vmax;
 }
 
+/* Kinetic energy, summed in ball number order. */
 static double kinetic(const struct event *ev)
 {
     double ke = 0;
-    for (size_t i = 0; i < ev->n; i++)
-        ke += 0.5 * ev->m[i] * (ev->vx[i] * ev->vx[i] + ev->vy[i] * ev->vy[i]);
+    for (size_t i = 0; i < ev->n; i++) {
+        size_t k = (size_t)ev->at[i];
+        const struct event_ball *a = &ev->b[k];
+        ke += 0.5 * ev->m[k] * (a->vx * a->vx + a->vy * a->vy);
+    }
     return ke;
+}
+
+/* Brings the arrays by ball number up to date. */
+static void publish(struct event *ev)
+{
+    for (size_t k = 0; k < ev->n; k++) {
+        size_t i = (size_t)ev->id[k];
+        ev->vx[i] = ev->b[k].vx;
+        ev->vy[i] = ev->b[k].vy;
+        ev->ncoll[i] = ev->kcoll[k];
+    }
 }
 
 int event_init(struct event *ev, const struct sim *s,
@@ -509,8 +602,6 @@ int event_init(struct event *ev, const struct sim *s,
         return EVENT_ENOMEM;
     if (!cfg->allow_overlap) {
         int rc = find_wall(s, fault);
-        if (rc == EVENT_OK)
-            rc = find_overlap(s, fault);
         if (rc)
             return rc;
     }
@@ -518,73 +609,79 @@ int event_init(struct event *ev, const struct sim *s,
     ev->n = n;
     ev->p = s->p;
     ev->t = ev->t0 = s->t;
-    double **d[] = {&ev->x, &ev->y, &ev->vx, &ev->vy, &ev->tb, &ev->m, &ev->r,
-                    &ev->tlim, &ev->tlast};
-    int fail = 0;
+    /* A few balls: all pairs beat the grid's crossings (see README). */
+    ev->grid = cfg->grid != 0 && n > EVENT_GRID_MIN;
+    int fail = !(ev->b = malloc(cnt * sizeof *ev->b));
+    double **d[] = {&ev->vx, &ev->vy, &ev->m, &ev->tlast};
     for (size_t a = 0; a < sizeof d / sizeof *d; a++)
         fail |= !(*d[a] = malloc(cnt * sizeof(double)));
-    fail |= !(ev->cnt = calloc(cnt, sizeof *ev->cnt));
     fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
+    fail |= !(ev->kcoll = calloc(cnt, sizeof *ev->kcoll));
     fail |= !(ev->heap = malloc(cnt * sizeof *ev->heap));
-    fail |= !(ev->pos = malloc(cnt * sizeof *ev->pos));
-    ev->grid = cfg->grid != 0;
-    if (ev->grid) {
-        int32_t **g[] = {&ev->next, &ev->prev, &ev->cx, &ev->cy, &ev->reach};
-        for (size_t a = 0; a < sizeof g / sizeof *g; a++)
-            fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
-    }
-    if (fail) {
+    int32_t **g[] = {&ev->id, &ev->at, &ev->pos, &ev->prev, &ev->cx, &ev->cy, &ev->reach};
+    for (size_t a = 0; a < sizeof g / sizeof *g; a++)
+        fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
+    if (fail || (ev->grid && grid_size(ev, s, ev->id))) {
         event_free(ev);
         return EVENT_ENOMEM;
     }
     double rmin = INFINITY, vmax = 0;
-    for (size_t i = 0; i < n; i++) {
-        ev->x[i] = s->x[i];
-        ev->y[i] = s->y[i];
-        ev->vx[i] = s->vx[i];
-        ev->vy[i] = s->vy[i];
-        ev->m[i] = s->m[i];
-        ev->r[i] = s->r[i];
-        ev->tb[i] = s->t;
-        ev->tlast[i] = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = ev->grid ? (size_t)ev->id[k] : k;
+        ev->id[k] = (int32_t)i;
+        ev->at[i] = (int32_t)k;
+        struct event_ball *a = &ev->b[k];
+        a->x = s->x[i];
+        a->y = s->y[i];
+        a->vx = s->vx[i];
+        a->vy = s->vy[i];
+        a->tb = s->t;
+        a->r = s->r[i];
+        a->tlim = INFINITY;
+        a->cnt = 0;
+        a->next = -1;
+        ev->m[k] = s->m[i];
+        ev->tlast[k] = -INFINITY;
         double v = sqrt(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
         if (v > vmax)
             vmax = v;
         if (s->r[i] < rmin)
             rmin = s->r[i];
     }
+    if (ev->grid)
+        grid_link(ev);
+    if (!cfg->allow_overlap) {
+        int rc = find_overlap(ev, fault);
+        if (rc) {
+            event_free(ev);
+            return rc;
+        }
+    }
     ev->rmin = rmin;
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
     set_scales(ev, vmax);
-    if (ev->grid && grid_build(ev)) {
-        event_free(ev);
-        return EVENT_ENOMEM;
-    }
     ev->ke0 = kinetic(ev);
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision (every pair is tried from both sides). */
     ev->nheap = n;
-    for (size_t i = 0; i < n; i++) {
-        predict_own(ev, i, &ev->heap[i]);
-        ev->pos[i] = (int32_t)i;
+    for (size_t k = 0; k < n; k++) {
+        predict_own(ev, k, &ev->heap[k]);
+        ev->pos[k] = (int32_t)k;
     }
-    for (size_t i = 0; i < n; i++)
-        predict_pairs(ev, i, (size_t)-1, &ev->heap[i]);
+    for (size_t k = 0; k < n; k++)
+        predict_pairs(ev, k, (size_t)-1, &ev->heap[k]);
     for (size_t k = n / 2; k-- > 0;)
         sift_down(ev, k, ev->heap[k]);
-    if (ev->nomem) {
-        event_free(ev);
-        return EVENT_ENOMEM;
-    }
+    publish(ev);
     return EVENT_OK;
 }
 
 void event_free(struct event *ev)
 {
-    void *p[] = {ev->x, ev->y, ev->vx, ev->vy, ev->tb, ev->m, ev->r, ev->tlim,
-                 ev->tlast, ev->cnt, ev->ncoll, ev->heap, ev->pos, ev->head, ev->next,
-                 ev->prev, ev->cx, ev->cy, ev->reach, ev->big};
+    void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
+                 ev->heap, ev->id, ev->at, ev->pos, ev->prev, ev->cx, ev->cy,
+                 ev->reach, ev->head, ev->big};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
     memset(ev, 0, sizeof *ev);
@@ -592,12 +689,12 @@ void event_free(struct event *ev)
 
 /* === Events === */
 
-static void drift(struct event *ev, size_t i)
+static void drift(struct event *ev, struct event_ball *a)
 {
-    double dt = ev->t - ev->tb[i];
-    ev->x[i] += dt * ev->vx[i];
-    ev->y[i] += dt * ev->vy[i];
-    ev->tb[i] = ev->t;
+    double dt = ev->t - a->tb;
+    a->x += dt * a->vx;
+    a->y += dt * a->vy;
+    a->tb = ev->t;
 }
 
 /* The restitution of a collision now with normal speed |u|: e, but 1
@@ -615,90 +712,93 @@ static double restitution(const struct event *ev, size_t i, size_t j, double u)
 }
 
 /*
- * Impulse along the unit normal n from i to j: with the normal relative
- * velocity u = (v_j - v_i).n < 0 and mu = m_i m_j / (m_i + m_j),
- * J = -(1 + e) mu u; v_i -= J/m_i n, v_j += J/m_j n. Momentum is kept, the
- * normal relative velocity becomes -e u, and with e = 1 energy is kept.
+ * Impulse along the unit normal n from i to j (records of balls numbered
+ * in that order): with the normal relative velocity u = (v_j - v_i).n < 0
+ * and mu = m_i m_j / (m_i + m_j), J = -(1 + e) mu u; v_i -= J/m_i n,
+ * v_j += J/m_j n. Momentum is kept, the normal relative velocity becomes
+ * -e u, and with e = 1 energy is kept.
  */
 static void collide(struct event *ev, size_t i, size_t j)
 {
-    drift(ev, i);
-    drift(ev, j);
-    double dx = ev->x[j] - ev->x[i], dy = ev->y[j] - ev->y[i];
+    struct event_ball *p = &ev->b[i], *q = &ev->b[j];
+    drift(ev, p);
+    drift(ev, q);
+    double dx = q->x - p->x, dy = q->y - p->y;
     double d = sqrt(dx * dx + dy * dy);
     if (d > 0) {
         double nx = dx / d, ny = dy / d;
-        double u = (ev->vx[j] - ev->vx[i]) * nx + (ev->vy[j] - ev->vy[i]) * ny;
+        double u = (q->vx - p->vx) * nx + (q->vy - p->vy) * ny;
         if (u < 0) {
             double mi = ev->m[i], mj = ev->m[j];
             double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
-            ev->vx[i] -= J / mi * nx;
-            ev->vy[i] -= J / mi * ny;
-            ev->vx[j] += J / mj * nx;
-            ev->vy[j] += J / mj * ny;
+            p->vx -= J / mi * nx;
+            p->vy -= J / mi * ny;
+            q->vx += J / mj * nx;
+            q->vy += J / mj * ny;
         }
     }
     ev->tlast[i] = ev->tlast[j] = ev->t;
-    ev->cnt[i]++;
-    ev->cnt[j]++;
-    ev->ncoll[i]++;
-    ev->ncoll[j]++;
+    p->cnt++;
+    q->cnt++;
+    ev->kcoll[i]++;
+    ev->kcoll[j]++;
     ev->collisions++;
     predict(ev, i, j);
     predict(ev, j, i);
 }
 
-static void bounce(struct event *ev, size_t i, int code)
+static void bounce(struct event *ev, size_t k, int code)
 {
-    drift(ev, i);
+    struct event_ball *a = &ev->b[k];
+    drift(ev, a);
     double e = ev->p.restitution;
-    if (e < 1 && ev->t - ev->tlast[i] < ev->tc)
+    if (e < 1 && ev->t - ev->tlast[k] < ev->tc)
         e = 1;
-    double m = ev->m[i], vx0 = ev->vx[i], vy0 = ev->vy[i];
+    double m = ev->m[k], vx0 = a->vx, vy0 = a->vy;
     if (code == EV_WALL_X) {
-        ev->vx[i] = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
+        a->vx = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
     } else if (code == EV_WALL_Y) {
-        ev->vy[i] = -(fabs(vy0) < ev->umin ? 1 : e) * vy0;
+        a->vy = -(fabs(vy0) < ev->umin ? 1 : e) * vy0;
     } else {
         /* Reflect the outward normal component: v -= (1 + e)(v.n) n. */
-        double R = 0.5 * ev->p.w, dx = ev->x[i] - R, dy = ev->y[i] - R;
+        double R = 0.5 * ev->p.w, dx = a->x - R, dy = a->y - R;
         double d = sqrt(dx * dx + dy * dy);
         if (d > 0) {
             double nx = dx / d, ny = dy / d;
-            double u = ev->vx[i] * nx + ev->vy[i] * ny;
+            double u = a->vx * nx + a->vy * ny;
             if (u > 0) {
                 if (u < ev->umin)
                     e = 1;
-                ev->vx[i] -= (1 + e) * u * nx;
-                ev->vy[i] -= (1 + e) * u * ny;
+                a->vx -= (1 + e) * u * nx;
+                a->vy -= (1 + e) * u * ny;
             }
         }
     }
-    ev->wall_px += m * (ev->vx[i] - vx0);
-    ev->wall_py += m * (ev->vy[i] - vy0);
-    ev->tlast[i] = ev->t;
-    ev->cnt[i]++;
+    ev->wall_px += m * (a->vx - vx0);
+    ev->wall_py += m * (a->vy - vy0);
+    ev->tlast[k] = ev->t;
+    a->cnt++;
     ev->walls++;
-    predict(ev, i, (size_t)-1);
+    predict(ev, k, (size_t)-1);
 }
 
-static void cross(struct event *ev, size_t i, int code)
+static void cross(struct event *ev, size_t k, int code)
 {
-    cell_unlink(ev, i);
+    cell_unlink(ev, k);
     if (code == EV_CROSS_X)
-        ev->cx[i] += ev->vx[i] > 0 ? 1 : -1;
+        ev->cx[k] += ev->b[k].vx > 0 ? 1 : -1;
     else
-        ev->cy[i] += ev->vy[i] > 0 ? 1 : -1;
-    cell_link(ev, i);
-    /* No trajectory changes: the collisions others predicted with i stay
-     * valid, and i's own are found again from its new cell. */
+        ev->cy[k] += ev->b[k].vy > 0 ? 1 : -1;
+    cell_link(ev, k);
+    /* No trajectory changes: the collisions others predicted with k stay
+     * valid, and k's own are found again from its new cell. */
     ev->crossings++;
-    predict(ev, i, (size_t)-1);
+    predict(ev, k, (size_t)-1);
 }
 
 /* The engine's loop: events with t <= T, at most max physical ones (<= 0:
  * no limit). Returns 1 when the queue holds nothing more up to T, 0 when the
- * budget ran out, EVENT_ENOMEM. *done counts the physical events. */
+ * budget ran out. *done counts the physical events. */
 static int run(struct event *ev, double T, long long max, long long *done)
 {
     *done = 0;
@@ -713,12 +813,17 @@ static int run(struct event *ev, double T, long long max, long long *done)
         int code = e.j < 0 ? -1 - e.j : -1;
         int physical = code < EV_CROSS_X;
         ev->t = e.t;
-        if (code < 0)
-            collide(ev, (size_t)e.i, (size_t)e.j);
-        else if (physical)
-            bounce(ev, (size_t)e.i, code);
-        else
-            cross(ev, (size_t)e.i, code);
+        if (code < 0) {
+            size_t i = (size_t)e.own, j = (size_t)e.j;
+            if (ev->id[j] < ev->id[i])
+                collide(ev, j, i);
+            else
+                collide(ev, i, j);
+        } else if (physical) {
+            bounce(ev, (size_t)e.own, code);
+        } else {
+            cross(ev, (size_t)e.own, code);
+        }
         *done += physical;
         if (physical && max > 0 && *done >= max)
             return 0;
@@ -732,6 +837,7 @@ int event_advance(struct event *ev, double T, long long max_events)
     int rc = run(ev, T, max_events, &done);
     if (rc == 1 && T > ev->t)
         ev->t = T;
+    publish(ev);
     return rc;
 }
 
@@ -741,35 +847,41 @@ long long event_step(struct event *ev, long long count)
     if (count <= 0)
         return 0;
     run(ev, INFINITY, count, &done);
+    publish(ev);
     return done;
 }
 
 void event_kick(struct event *ev, size_t i, double vx, double vy)
 {
-    drift(ev, i);
+    size_t k = (size_t)ev->at[i];
+    struct event_ball *a = &ev->b[k];
+    drift(ev, a);
     /* The reference energy of de moves by the kick's work. */
-    double v0 = ev->vx[i] * ev->vx[i] + ev->vy[i] * ev->vy[i];
-    ev->ke0 += 0.5 * ev->m[i] * (vx * vx + vy * vy - v0);
-    ev->vx[i] = vx;
-    ev->vy[i] = vy;
+    double v0 = a->vx * a->vx + a->vy * a->vy;
+    ev->ke0 += 0.5 * ev->m[k] * (vx * vx + vy * vy - v0);
+    a->vx = vx;
+    a->vy = vy;
     set_scales(ev, sqrt(vx * vx + vy * vy));
-    ev->cnt[i]++;
-    predict(ev, i, (size_t)-1);
+    a->cnt++;
+    predict(ev, k, (size_t)-1);
+    publish(ev);
 }
 
 void event_position(const struct event *ev, size_t i, double *x, double *y)
 {
-    double dt = ev->t - ev->tb[i];
-    *x = ev->x[i] + dt * ev->vx[i];
-    *y = ev->y[i] + dt * ev->vy[i];
+    const struct event_ball *a = &ev->b[ev->at[i]];
+    double dt = ev->t - a->tb;
+    *x = a->x + dt * a->vx;
+    *y = a->y + dt * a->vy;
 }
 
 void event_to_sim(const struct event *ev, struct sim *s)
 {
     for (size_t i = 0; i < ev->n; i++) {
+        const struct event_ball *a = &ev->b[ev->at[i]];
         event_position(ev, i, &s->x[i], &s->y[i]);
-        s->vx[i] = ev->vx[i];
-        s->vy[i] = ev->vy[i];
+        s->vx[i] = a->vx;
+        s->vy[i] = a->vy;
     }
     s->t = ev->t;
 }
@@ -782,10 +894,11 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->crossings = ev->crossings;
     d->events = ev->collisions + ev->walls;
     for (size_t i = 0; i < ev->n; i++) {
-        if (ev->ncoll[i] > d->max_ball)
-            d->max_ball = ev->ncoll[i];
-        d->px += ev->m[i] * ev->vx[i];
-        d->py += ev->m[i] * ev->vy[i];
+        size_t k = (size_t)ev->at[i];
+        if (ev->kcoll[k] > d->max_ball)
+            d->max_ball = ev->kcoll[k];
+        d->px += ev->m[k] * ev->b[k].vx;
+        d->py += ev->m[k] * ev->b[k].vy;
     }
     double n = (double)ev->n;
     d->per_ball = ev->n ? 2.0 * (double)ev->collisions / n : 0;

@@ -85,12 +85,12 @@ struct event_fault {
     size_t i, j;
 };
 
-/// A ball's pending event, 24 bytes. j >= 0: collision of balls i < j;
-/// j < 0: ball i alone, code -1 - j (enum in event.c: walls, crossings).
+/// A ball's pending event, 24 bytes, in records (cell order): j >= 0:
+/// collision of own and j; j < 0: own alone, code -1 - j (enum in event.c:
+/// walls, crossings).
 struct event_item {
     double t;
-    int32_t i, j;
-    int32_t own; ///< the ball whose slot this is (i or j)
+    int32_t own, j;
     uint32_t cp; ///< the partner's counter at prediction
 };
 
@@ -110,35 +110,43 @@ struct event_diag {
     size_t heap;          ///< events queued: one per ball
 };
 
+/// A ball's record inside the engine (event.c), in cell order.
+struct event_ball;
+
 /// The engine. Fields are read-only for callers; arrays have n entries.
 struct event {
     size_t n;
     struct sim_params p;
     double t, t0;             ///< now, and the time at init
-    double *x, *y, *vx, *vy;  ///< position at tb, velocity
-    double *tb;               ///< each ball's own time
-    double *m, *r;
-    double *tlim;             ///< time of each ball's own pending event (wall/crossing)
-    double *tlast;            ///< time of each ball's last collision (TC model)
-    uint32_t *cnt;            ///< collision counters (stale detection)
+    /* By ball number, brought up to date whenever an event_* call returns
+     * (the engine keeps its own copy in cell order). */
+    double *vx, *vy;          ///< velocities
     long long *ncoll;         ///< ball-ball collisions of each ball
     double tc;                ///< TC-model time (see event_config)
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
     int tc_auto;              ///< tc follows vref
+    /* Balls in cell order (k), one 64-byte record each, and what is read
+     * less often in arrays beside it. */
+    struct event_ball *b;
+    int32_t *id;              ///< ball number of record k
+    int32_t *at;              ///< record of ball number i
+    double *m, *tlast;        ///< mass; time of the last collision (TC model)
+    long long *kcoll;         ///< collisions of record k
     /* queue: one slot per ball, an indexed binary heap */
     struct event_item *heap;  ///< n slots in heap order
-    int32_t *pos;             ///< each ball's place in heap
+    int32_t *pos;             ///< each record's place in heap
     size_t nheap;
     int nomem;                ///< kept for callers: the queue never grows, so 0
-    /* grid (NULL when off) */
+    /* grid (off for a few balls, or when asked) */
     int grid;
     long nx, ny;              ///< cells
     double cw, ch;            ///< cell size, >= the largest small-ball diameter
-    int32_t *head, *next, *prev; ///< per-cell doubly linked lists
-    int32_t *cx, *cy;         ///< each ball's cell
-    int32_t *reach;           ///< cells each side a ball must look (1 unless big)
-    int32_t *big;             ///< balls with reach > 1, looked at by every ball
+    double rsmall;            ///< the largest radius of a small ball
+    int32_t *head, *prev;     ///< per-cell doubly linked lists of small balls
+    int32_t *cx, *cy;         ///< each record's cell
+    int32_t *reach;           ///< cells each side a record must look (1 unless big)
+    int32_t *big;             ///< records with reach > 1, looked at by every ball
     size_t nbig;
     /* diagnostics */
     long long collisions, walls, crossings;

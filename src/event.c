@@ -21,9 +21,8 @@
 #include <string.h>
 
 /* A ball at its own time tb: position, velocity, radius, the time of its
- * own next event (wall or crossing), its collision counter (a prediction
- * with it is stale once the counter has moved on) and the next ball in its
- * cell. 64 bytes. */
+ * next wall (tlim), its collision counter (a prediction with it is stale
+ * once the counter has moved on) and the next ball in its cell. 64 bytes. */
 struct event_ball {
     double x, y, vx, vy, tb, r, tlim;
     uint32_t cnt;
@@ -40,7 +39,7 @@ struct event_ball {
 #define EVENT_APPROACH 1e-10
 
 /* At most this many balls: all pairs, no grid (measured: see README). */
-#define EVENT_GRID_MIN 0
+#define EVENT_GRID_MIN 20
 
 /* Codes of single-ball events, stored as j = -1 - code. */
 enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
@@ -233,7 +232,9 @@ static double wall_circle(const struct event *ev, const struct event_ball *a)
 }
 
 /* Record k's own next event: the first wall, and with the grid the first
- * cell crossing. Sets its tlim and writes the event to *e. */
+ * cell crossing. Sets its tlim (the wall's time: a crossing changes no
+ * course, so it bounds no prediction, and the grid and all pairs then see
+ * the same collisions in the same order) and writes the event to *e. */
 static void predict_own(struct event *ev, size_t k, struct event_item *e)
 {
     struct event_ball *a = &ev->b[k];
@@ -256,6 +257,9 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
         }
     }
     best += tb;
+    if (best < ev->t)
+        best = ev->t;
+    a->tlim = best;
     if (ev->grid) {
         double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
@@ -276,10 +280,9 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
             best = ty;
             code = EV_CROSS_Y;
         }
+        if (best < ev->t)
+            best = ev->t;
     }
-    if (best < ev->t)
-        best = ev->t;
-    a->tlim = best;
     e->t = best;
     e->own = (int32_t)k;
     e->j = -1 - code;
@@ -287,8 +290,8 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
 }
 
 /* The collision of records k and j becomes k's slot *best if it comes
- * before both balls' own next events (an own event predicts its ball
- * again, which finds the pair again) and before *best. */
+ * before both balls' next walls (a bounce predicts its ball again, which
+ * finds the pair again) and before *best. */
 static inline void predict_pair(const struct event *ev, size_t k, size_t j,
                                 struct event_item *best)
 {
@@ -421,17 +424,20 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
             rsmall = rs[a];
         free(rs);
     }
-    /* sqrt(w) sqrt(h / n), not sqrt(w h / n): no overflow to infinity (one
-     * cell, all pairs) on a 1e200 table, no underflow to 0 (a cell per ball
-     * diameter, 1e12 of them) on a 1e-200 one. No side gets more cells than
-     * there are balls, so there are at most about n cells. */
+    /* The spacing of the balls, sqrt(w) sqrt(h / n), not sqrt(w h / n): no
+     * overflow to infinity (one cell, all pairs) on a 1e200 table, no
+     * underflow to 0 (a cell per ball diameter, 1e12 of them) on a 1e-200
+     * one. Cells of 3/4 of it in a dilute gas (fewer crossings against
+     * fewer neighbours, measured from packing 0.01 to 0.05), of one
+     * diameter from packing about 0.2 up (then the cells hold fewer than a
+     * ball each); at most about 4 n cells either way. */
     double nb = (double)(n ? n : 1);
-    double c = 2 * rsmall * (1 + 1e-6);
-    double area = sqrt(ev->p.w) * sqrt(ev->p.h / nb);
-    if (area > c)
-        c = area;
+    double d = 2 * rsmall * (1 + 2e-6); /* small in grid_link, despite rounding */
+    double c = 0.75 * sqrt(ev->p.w) * sqrt(ev->p.h / nb);
+    if (!(c >= 1.5 * d))
+        c = d;
     double fx = floor(ev->p.w / c), fy = floor(ev->p.h / c);
-    double cap = nb < 1e6 ? nb : 1e6;
+    double cap = 2 * nb < 1e6 ? 2 * nb : 1e6;
     ev->nx = fx < 1 ? 1 : fx > cap ? (long)cap : (long)fx;
     ev->ny = fy < 1 ? 1 : fy > cap ? (long)cap : (long)fy;
     ev->cw = ev->p.w / (double)ev->nx;
@@ -457,22 +463,32 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
     for (size_t i = 0; i < n; i++)
         order[ev->head[cell[i]]++] = (int32_t)i;
     free(cell);
-    ev->rsmall = rsmall;
     return 0;
 }
 
-/* Links the records into their cells (grid_size has sized the grid). */
+/* Links the records into their cells (grid_size has sized the grid). A
+ * ball is small, in the cells, when two such balls in contact are in
+ * neighbouring cells (2 r (1 + 1e-6) <= the cell); a bigger one is looked
+ * at by every ball and looks `reach` cells each side for the small ones. */
 static void grid_link(struct event *ev)
 {
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
     memset(ev->head, 0xff, cells * sizeof *ev->head);
-    double cmin = ev->cw < ev->ch ? ev->cw : ev->ch;
+    double cmin = ev->cw < ev->ch ? ev->cw : ev->ch, rsmall = 0;
+    for (size_t k = 0; k < ev->n; k++)
+        if (2 * ev->b[k].r * (1 + 1e-6) <= cmin && ev->b[k].r > rsmall)
+            rsmall = ev->b[k].r;
+    ev->rsmall = rsmall;
     ev->nbig = 0;
     for (size_t k = ev->n; k-- > 0;) { /* backwards: lists in record order */
+        double r = ev->b[k].r;
         ev->cx[k] = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
         ev->cy[k] = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
-        double reach = floor((ev->b[k].r + ev->rsmall) / cmin) + 1;
-        ev->reach[k] = reach > 1e6 ? 1000000 : (int32_t)reach;
+        ev->reach[k] = 1;
+        if (!(2 * r * (1 + 1e-6) <= cmin)) {
+            double reach = floor((r + rsmall) * (1 + 1e-6) / cmin) + 1;
+            ev->reach[k] = reach > 1e6 ? 1000000 : reach < 2 ? 2 : (int32_t)reach;
+        }
         cell_link(ev, k);
     }
     for (size_t k = 0; k < ev->n; k++)

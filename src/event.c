@@ -41,6 +41,13 @@ struct event_ball {
 /* At most this many balls: all pairs, no grid (measured: see README). */
 #define EVENT_GRID_MIN 20
 
+/* The inner loop's functions, inlined where the compiler allows asking. */
+#if defined(__GNUC__)
+#define EV_INLINE inline __attribute__((always_inline))
+#else
+#define EV_INLINE inline
+#endif
+
 /* Codes of single-ball events, stored as j = -1 - code. */
 enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
 
@@ -81,11 +88,9 @@ struct event_config event_default_config(void)
 /* The total order of events: time, then lower ball number, then partner
  * (single ball events, j < 0, first). Ties in time are rare: only they look
  * the ball numbers up. */
-static int ev_less(const struct event *ev, const struct event_item *a,
-                   const struct event_item *b)
+static int ev_tie(const struct event *ev, const struct event_item *a,
+                  const struct event_item *b)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
     int32_t ai = ev->id[a->own], aj = a->j, bi = ev->id[b->own], bj = b->j;
     if (aj >= 0) {
         aj = ev->id[aj];
@@ -106,6 +111,12 @@ static int ev_less(const struct event *ev, const struct event_item *a,
     if (ai != bi)
         return ai < bi;
     return aj < bj;
+}
+
+static EV_INLINE int ev_less(const struct event *ev, const struct event_item *a,
+                          const struct event_item *b)
+{
+    return a->t < b->t || (a->t == b->t && ev_tie(ev, a, b));
 }
 
 static void sift_down(struct event *ev, size_t k, struct event_item e)
@@ -167,7 +178,7 @@ static int stale(const struct event *ev, const struct event_item *e)
  * Swapping p and q negates D and V exactly, so either order gives the same
  * bits.
  */
-static double pair_time(double now, const struct event_ball *p,
+static EV_INLINE double pair_time(double now, const struct event_ball *p,
                         const struct event_ball *q)
 {
     double tr = p->tb > q->tb ? p->tb : q->tb;
@@ -289,17 +300,17 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
     e->cp = 0;
 }
 
-/* The collision of records k and j becomes k's slot *best if it comes
- * before both balls' next walls (a bounce predicts its ball again, which
- * finds the pair again) and before *best. */
-static inline void predict_pair(const struct event *ev, size_t k, size_t j,
-                                struct event_item *best)
+/* The collision of ball @p a (record k) and record j becomes the slot
+ * *best if it comes before both balls' next walls (a bounce predicts its
+ * ball again, which finds the pair again) and before *best. */
+static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
+                                size_t k, size_t j, struct event_item *best)
 {
-    const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
+    const struct event_ball *q = &ev->b[j];
     double t = pair_time(ev->t, a, q);
-    if (t < a->tlim && t < q->tlim && t <= best->t) {
+    if (t <= best->t && t < a->tlim && t < q->tlim) {
         struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
-        if (t < best->t || ev_less(ev, &e, best))
+        if (t < best->t || ev_tie(ev, &e, best))
             *best = e;
     }
 }
@@ -321,26 +332,33 @@ static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
  * balls flying apart never meet again before one of them changes course).
  * Only small balls are in the cells; the big ones are looked at by all. */
 static void predict_pairs(const struct event *ev, size_t k, size_t skip,
-                          struct event_item *best)
+                          struct event_item *out)
 {
+    /* local copies: the compiler need not reload them after each store */
+    struct event_item best = *out;
+    const struct event_ball a = ev->b[k];
     if (!ev->grid) {
         for (size_t j = 0; j < ev->n; j++)
             if (j != k && j != skip)
-                predict_pair(ev, k, j, best);
+                predict_pair(ev, &a, k, j, &best);
+        *out = best;
         return;
     }
     long x0, x1, y0, y1;
     cell_window(ev, k, &x0, &x1, &y0, &y1);
+    const int32_t *head = ev->head;
+    const struct event_ball *b = ev->b;
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++)
-            for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next)
+            for (int32_t j = head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
                 if ((size_t)j != k && (size_t)j != skip)
-                    predict_pair(ev, k, (size_t)j, best);
+                    predict_pair(ev, &a, k, (size_t)j, &best);
     for (size_t c = 0; c < ev->nbig; c++) {
         size_t j = (size_t)ev->big[c];
         if (j != k && j != skip)
-            predict_pair(ev, k, j, best);
+            predict_pair(ev, &a, k, j, &best);
     }
+    *out = best;
 }
 
 /* Predicts record k again: its slot becomes its earliest event. */

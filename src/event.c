@@ -76,14 +76,25 @@ struct event_config event_default_config(void)
 /*
  * One pending event per ball, as in Smallenburg's "Single" code: a ball's
  * slot holds the earliest of its own next event (a wall or a cell crossing)
- * and the collisions it predicted, and an indexed binary heap keeps the n
- * slots in event order (pos[k] is record k's place in it). A slot's
- * collision goes stale when its partner changes course (the partner's
- * counter moves on); the owner then predicts again when the slot comes to
- * the top. The owner itself never holds a stale slot: every change of
- * course predicts it again at once. So the queue never grows, and the valid
- * events come out in the same order as from a heap of every prediction.
+ * and the collisions it predicted. A slot's collision goes stale when its
+ * partner changes course (the partner's counter moves on); the owner then
+ * predicts again when the slot comes to the top. The owner itself never
+ * holds a stale slot: every change of course predicts it again at once.
+ *
+ * The slots are kept in a calendar (after Paul, and Smallenburg's event
+ * lists): the events before `lim` in a small binary heap ordered exactly,
+ * the later ones in unsorted lists, one per time span of width w (about 4
+ * events each), in a ring of nb lists covering a few mean times between a
+ * ball's events, and the rest in an overflow list. A change of slot is
+ * then O(1) for a far event (most are), and only the heap's few hundred
+ * events are ever compared. Every event outside the heap is at lim or
+ * later: a list is moved into the heap whole before lim passes its span
+ * (an event goes one list early when not in the first, so that rounding of
+ * (t - lim) / w never puts it late).
  */
+
+enum { Q_NEAR = -1, Q_NONE = -2 };
+#define Q_PER_LIST 4.0
 
 /* The total order of events: time, then lower ball number, then partner
  * (single ball events, j < 0, first). Ties in time are rare: only they look
@@ -114,50 +125,213 @@ static int ev_tie(const struct event *ev, const struct event_item *a,
 }
 
 static EV_INLINE int ev_less(const struct event *ev, const struct event_item *a,
-                          const struct event_item *b)
+                             const struct event_item *b)
 {
     return a->t < b->t || (a->t == b->t && ev_tie(ev, a, b));
 }
 
-static void sift_down(struct event *ev, size_t k, struct event_item e)
+/* near-heap order of records k and j */
+static EV_INLINE int near_less(const struct event *ev, int32_t k, int32_t j)
 {
-    struct event_item *h = ev->heap;
-    size_t n = ev->nheap;
-    for (;;) {
-        size_t c = 2 * k + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ev_less(ev, &h[c + 1], &h[c]))
-            c++;
-        if (!ev_less(ev, &h[c], &e))
-            break;
-        h[k] = h[c];
-        ev->pos[h[k].own] = (int32_t)k;
-        k = c;
-    }
-    h[k] = e;
-    ev->pos[e.own] = (int32_t)k;
+    return ev_less(ev, &ev->slot[k], &ev->slot[j]);
 }
 
-/* Record @p e.own's new slot, moved up or down to where it belongs. */
+static void near_up(struct event *ev, size_t h, int32_t k)
+{
+    int32_t *nr = ev->near;
+    while (h > 0) {
+        size_t up = (h - 1) / 2;
+        if (!near_less(ev, k, nr[up]))
+            break;
+        nr[h] = nr[up];
+        ev->pos[nr[h]] = (int32_t)h;
+        h = up;
+    }
+    nr[h] = k;
+    ev->pos[k] = (int32_t)h;
+}
+
+static void near_down(struct event *ev, size_t h, int32_t k)
+{
+    int32_t *nr = ev->near;
+    size_t n = ev->nnear;
+    for (;;) {
+        size_t c = 2 * h + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && near_less(ev, nr[c + 1], nr[c]))
+            c++;
+        if (!near_less(ev, nr[c], k))
+            break;
+        nr[h] = nr[c];
+        ev->pos[nr[h]] = (int32_t)h;
+        h = c;
+    }
+    nr[h] = k;
+    ev->pos[k] = (int32_t)h;
+}
+
+/* Record k's slot has changed while in the heap: move it to its place. */
+static void near_fix(struct event *ev, int32_t k)
+{
+    size_t h = (size_t)ev->pos[k];
+    if (h > 0 && near_less(ev, k, ev->near[(h - 1) / 2]))
+        near_up(ev, h, k);
+    else
+        near_down(ev, h, k);
+}
+
+static void q_unlink(struct event *ev, int32_t k)
+{
+    int32_t w = ev->where[k];
+    if (w == Q_NONE)
+        return;
+    if (w == Q_NEAR) {
+        size_t h = (size_t)ev->pos[k];
+        int32_t last = ev->near[--ev->nnear];
+        if (last != k) {
+            ev->near[h] = last;
+            ev->pos[last] = (int32_t)h;
+            near_fix(ev, last);
+        }
+    } else {
+        if (ev->lprev[k] >= 0)
+            ev->lnext[ev->lprev[k]] = ev->lnext[k];
+        else
+            ev->lhead[w] = ev->lnext[k];
+        if (ev->lnext[k] >= 0)
+            ev->lprev[ev->lnext[k]] = ev->lprev[k];
+        if ((size_t)w == ev->nlist)
+            ev->nover--;
+        else
+            ev->nring--;
+    }
+    ev->where[k] = Q_NONE;
+}
+
+static void list_push(struct event *ev, int32_t k, size_t w)
+{
+    ev->where[k] = (int32_t)w;
+    ev->lprev[k] = -1;
+    ev->lnext[k] = ev->lhead[w];
+    if (ev->lhead[w] >= 0)
+        ev->lprev[ev->lhead[w]] = k;
+    ev->lhead[w] = k;
+}
+
+/* Files record k by its slot's time. */
+static void q_file(struct event *ev, int32_t k)
+{
+    double t = ev->slot[k].t;
+    if (t == INFINITY) {
+        ev->where[k] = Q_NONE;
+    } else if (t < ev->lim) {
+        ev->where[k] = Q_NEAR;
+        size_t h = ev->nnear++;
+        near_up(ev, h, k);
+    } else {
+        double m = floor((t - ev->lim) / ev->lw);
+        if (m >= 1)
+            m -= 1; /* one list early: rounding never files it late */
+        if (m < (double)ev->nlist) {
+            list_push(ev, k, (ev->lnext0 + (size_t)m) % ev->nlist);
+            ev->nring++;
+        } else {
+            list_push(ev, k, ev->nlist);
+            ev->nover++;
+        }
+    }
+}
+
+/* Record @p e.own's new slot. */
 static void set_slot(struct event *ev, struct event_item e)
 {
-    struct event_item *h = ev->heap;
-    size_t k = (size_t)ev->pos[e.own];
-    if (k > 0 && ev_less(ev, &e, &h[(k - 1) / 2])) {
-        do {
-            size_t up = (k - 1) / 2;
-            if (!ev_less(ev, &e, &h[up]))
-                break;
-            h[k] = h[up];
-            ev->pos[h[k].own] = (int32_t)k;
-            k = up;
-        } while (k > 0);
-        h[k] = e;
-        ev->pos[e.own] = (int32_t)k;
+    int32_t k = e.own;
+    if (ev->where[k] == Q_NEAR && e.t < ev->lim) {
+        ev->slot[k] = e;
+        near_fix(ev, k);
         return;
     }
-    sift_down(ev, k, e);
+    q_unlink(ev, k);
+    ev->slot[k] = e;
+    q_file(ev, k);
+}
+
+/* Sizes the calendar anew from the slots: the heap starts at the earliest
+ * event, the lists are Q_PER_LIST mean gaps between events wide and span
+ * four mean times to a ball's next event. O(n); at init, and when the ring
+ * runs empty or the overflow holds most events. */
+static void q_rebuild(struct event *ev)
+{
+    size_t n = ev->n, live = 0;
+    double tmin = INFINITY, sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        double t = ev->slot[k].t;
+        if (t < INFINITY) {
+            live++;
+            sum += t - ev->t;
+            if (t < tmin)
+                tmin = t;
+        }
+    }
+    ev->nnear = ev->nring = ev->nover = 0;
+    ev->lnext0 = 0;
+    double tau = live ? sum / (double)live : 0;
+    double nl = live ? 4 * (double)live / Q_PER_LIST : 1;
+    ev->nlist = nl < 16 ? 16 : nl > (double)ev->capl ? ev->capl : (size_t)nl;
+    ev->lw = 4 * tau / (double)ev->nlist;
+    /* spans below the rounding of the times would never advance */
+    double floor_w = (fabs(tmin) + fabs(ev->t)) * 0x1p-40;
+    if (!(ev->lw > floor_w))
+        ev->lw = floor_w > 0 ? floor_w : 0x1p-1000;
+    ev->lim = live ? tmin + ev->lw : INFINITY;
+    for (size_t w = 0; w <= ev->nlist; w++)
+        ev->lhead[w] = -1;
+    for (size_t k = 0; k < n; k++)
+        q_file(ev, (int32_t)k);
+}
+
+/* The earliest event, or NULL when there is none. */
+static struct event_item *q_top(struct event *ev)
+{
+    for (;;) {
+        if (ev->nnear && ev->slot[ev->near[0]].t < ev->lim)
+            return &ev->slot[ev->near[0]];
+        if (ev->nring == 0) {
+            if (ev->nover == 0 && ev->nnear == 0)
+                return NULL;
+            q_rebuild(ev);
+            continue;
+        }
+        /* the next list into the heap, lim one span on */
+        size_t w = ev->lnext0;
+        for (int32_t k = ev->lhead[w], nx; k >= 0; k = nx) {
+            nx = ev->lnext[k];
+            ev->where[k] = Q_NEAR;
+            ev->nring--;
+            near_up(ev, ev->nnear++, k);
+        }
+        ev->lhead[w] = -1;
+        double lim = ev->lim + ev->lw;
+        if (!(lim > ev->lim)) { /* the span is below the rounding of lim */
+            q_rebuild(ev);
+            continue;
+        }
+        ev->lim = lim;
+        ev->lnext0 = (w + 1) % ev->nlist;
+        if (ev->lnext0 == 0 && ev->nover) {
+            /* a turn of the ring: the overflow's near events into it */
+            if (ev->nover > ev->n / 2) {
+                q_rebuild(ev);
+                continue;
+            }
+            for (int32_t k = ev->lhead[ev->nlist], nx; k >= 0; k = nx) {
+                nx = ev->lnext[k];
+                q_unlink(ev, k);
+                q_file(ev, k);
+            }
+        }
+    }
 }
 
 static int stale(const struct event *ev, const struct event_item *e)
@@ -651,8 +825,11 @@ int event_init(struct event *ev, const struct sim *s,
         fail |= !(*d[a] = malloc(cnt * sizeof(double)));
     fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
     fail |= !(ev->kcoll = calloc(cnt, sizeof *ev->kcoll));
-    fail |= !(ev->heap = malloc(cnt * sizeof *ev->heap));
-    int32_t **g[] = {&ev->id, &ev->at, &ev->pos, &ev->prev, &ev->cx, &ev->cy, &ev->reach};
+    fail |= !(ev->slot = malloc(cnt * sizeof *ev->slot));
+    ev->capl = cnt + 16;
+    fail |= !(ev->lhead = malloc((ev->capl + 1) * sizeof *ev->lhead));
+    int32_t **g[] = {&ev->id, &ev->at, &ev->pos, &ev->prev, &ev->cx, &ev->cy, &ev->reach,
+                     &ev->near, &ev->where, &ev->lnext, &ev->lprev};
     for (size_t a = 0; a < sizeof g / sizeof *g; a++)
         fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
     if (fail || (ev->grid && grid_size(ev, s, ev->id))) {
@@ -698,15 +875,11 @@ int event_init(struct event *ev, const struct sim *s,
     ev->ke0 = kinetic(ev);
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision (every pair is tried from both sides). */
-    ev->nheap = n;
-    for (size_t k = 0; k < n; k++) {
-        predict_own(ev, k, &ev->heap[k]);
-        ev->pos[k] = (int32_t)k;
-    }
     for (size_t k = 0; k < n; k++)
-        predict_pairs(ev, k, (size_t)-1, &ev->heap[k]);
-    for (size_t k = n / 2; k-- > 0;)
-        sift_down(ev, k, ev->heap[k]);
+        predict_own(ev, k, &ev->slot[k]);
+    for (size_t k = 0; k < n; k++)
+        predict_pairs(ev, k, (size_t)-1, &ev->slot[k]);
+    q_rebuild(ev);
     publish(ev);
     return EVENT_OK;
 }
@@ -714,7 +887,8 @@ int event_init(struct event *ev, const struct sim *s,
 void event_free(struct event *ev)
 {
     void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
-                 ev->heap, ev->id, ev->at, ev->pos, ev->prev, ev->cx, ev->cy,
+                 ev->slot, ev->lhead, ev->near, ev->where, ev->lnext, ev->lprev,
+                 ev->id, ev->at, ev->pos, ev->prev, ev->cx, ev->cy,
                  ev->reach, ev->head, ev->big};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
@@ -836,10 +1010,11 @@ static void cross(struct event *ev, size_t k, int code)
 static int run(struct event *ev, double T, long long max, long long *done)
 {
     *done = 0;
-    while (ev->nheap) {
-        struct event_item e = ev->heap[0];
-        if (!(e.t <= T) || e.t == INFINITY)
+    for (;;) {
+        struct event_item *top = q_top(ev);
+        if (!top || !(top->t <= T))
             break;
+        struct event_item e = *top;
         if (stale(ev, &e)) {
             predict(ev, (size_t)e.own, (size_t)-1);
             continue;
@@ -943,5 +1118,5 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->de = ev->ke0 > 0 ? (d->ke - ev->ke0) / ev->ke0 : 0;
     d->wall_px = ev->wall_px;
     d->wall_py = ev->wall_py;
-    d->heap = ev->nheap;
+    d->heap = ev->nnear + ev->nring + ev->nover;
 }

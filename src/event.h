@@ -107,7 +107,7 @@ struct event_diag {
     double de;            ///< (ke - ke0) / ke0, 0 when ke0 == 0
     double px, py;        ///< total momentum
     double wall_px, wall_py; ///< total impulse the walls gave since init
-    size_t heap;          ///< events queued: one per ball
+    size_t heap;          ///< events queued: one per ball that has one
 };
 
 /// A ball's record inside the engine (event.c), in cell order.
@@ -133,10 +133,14 @@ struct event {
     int32_t *at;              ///< record of ball number i
     double *m, *tlast;        ///< mass; time of the last collision (TC model)
     long long *kcoll;         ///< collisions of record k
-    /* queue: one slot per ball, an indexed binary heap */
-    struct event_item *heap;  ///< n slots in heap order
-    int32_t *pos;             ///< each record's place in heap
-    size_t nheap;
+    /* queue: one slot per record, in a calendar (see event.c) */
+    struct event_item *slot;  ///< each record's pending event
+    int32_t *near, *pos;      ///< heap of the records due before lim; place in it
+    int32_t *where;           ///< the list a record is in (or in the heap, or none)
+    int32_t *lnext, *lprev;   ///< links of the lists
+    int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
+    size_t nnear, nring, nover, nlist, capl, lnext0;
+    double lim, lw;           ///< the heap's end, the lists' span
     int nomem;                ///< kept for callers: the queue never grows, so 0
     /* grid (off for a few balls, or when asked) */
     int grid;

@@ -144,11 +144,11 @@ static void near_up(struct event *ev, size_t h, int32_t k)
         if (!near_less(ev, k, nr[up]))
             break;
         nr[h] = nr[up];
-        ev->pos[nr[h]] = (int32_t)h;
+        ev->ql[nr[h]].pos = (int32_t)h;
         h = up;
     }
     nr[h] = k;
-    ev->pos[k] = (int32_t)h;
+    ev->ql[k].pos = (int32_t)h;
 }
 
 static void near_down(struct event *ev, size_t h, int32_t k)
@@ -164,17 +164,17 @@ static void near_down(struct event *ev, size_t h, int32_t k)
         if (!near_less(ev, nr[c], k))
             break;
         nr[h] = nr[c];
-        ev->pos[nr[h]] = (int32_t)h;
+        ev->ql[nr[h]].pos = (int32_t)h;
         h = c;
     }
     nr[h] = k;
-    ev->pos[k] = (int32_t)h;
+    ev->ql[k].pos = (int32_t)h;
 }
 
 /* Record k's slot has changed while in the heap: move it to its place. */
 static void near_fix(struct event *ev, int32_t k)
 {
-    size_t h = (size_t)ev->pos[k];
+    size_t h = (size_t)ev->ql[k].pos;
     if (h > 0 && near_less(ev, k, ev->near[(h - 1) / 2]))
         near_up(ev, h, k);
     else
@@ -183,39 +183,39 @@ static void near_fix(struct event *ev, int32_t k)
 
 static void q_unlink(struct event *ev, int32_t k)
 {
-    int32_t w = ev->where[k];
+    int32_t w = ev->ql[k].where;
     if (w == Q_NONE)
         return;
     if (w == Q_NEAR) {
-        size_t h = (size_t)ev->pos[k];
+        size_t h = (size_t)ev->ql[k].pos;
         int32_t last = ev->near[--ev->nnear];
         if (last != k) {
             ev->near[h] = last;
-            ev->pos[last] = (int32_t)h;
+            ev->ql[last].pos = (int32_t)h;
             near_fix(ev, last);
         }
     } else {
-        if (ev->lprev[k] >= 0)
-            ev->lnext[ev->lprev[k]] = ev->lnext[k];
+        if (ev->ql[k].prev >= 0)
+            ev->ql[ev->ql[k].prev].next = ev->ql[k].next;
         else
-            ev->lhead[w] = ev->lnext[k];
-        if (ev->lnext[k] >= 0)
-            ev->lprev[ev->lnext[k]] = ev->lprev[k];
+            ev->lhead[w] = ev->ql[k].next;
+        if (ev->ql[k].next >= 0)
+            ev->ql[ev->ql[k].next].prev = ev->ql[k].prev;
         if ((size_t)w == ev->nlist)
             ev->nover--;
         else
             ev->nring--;
     }
-    ev->where[k] = Q_NONE;
+    ev->ql[k].where = Q_NONE;
 }
 
 static void list_push(struct event *ev, int32_t k, size_t w)
 {
-    ev->where[k] = (int32_t)w;
-    ev->lprev[k] = -1;
-    ev->lnext[k] = ev->lhead[w];
+    ev->ql[k].where = (int32_t)w;
+    ev->ql[k].prev = -1;
+    ev->ql[k].next = ev->lhead[w];
     if (ev->lhead[w] >= 0)
-        ev->lprev[ev->lhead[w]] = k;
+        ev->ql[ev->lhead[w]].prev = k;
     ev->lhead[w] = k;
 }
 
@@ -224,9 +224,9 @@ static void q_file(struct event *ev, int32_t k)
 {
     double t = ev->slot[k].t;
     if (t == INFINITY) {
-        ev->where[k] = Q_NONE;
+        ev->ql[k].where = Q_NONE;
     } else if (t < ev->lim) {
-        ev->where[k] = Q_NEAR;
+        ev->ql[k].where = Q_NEAR;
         size_t h = ev->nnear++;
         near_up(ev, h, k);
     } else {
@@ -247,7 +247,7 @@ static void q_file(struct event *ev, int32_t k)
 static void set_slot(struct event *ev, struct event_item e)
 {
     int32_t k = e.own;
-    if (ev->where[k] == Q_NEAR && e.t < ev->lim) {
+    if (ev->ql[k].where == Q_NEAR && e.t < ev->lim) {
         ev->slot[k] = e;
         near_fix(ev, k);
         return;
@@ -306,8 +306,8 @@ static struct event_item *q_top(struct event *ev)
         /* the next list into the heap, lim one span on */
         size_t w = ev->lnext0;
         for (int32_t k = ev->lhead[w], nx; k >= 0; k = nx) {
-            nx = ev->lnext[k];
-            ev->where[k] = Q_NEAR;
+            nx = ev->ql[k].next;
+            ev->ql[k].where = Q_NEAR;
             ev->nring--;
             near_up(ev, ev->nnear++, k);
         }
@@ -326,7 +326,7 @@ static struct event_item *q_top(struct event *ev)
                 continue;
             }
             for (int32_t k = ev->lhead[ev->nlist], nx; k >= 0; k = nx) {
-                nx = ev->lnext[k];
+                nx = ev->ql[k].next;
                 q_unlink(ev, k);
                 q_file(ev, k);
             }
@@ -828,8 +828,8 @@ int event_init(struct event *ev, const struct sim *s,
     fail |= !(ev->slot = malloc(cnt * sizeof *ev->slot));
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = malloc((ev->capl + 1) * sizeof *ev->lhead));
-    int32_t **g[] = {&ev->id, &ev->at, &ev->pos, &ev->prev, &ev->cx, &ev->cy, &ev->reach,
-                     &ev->near, &ev->where, &ev->lnext, &ev->lprev};
+    fail |= !(ev->ql = malloc(cnt * sizeof *ev->ql));
+    int32_t **g[] = {&ev->id, &ev->at, &ev->prev, &ev->cx, &ev->cy, &ev->reach, &ev->near};
     for (size_t a = 0; a < sizeof g / sizeof *g; a++)
         fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
     if (fail || (ev->grid && grid_size(ev, s, ev->id))) {
@@ -887,8 +887,8 @@ int event_init(struct event *ev, const struct sim *s,
 void event_free(struct event *ev)
 {
     void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
-                 ev->slot, ev->lhead, ev->near, ev->where, ev->lnext, ev->lprev,
-                 ev->id, ev->at, ev->pos, ev->prev, ev->cx, ev->cy,
+                 ev->slot, ev->lhead, ev->near, ev->ql,
+                 ev->id, ev->at, ev->prev, ev->cx, ev->cy,
                  ev->reach, ev->head, ev->big};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);

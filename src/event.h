@@ -113,6 +113,12 @@ struct event_diag {
 /// A ball's record inside the engine (event.c), in cell order.
 struct event_ball;
 
+/// Where a record's slot is in the queue: the list (or the heap, or
+/// nowhere), the links of the list, the place in the heap.
+struct event_link {
+    int32_t where, next, prev, pos;
+};
+
 /// The engine. Fields are read-only for callers; arrays have n entries.
 struct event {
     size_t n;
@@ -135,9 +141,8 @@ struct event {
     long long *kcoll;         ///< collisions of record k
     /* queue: one slot per record, in a calendar (see event.c) */
     struct event_item *slot;  ///< each record's pending event
-    int32_t *near, *pos;      ///< heap of the records due before lim; place in it
-    int32_t *where;           ///< the list a record is in (or in the heap, or none)
-    int32_t *lnext, *lprev;   ///< links of the lists
+    int32_t *near;            ///< heap of the records due before lim
+    struct event_link *ql;    ///< each record's place in the calendar
     int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
     size_t nnear, nring, nover, nlist, capl, lnext0;
     double lim, lw;           ///< the heap's end, the lists' span

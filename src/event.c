@@ -818,7 +818,7 @@ int event_init(struct event *ev, const struct sim *s,
     ev->p = s->p;
     ev->t = ev->t0 = s->t;
     /* A few balls: all pairs beat the grid's crossings (see README). */
-    ev->grid = cfg->grid != 0 && n > EVENT_GRID_MIN;
+    ev->grid = cfg->grid == 2 || (cfg->grid != 0 && n > EVENT_GRID_MIN);
     int fail = !(ev->b = malloc(cnt * sizeof *ev->b));
     double **d[] = {&ev->vx, &ev->vy, &ev->m, &ev->tlast};
     for (size_t a = 0; a < sizeof d / sizeof *d; a++)

@@ -3,8 +3,8 @@
  *
  * Pure C11 and libm: no I/O, no globals, no exit. The engine predicts every
  * future collision analytically (ball-ball, ball-wall, and, with the grid,
- * the moments a ball crosses into another cell), keeps the predictions in a
- * binary heap ordered by time, and jumps from one to the next. Between two
+ * the moments a ball crosses into another cell), keeps each ball's earliest
+ * in a calendar queue ordered by time, and jumps from one to the next. Between two
  * events every ball flies straight, so no collision is ever missed however
  * small or fast the balls are.
  *
@@ -21,11 +21,13 @@
  *     event_free(&ev);
  *
  * Invariants, with now = ev->t:
- * - ball i is at (x[i], y[i]) at its own time tb[i] <= now and flies with
- *   (vx[i], vy[i]) since then (lazy drift: an event touches only its balls);
- * - every event in the heap carries the collision counters of its balls as
- *   they were when it was predicted; it is stale, and skipped when popped,
- *   as soon as either counter has moved on;
+ * - each ball is at its recorded position at its own time <= now and flies
+ *   with its velocity since then (lazy drift: an event touches only its
+ *   balls);
+ * - each ball has one pending event, the earliest it predicted; a collision
+ *   carries the partner's collision counter as it was when predicted, and
+ *   is stale, and predicted again when it comes up, once that counter has
+ *   moved on;
  * - events with equal times are processed in a fixed order: by time, then
  *   by the lower ball index, then by the partner (walls and cell crossings
  *   before partners). See README "Simultaneous contacts".
@@ -52,10 +54,12 @@
 
 /// How the engine is built.
 struct event_config {
-    /// 1 (default): a uniform grid, each ball predicts only against balls in
-    /// the neighbouring cells and adds a cell-crossing event, O(log N) per
-    /// event. 0: every ball predicts against every other, O(N) per event.
-    /// Both give the same trajectories.
+    /// 1 (default): a uniform grid above 20 balls, each ball predicting
+    /// only against balls in the neighbouring cells, with an event when it
+    /// crosses into another cell; all pairs for 20 balls or fewer (fewer
+    /// instructions per event there). 2: the grid at any size. 0: every
+    /// ball predicts against every other, O(N) per event. All give the same
+    /// trajectories, bit for bit.
     int grid;
     /// 0 (default): overlapping balls, or a ball through a wall, are an
     /// error at init (event_init returns EVENT_EOVERLAP / EVENT_EWALL).

@@ -9,9 +9,9 @@
  *     bench-event N GRID EVENTS SEED [PHI]      (PHI 0.3 by default)
  *     bench-event FILE GRID EVENTS              (a particle file or scene)
  *
- * GRID is event_config.grid (1: the default, grid above a few balls;
- * 0: all pairs). Prints one line:
- *     n grid events crossings init_seconds run_seconds de
+ * GRID is event_config.grid (1: the default, grid above 20 balls; 2: grid
+ * always; 0: all pairs). Prints one line:
+ *     n grid events crossings init_seconds run_seconds de collisions
  */
 #define _POSIX_C_SOURCE 200809L
 #include "event.h"
@@ -127,8 +127,8 @@ int main(int argc, char **argv)
     double t2 = now();
     struct event_diag d;
     event_diag(&ev, &d);
-    printf("%zu %d %lld %lld %.6f %.6f %.3g\n", s.n, grid, done, d.crossings,
-           t1 - t0, t2 - t1, d.de);
+    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld\n", s.n, grid, done, d.crossings,
+           t1 - t0, t2 - t1, d.de, d.collisions);
     event_free(&ev);
     sim_free(&s);
     if (have_scene)

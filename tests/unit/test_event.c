@@ -681,7 +681,7 @@ static int grid_matches_pairs(const char *text, long long events, long long *col
     if (load(&s, text) != 0)
         return 0;
     struct event ev, en;
-    struct event_config c1 = config(1), c0 = config(0);
+    struct event_config c1 = config(2), c0 = config(0);
     int ok = event_init(&ev, &s, &c1, NULL) == EVENT_OK &&
              event_init(&en, &s, &c0, NULL) == EVENT_OK;
     ok = ok && ev.grid == 1 && en.grid == 0;
@@ -716,6 +716,8 @@ static void test_grid_ties(void)
     CHECK(coll > 5000);
     CHECK(grid_matches_pairs("table 800 400\nrack 560 200 7 12 1\n"
                              "ball 160 200 10 0 1 12\n", 20000, &coll));
+    /* the textbook's 16 balls with the grid forced on */
+    CHECK(grid_matches_pairs("table 1 1\nrandom 16 0.03 1 0.5 4\n", 20000, &coll));
     /* and a gas on a round table, big and small balls */
     CHECK(grid_matches_pairs("table circle 150\nrandom 300 2 1 3 5\nrandom 10 9 4 1 6\n",
                              50000, &coll));

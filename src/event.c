@@ -538,10 +538,43 @@ static void predict_pairs(const struct event *ev, size_t k, size_t skip,
 /* Predicts record k again: its slot becomes its earliest event. */
 static void predict(struct event *ev, size_t k, size_t skip)
 {
-    struct event_item best;
-    predict_own(ev, k, &best);
-    predict_pairs(ev, k, skip, &best);
-    set_slot(ev, best);
+    struct event_item own, pair = {INFINITY, (int32_t)k, -1, 0};
+    predict_own(ev, k, &own);
+    predict_pairs(ev, k, skip, &pair);
+    ev->pair[k] = pair;
+    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
+}
+
+/* Record k has crossed into the next cell along x (dx = +-1) or y: the
+ * collisions it predicted stay right, the earliest of them is in pair[k],
+ * so only the row or column of cells that has come into reach is new (and
+ * the big balls). A stale earliest hides the next one: then all again. */
+static void predict_crossed(struct event *ev, size_t k, long dx, long dy)
+{
+    struct event_item pair = ev->pair[k];
+    if (ev->reach[k] > 1 || (pair.j >= 0 && stale(ev, &pair))) {
+        predict(ev, k, (size_t)-1);
+        return;
+    }
+    struct event_item own;
+    predict_own(ev, k, &own);
+    const struct event_ball a = ev->b[k];
+    long cx = ev->cx[k] + dx, cy = ev->cy[k] + dy;
+    const int32_t *head = ev->head;
+    const struct event_ball *b = ev->b;
+    for (long o = -1; o <= 1; o++) {
+        long x = dx ? cx : cx + o, y = dy ? cy : cy + o;
+        if (x < 0 || x >= ev->nx || y < 0 || y >= ev->ny)
+            continue;
+        for (int32_t j = head[y * ev->nx + x]; j >= 0; j = b[j].next)
+            predict_pair(ev, &a, k, (size_t)j, &pair);
+    }
+    /* a big ball sees small ones only within its reach: each small ball
+     * looks at the big ones at every move */
+    for (size_t c = 0; c < ev->nbig; c++)
+        predict_pair(ev, &a, k, (size_t)ev->big[c], &pair);
+    ev->pair[k] = pair;
+    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
 /* === Grid === */
@@ -826,6 +859,7 @@ int event_init(struct event *ev, const struct sim *s,
     fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
     fail |= !(ev->kcoll = calloc(cnt, sizeof *ev->kcoll));
     fail |= !(ev->slot = malloc(cnt * sizeof *ev->slot));
+    fail |= !(ev->pair = malloc(cnt * sizeof *ev->pair));
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = malloc((ev->capl + 1) * sizeof *ev->lhead));
     fail |= !(ev->ql = malloc(cnt * sizeof *ev->ql));
@@ -877,8 +911,13 @@ int event_init(struct event *ev, const struct sim *s,
      * ball's earliest collision (every pair is tried from both sides). */
     for (size_t k = 0; k < n; k++)
         predict_own(ev, k, &ev->slot[k]);
-    for (size_t k = 0; k < n; k++)
-        predict_pairs(ev, k, (size_t)-1, &ev->slot[k]);
+    for (size_t k = 0; k < n; k++) {
+        struct event_item pair = {INFINITY, (int32_t)k, -1, 0};
+        predict_pairs(ev, k, (size_t)-1, &pair);
+        ev->pair[k] = pair;
+        if (ev_less(ev, &pair, &ev->slot[k]))
+            ev->slot[k] = pair;
+    }
     q_rebuild(ev);
     publish(ev);
     return EVENT_OK;
@@ -887,7 +926,7 @@ int event_init(struct event *ev, const struct sim *s,
 void event_free(struct event *ev)
 {
     void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
-                 ev->slot, ev->lhead, ev->near, ev->ql,
+                 ev->slot, ev->pair, ev->lhead, ev->near, ev->ql,
                  ev->id, ev->at, ev->prev, ev->cx, ev->cy,
                  ev->reach, ev->head, ev->big};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
@@ -993,15 +1032,18 @@ static void bounce(struct event *ev, size_t k, int code)
 static void cross(struct event *ev, size_t k, int code)
 {
     cell_unlink(ev, k);
+    long dx = 0, dy = 0;
     if (code == EV_CROSS_X)
-        ev->cx[k] += ev->b[k].vx > 0 ? 1 : -1;
+        dx = ev->b[k].vx > 0 ? 1 : -1;
     else
-        ev->cy[k] += ev->b[k].vy > 0 ? 1 : -1;
+        dy = ev->b[k].vy > 0 ? 1 : -1;
+    ev->cx[k] += (int32_t)dx;
+    ev->cy[k] += (int32_t)dy;
     cell_link(ev, k);
     /* No trajectory changes: the collisions others predicted with k stay
-     * valid, and k's own are found again from its new cell. */
+     * valid, and so do k's own. */
     ev->crossings++;
-    predict(ev, k, (size_t)-1);
+    predict_crossed(ev, k, dx, dy);
 }
 
 /* The engine's loop: events with t <= T, at most max physical ones (<= 0:

@@ -145,6 +145,7 @@ struct event {
     long long *kcoll;         ///< collisions of record k
     /* queue: one slot per record, in a calendar (see event.c) */
     struct event_item *slot;  ///< each record's pending event
+    struct event_item *pair;  ///< each record's earliest predicted collision
     int32_t *near;            ///< heap of the records due before lim
     struct event_link *ql;    ///< each record's place in the calendar
     int32_t *lhead;           ///< the nlist lists of the ring, then the overflow

@@ -718,6 +718,10 @@ static void test_grid_ties(void)
                              "ball 160 200 10 0 1 12\n", 20000, &coll));
     /* the textbook's 16 balls with the grid forced on */
     CHECK(grid_matches_pairs("table 1 1\nrandom 16 0.03 1 0.5 4\n", 20000, &coll));
+    /* a dilute mixture: many crossings, a ball crossing into a big one's
+     * reach must find it (the big one's own window did not reach it) */
+    CHECK(grid_matches_pairs("table 600 600\nrandom 400 1 1 2 11\nrandom 30 6 3 2 12\n",
+                             100000, &coll));
     /* and a gas on a round table, big and small balls */
     CHECK(grid_matches_pairs("table circle 150\nrandom 300 2 1 3 5\nrandom 10 9 4 1 6\n",
                              50000, &coll));

@@ -21,6 +21,8 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"session", test_session},
+    {"screen", test_screen},
 };
 
 int main(int argc, char **argv)

@@ -664,6 +664,7 @@ const struct session_diag *session_diag(struct session *ss)
         d->py = sd.py;
         d->contacts = sd.contacts;
         d->dissipated = sd.dissipated;
+        d->out = sd.out;
     }
     ss->diag_version = ss->version;
     d->e_ref = ss->engine == SESSION_EVENT ? ss->e0 : spring_eref(ss);

@@ -80,6 +80,7 @@ struct session_diag {
     double px, py;     ///< total momentum
     long contacts;     ///< overlapping pairs (springs)
     double dissipated; ///< energy taken out by dashpots so far
+    long out;          ///< balls gone past an open side (springs; sim_diag)
 };
 
 /// One sample for plots: the diagnostics of one state shown.

@@ -563,6 +563,16 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
+    /* issue 17: the field, the friction law, the balls gone past an open side */
+    if (ss->engine == SESSION_SPRING) {
+        static const char *const law[] = {"", "drag", "linear", "rolling"};
+        if (s->p.gx != 0 || s->p.gy != 0)
+            add(&l, 6, 0, 0, "g %.3g,%.3g", s->p.gx, s->p.gy);
+        if (s->p.friction > 0 && s->p.friction < 4)
+            add(&l, 6, 0, 0, "%s %.3g", law[s->p.friction], s->p.friction_c);
+        if (d->out > 0)
+            add(&l, 6, 0, 0, "out %ld", d->out);
+    }
     /* Warnings, in their colours: never cut, brief when short of room. */
     double cs = session_contact_steps(ss);
     if (ss->nonfinite) {
@@ -594,6 +604,10 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         p = add(&l, 3, 0, SCREEN_BOLD, "aim %.0f\xc2\xb0 v %s", deg, sp);
         if (f->glyphs == VIEW_ASCII)
             snprintf(p->text, sizeof p->text, "aim %.0f deg v %s", deg, sp);
+    }
+    if (f->recording) {
+        p = add(&l, 1, SCREEN_ALERT, SCREEN_BOLD, "REC %s %lld", f->recording, f->rec_frames);
+        snprintf(p->brief, sizeof p->brief, "REC");
     }
     add(&l, 9, 0, 0, "%zu balls", s->n);
     add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
@@ -701,9 +715,26 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
             int attr = layer == VIEW_TRAIL ? SCREEN_DIM : layer == VIEW_MARK ? SCREEN_BOLD : 0;
             screen_put(scr, t.x + i, t.y + j, ch, layer == VIEW_RIM ? 0 : color, attr);
         }
-    if (v->rim == VIEW_RIM_BOX)
-        screen_box(scr, (struct screen_rect){t.x + m->left - 1, t.y + m->top - 1,
-                                             m->w + 2, m->h + 2}, NULL, v->glyphs);
+    if (v->rim == VIEW_RIM_BOX) {
+        int l = t.x + m->left - 1, tp = t.y + m->top - 1;
+        int r = l + m->w + 1, b = tp + m->h + 1;
+        screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, NULL, v->glyphs);
+        /* issue 17: an open side is a gap between the corners (y up: the
+         * top side is the top row) */
+        unsigned op = s->p.shape == SIM_RECT ? s->p.open : 0;
+        for (int i = l + 1; i < r && (op & (SIM_SIDE_TOP | SIM_SIDE_BOTTOM)); i++) {
+            if (op & SIM_SIDE_TOP)
+                screen_put(scr, i, tp, ' ', 0, 0);
+            if (op & SIM_SIDE_BOTTOM)
+                screen_put(scr, i, b, ' ', 0, 0);
+        }
+        for (int j = tp + 1; j < b && (op & (SIM_SIDE_LEFT | SIM_SIDE_RIGHT)); j++) {
+            if (op & SIM_SIDE_LEFT)
+                screen_put(scr, l, j, ' ', 0, 0);
+            if (op & SIM_SIDE_RIGHT)
+                screen_put(scr, r, j, ' ', 0, 0);
+        }
+    }
 }
 
 /* === Help === */

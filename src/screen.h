@@ -92,6 +92,8 @@ struct front {
     int glyphs;         ///< enum view_glyphs
     int open;           ///< open space (universe): labels, no cue ball
     int mouse;          ///< mouse reporting on (shown in the help)
+    const char *recording; ///< the file R records to, NULL when not recording
+    long long rec_frames;  ///< frames recorded so far
 };
 
 /// One help entry: the keys (e.g. "k K") and what they do.

@@ -19,6 +19,7 @@
 #include "gravity.h"
 #include "scene.h"
 #include "palette.h"
+#include "recording.h"
 #include "screen.h"
 #include "session.h"
 #include "sim.h"
@@ -235,6 +236,7 @@ struct ui {
     /* fps */
     int frames;
     double fps_since, last_frame;
+    struct recording rec;  /* R: the states shown, to files (recording.h) */
 };
 
 static void note_level(struct ui *u, int level, const char *fmt, ...)
@@ -553,6 +555,21 @@ static void k_help(struct ui *u, int key)
     u->f.help = 1;
 }
 
+/* R: starts or stops recording the states shown (recording.h). */
+static void k_record(struct ui *u, int key)
+{
+    (void)key;
+    char msg[sizeof u->f.note];
+    if (u->rec.on) {
+        int rc = recording_stop(&u->rec, msg, sizeof msg);
+        note_level(u, rc ? SCREEN_ERROR : SCREEN_INFO, "%s", msg);
+    } else {
+        int rc = recording_start(&u->rec, "springball", &u->ss, msg, sizeof msg);
+        note_level(u, rc ? SCREEN_ERROR : SCREEN_INFO, "%s", msg);
+    }
+    u->f.recording = u->rec.on ? u->rec.traj_name : NULL;
+}
+
 /*
  * The key table: every key the program knows, in the order the help
  * lists them. A key whose help is NULL shares the entry above (K next to
@@ -591,6 +608,7 @@ static const struct binding {
     {'t', k_trails, "t", "trails on / off"},
     {'m', k_engine, "m", "engine: springs / exact events"},
     {'g', k_gravity, "g", "gravity on / off"},
+    {'R', k_record, "R", "record the states shown to springball-N.xyz, .csv / stop"},
     {KEY_CTRL_L, k_redraw, "C-l", "redraw the screen"},
     {'?', k_help, NULL, NULL}, /* the title line says "? help" */
     {'q', k_quit, "q Esc", "quit"},
@@ -765,16 +783,25 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
 
 static void ui_free(struct ui *u)
 {
+    recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);
     session_free(&u->ss);
     free(u->items);
 }
 
-/* The front end's per-frame bookkeeping: the note expires. */
+/* The front end's per-frame bookkeeping: the note expires; a recording
+ * writes the state shown when it changed. */
 static void frame_state(struct ui *u)
 {
     if (u->f.note[0] && u->wall >= u->note_until)
         u->f.note[0] = 0;
+    if (u->rec.on && recording_frame(&u->rec, &u->ss)) {
+        char msg[sizeof u->f.note];
+        recording_stop(&u->rec, msg, sizeof msg);
+        note_level(u, SCREEN_ERROR, "%s", msg);
+        u->f.recording = NULL;
+    }
+    u->f.rec_frames = u->rec.frames;
 }
 
 /* === --snapshot === */

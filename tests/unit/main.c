@@ -22,8 +22,11 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"friction", test_friction},
     {"session", test_session},
     {"screen", test_screen},
+    {"numfmt", test_numfmt},
+    {"record", test_record},
 };
 
 int main(int argc, char **argv)

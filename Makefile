@@ -34,7 +34,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim grid contact gravity event history session
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view screen numfmt record export recording
+PURE   = text scene universe particles formats view palette screen numfmt record export recording
 # The front end and the entry point.
 FRONT  = main tui
 
@@ -87,14 +87,19 @@ $(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
+# The drawing driver of tests/bench/view.sh links the core and the view.
+$(O)/bench-view: tests/bench/view.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
 # The driver of tests/bench/record.sh: printers and frame writers.
 $(O)/bench-record: tests/bench/bench-record.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-record
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record
 	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid \
-	    BENCH_RECORD=$(O)/bench-record sh tests/bench/run.sh
+	    BENCH_VIEW=$(O)/bench-view BENCH_RECORD=$(O)/bench-record sh tests/bench/run.sh
 
 # float-cast-overflow: a NaN or an out-of-range double converted to an
 # integer (gcc leaves it out of "undefined").

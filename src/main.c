@@ -3,6 +3,7 @@
  * terminal front end, and exit codes (0 fine, 1 failure at run time, 2 bad
  * input or usage).
  */
+#include "contact.h"
 #include "event.h"
 #include "export.h"
 #include "formats.h"
@@ -67,7 +68,7 @@ struct options {
 
 enum { ENGINE_SPRING, ENGINE_EVENT };
 
-static void die_usage(const char *fmt, ...)
+_Noreturn static void die_usage(const char *fmt, ...)
 {
     va_list ap;
     fputs("springball: ", stderr);
@@ -88,7 +89,7 @@ static void usage(void)
 "\n"
 "  -H, --headless         simulate without the terminal, then print the final\n"
 "                         state to standard output as a scene\n"
-"  -T, --time=T           simulate while t < T (t starts at 0, each step adds dt)\n"
+"  -T, --time=T           simulate while t < T (t = steps * dt, exact)\n"
 "  -n, --steps=N          simulate N steps\n"
 "  -k, --stiffness=K      spring stiffness K > 0 (overrides the scene)\n"
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
@@ -166,6 +167,47 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     if (errno == ERANGE)
         die_usage("%s: '%s' is too large", opt, arg);
     return v;
+}
+
+/* Exits 0 once standard output is written, or 1 on a write error
+ * (--help > /dev/full). */
+_Noreturn static void exit_flushed(void)
+{
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "springball: write error: %s\n", strerror(errno));
+        exit(1);
+    }
+    exit(0);
+}
+
+/* Why getopt_long refused the long option @p arg ("--name[=value]"): an
+ * ambiguous abbreviation, a value given to an option that takes none, or a
+ * name it does not know. */
+_Noreturn static void die_long_option(const char *arg, const struct option *longopts)
+{
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    const struct option *hit = NULL;
+    int matches = 0;
+    char list[256] = "";
+    for (const struct option *o = longopts; o->name; o++) {
+        if (strncmp(o->name, name, len) != 0)
+            continue;
+        if (strlen(o->name) == len) { /* an exact name wins */
+            hit = o;
+            matches = 1;
+            break;
+        }
+        hit = o;
+        matches++;
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s--%s", at ? ", " : "", o->name);
+    }
+    if (matches == 1 && name[len] == '=' && hit->has_arg == no_argument)
+        die_usage("option '--%s' takes no value", hit->name);
+    if (matches > 1)
+        die_usage("option '--%.*s' is ambiguous: %s", (int)len, name, list);
+    die_usage("unknown option '--%.*s'", (int)len, name);
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
@@ -627,8 +669,8 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_EXPORT:
             rec_option(c, optarg, argc, argv, &o->rec);
             break;
-        case 'h': usage(); exit(0);
-        case OPT_VERSION: puts("springball " VERSION); exit(0);
+        case 'h': usage(); exit_flushed();
+        case OPT_VERSION: puts("springball " VERSION); exit_flushed();
         case ':':
             if (strncmp(argv[optind - 1], "--", 2) != 0)
                 die_usage("option '-%c' needs an argument", optopt);
@@ -637,7 +679,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         default:
             if (strncmp(argv[optind - 1], "--", 2) != 0)
                 die_usage("unknown option '-%c'", optopt);
-            die_usage("unknown option '%s'", argv[optind - 1]);
+            die_long_option(argv[optind - 1], longopts);
         }
     }
     if (o->have_time && o->have_steps)
@@ -651,7 +693,9 @@ static void parse_options(int argc, char **argv, struct options *o)
     rec_check_options(o);
 }
 
-/* Reads a whole stream into a NUL-terminated buffer. */
+/* Reads a whole stream into a NUL-terminated buffer, or up to its first
+ * NUL byte, which no text format holds (the parser then names its line):
+ * /dev/zero once read 4.2 GB before failing. */
 static char *read_all(FILE *f, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;
@@ -670,7 +714,12 @@ static char *read_all(FILE *f, size_t *len)
             cap *= 2;
         }
         size_t got = fread(buf + n, 1, cap - n - 1, f);
+        const char *nul = memchr(buf + n, 0, got);
         n += got;
+        if (nul) {
+            n = (size_t)(nul - buf) + 1;
+            break;
+        }
         if (got == 0) {
             if (ferror(f)) {
                 int e = errno;
@@ -713,7 +762,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     free(text);
     if (rc) {
         fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
-        exit(2);
+        exit(err.nomem ? 1 : 2); /* out of memory is a failure, not bad input */
     }
 }
 
@@ -733,6 +782,11 @@ static int print_stats(const struct sim *s)
     if (!sim_hooke_rect(&s->p))
         fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
                 d.dissipated, d.clamps);
+    /* A field adds its potential (in e), open sides the balls gone. */
+    if (s->p.gx != 0 || s->p.gy != 0)
+        fprintf(stderr, " pf=%.17g", d.pf);
+    if (s->p.open)
+        fprintf(stderr, " out=%ld", d.out);
     fputc('\n', stderr);
     return 0;
 }
@@ -794,6 +848,27 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev,
     return 0;
 }
 
+/*
+ * Whether the forces of @p s overflow whatever dt is, so that a state that
+ * becomes non-finite is no matter of dt: they do at the start (a radius of
+ * 1e308 pressed into a wall, masses of 1e300 under gravity), or the
+ * exponential contact's force at the closest gap its clamp allows does
+ * (contact exp 1e-300 1e300). Leaves fx, fy set.
+ */
+static int forces_overflow(struct sim *s)
+{
+    if (sim_forces(s) != SIM_OK)
+        return 0;
+    double mmax = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!isfinite(s->fx[i]) || !isfinite(s->fy[i]))
+            return 1;
+        mmax = fmax(mmax, fabs(s->m[i]));
+    }
+    return s->p.contact == SIM_CONTACT_EXP &&
+           !isfinite(0.5 * mmax * s->p.exp_kappa / (CONTACT_EXP_GMIN * s->p.exp_eps));
+}
+
 /* Steps between the finiteness checks of a headless spring run. */
 enum { FINITE_EVERY = 64 };
 
@@ -818,6 +893,7 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
         return 1;
     }
     sim_copy(&good, s);
+    const int overflow = forces_overflow(s);
     unsigned long long done = 0;
     int rc = 0;
     for (;;) {
@@ -829,16 +905,23 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
                 long long bad = s->steps;
                 double bad_t = s->t;
                 sim_copy(s, &good);
-                do
+                do {
+                    sim_copy(&good, s); /* the state before the step */
                     sim_step(s);
-                while (sim_finite(s) && s->steps < bad);
+                } while (sim_finite(s) && s->steps < bad);
                 if (sim_finite(s)) {
                     s->steps = bad;
                     s->t = bad_t;
                 }
-                fprintf(stderr, "springball: the state became non-finite at "
-                                "step %lld (t = %.17g): dt is too large for %s\n",
-                        s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
+                if (!overflow)
+                    fprintf(stderr, "springball: the state became non-finite at "
+                                    "step %lld (t = %.17g): dt is too large for %s\n",
+                            s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
+                else
+                    fprintf(stderr, "springball: the forces overflow at step %lld "
+                                    "(t = %.17g): the scene's sizes or strengths are "
+                                    "beyond the range of double (no dt helps)\n",
+                            s->steps, s->t);
                 rc = 1;
                 break;
             }

@@ -18,6 +18,7 @@
 #include "event.h"
 #include "gravity.h"
 #include "scene.h"
+#include "palette.h"
 #include "recording.h"
 #include "screen.h"
 #include "session.h"
@@ -220,7 +221,7 @@ struct ui {
     struct screen scr;
     struct front f;
     int live;              /* 1: a terminal; 0: --snapshot */
-    int ncolors;           /* 0, 8 or 256 */
+    int ncolors;           /* 0, 8, 16 or 256 */
     int quit;
     double wall;           /* the clock: now() live, the script's in a snapshot */
     double target;         /* simulated time the run aims at */
@@ -813,7 +814,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         return 1;
     }
     const char *nc = getenv("NO_COLOR");
-    int color = !o->no_color && !(nc && *nc);
+    int color = !o->no_color && !(nc && *nc) ? 256 : 0;
     int rc = ui_init(u, sc, name, o, o->ascii ? VIEW_ASCII : VIEW_BRAILLE, color);
     if (rc) {
         if (rc == -1)
@@ -956,23 +957,29 @@ static int ui_begin(void)
     return 0;
 }
 
-/* Curses colour pairs, made as colours are first met. */
-static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs)
+/* Curses colour pairs, made as colours are first met: the terminal colour
+ * that shows the cell's 0xrrggbb (palette.h), and bold where that is how
+ * 8 colours show a bright one (kept as a negative pair number). */
+static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs,
+                     int *bold)
 {
+    *bold = 0;
     if (!fg || !u->ncolors)
         return 0;
     for (int i = 0; i < *npairs; i++)
-        if (keys[i] == fg)
-            return pairs[i];
+        if (keys[i] == fg) {
+            *bold = pairs[i] < 0;
+            return (short)(pairs[i] < 0 ? -pairs[i] : pairs[i]);
+        }
     if (*npairs >= 250 || *npairs + 1 >= COLOR_PAIRS)
         return 0;
-    uint32_t rgb = fg & 0xffffff;
-    int c = u->ncolors == 256 ? screen_color_256(rgb) : screen_color_8(rgb);
+    struct palette_ink k = palette_ink_of(fg & 0xffffff, u->ncolors);
     short p = (short)(*npairs + 1);
-    init_pair(p, (short)c, -1);
+    init_pair(p, k.fg, -1);
     keys[*npairs] = fg;
-    pairs[*npairs] = p;
+    pairs[*npairs] = (short)(k.bold ? -p : p);
     (*npairs)++;
+    *bold = k.bold;
     return p;
 }
 
@@ -1013,7 +1020,11 @@ static void flush(struct ui *u, struct screen_cell **shown, int *shown_n)
                 a |= A_REVERSE;
             wchar_t wc[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
-            setcchar(&cc, wc, a, pair_of(u, c->fg, pairs, pair_keys, &npairs), NULL);
+            int bold;
+            short pr = pair_of(u, c->fg, pairs, pair_keys, &npairs, &bold);
+            if (bold)
+                a |= A_BOLD;
+            setcchar(&cc, wc, a, pr, NULL);
             mvadd_wch(y, x, &cc);
             if (screen_cp_width(c->ch) == 2 && *shown && x + 1 < scr->cols)
                 (*shown)[i + 1].ch = 0; /* the tail is rewritten with the head */
@@ -1200,9 +1211,10 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         u->ncolors = 0;
         if (!o->no_color && !(nc && *nc) && has_colors() && start_color() == OK) {
             use_default_colors();
-            u->ncolors = COLORS >= 256 ? 256 : 8;
+            u->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
         }
-        u->scr.color = u->ncolors != 0;
+        u->scr.color = u->ncolors;
+        u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
         mouse_apply(u);
         rc = loop(u);
     }

@@ -286,7 +286,7 @@ static void test_series(void)
     FILE *f = tmpfile();
     struct record w;
     CHECK(record_attach(&w, f) == 0);
-    record_series_header(&w, 0);
+    record_series_header(&w, &s.p, 0);
     struct sim_diag want[11];
     double tw[11];
     for (int k = 0; k <= 10; k++) {
@@ -343,7 +343,7 @@ static void test_series_event(void)
     FILE *f = tmpfile();
     struct record w;
     CHECK(record_attach(&w, f) == 0);
-    record_series_header(&w, 1);
+    record_series_header(&w, &s.p, 1);
     record_series_event_row(&w, &s, &ev);
     CHECK(record_close(&w) == 0);
     size_t len;
@@ -401,7 +401,7 @@ static void test_write_error(void)
     fclose(f);
     f = fopen("/dev/full", "w");
     CHECK(record_attach(&w, f) == 0);
-    record_series_header(&w, 0);
+    record_series_header(&w, &s.p, 0);
     CHECK(w.err == 0);
     CHECK(record_close(&w) == ENOSPC); /* found at the flush */
     fclose(f);

@@ -130,6 +130,13 @@ for d in 'friction linear 1:friction' 'field 0 -1:a field' 'open top:open sides'
         "$SPRINGBALL" -H --engine=event -n 10 "$out.scene"
 done
 rm -f "$out.scene"
+# the LAMMPS export refuses them rather than leave them out
+for d in 'friction drag 0.01:friction' 'field 0 -1:a uniform field' 'open top:open sides'; do
+    printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
+    expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of ${d#*:}" \
+        "$SPRINGBALL" --export=lammps "$out.x" -n 10 "$out.scene"
+done
+rm -f "$out.scene" "$out.x.in" "$out.x.data"
 # errors name the file and line
 printf 'ball 100 100 1 0 1 10\nfriction drag -1\n' >"$out.scene"
 expect_fail 2 "$out.scene:2: friction drag C must be > 0" "$SPRINGBALL" -H "$out.scene"

@@ -916,7 +916,9 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
                 if (!overflow)
                     fprintf(stderr, "springball: the state became non-finite at "
                                     "step %lld (t = %.17g): dt is too large for %s\n",
-                            s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
+                            s->steps, s->t,
+                            s->p.gravity != 0 || s->p.gx != 0 || s->p.gy != 0
+                                ? "the forces" : "k");
                 else
                     fprintf(stderr, "springball: the forces overflow at step %lld "
                                     "(t = %.17g): the scene's sizes or strengths are "

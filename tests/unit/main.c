@@ -21,6 +21,8 @@ static const struct {
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"lab", test_lab},
+    {"plot", test_plot},
 };
 
 int main(int argc, char **argv)

@@ -60,5 +60,7 @@ void test_view(void);
 void test_history(void);
 void test_fuzz(void);
 void test_grid(void);
+void test_lab(void);
+void test_plot(void);
 
 #endif

@@ -30,7 +30,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim grid contact gravity event history
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view plot lab
+PURE   = text scene universe particles formats view plot lab panel
 # The front end and the entry point.
 FRONT  = main tui
 

@@ -730,6 +730,8 @@ void lab_series_sample(const struct lab_totals *t, double v[LAB_SERIES_CH])
     v[LAB_CH_E] = t->e;
     v[LAB_CH_PX] = t->px;
     v[LAB_CH_PY] = t->py;
+    v[LAB_CH_CX] = t->cx;
+    v[LAB_CH_CY] = t->cy;
 }
 
 /* ===== Keys' parameters ===== */

@@ -248,11 +248,17 @@ int lab_seek_event(const struct sim *now, const struct sim *(*step)(void *ctx),
 /* ===== Series for the plots ===== */
 
 /// Channels a series carries.
-#define LAB_SERIES_CH 5
+#define LAB_SERIES_CH 7
 
 /// The channels of the lab's own series (lab_series_sample).
 enum lab_channel {
-    LAB_CH_KE = 0, LAB_CH_PE = 1, LAB_CH_E = 2, LAB_CH_PX = 3, LAB_CH_PY = 4
+    LAB_CH_KE = 0, ///< kinetic energy
+    LAB_CH_PE = 1, ///< spring (contact law) potential plus gravity's
+    LAB_CH_E = 2,  ///< their sum
+    LAB_CH_PX = 3, ///< total momentum
+    LAB_CH_PY = 4,
+    LAB_CH_CX = 5, ///< centre of mass (its path, drawn with the trails)
+    LAB_CH_CY = 6,
 };
 
 /// A ring of the last cap samples.
@@ -280,7 +286,8 @@ void lab_series_push(struct lab_series *ser, double t, const double *v);
 /// Sample @p i (0 = oldest): its time, and its values in *v.
 double lab_series_at(const struct lab_series *ser, size_t i, const double **v);
 
-/// The channels of a state: KE, PE (+ gravity's), E, sum px, sum py.
+/// The channels of a state: KE, PE (+ gravity's), E, sum px, sum py, and
+/// the centre of mass.
 void lab_series_sample(const struct lab_totals *t, double v[LAB_SERIES_CH]);
 
 /* ===== Keys' parameters ===== */

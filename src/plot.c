@@ -148,6 +148,31 @@ void plot_arrow(struct plot *p, double c0, double r0, double c1, double r1,
     }
 }
 
+void plot_ascii(struct plot *p)
+{
+    for (int i = 0; i < p->w * p->h; i++) {
+        uint32_t ch = p->cell[i].ch;
+        if (ch < 128)
+            continue;
+        if (ch >= PLOT_BRAILLE && ch <= PLOT_BRAILLE + 0xff) {
+            unsigned bits = ch - PLOT_BRAILLE, cnt = 0;
+            for (unsigned b = bits; b; b &= b - 1)
+                cnt++;
+            int top = (bits & 0x1b) != 0, bottom = (bits & 0xe4) != 0;
+            ch = cnt == 0 ? 0 : cnt >= 6 ? '#' : top && bottom ? ':' : top ? '\'' : '.';
+        } else if (ch == 0x2502 || ch == 0x2503) { /* │ ┃ */
+            ch = '|';
+        } else if (ch == 0x2500 || ch == 0x2501) { /* ─ ━ */
+            ch = '-';
+        } else if (ch >= 0x2500 && ch <= 0x257f) { /* corners, tees */
+            ch = '+';
+        } else {
+            ch = '*';
+        }
+        p->cell[i].ch = ch;
+    }
+}
+
 /* ===== Numbers ===== */
 
 /* Significant digits that fixed notation @p txt of a value shows: the
@@ -166,7 +191,7 @@ static int sig_digits(const char *txt)
 }
 
 /*
- * Fixed notation with at most 6 significant digits and as many decimals
+ * Fixed notation with at most PLOT_DIGITS significant digits and as many decimals
  * as fit; when that shows fewer than 3 significant digits and an
  * exponent would show more (0.0000123, 12345678), the exponent. A value
  * that prints as zero loses its sign.
@@ -183,15 +208,17 @@ char *plot_fmt(char *buf, size_t cap, double v, int width)
         snprintf(buf, cap, "%*s", width, isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
         return buf;
     }
-    if (v == 0)
-        v = 0; /* -0 prints as 0 */
+    if (v == 0) { /* exactly zero (and -0): a plain 0 */
+        snprintf(buf, cap, "%*s", width, "0");
+        return buf;
+    }
     char fix[64] = "", sci[64] = "";
     int fsig = -1, esig = -1;
     double a = fabs(v);
     int ip = a < 1 ? 1 : (int)floor(log10(a)) + 1; /* integer digits */
     int lead = a > 0 && a < 1 ? -(int)floor(log10(a)) - 1 : 0; /* zeros after the point */
     if (ip <= 309) {
-        int dmax = a >= 1 ? 6 - ip : 6 + lead;
+        int dmax = a >= 1 ? PLOT_DIGITS - ip : PLOT_DIGITS + lead;
         if (dmax < 0)
             dmax = 0;
         for (int dec = dmax; dec >= 0; dec--) {
@@ -204,7 +231,7 @@ char *plot_fmt(char *buf, size_t cap, double v, int width)
             }
         }
     }
-    for (int dec = 5; dec >= 0; dec--) {
+    for (int dec = PLOT_DIGITS - 1; dec >= 0; dec--) {
         int len = snprintf(sci, sizeof sci, "%.*e", dec, v);
         if (len <= width) {
             esig = dec + 1;
@@ -212,7 +239,7 @@ char *plot_fmt(char *buf, size_t cap, double v, int width)
         }
     }
     const char *pick;
-    if (a == 0 || (fsig >= 1 && (fsig >= 3 || esig <= fsig)))
+    if ((fsig >= 1 && (fsig >= 3 || esig <= fsig)))
         pick = fix;
     else if (esig > 0)
         pick = sci;

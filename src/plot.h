@@ -69,11 +69,21 @@ void plot_line(struct plot *p, double x0, double y0, double x1, double y1,
 void plot_arrow(struct plot *p, double c0, double r0, double c1, double r1,
                 double aspect, uint32_t color);
 
+/// Replaces every glyph outside ASCII by an ASCII look-alike, for
+/// terminals without Unicode: braille by ' (dots only in the top half), .
+/// (bottom half), : (both) or # (six dots or more); box lines by | - +;
+/// anything else by *.
+void plot_ascii(struct plot *p);
+
+/// Significant digits plot_fmt shows at most.
+#define PLOT_DIGITS 5
+
 /// Writes @p v right-aligned in exactly @p width characters (4 <= width <
-/// cap): fixed notation with at most 6 significant digits and as many
-/// decimals as fit, an exponent when that shows more digits (0.0000123,
-/// 12345678); -0 prints as 0, NaN as "nan", infinities as "inf", "-inf";
-/// "#" repeated when nothing fits. @return @p buf.
+/// cap): fixed notation with at most PLOT_DIGITS significant digits and as
+/// many decimals as fit (so a column of numbers lines up), an exponent
+/// when that shows more digits (0.0000123, 12345678); zero (and -0) as
+/// "0", NaN as "nan", infinities as "inf", "-inf"; "#" repeated when
+/// nothing fits. @return @p buf.
 char *plot_fmt(char *buf, size_t cap, double v, int width);
 
 /// The data rectangle of a plot and the ranges it maps.

@@ -23,6 +23,7 @@ static const struct {
     {"grid", test_grid},
     {"lab", test_lab},
     {"plot", test_plot},
+    {"panel", test_panel},
 };
 
 int main(int argc, char **argv)

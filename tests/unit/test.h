@@ -62,5 +62,6 @@ void test_fuzz(void);
 void test_grid(void);
 void test_lab(void);
 void test_plot(void);
+void test_panel(void);
 
 #endif

@@ -593,7 +593,8 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
         }
     }
     if (rc == 0 && (sim_plain(&s->p) || law.kind != SIM_CONTACT_NONE)) {
-        qsort(sw, n, sizeof *sw, sweep_cmp);
+        if (n > 1)
+            qsort(sw, n, sizeof *sw, sweep_cmp);
         for (size_t a = 0; a < n && rc == 0; a++) {
             for (size_t b = a + 1; b < n && sw[b].lo <= sw[a].hi && rc == 0; b++) {
                 uint32_t p = sw[a].ball, q = sw[b].ball;
@@ -608,7 +609,8 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
         lab_pairs_free(ps);
         return -1;
     }
-    qsort(ps->p, ps->n, sizeof *ps->p, pair_cmp);
+    if (ps->n > 1)
+        qsort(ps->p, ps->n, sizeof *ps->p, pair_cmp);
     return 0;
 }
 

@@ -667,6 +667,8 @@ int grid_sort(struct grid *g, struct sim *s)
     for (size_t k = 0; k < n; k++)
         ids[k] = s->id[src[k]];
     memcpy(s->id, ids, n * sizeof *ids);
+    for (size_t k = 0; k < n; k++)
+        s->slot[ids[k]] = (uint32_t)k;
     if (g->valid && remap(g, src))
         g->valid = 0;
     return 0;

@@ -261,8 +261,9 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
 void particles_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     fprintf(f, "%zu\n", s->n);
-    for (size_t i = 0; i < s->n; i++) {
-        uint32_t rgb = scene_color_rgb(sc->balls[i].color);
+    for (size_t b = 0; b < s->n; b++) { /* in scene order */
+        size_t i = sim_slot(s, b);
+        uint32_t rgb = scene_color_rgb(sc->balls[b].color);
         fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %u %u %u\n", s->x[i],
                 s->y[i], s->vx[i], s->vy[i], s->r[i], s->m[i],
                 (unsigned)(rgb >> 16 & 0xff), (unsigned)(rgb >> 8 & 0xff),

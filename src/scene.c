@@ -826,18 +826,13 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
         else
             fprintf(f, "gravity %.17g\n", s->p.gravity);
     }
-    /* Slot i holds scene ball s->id[i]: print in scene order. */
-    uint32_t *slot = malloc((s->n ? s->n : 1) * sizeof *slot);
-    if (slot)
-        for (size_t i = 0; i < s->n; i++)
-            slot[s->id[i]] = (uint32_t)i;
+    /* In scene order, whatever slots the core keeps the balls in. */
     for (size_t b = 0; b < s->n; b++) {
-        size_t i = slot ? slot[b] : sim_slot(s, (uint32_t)b);
+        size_t i = sim_slot(s, b);
         char buf[8];
         const char *c = scene_color_name(sc->balls[b].color, buf);
         fprintf(f, "ball %.17g %.17g %.17g %.17g %.17g %.17g%s%s\n", s->x[i],
                 s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i], c ? " " : "",
                 c ? c : "");
     }
-    free(slot);
 }

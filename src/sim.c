@@ -43,15 +43,16 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
     if (cnt > (size_t)-1 / (SIM_ARRAYS * sizeof(double)) || cnt >= UINT32_MAX)
         return -1;
     double *block = calloc(cnt * SIM_ARRAYS, sizeof(double));
-    uint32_t *id = malloc(cnt * sizeof *id);
+    uint32_t *id = malloc(2 * cnt * sizeof *id);
     if (!block || !id) {
         free(block);
         free(id);
         return -1;
     }
     for (size_t i = 0; i < cnt; i++)
-        id[i] = (uint32_t)i;
+        id[i] = id[cnt + i] = (uint32_t)i;
     s->id = id;
+    s->slot = id + cnt;
     s->p = *p;
     s->n = n;
     s->x = block;
@@ -68,7 +69,7 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
 void sim_free(struct sim *s)
 {
     free(s->x); /* the one block */
-    free(s->id);
+    free(s->id); /* id and slot */
     grid_free(s->grid);
     memset(s, 0, sizeof *s);
 }
@@ -78,6 +79,7 @@ void sim_copy(struct sim *dst, const struct sim *src)
     size_t cnt = src->n ? src->n : 1;
     memcpy(dst->x, src->x, cnt * SIM_ARRAYS * sizeof(double));
     memcpy(dst->id, src->id, cnt * sizeof *dst->id);
+    memcpy(dst->slot, src->slot, cnt * sizeof *dst->slot);
     /* The radii may differ: dst builds its broad phase afresh. */
     grid_free(dst->grid);
     dst->grid = NULL;
@@ -381,12 +383,9 @@ void sim_touch(struct sim *s)
     s->grid = NULL;
 }
 
-size_t sim_slot(const struct sim *s, uint32_t id)
+size_t sim_slot(const struct sim *s, size_t ball)
 {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->id[i] == id)
-            return i;
-    return s->n;
+    return s->slot[ball];
 }
 
 static void integrate(struct sim *s)
@@ -547,7 +546,8 @@ void sim_step(struct sim *s)
 {
     /* Cell order, when it pays, at steps fixed by the state alone: a copy
      * of the state steps to the same bits as the original. */
-    if (s->n >= SIM_SORT_MIN && s->steps % SIM_SORT_EVERY == 0) {
+    if (s->n >= SIM_SORT_MIN && s->p.contact != SIM_CONTACT_NONE &&
+        s->steps % SIM_SORT_EVERY == 0) {
         double reach = sim_plain(&s->p) ? s->p.reach : systems_reach(&s->p);
         if (!s->grid || grid_stats(s->grid).reach != reach) {
             grid_free(s->grid);

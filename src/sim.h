@@ -114,6 +114,7 @@ struct sim {
     double diss_power;         ///< set by sim_forces: power the dashpots take out now
     long clamp_now;            ///< set by sim_forces: gaps clamped in this evaluation
     uint32_t *id;              ///< scene index of the ball in each slot
+    uint32_t *slot;            ///< the inverse: slot of each scene ball (see sim_slot)
     struct grid *grid;         ///< broad phase cache, NULL until needed
 };
 
@@ -151,8 +152,8 @@ void sim_touch(struct sim *s);
 /// the broad phase lists such balls, and the others skip the wall law.
 int sim_wall_near(const struct sim *s, size_t i, double margin);
 
-/// The slot that holds scene ball @p id, or s->n when there is none.
-size_t sim_slot(const struct sim *s, uint32_t id);
+/// The slot that holds scene ball @p ball (0 <= ball < n): O(1).
+size_t sim_slot(const struct sim *s, size_t ball);
 
 /// One fixed step: forces, then v += dt*F/m and x += dt*v for every ball.
 /// From SIM_SORT_MIN balls on it may first reorder the slots (see id).

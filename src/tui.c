@@ -266,8 +266,7 @@ static size_t ball_index(const struct sim *s, size_t i)
 /* The array slot of scene ball k (the inverse of ball_index). */
 static size_t ball_slot(const struct sim *s, size_t k)
 {
-    size_t i = sim_slot(s, (uint32_t)k);
-    return i < s->n ? i : 0;
+    return k < s->n ? sim_slot(s, k) : 0;
 }
 
 static void note(struct ui *u, const char *fmt, ...)

@@ -231,7 +231,9 @@ void universe_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     fprintf(f, "%zu\n", s->n);
     fprintf(f, "%.2e\n", sc->radius);
-    for (size_t i = 0; i < s->n; i++)
+    for (size_t b = 0; b < s->n; b++) { /* in scene order */
+        size_t i = sim_slot(s, b);
         fprintf(f, "%11.4e %11.4e %11.4e %11.4e %11.4e %12s\n", s->x[i], s->y[i],
-                s->vx[i], s->vy[i], s->m[i], scene_ball_name(sc, i));
+                s->vx[i], s->vy[i], s->m[i], scene_ball_name(sc, b));
+    }
 }

@@ -3,10 +3,14 @@
  * the 1:3 mass ratio, contact time pi*sqrt(mu/k), wall bounces, momentum
  * and energy conservation.
  */
+#include "grid.h"
+#include "particles.h"
 #include "scene.h"
 #include "sim.h"
 #include "test.h"
+#include "universe.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Two balls on the x axis of a table big enough that no wall is near. */
@@ -244,8 +248,144 @@ static void test_contact_time_estimate(void)
     sim_free(&s);
 }
 
+/* What a writer printed: the whole of @p f as a NUL-terminated string
+ * (*len its length), to be freed. */
+static char *written(FILE *f, size_t *len)
+{
+    long l = ftell(f);
+    char *t = malloc(l > 0 ? (size_t)l + 1 : 1);
+    rewind(f);
+    *len = l > 0 && t ? fread(t, 1, (size_t)l, f) : 0;
+    if (t)
+        t[*len] = 0;
+    fclose(f);
+    return t;
+}
+
+/* A 5000-ball text in the particle (universe) format: distinct masses and
+ * colours (names), so that a row shows which ball it is. */
+static char *big_text(int universe, size_t n)
+{
+    FILE *f = tmpfile();
+    unsigned long long q = 12345;
+    if (universe)
+        fprintf(f, "%zu\n1.00e+12\n", n);
+    else
+        fprintf(f, "%zu\n", n);
+    for (size_t b = 0; b < n; b++) {
+        double u[4];
+        for (int c = 0; c < 4; c++) {
+            q = q * 6364136223846793005ull + 1442695040888963407ull;
+            u[c] = (double)(q >> 11) / 9007199254740992.0;
+        }
+        if (universe)
+            fprintf(f, "%.6e %.6e %.6e %.6e %.6e b%zu\n", (u[0] - 0.5) * 1e12,
+                    (u[1] - 0.5) * 1e12, (u[2] - 0.5) * 1e3,
+                    (u[3] - 0.5) * 1e3, 1e20 * (1 + (double)b), b);
+        else
+            fprintf(f, "%.6f %.6f %.6f %.6f 0.004 %zu %zu %zu %zu\n",
+                    0.005 + 0.99 * u[0], 0.005 + 0.99 * u[1], u[2] - 0.5,
+                    u[3] - 0.5, 1 + b, b % 256, b / 256 % 256, (b * 7) % 256);
+    }
+    size_t len;
+    return written(f, &len);
+}
+
+/*
+ * Slots never show: a 5000-ball particle file and universe, stepped (and
+ * so kept in cell order by the core), write back in scene order with their
+ * colours and names (issue 10, bug 2: rows came back as other balls).
+ */
+static void test_write_scene_order(void)
+{
+    const size_t n = 5000;
+    struct scene_error err;
+    /* Particles: after 3 steps every row is its own ball (its mass and
+     * colour), where an unsorted run of the same steps puts it. */
+    char *text = big_text(0, n);
+    struct scene sc;
+    CHECK(particles_parse(&sc, text, strlen(text), &err) == 0);
+    struct sim a, ref;
+    CHECK(scene_to_sim(&sc, &a) == 0 && scene_to_sim(&sc, &ref) == 0);
+    for (int i = 0; i < 3; i++) {
+        sim_step(&a);
+        sim_step_brute(&ref);
+    }
+    int moved = 0, inverse = 1;
+    for (size_t b = 0; b < n; b++) {
+        moved |= sim_slot(&a, b) != b;
+        inverse &= a.id[sim_slot(&a, b)] == b;
+    }
+    CHECK(moved && inverse);
+    size_t len;
+    FILE *f = tmpfile();
+    particles_write(f, &sc, &a);
+    char *out = written(f, &len);
+    struct scene back;
+    CHECK(particles_parse(&back, out, len, &err) == 0);
+    CHECK(back.n == n);
+    int same = back.n == n;
+    for (size_t b = 0; same && b < n; b++) {
+        const struct scene_ball *o = &back.balls[b];
+        same &= o->m == sc.balls[b].m && o->color == sc.balls[b].color &&
+                fabs(o->x - ref.x[b]) < 1e-9 && fabs(o->vy - ref.vy[b]) < 1e-9;
+    }
+    CHECK(same);
+    scene_free(&back);
+    free(out);
+    sim_free(&a);
+    sim_free(&ref);
+    scene_free(&sc);
+    free(text);
+
+    /* A universe: stepped, then its slots put in cell order; it writes the
+     * same bytes as before the reorder, names and all. */
+    text = big_text(1, n);
+    CHECK(universe_parse(&sc, text, strlen(text), &err) == 0);
+    struct sim u, p;
+    CHECK(scene_to_sim(&sc, &u) == 0 && scene_to_sim(&sc, &p) == 0);
+    for (int i = 0; i < 2; i++)
+        sim_step(&u);
+    sim_copy(&p, &u);
+    for (size_t i = 0; i < n; i++)
+        p.r[i] = 1e6; /* a grid needs sizes: to reorder the slots */
+    struct grid *g = grid_new(&p, 0);
+    CHECK(g && grid_sort(g, &p) == 0);
+    grid_free(g);
+    for (size_t i = 0; i < n; i++)
+        p.r[i] = 0;
+    moved = 0;
+    for (size_t b = 0; b < n; b++)
+        moved |= sim_slot(&p, b) != b;
+    CHECK(moved);
+    size_t lu, lp;
+    f = tmpfile();
+    universe_write(f, &sc, &u);
+    char *tu = written(f, &lu);
+    f = tmpfile();
+    universe_write(f, &sc, &p);
+    char *tp = written(f, &lp);
+    CHECK(lu > 0 && lu == lp && memcmp(tu, tp, lu) == 0);
+    CHECK(universe_parse(&back, tp, lp, &err) == 0 && back.n == n);
+    same = back.n == n;
+    for (size_t b = 0; same && b < n; b++) {
+        char name[32];
+        snprintf(name, sizeof name, "b%zu", b);
+        same &= strcmp(scene_ball_name(&back, b), name) == 0;
+    }
+    CHECK(same);
+    scene_free(&back);
+    free(tu);
+    free(tp);
+    sim_free(&u);
+    sim_free(&p);
+    scene_free(&sc);
+    free(text);
+}
+
 void test_sim(void)
 {
+    test_write_scene_order();
     test_equal_exchange();
     test_mass_ratio();
     test_contact_time();

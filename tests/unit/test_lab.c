@@ -9,6 +9,7 @@
  * analytic step forward and back, the plot series, the keys' parameters and
  * the values table's lines.
  */
+#include "contact.h"
 #include "history.h"
 #include "lab.h"
 #include "plot.h"
@@ -546,6 +547,62 @@ static void test_wall_event(void)
     sim_free(&s);
 }
 
+/* The worksheet of the issue, with the pure layer: scenes/unequal.scene,
+ * step to the contact, read s and k s, step through it; sum p is kept and
+ * KE returns (within the Euler step's error, 0.1%); with restitution 0.5
+ * sum p is kept and the energy lost is the hard-sphere value
+ * (1 - e^2) mu vn^2 / 2 at the normal of first touch, within 3% (the soft
+ * contact turns its normal while it lasts). */
+static void test_worksheet(void)
+{
+    static const char *const text =
+        "table 800 400\nball 200 180 10 0 1 15\nball 450 200 0 0 3 25\n";
+    for (int inel = 0; inel <= 1; inel++) {
+        struct sim s;
+        CHECK(load(&s, text) == 0);
+        if (inel)
+            s.p.restitution = lab_restitution_step(lab_restitution_step(
+                lab_restitution_step(lab_restitution_step(lab_restitution_step(1, -1),
+                -1), -1), -1), -1);
+        CHECK_NEAR(s.p.restitution, inel ? 0.5 : 1, 1e-15);
+        struct lab_totals t0, t1;
+        lab_totals(&s, &t0);
+        struct lab_event ev;
+        CHECK(lab_seek_event(&s, step_forward, &s, 100000, &ev) == 0);
+        CHECK(ev.found && ev.began == 1);
+        /* the centres 250 apart along x, 20 across: they touch when the x
+         * gap is sqrt(40^2 - 20^2) = 34.64, after (250 - 34.64)/10 = 21.54 */
+        CHECK_NEAR(s.t, 21.54, 0.05);
+        struct lab_contact c[4];
+        CHECK(lab_contacts(&s, 0, c, 4) == 1);
+        CHECK(c[0].partner == 1 && c[0].s > 0 && c[0].s < 0.5);
+        CHECK_NEAR(c[0].fs, 5 * c[0].s, 1e-15);
+        /* the hard-sphere loss at this normal */
+        struct lab_row a, b;
+        lab_row(&s, 0, &a);
+        lab_row(&s, 1, &b);
+        double vn = ((a.vx - b.vx) * (b.x - a.x) + (a.vy - b.vy) * (b.y - a.y)) /
+                    hypot(b.x - a.x, b.y - a.y);
+        double e = s.p.restitution, loss = 0.5 * 0.75 * (1 - e * e) * vn * vn;
+        CHECK(lab_seek_event(&s, step_forward, &s, 100000, &ev) == 0);
+        CHECK(ev.found && ev.ended == 1);
+        CHECK_NEAR(ev.steps * 0.05, SIM_PI * sqrt(0.75 / 5) / sqrt(1 - pow(contact_zeta(e), 2)), 0.06);
+        lab_totals(&s, &t1);
+        CHECK_NEAR(t1.px, t0.px, 1e-12);
+        CHECK_NEAR(t1.py, t0.py, 1e-12);
+        if (!inel) {
+            CHECK_NEAR(t1.ke, t0.ke, 0.001 * t0.ke);
+        } else {
+            CHECK_NEAR(t0.ke - t1.ke, loss, 0.03 * loss);
+            CHECK(loss > 15);
+        }
+        /* the ball of mass 3 moves off forwards and to the side it was hit on */
+        lab_row(&s, 1, &b);
+        CHECK(b.vx > 0 && b.vy > 0);
+        sim_free(&s);
+    }
+}
+
 /* ===== Series ===== */
 
 static void test_series(void)
@@ -710,6 +767,7 @@ void test_lab(void)
     test_touching_counts();
     test_seek_events();
     test_wall_event();
+    test_worksheet();
     test_series();
     test_keys();
     test_table();

@@ -28,7 +28,7 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim grid contact gravity event history
+CORE   = sim grid contact gravity event history twin
 # Pure but not core: parsing/writing, rendering maths.
 PURE   = text scene universe particles formats view plot lab panel
 # The front end and the entry point.

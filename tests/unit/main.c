@@ -24,6 +24,7 @@ static const struct {
     {"lab", test_lab},
     {"plot", test_plot},
     {"panel", test_panel},
+    {"twin", test_twin},
 };
 
 int main(int argc, char **argv)

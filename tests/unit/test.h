@@ -63,5 +63,6 @@ void test_grid(void);
 void test_lab(void);
 void test_plot(void);
 void test_panel(void);
+void test_twin(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include "lab.h"
 
 #include "contact.h"
+#include "grid.h"
 #include "plot.h"
 
 #include <math.h>
@@ -499,20 +500,6 @@ static int pair_cmp(const void *pa, const void *pb)
     return a->b < b->b ? -1 : a->b > b->b;
 }
 
-/* Sort-and-sweep entries: the left end of each ball's interval along x. */
-struct sweep {
-    double lo, hi;
-    uint32_t ball;
-};
-
-static int sweep_cmp(const void *pa, const void *pb)
-{
-    const struct sweep *a = pa, *b = pb;
-    if (a->lo != b->lo)
-        return a->lo < b->lo ? -1 : 1;
-    return a->ball < b->ball ? -1 : a->ball > b->ball;
-}
-
 /* Whether scene balls with slots i, j touch as sim_diag counts it. */
 static int touching(const struct sim *s, const struct contact_law *law,
                     size_t si, size_t sj)
@@ -552,11 +539,9 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
     contact_law_init(&law, &s->p);
     /* how far beyond touching a pair may count: the exp law's eps */
     double reach = !sim_plain(&s->p) && law.kind == SIM_CONTACT_EXP ? law.eps : 0;
-    struct sweep *sw = malloc((n ? n : 1) * sizeof *sw);
-    size_t *slot = malloc((n ? n : 1) * sizeof *slot);
-    if (!sw || !slot) {
-        free(sw);
-        free(slot);
+    /* scene index of each slot (the inverse of sim_slot) */
+    uint32_t *ball_of = malloc((n ? n : 1) * sizeof *ball_of);
+    if (!ball_of) {
         lab_pairs_free(ps);
         return -1;
     }
@@ -564,12 +549,7 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
     int walls = sim_plain(&s->p) || s->p.walls == SIM_WALLS_SPRING;
     for (size_t b = 0; b < n && rc == 0; b++) {
         size_t i = sim_slot(s, b);
-        slot[b] = i;
-        /* a little wider than the exact test, which decides */
-        double ext = s->r[i] + 0.5 * reach + 1e-9 * (fabs(s->x[i]) + s->r[i]);
-        sw[b].lo = s->x[i] - ext;
-        sw[b].hi = s->x[i] + ext;
-        sw[b].ball = (uint32_t)b;
+        ball_of[i] = (uint32_t)b;
         if (!walls)
             continue;
         if (s->p.shape == SIM_RECT) {
@@ -592,19 +572,35 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
                 rc = pairs_add(ps, (uint32_t)b, (uint32_t)(LAB_WALL + LAB_WALL_RIM));
         }
     }
+    /* The pairs: all of them for a few balls, else those the broad phase
+     * lists within reach (a grid of its own: s is not touched). */
     if (rc == 0 && (sim_plain(&s->p) || law.kind != SIM_CONTACT_NONE)) {
-        if (n > 1)
-            qsort(sw, n, sizeof *sw, sweep_cmp);
-        for (size_t a = 0; a < n && rc == 0; a++) {
-            for (size_t b = a + 1; b < n && sw[b].lo <= sw[a].hi && rc == 0; b++) {
-                uint32_t p = sw[a].ball, q = sw[b].ball;
-                if (touching(s, &law, slot[p], slot[q]))
-                    rc = pairs_add(ps, p < q ? p : q, p < q ? q : p);
+        if (n < SIM_GRID_MIN) {
+            for (size_t i = 0; i < n && rc == 0; i++)
+                for (size_t j = i + 1; j < n && rc == 0; j++)
+                    if (touching(s, &law, i, j)) {
+                        uint32_t p = ball_of[i], q = ball_of[j];
+                        rc = pairs_add(ps, p < q ? p : q, p < q ? q : p);
+                    }
+        } else {
+            struct grid *g = grid_new(s, reach);
+            if (!g || grid_update(g, s)) {
+                rc = -1;
+            } else {
+                struct grid_pairs pl = grid_pairs(g);
+                for (size_t i = 0; i < n && rc == 0; i++)
+                    for (uint32_t e = pl.start[i]; e < pl.start[i + 1] && rc == 0; e++) {
+                        size_t j = pl.nbr[e];
+                        if (!touching(s, &law, i, j))
+                            continue;
+                        uint32_t p = ball_of[i], q = ball_of[j];
+                        rc = pairs_add(ps, p < q ? p : q, p < q ? q : p);
+                    }
             }
+            grid_free(g);
         }
     }
-    free(sw);
-    free(slot);
+    free(ball_of);
     if (rc) {
         lab_pairs_free(ps);
         return -1;

@@ -220,7 +220,8 @@ void lab_pairs_free(struct lab_pairs *ps);
 
 /// The pairs touching now: balls whose overlap is positive (with the
 /// exponential law, closer than its eps: as sim_diag counts contacts), and
-/// balls pressing a spring wall. Sort and sweep along x: O(n log n).
+/// balls pressing a spring wall. The pairs come from a broad phase of its
+/// own (grid.h) from SIM_GRID_MIN balls on: O(n), s is not touched.
 /// @return 0, or -1 when memory is short (ps then holds nothing).
 int lab_touching(const struct sim *s, struct lab_pairs *ps);
 

@@ -333,6 +333,8 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
         if (!(per > 0))
             continue;
         for (size_t i = 0; i < n; i++) {
+            if (n > PANEL_MANY && i != o->selected)
+                continue;
             struct lab_row b;
             lab_row(s, i, &b);
             double qx = k == 0 ? b.vx : k == 1 ? b.px : fx[i];
@@ -347,6 +349,8 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
     if (o->numbers) {
         char label[32];
         for (size_t i = 0; i < n; i++) {
+            if (n > PANEL_MANY && i != o->selected)
+                continue;
             struct lab_row b;
             lab_row(s, i, &b);
             double c, r;
@@ -383,6 +387,15 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
         if (col + (int)strlen(buf) > m->left + m->w)
             break;
         col = plot_text(p, col, row, buf, kcolor[k]);
+    }
+    if (n > PANEL_MANY && (o->arrows || o->numbers) && col > m->left + 1) {
+        char buf[48];
+        if (o->selected < n)
+            snprintf(buf, sizeof buf, " ball %zu only ", o->selected + 1);
+        else
+            snprintf(buf, sizeof buf, " select a ball (Tab) ");
+        if (col + (int)strlen(buf) <= m->left + m->w)
+            plot_text(p, col, row, buf, PANEL_DIM);
     }
 }
 

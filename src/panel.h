@@ -34,6 +34,11 @@
 
 struct view_map;
 
+/// Above this many balls the overlay draws arrows and numbers for the
+/// selected ball alone (a few thousand arrows are a blur, and cost more
+/// than the step).
+#define PANEL_MANY 1000
+
 /// No ball selected.
 #define PANEL_NONE ((size_t)-1)
 
@@ -113,7 +118,9 @@ struct panel_overlay {
 /// scene order (lab_forces) when force arrows are on, else may be NULL.
 /// The largest arrow of each kind is at most a quarter of the table's
 /// smaller side (at least 3 cells); the legend ("v 2/cell" in each kind's
-/// colour) is on the table's bottom row.
+/// colour) is on the frame's bottom line. Above PANEL_MANY balls, arrows
+/// and numbers are drawn for the selected ball only (the scale still
+/// fits them all), and the legend says so.
 void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s,
                    struct panel_overlay *o, const double *fx, const double *fy);
 

@@ -307,6 +307,38 @@ static void test_overlay(void)
     sim_free(&s);
 }
 
+/* Past PANEL_MANY balls only the selected ball gets arrows and a number. */
+static void test_overlay_many(void)
+{
+    struct sim s;
+    CHECK(load(&s, "table 4000 2000\nrandom 1200 5 1 3 9\n") == 0);
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 100, 32, 0, 0, 4000, 2000, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    struct plot p = grid(100, 32);
+    struct panel_overlay o = {0};
+    o.arrows = PANEL_ARROW_V;
+    o.numbers = 1;
+    o.aspect = 2;
+    o.selected = PANEL_NONE;
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    int drawn = 0;
+    for (int i = 0; i < 100 * 32; i++)
+        drawn += p.cell[i].ch >= PLOT_BRAILLE && p.cell[i].ch <= PLOT_BRAILLE + 0xff;
+    CHECK(drawn == 0);
+    CHECK(strstr(row_text(&p, v.map.top + v.map.h), "select a ball (Tab)") != NULL);
+    o.selected = 7;
+    p = grid(100, 32);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    drawn = 0;
+    for (int i = 0; i < 100 * 32; i++)
+        drawn += p.cell[i].color == PANEL_V && p.cell[i].ch >= PLOT_BRAILLE;
+    CHECK(drawn >= 1 && drawn <= 26);
+    CHECK(strstr(row_text(&p, v.map.top + v.map.h), "ball 8 only") != NULL);
+    view_free(&v);
+    sim_free(&s);
+}
+
 static void test_merge_status(void)
 {
     CHECK(panel_merge(0x2801, 0x2880) == 0x2881);
@@ -349,5 +381,6 @@ void test_panel(void)
     test_time_plots();
     test_speeds();
     test_overlay();
+    test_overlay_many();
     test_merge_status();
 }

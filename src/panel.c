@@ -68,7 +68,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     if ((size_t)rows > s->n)
         rows = (int)s->n;
     /* scroll: keep the selected ball in view, and no blank end */
-    if (sel != PANEL_NONE && rows > 0) {
+    if (sel != PANEL_NONE && rows > 0 && !o->free_scroll) {
         if (sel < o->scroll)
             o->scroll = sel;
         else if (sel >= o->scroll + (size_t)rows)
@@ -435,4 +435,155 @@ int panel_status(char *buf, size_t cap, const struct lab_totals *t, double e0,
         used += w;
     }
     return used;
+}
+
+/* ===== State, keys, layout ===== */
+
+void panel_state_init(struct panel_state *ps)
+{
+    memset(ps, 0, sizeof *ps);
+    ps->ov.selected = PANEL_NONE;
+    ps->ov.aspect = 2;
+    ps->pv.selected = PANEL_NONE;
+}
+
+/* Toggles arrow kind @p bit; a kind switched on fits its scale afresh. */
+static const char *toggle_arrow(struct panel_state *ps, unsigned bit, int k,
+                                const char *on, const char *off)
+{
+    ps->ov.arrows ^= bit;
+    if (ps->ov.arrows & bit) {
+        lab_scale_reset(&ps->ov.scale[k]);
+        return on;
+    }
+    return off;
+}
+
+const char *panel_key(struct panel_state *ps, int key, size_t nballs)
+{
+    static char msg[64];
+    static const char *const plot_name[PANEL_PLOT_COUNT] = {
+        "plot off", "plot: energy", "plot: momentum", "plot: speeds"};
+    size_t *sel = &ps->ov.selected;
+    if (*sel != PANEL_NONE && *sel >= nballs)
+        *sel = PANEL_NONE;
+    switch (key) {
+    case 'v':
+        return toggle_arrow(ps, PANEL_ARROW_V, 0, "velocity arrows on", "velocity arrows off");
+    case 'p':
+        return toggle_arrow(ps, PANEL_ARROW_P, 1, "momentum arrows on", "momentum arrows off");
+    case 'f':
+        return toggle_arrow(ps, PANEL_ARROW_F, 2, "force arrows on", "force arrows off");
+    case 'c':
+        ps->ov.cm = !ps->ov.cm;
+        return ps->ov.cm ? "centre of mass on" : "centre of mass off";
+    case 'n':
+        ps->ov.numbers = !ps->ov.numbers;
+        return ps->ov.numbers ? "ball numbers on" : "ball numbers off";
+    case 'i':
+        ps->values = !ps->values;
+        return ps->values ? "values panel on" : "values panel off";
+    case 'P':
+        ps->plot = (ps->plot + 1) % PANEL_PLOT_COUNT;
+        return plot_name[ps->plot];
+    case 's':
+        ps->split = !ps->split;
+        return ps->split ? "split: spring and event engines" : "split off";
+    case PANEL_KEY_NEXT:
+    case PANEL_KEY_PREV:
+        if (nballs == 0)
+            return "no balls";
+        /* the cycle: none, 1, 2, ..., n, none */
+        if (key == PANEL_KEY_NEXT)
+            *sel = *sel == PANEL_NONE ? 0 : *sel + 1 < nballs ? *sel + 1 : PANEL_NONE;
+        else
+            *sel = *sel == PANEL_NONE ? nballs - 1 : *sel > 0 ? *sel - 1 : PANEL_NONE;
+        ps->pv.selected = *sel;
+        ps->pv.free_scroll = 0;
+        if (*sel == PANEL_NONE)
+            return "no ball selected";
+        snprintf(msg, sizeof msg, "ball %zu", *sel + 1);
+        return msg;
+    case PANEL_KEY_PGUP:
+    case PANEL_KEY_PGDN: {
+        size_t page = ps->rows > 1 ? (size_t)ps->rows - 1 : 1;
+        if (key == PANEL_KEY_PGUP)
+            ps->pv.scroll = ps->pv.scroll > page ? ps->pv.scroll - page : 0;
+        else
+            ps->pv.scroll += page; /* panel_values keeps it within the rows */
+        /* paging lets the panel leave the selected ball's row */
+        ps->pv.free_scroll = 1;
+        return "";
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* Cells per world unit of a world w x h fitted in cols x rows with a frame. */
+static double fit_scale(int cols, int rows, double w, double h, double aspect)
+{
+    if (cols < 3 || rows < 3 || !(w > 0) || !(h > 0))
+        return 0;
+    double across = (cols - 2) / w, down = (rows - 2) * aspect / h;
+    return across < down ? across : down;
+}
+
+void panel_layout(struct panel_rect area, const struct panel_state *ps,
+                  size_t nballs, double world_w, double world_h,
+                  struct panel_rects *out)
+{
+    memset(out, 0, sizeof *out);
+    int band = 0; /* rows of the bottom band */
+    int want_values = 0, want_plot = 0;
+    if (ps->values) /* header, rows, totals, info, a selected ball's contacts */
+        want_values = 3 + (int)(nballs < 40 ? nballs : 40) +
+                      (ps->ov.selected != PANEL_NONE ? 4 : 0);
+    if (ps->plot != PANEL_PLOT_OFF)
+        want_plot = area.h / 3 > 6 ? area.h / 3 : 6;
+    int side = area.w >= 100 && want_values && want_plot;
+    int need = side ? (want_values > want_plot ? want_values : want_plot)
+                    : want_values + want_plot;
+    band = need < area.h / 2 ? need : area.h / 2;
+    if (area.h - band < 4)
+        band = area.h - 4 > 0 ? area.h - 4 : 0;
+    if (band > 0) {
+        int y = area.y + area.h - band;
+        if (side) {
+            int vw = area.w * 11 / 20; /* the values table needs the room */
+            out->values = (struct panel_rect){area.x, y, vw, band};
+            out->plot = (struct panel_rect){area.x + vw + 1, y, area.w - vw - 1, band};
+        } else if (want_values && want_plot) {
+            int vh = band - (want_plot < band / 2 ? want_plot : band / 2);
+            out->values = (struct panel_rect){area.x, y, area.w, vh};
+            out->plot = (struct panel_rect){area.x, y + vh, area.w, band - vh};
+        } else if (want_values) {
+            out->values = (struct panel_rect){area.x, y, area.w, band};
+        } else {
+            out->plot = (struct panel_rect){area.x, y, area.w, band};
+        }
+        if (out->values.h < 3)
+            out->values = (struct panel_rect){0, 0, 0, 0};
+        if (out->plot.h < 5)
+            out->plot = (struct panel_rect){0, 0, 0, 0};
+        if (!out->values.w && !out->plot.w)
+            band = 0;
+    }
+    struct panel_rect t = {area.x, area.y, area.w, area.h - band};
+    if (ps->split) {
+        double aspect = ps->ov.aspect > 0 ? ps->ov.aspect : 2;
+        double beside = fit_scale(t.w / 2, t.h, world_w, world_h, aspect);
+        double above = fit_scale(t.w, t.h / 2, world_w, world_h, aspect);
+        if (beside > above) {
+            int w1 = t.w / 2;
+            out->table = (struct panel_rect){t.x, t.y, w1, t.h};
+            out->table2 = (struct panel_rect){t.x + w1, t.y, t.w - w1, t.h};
+        } else {
+            int h1 = t.h / 2;
+            out->table = (struct panel_rect){t.x, t.y, t.w, h1};
+            out->table2 = (struct panel_rect){t.x, t.y + h1, t.w, t.h - h1};
+        }
+    } else {
+        out->table = t;
+    }
 }

@@ -68,11 +68,12 @@ struct panel_values {
     size_t selected; ///< scene ball, or PANEL_NONE
     size_t scroll;   ///< first ball row; moved to show the selected ball
     int ascii;       ///< 1: ASCII only ("sum", "k*s")
+    int free_scroll; ///< 1: the user paged away: do not follow the selected ball
 };
 
 /// Draws the values panel of @p s. Rows from the top: the header, a row
 /// per ball from o->scroll on (moved so that the selected ball's row is
-/// shown: o->scroll is updated), the totals row, the PE/E/centre-of-mass
+/// shown unless o->free_scroll: o->scroll is updated), the totals row, the PE/E/centre-of-mass
 /// line, then the selected ball's contacts (as many as fit, at most 6
 /// lines, "+N more" when they do not).
 /// @return the number of ball rows shown (the step of PgUp/PgDn).
@@ -123,6 +124,72 @@ struct panel_overlay {
 /// fits them all), and the legend says so.
 void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s,
                    struct panel_overlay *o, const double *fx, const double *fy);
+
+/* ===== The lab's display state, its keys and its layout ===== */
+
+/// What the P key cycles through.
+enum panel_plot {
+    PANEL_PLOT_OFF = 0,
+    PANEL_PLOT_ENERGY,   ///< KE, PE, E over time
+    PANEL_PLOT_MOMENTUM, ///< sum px, sum py over time
+    PANEL_PLOT_SPEEDS,   ///< the speed histogram and the law
+    PANEL_PLOT_COUNT
+};
+
+/// Keys that are not characters (the front end maps its key codes).
+enum panel_keycode {
+    PANEL_KEY_NEXT = 0x110000, ///< Tab: select the next ball
+    PANEL_KEY_PREV,            ///< Shift-Tab: the previous one
+    PANEL_KEY_PGUP,            ///< PgUp, wheel up: the values panel up a page
+    PANEL_KEY_PGDN,            ///< PgDn, wheel down: down a page
+};
+
+/// The lab's display state: what is shown, kept by the front end.
+struct panel_state {
+    struct panel_overlay ov; ///< arrows and their scales, numbers, centre of
+                             ///< mass, the selected ball
+    int values;              ///< 1: the values panel is shown (i)
+    struct panel_values pv;  ///< its scroll; pv.selected follows ov.selected
+    int plot;                ///< enum panel_plot (P)
+    int split;               ///< 1: both engines side by side (s)
+    int rows;                ///< ball rows the values panel showed last (a page)
+};
+
+/// Everything off, no ball selected, cells twice as tall as wide.
+void panel_state_init(struct panel_state *ps);
+
+/// Applies the lab key @p key (v p f c i n P s, PANEL_KEY_*) to @p ps for
+/// a scene of @p nballs balls.
+/// @return a short message for the status line ("velocity arrows on",
+///   "ball 3", "plot: energy"), or NULL when the key is not one of these
+///   (e E b ] [ act on the simulation: the front end's).
+const char *panel_key(struct panel_state *ps, int key, size_t nballs);
+
+/// A rectangle of cells; w == 0 when absent.
+struct panel_rect {
+    int x, y, w, h;
+};
+
+/// Where everything goes in the area between the title and status lines.
+struct panel_rects {
+    struct panel_rect table;  ///< the table (the spring engine's when split)
+    struct panel_rect table2; ///< split: the event engine's table
+    struct panel_rect values; ///< the values panel
+    struct panel_rect plot;   ///< the plot panel
+};
+
+/// Lays out @p area for @p ps and a scene of @p nballs balls: the values
+/// panel and the plot share a band at the bottom (side by side from 100
+/// columns on, else the values above the plot), at most half the area's
+/// height (the values panel as tall as its rows need, the plot at least 6
+/// rows); the rest is the table, cut in two when split: side by side or
+/// one above the other, whichever shows a world @p world_w x @p world_h
+/// larger (cells ps->ov.aspect times as tall as wide, a frame of one cell
+/// around each table). A panel that would get under 3 rows (values) or 5
+/// (plot) is left out: the table keeps at least 4 rows.
+void panel_layout(struct panel_rect area, const struct panel_state *ps,
+                  size_t nballs, double world_w, double world_h,
+                  struct panel_rects *out);
 
 /// The glyph shown where the overlay's @p over (0: nothing) lies on the
 /// table's @p under: braille dots are merged, anything else of the overlay

@@ -86,7 +86,7 @@ static void test_values(void)
     struct sim s;
     CHECK(load(&s, headon) == 0);
     struct plot p = grid(80, 12);
-    struct panel_values o = {PANEL_NONE, 0, 0};
+    struct panel_values o = {PANEL_NONE, 0, 0, 0};
     CHECK(panel_values(&p, &s, &o) == 2);
     struct lab_layout lay;
     lab_layout(&lay, 80);
@@ -148,7 +148,7 @@ static void test_values_scroll(void)
     struct plot p = grid(80, 8);
     /* 8 rows: header, totals, info, and with a selection the contacts line:
      * 4 ball rows */
-    struct panel_values o = {15, 0, 0};
+    struct panel_values o = {15, 0, 0, 0};
     CHECK(panel_values(&p, &s, &o) == 4);
     CHECK(o.scroll == 12);
     CHECK(strncmp(row_text(&p, 4), "> 16", 4) == 0);
@@ -374,8 +374,116 @@ static void test_merge_status(void)
           pc[4].ch == '*' && pc[5].ch == 'a');
 }
 
+static void test_keys(void)
+{
+    struct panel_state ps;
+    panel_state_init(&ps);
+    CHECK(ps.ov.selected == PANEL_NONE && ps.ov.arrows == 0 && ps.plot == PANEL_PLOT_OFF);
+    ps.ov.scale[0].per_cell = 7;
+    CHECK(strcmp(panel_key(&ps, 'v', 3), "velocity arrows on") == 0);
+    CHECK(ps.ov.arrows == PANEL_ARROW_V && ps.ov.scale[0].per_cell == 0);
+    CHECK(strcmp(panel_key(&ps, 'p', 3), "momentum arrows on") == 0);
+    CHECK(strcmp(panel_key(&ps, 'f', 3), "force arrows on") == 0);
+    CHECK(ps.ov.arrows == 7);
+    CHECK(strcmp(panel_key(&ps, 'v', 3), "velocity arrows off") == 0);
+    CHECK(ps.ov.arrows == 6);
+    CHECK(strcmp(panel_key(&ps, 'c', 3), "centre of mass on") == 0 && ps.ov.cm);
+    CHECK(strcmp(panel_key(&ps, 'n', 3), "ball numbers on") == 0 && ps.ov.numbers);
+    CHECK(strcmp(panel_key(&ps, 'i', 3), "values panel on") == 0 && ps.values);
+    CHECK(strcmp(panel_key(&ps, 's', 3), "split: spring and event engines") == 0 && ps.split);
+    /* P cycles off -> energy -> momentum -> speeds -> off */
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: energy") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: momentum") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: speeds") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot off") == 0 && ps.plot == PANEL_PLOT_OFF);
+    /* Tab: none -> 1 -> 2 -> 3 -> none; Shift-Tab back */
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 1") == 0 && ps.ov.selected == 0);
+    panel_key(&ps, PANEL_KEY_NEXT, 3);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 3") == 0 && ps.pv.selected == 2);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "no ball selected") == 0);
+    CHECK(ps.ov.selected == PANEL_NONE);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_PREV, 3), "ball 3") == 0);
+    panel_key(&ps, PANEL_KEY_PREV, 3);
+    panel_key(&ps, PANEL_KEY_PREV, 3);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_PREV, 3), "no ball selected") == 0);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 0), "no balls") == 0);
+    /* a selection past the balls (a smaller scene) is dropped */
+    ps.ov.selected = 10;
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 1") == 0);
+    /* pages */
+    ps.rows = 5;
+    ps.pv.scroll = 0;
+    CHECK(panel_key(&ps, PANEL_KEY_PGDN, 30) != NULL);
+    CHECK(ps.pv.scroll == 4 && ps.pv.free_scroll);
+    panel_key(&ps, PANEL_KEY_PGUP, 30);
+    panel_key(&ps, PANEL_KEY_PGUP, 30);
+    CHECK(ps.pv.scroll == 0);
+    /* the simulation's keys are not the panels' */
+    CHECK(panel_key(&ps, 'e', 3) == NULL && panel_key(&ps, ']', 3) == NULL);
+    CHECK(panel_key(&ps, 'b', 3) == NULL && panel_key(&ps, 'x', 3) == NULL);
+}
+
+static void test_layout(void)
+{
+    struct panel_state ps;
+    panel_state_init(&ps);
+    struct panel_rects r;
+    struct panel_rect area = {0, 1, 80, 22}; /* 80 x 24 less title and status */
+    panel_layout(area, &ps, 16, 800, 400, &r);
+    CHECK(r.table.x == 0 && r.table.y == 1 && r.table.w == 80 && r.table.h == 22);
+    CHECK(r.values.w == 0 && r.plot.w == 0 && r.table2.w == 0);
+    /* values: 16 balls want 19 rows; half the area at most */
+    ps.values = 1;
+    panel_layout(area, &ps, 16, 800, 400, &r);
+    CHECK(r.values.h == 11 && r.values.y == 12 && r.values.w == 80);
+    CHECK(r.table.h == 11);
+    /* two balls: as tall as the rows need */
+    panel_layout(area, &ps, 2, 800, 400, &r);
+    CHECK(r.values.h == 5 && r.table.h == 17);
+    /* and a plot: stacked below 100 columns */
+    ps.plot = PANEL_PLOT_ENERGY;
+    panel_layout(area, &ps, 2, 800, 400, &r);
+    CHECK(r.values.w == 80 && r.plot.w == 80 && r.values.y + r.values.h == r.plot.y);
+    CHECK(r.values.h + r.plot.h + r.table.h == 22 && r.plot.h >= 5);
+    /* side by side from 100 columns */
+    struct panel_rect wide = {0, 1, 100, 30};
+    panel_layout(wide, &ps, 2, 800, 400, &r);
+    CHECK(r.values.y == r.plot.y && r.values.x + r.values.w + 1 == r.plot.x);
+    CHECK(r.plot.x + r.plot.w == 100 && r.table.h + r.values.h == 30);
+    /* split: whichever shows the table larger. 800 x 400 at 80 x 22: side
+     * by side 38/800 = 0.0475 cells a unit, above 9*2/400 = 0.045 */
+    ps.values = 0;
+    ps.plot = 0;
+    ps.split = 1;
+    panel_layout(area, &ps, 2, 800, 400, &r);
+    CHECK(r.table.w == 40 && r.table2.x == 40 && r.table.h == 22);
+    /* a 5:1 table: one above the other */
+    panel_layout(area, &ps, 2, 1000, 200, &r);
+    CHECK(r.table.w == 80 && r.table2.w == 80 && r.table.h == 11 && r.table2.y == 12);
+    struct panel_rect flat = {0, 1, 200, 30};
+    panel_layout(flat, &ps, 2, 800, 400, &r);
+    CHECK(r.table.h == 30 && r.table.w == 100 && r.table2.x == 100);
+    /* a square world side by side */
+    panel_layout(area, &ps, 2, 400, 400, &r);
+    CHECK(r.table.w == 40 && r.table2.x == 40 && r.table.h == 22);
+    /* 40 x 12: the table keeps at least 4 rows, a plot under 5 rows goes */
+    struct panel_rect small = {0, 1, 40, 10};
+    ps.split = 0;
+    ps.plot = PANEL_PLOT_SPEEDS;
+    panel_layout(small, &ps, 16, 800, 400, &r);
+    CHECK(r.plot.h == 5 && r.table.h == 5);
+    ps.values = 1;
+    panel_layout(small, &ps, 16, 800, 400, &r);
+    CHECK(r.table.h >= 4);
+    CHECK(r.values.w == 0 || r.values.h >= 3);
+    CHECK(r.plot.w == 0 || r.plot.h >= 5);
+    CHECK(r.table.h + r.values.h + r.plot.h <= 10);
+}
+
 void test_panel(void)
 {
+    test_keys();
+    test_layout();
     test_values();
     test_values_scroll();
     test_time_plots();

@@ -133,8 +133,10 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
                 snprintf(who, sizeof who, "%s", wall_name(q->partner - LAB_WALL));
             else
                 snprintf(who, sizeof who, "ball %zu", q->partner + 1);
-            int len = snprintf(buf, sizeof buf, "  %-11s s %s  %s %s", who,
-                               num(a, sizeof a, q->s), hooke ? (o->ascii ? "k*s" : "k·s") : "f",
+            /* Hooke: the overlap and k s; another law: the gap and its force */
+            int len = snprintf(buf, sizeof buf, "  %-11s %s %s  %s %s", who,
+                               hooke ? "s" : "gap", num(a, sizeof a, hooke ? q->s : -q->s),
+                               hooke ? (o->ascii ? "k*s" : "k·s") : "f",
                                num(b, sizeof b, hooke ? q->fs : q->f));
             if (damped && len > 0 && (size_t)len < sizeof buf)
                 snprintf(buf + len, sizeof buf - (size_t)len, "  dashpot %s",

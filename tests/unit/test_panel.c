@@ -139,6 +139,16 @@ static void test_values(void)
     CHECK(strstr(row_text(&p, 6), a) != NULL);
     CHECK(strstr(row_text(&p, 4), "lost") == NULL);
     sim_free(&s);
+
+    /* the exponential law acts across a gap: "gap" and its force */
+    CHECK(load(&s, "table 800 400\ndt 0.01\ncontact exp 5 200\n"
+                   "ball 390 200 1 0 1 12\nball 416 200 -1 0 1 12\n") == 0);
+    panel_values(&p, &s, &o);
+    CHECK(lab_contacts(&s, 0, c, 2) == 1);
+    snprintf(want, sizeof want, "  ball 2      gap %.5g  f %.5g", -c[0].s, c[0].f);
+    CHECK(strcmp(row_text(&p, 6), want) == 0);
+    CHECK_NEAR(-c[0].s, 2, 1e-5);
+    sim_free(&s);
 }
 
 static void test_values_scroll(void)

@@ -194,6 +194,7 @@ static int pair_contact(const struct sim *s, const struct contact_law *law,
         c->fs = s->p.k * ov;
         c->f = c->fs;
         c->pe = 0.5 * s->p.k * ov * ov;
+        c->touching = 1;
         c->vn = ((s->vx[j] - s->vx[i]) * dx + (s->vy[j] - s->vy[i]) * dy) / d;
         f = fd;
     } else {
@@ -209,6 +210,7 @@ static int pair_contact(const struct sim *s, const struct contact_law *law,
         c->vn = vn;
         c->f = o.f;
         c->pe = o.pe;
+        c->touching = o.touching;
         if (law->kind == SIM_CONTACT_HOOKE) {
             c->fs = law->k * -gap;
             c->fd = o.f - c->fs;
@@ -245,6 +247,7 @@ static void wall_contact(struct lab_contact *c, int side, double gap,
     c->vn = v_in; /* the wall at rest minus the ball's speed outward */
     c->f = o->f;
     c->pe = o->pe;
+    c->touching = o->touching;
 }
 
 size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
@@ -275,6 +278,7 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
             struct contact_out o = {0};
             o.f = pen * k;
             o.pe = 0.5 * k * pen * pen;
+            o.touching = 1;
             wall_contact(&c, side, -pen, side < 2 ? sg : 0, side < 2 ? 0 : sg,
                          sg * v[side], &o, s->n);
             c.fs = o.f;

@@ -134,6 +134,8 @@ struct lab_contact {
     double pe;      ///< the contact's potential energy (k s^2 / 2 for Hooke)
     double fx, fy;  ///< the force vector this contact puts on the ball, the very
                     ///< term sim_forces adds for it
+    int touching;   ///< the law counts it as a contact (Hooke: always; the
+                    ///< exponential law: gap below eps, not just within range)
 };
 
 /// Lists the contacts of scene ball @p ball: the spring walls it presses

@@ -56,7 +56,15 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     size_t ncon = 0;
     int con_lines = 0;
     if (sel != PANEL_NONE && p->h >= 8) {
-        ncon = lab_contacts(s, sel, con, MAX_CONTACT_LINES);
+        /* the touching ones (a law with a range acts further) */
+        struct lab_contact all[64];
+        size_t nall = lab_contacts(s, sel, all, 64);
+        for (size_t k = 0; k < nall && k < 64; k++)
+            if (all[k].touching) {
+                if (ncon < MAX_CONTACT_LINES)
+                    con[ncon] = all[k];
+                ncon++;
+            }
         con_lines = 1 + (int)(ncon < MAX_CONTACT_LINES ? ncon : MAX_CONTACT_LINES);
         if (con_lines > p->h - 5)
             con_lines = p->h - 5;

@@ -197,7 +197,7 @@ static void test_contacts_headon(void)
     struct lab_contact c[4];
     CHECK(lab_contacts(&s, 0, c, 4) == 1);
     double d = 20 + SIM_DIST_EPS;
-    CHECK(c[0].partner == 1 && c[0].slot == 1);
+    CHECK(c[0].partner == 1 && c[0].slot == 1 && c[0].touching);
     CHECK_NEAR(c[0].s, 24 - d, 1e-12);
     CHECK_NEAR(c[0].fs, 5 * (24 - d), 1e-12);
     CHECK(c[0].fd == 0);
@@ -231,7 +231,7 @@ static void test_contacts_headon(void)
     CHECK(c[0].fd > 0); /* closing: the dashpot pushes apart too */
     /* the right wall: penetration 5, pushing to -x, dashpot on v = 3 */
     CHECK(lab_contacts(&s, 2, c, 4) == 1);
-    CHECK(c[0].partner == LAB_WALL + LAB_WALL_RIGHT && c[0].slot == s.n);
+    CHECK(c[0].partner == LAB_WALL + LAB_WALL_RIGHT && c[0].slot == s.n && c[0].touching);
     CHECK_NEAR(c[0].s, 5, 1e-12);
     CHECK_NEAR(c[0].fs, 25, 1e-12);
     CHECK_NEAR(c[0].fd, 2 * zeta * sqrt(5.0) * 3, 1e-12);

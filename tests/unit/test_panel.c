@@ -144,10 +144,16 @@ static void test_values(void)
     CHECK(load(&s, "table 800 400\ndt 0.01\ncontact exp 5 200\n"
                    "ball 390 200 1 0 1 12\nball 416 200 -1 0 1 12\n") == 0);
     panel_values(&p, &s, &o);
-    CHECK(lab_contacts(&s, 0, c, 2) == 1);
-    snprintf(want, sizeof want, "  ball 2      gap %.5g  f %.5g", -c[0].s, c[0].f);
+    /* the law reaches the bottom and top walls 188 away (its range is 40
+     * eps = 200): listed, but not touching, and not in the panel */
+    struct lab_contact cc[8];
+    CHECK(lab_contacts(&s, 0, cc, 8) == 3);
+    CHECK(cc[0].partner == LAB_WALL + LAB_WALL_BOTTOM && !cc[0].touching);
+    CHECK(cc[2].partner == 1 && cc[2].touching);
+    snprintf(want, sizeof want, "  ball 2      gap %.5g  f %.5g", -cc[2].s, cc[2].f);
     CHECK(strcmp(row_text(&p, 6), want) == 0);
-    CHECK_NEAR(-c[0].s, 2, 1e-5);
+    CHECK_NEAR(-cc[2].s, 2, 1e-5);
+    CHECK(strcmp(row_text(&p, 7), "") == 0);
     sim_free(&s);
 }
 

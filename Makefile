@@ -28,9 +28,9 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim grid contact gravity event history twin
+CORE   = sim grid contact gravity event history session twin
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view plot lab panel
+PURE   = text scene universe particles formats view screen plot lab panel
 # The front end and the entry point.
 FRONT  = main tui
 
@@ -85,7 +85,9 @@ $(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
 bench: $(BIN) $(O)/bench-event $(O)/bench-grid
 	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid sh tests/bench/run.sh
 
-SAN = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# float-cast-overflow: a NaN or an out-of-range double converted to an
+# integer (gcc leaves it out of "undefined").
+SAN = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:
 	$(MAKE) O=build/check BIN=build/check/springball \
 	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" test

@@ -180,7 +180,8 @@ double contact_wall_axis(const struct contact_law *law, double q, double v,
         add_out(sum, &o);
     }
     /* the high wall at len: inward normal -1 */
-    if (contact_eval(law, len - q - r, m, -v, &o)) {
+    /* len - (q + r): minus the Hooke path's penetration, to the bit */
+    if (contact_eval(law, len - (q + r), m, -v, &o)) {
         f -= o.f;
         add_out(sum, &o);
     }

@@ -13,8 +13,7 @@
  */
 #include "grid.h"
 
-#include "sim.h"
-
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,13 +52,8 @@ struct grid {
     uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
     uint32_t *wall;     /* slots near a wall, cap wall_cap */
     size_t nwall, wall_cap;
-    int same_m, same_r; /* every ball has the mass m[0], the radius r[0] */
-    double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
-    double *ring;       /* 2 * ring_size doubles of sweep scratch */
-    double *sort_tmp;   /* n doubles for grid_sort, allocated at its first call */
-    uint32_t *sort_src; /* n slots for grid_sort */
-    uint32_t *sort_inv; /* n: the new slot of each old one, in grid_sort */
-    size_t ring_size;   /* a power of 2 >= every block's window */
+    size_t window;      /* see grid_pairs.window */
+    uint32_t *sort_inv; /* n: the new slot of each old one, in grid_order */
 };
 
 #define NO_CELL UINT32_MAX
@@ -110,14 +104,14 @@ static double clamp(double q, double lo, double hi)
  * more or fewer balls share one.
  * @return 0, or -1 when memory is short.
  */
-static int geometry(struct grid *g, const struct sim *s)
+static int geometry(struct grid *g, const struct grid_balls *b)
 {
-    const double tw = s->p.w > 0 ? s->p.w : 1, th = s->p.h > 0 ? s->p.h : 1;
+    const double tw = b->w > 0 ? b->w : 1, th = b->h > 0 ? b->h : 1;
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (size_t i = 0; i < g->n; i++) {
-        if (g->any_large && s->r[i] > g->rlarge)
+        if (g->any_large && b->r[i] > g->rlarge)
             continue;
-        double x = s->x[i], y = s->y[i];
+        double x = b->x[i], y = b->y[i];
         x0 = x < x0 ? x : x0;
         x1 = x > x1 ? x : x1;
         y0 = y < y0 ? y : y0;
@@ -129,17 +123,20 @@ static int geometry(struct grid *g, const struct sim *s)
     y1 = clamp(y1, y0, th);
     const double w = x1 - x0, h = y1 - y0;
     const double most = 2.0 * (double)g->n + 64;
+    /* Cells of side c0, or larger when that would make more than about
+     * `most` of them. Each side first gets at most `most` cells, so that the
+     * count below is a finite product (a 1e200 table with cells of 2 asked
+     * for 1e399 cells, an infinity that made the cell infinite and put
+     * every ball in one cell: a silent O(N^2)); larger cells are always
+     * correct, only slower. */
     double c = g->c0;
+    if (!(w / c <= most))
+        c = w / most;
+    if (!(h / c <= most))
+        c = h / most;
     double cells = (w / c + 1) * (h / c + 1);
     if (cells > most)
         c *= sqrt(cells / most) * 1.01;
-    /* A long thin box still has too many cells along it (a table of
-     * 3e121 x 400 asked for 10^60: a double out of the range of long):
-     * larger cells are always correct, only slower. */
-    if (w / c > most)
-        c = w / most;
-    if (h / c > most)
-        c = h / most;
     const long nx = (long)(w / c) + 1, ny = (long)(h / c) + 1;
     /* A power of 2, so that a cell's number takes shifts, not divisions:
      * GRID_STRIP, or the smallest one that holds a narrower box. */
@@ -168,43 +165,40 @@ static int geometry(struct grid *g, const struct sim *s)
     return 0;
 }
 
-struct grid *grid_new(const struct sim *s, double reach)
+struct grid *grid_new(size_t n, const double *r, double reach, int *err)
 {
-    const size_t n = s->n;
+    int why = GRID_ESIZE;
+    struct grid *g = NULL;
+    double *tmp = NULL;
+    /* A point has no size to make cells of (a cell of 0, then NaN, sent
+     * every ball out of bounds): say so rather than guess one. */
     if (n == 0 || n >= NO_CELL)
-        return NULL;
-    struct grid *g = calloc(1, sizeof *g);
-    double *tmp = malloc(n * sizeof *tmp);
+        goto fail;
+    for (size_t i = 0; i < n; i++)
+        if (!(r[i] > 0 && r[i] <= DBL_MAX))
+            goto fail;
+    why = GRID_ENOMEM;
+    g = calloc(1, sizeof *g);
+    tmp = malloc(n * sizeof *tmp);
     if (!g || !tmp)
         goto fail;
     g->n = n;
     g->reach = reach;
-    memcpy(tmp, s->r, n * sizeof *tmp);
+    memcpy(tmp, r, n * sizeof *tmp);
     double rmed = select_kth(tmp, n, n / 2);
     free(tmp);
     tmp = NULL;
     g->rlarge = GRID_LARGE * rmed;
-    g->same_m = g->same_r = 1;
-    for (size_t i = 1; i < n; i++) {
-        g->same_m &= s->m[i] == s->m[0];
-        g->same_r &= s->r[i] == s->r[0];
-    }
-    for (size_t i = 0; i < GRID_BLOCK; i++) {
-        g->m_fill[i] = s->m[0];
-        g->r_fill[i] = s->r[0];
-    }
     for (size_t i = 0; i < n; i++) {
-        if (s->r[i] > g->rlarge)
+        if (r[i] > g->rlarge)
             g->nlarge++;
-        else if (s->r[i] > g->rsmall)
-            g->rsmall = s->r[i];
+        else if (r[i] > g->rsmall)
+            g->rsmall = r[i];
     }
     g->any_large = g->nlarge > 0;
     g->skin = GRID_SKIN * 2 * g->rsmall;
     g->cut = (reach > 0 ? reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
-    if (geometry(g, s))
-        goto fail;
     g->cell_ball = malloc(n * sizeof *g->cell_ball);
     g->cellof = malloc(n * sizeof *g->cellof);
     g->large = malloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
@@ -217,13 +211,18 @@ struct grid *grid_new(const struct sim *s, double reach)
     g->block_end = malloc((n / GRID_BLOCK + 1) * sizeof *g->block_end);
     g->wall_cap = 1024;
     g->wall = malloc(g->wall_cap * sizeof *g->wall);
+    g->sort_inv = malloc(n * sizeof *g->sort_inv);
     if (!g->block_end || !g->wall || !g->cell_ball || !g->cellof || !g->large || !g->start ||
-        !g->pa || !g->pb || !g->nbr)
+        !g->pa || !g->pb || !g->nbr || !g->sort_inv)
         goto fail;
+    if (err)
+        *err = GRID_OK;
     return g;
 fail:
     free(tmp);
     grid_free(g);
+    if (err)
+        *err = why;
     return NULL;
 }
 
@@ -241,9 +240,6 @@ void grid_free(struct grid *g)
     free(g->pb);
     free(g->block_end);
     free(g->wall);
-    free(g->ring);
-    free(g->sort_tmp);
-    free(g->sort_src);
     free(g->sort_inv);
     free(g);
 }
@@ -308,7 +304,7 @@ static int emit(struct grid *g, uint32_t a, uint32_t b)
 
 /* Tests ball a against the balls cell_ball[k0..k1) and keeps the close
  * ones. */
-static int test_range(struct grid *g, const struct sim *s, uint32_t a,
+static int test_range(struct grid *g, const struct grid_balls *s, uint32_t a,
                       size_t k0, size_t k1)
 {
     const double xa = s->x[a], ya = s->y[a], ra = s->r[a] + g->cut;
@@ -321,7 +317,7 @@ static int test_range(struct grid *g, const struct sim *s, uint32_t a,
     return 0;
 }
 
-static int test_pair(struct grid *g, const struct sim *s, uint32_t a, uint32_t b)
+static int test_pair(struct grid *g, const struct grid_balls *s, uint32_t a, uint32_t b)
 {
     double dx = s->x[b] - s->x[a], dy = s->y[b] - s->y[a];
     double lim = s->r[a] + s->r[b] + g->cut;
@@ -332,7 +328,7 @@ static int test_pair(struct grid *g, const struct sim *s, uint32_t a, uint32_t b
 
 /* Tests ball a against the balls of cells x0..x1 (x0 <= x1) of row cy,
  * which are contiguous in cell_ball within a strip. */
-static int test_row(struct grid *g, const struct sim *s, const uint32_t *cb,
+static int test_row(struct grid *g, const struct grid_balls *s, const uint32_t *cb,
                     uint32_t a, size_t x0, size_t x1, size_t cy)
 {
     while (x0 <= x1) {
@@ -356,7 +352,7 @@ struct span {
  * at pa[np], pb[np] and keeps the close ones by counting only them, with
  * no branch on the distance. The caller has made room for all of them.
  * @return the new count. */
-static size_t test_spans(struct grid *g, const struct sim *s, uint32_t a,
+static size_t test_spans(struct grid *g, const struct grid_balls *s, uint32_t a,
                          const struct span *sp, int ns, size_t np)
 {
     const double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
@@ -374,7 +370,15 @@ static size_t test_spans(struct grid *g, const struct sim *s, uint32_t a,
     return np;
 }
 
-static int build(struct grid *g, const struct sim *s)
+/* Whether the disc of radius r at (x, y), grown by @p margin, reaches past
+ * a wall of [0, w] x [0, h]. */
+static int wall_near(const struct grid_balls *b, size_t i, double margin)
+{
+    double r = b->r[i] + margin, x = b->x[i], y = b->y[i];
+    return r - x > 0 || x + r - b->w > 0 || r - y > 0 || y + r - b->h > 0;
+}
+
+static int build(struct grid *g, const struct grid_balls *s)
 {
     if (geometry(g, s))
         return -1;
@@ -389,7 +393,7 @@ static int build(struct grid *g, const struct sim *s)
     /* The balls near a wall are found in the same pass over x, y. */
     g->nwall = 0;
     for (size_t i = 0; i < n; i++) {
-        if (sim_wall_near(s, i, g->skin)) {
+        if (wall_near(s, i, g->skin)) {
             if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
                 return -1;
             g->wall[g->nwall++] = (uint32_t)i;
@@ -540,20 +544,11 @@ static int rows(struct grid *g)
         if (reach_end - i0 > window)
             window = reach_end - i0;
     }
-    size_t ring = GRID_BLOCK;
-    while (ring < window)
-        ring *= 2;
-    if (ring > g->ring_size) {
-        double *nr = realloc(g->ring, 2 * ring * sizeof *nr);
-        if (!nr)
-            return -1;
-        g->ring = nr;
-        g->ring_size = ring;
-    }
+    g->window = window;
     return 0;
 }
 
-int grid_update(struct grid *g, const struct sim *s)
+int grid_update(struct grid *g, const struct grid_balls *s)
 {
     /* 0.45 rather than 0.5: a margin for the rounding of the tests. */
     if (g->valid && g->travel <= 0.45 * g->skin)
@@ -564,10 +559,8 @@ int grid_update(struct grid *g, const struct sim *s)
 
 struct grid_pairs grid_pairs(const struct grid *g)
 {
-    struct grid_pairs p = {g->n, g->start, g->nbr, g->pa, g->block_end, g->wall,
-                           g->nwall, g->ring, g->ring_size,
-                           g->same_m ? g->m_fill : NULL,
-                           g->same_r ? g->r_fill : NULL};
+    struct grid_pairs p = {g->n, g->start, g->nbr, g->pa, g->block_end,
+                           g->window, g->wall, g->nwall};
     return p;
 }
 
@@ -619,30 +612,22 @@ static int remap(struct grid *g, const uint32_t *src)
     return rows(g);
 }
 
-int grid_sort(struct grid *g, struct sim *s)
+int grid_order(struct grid *g, const struct grid_balls *b, uint32_t *src)
 {
     /* The cells' order (see cell_key): a ball's neighbours in the row of
      * cells above sit about GRID_STRIP cells ahead in memory, not a whole
-     * table's width; only the pairs across a strip's edge are far apart. */
-    const size_t n = g->n, nkeys = g->nkeys;
-    /* The buffers stay for the next sort: fresh ones every time would cost
-     * their page faults again. */
-    if (!g->sort_tmp)
-        g->sort_tmp = malloc(n * sizeof *g->sort_tmp);
-    if (!g->sort_src)
-        g->sort_src = malloc(n * sizeof *g->sort_src);
-    if (!g->sort_inv)
-        g->sort_inv = malloc(n * sizeof *g->sort_inv);
-    if (!g->sort_tmp || !g->sort_src || !g->sort_inv)
+     * table's width; only the pairs across a strip's edge are far apart.
+     * The cells are those of the last build (or none yet: make them). */
+    const size_t n = g->n;
+    if (!g->cs && geometry(g, b))
         return -1;
-    double *tmp = g->sort_tmp;
-    uint32_t *src = g->sort_src;
+    const size_t nkeys = g->nkeys;
     /* Counting sort of all slots (large ones by their centre's cell):
      * src[k] is the old slot of the ball that goes to slot k. */
     uint32_t *cs = g->cs;
     memset(cs, 0, (nkeys + 1) * sizeof *cs);
     for (size_t i = 0; i < n; i++) {
-        uint32_t c = cell_of(g, s->x[i], s->y[i]);
+        uint32_t c = cell_of(g, b->x[i], b->y[i]);
         g->cellof[i] = c;
         cs[c + 1]++;
     }
@@ -650,42 +635,7 @@ int grid_sort(struct grid *g, struct sim *s)
         cs[c + 1] += cs[c];
     for (size_t i = 0; i < n; i++)
         src[cs[g->cellof[i]]++] = (uint32_t)i;
-    /* fx, fy are scratch (see sim.h): left alone, their pages stay
-     * untouched in a run that only steps. */
-    /* An array of equal values (same_m, same_r) is its own permutation. */
-    double *arrays[] = {s->x, s->y, s->vx, s->vy, g->same_m ? NULL : s->m,
-                        g->same_r ? NULL : s->r};
-    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++) {
-        double *v = arrays[a];
-        if (!v)
-            continue;
-        for (size_t k = 0; k < n; k++)
-            tmp[k] = v[src[k]];
-        memcpy(v, tmp, n * sizeof *v);
-    }
-    uint32_t *ids = g->cellof; /* scratch again */
-    for (size_t k = 0; k < n; k++)
-        ids[k] = s->id[src[k]];
-    memcpy(s->id, ids, n * sizeof *ids);
-    for (size_t k = 0; k < n; k++)
-        s->slot[ids[k]] = (uint32_t)k;
     if (g->valid && remap(g, src))
         g->valid = 0;
     return 0;
-}
-
-void grid_each_pair(const struct grid *g, const struct sim *s,
-                    grid_pair_fn *fn, void *ctx)
-{
-    const uint32_t *start = g->start, *nbr = g->nbr;
-    for (size_t i = 0; i < g->n; i++) {
-        const double xi = s->x[i], yi = s->y[i], ri = s->r[i] + (g->reach > 0 ? g->reach : 0);
-        for (uint32_t e = start[i]; e < start[i + 1]; e++) {
-            size_t j = nbr[e];
-            double dx = s->x[j] - xi, dy = s->y[j] - yi;
-            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-            if (d < ri + s->r[j])
-                fn(ctx, i, j, dx, dy, d);
-        }
-    }
 }

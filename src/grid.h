@@ -3,8 +3,11 @@
  * builds a Verlet neighbour list, so that finding every ball-ball contact
  * costs O(N) instead of the O(N^2) pair loop.
  *
- * Pure C11 and libm, like sim. The grid is a cache: it holds no physics,
- * only which pairs of array slots can interact, and is rebuilt on demand.
+ * Pure C11 and libm, like sim, and independent of it: the grid takes
+ * positions, radii and the table as arrays (struct grid_balls), and gives
+ * back pairs of slots and a cell order; it holds no physics and knows no
+ * simulation. The caller owns the arrays, applies any order to them, and
+ * keeps whatever scratch its sweeps need.
  *
  * The list holds every pair i < j whose centres are closer than
  * r_i + r_j + reach + skin at the time it is built. Between builds each ball
@@ -25,8 +28,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct sim;
-
 /// A ball is large when its radius exceeds this many times the median.
 #define GRID_LARGE 4.0
 
@@ -36,7 +37,7 @@ struct sim;
 #define GRID_SKIN 0.15
 #endif
 
-/// Columns of cells per strip of the cell order (see grid_sort): a power
+/// Columns of cells per strip of the cell order (see grid_order): a power
 /// of 2, so that a cell's number needs no division.
 #ifndef GRID_STRIP
 #define GRID_STRIP 16
@@ -49,6 +50,24 @@ struct sim;
 #ifndef GRID_BLOCK
 #define GRID_BLOCK 64
 #endif
+
+/// What grid_new refuses (its *err).
+enum grid_error {
+    GRID_OK = 0,
+    GRID_ENOMEM = -1, ///< memory is short
+    GRID_ESIZE = -2,  ///< no balls, too many, or a radius that is not finite
+                      ///< and > 0 (points have no cell size: no grid for them)
+};
+
+/// The balls a grid reads, given again at every call: slot i is the disc
+/// of radius r[i] at (x[i], y[i]). The radii are the ones grid_new saw (up
+/// to the order of grid_order). [0, w] x [0, h] is the table: its cells
+/// cover it (centres off it share the border cells), and the balls near its
+/// walls are listed (grid_pairs.wall).
+struct grid_balls {
+    const double *x, *y, *r;
+    double w, h;
+};
 
 /// The neighbour list in compressed rows: the slots paired with slot i
 /// (all > i, ascending) are nbr[start[i]] .. nbr[start[i + 1] - 1].
@@ -63,20 +82,13 @@ struct grid_pairs {
     /// Per block b of GRID_BLOCK slots: every slot its rows (and all rows
     /// before) name is < block_end[b]; >= the block's own end; ascending.
     const uint32_t *block_end;
-    /// The slots, ascending, that may touch a wall before the next build
-    /// (sim_wall_near with the skin): all others feel no wall force.
+    /// The largest block_end[b] - b * GRID_BLOCK: how many slots a sweep
+    /// that finishes a block at a time keeps open at once (>= GRID_BLOCK).
+    size_t window;
+    /// The slots, ascending, whose disc grown by the skin reaches past a
+    /// wall of [0, w] x [0, h]: before the next build, no other ball does.
     const uint32_t *wall;
     size_t nwall;
-    /// Scratch for a sweep: 2 * ring doubles. ring is a power of 2, a
-    /// multiple of GRID_BLOCK, and >= block_end[b] - b * GRID_BLOCK for
-    /// every block b, so that slot p can keep its force in ring entry
-    /// p % ring while its block's window is open.
-    double *scratch;
-    size_t ring;
-    /// When all balls have the same mass (radius), GRID_BLOCK copies of
-    /// it, so that a sweep reads no per-ball masses (radii); else NULL.
-    /// Known from grid_new on: masses and radii must not change after.
-    const double *same_m, *same_r;
 };
 
 /// What one build found, for benchmarks and tests.
@@ -90,25 +102,26 @@ struct grid_stats {
     size_t pair_cap; ///< entries the candidate arrays hold (their memory)
 };
 
-/// Makes a grid for the balls of @p s (their number and radii fix its
-/// cells) that finds pairs up to a gap of @p reach >= 0 beyond touching.
-/// @return the grid, or NULL when memory is short.
-struct grid *grid_new(const struct sim *s, double reach);
+/// Makes a grid for @p n balls of radii @p r (which fix its cells) that
+/// finds pairs up to a gap of @p reach >= 0 beyond touching.
+/// @return the grid, or NULL with *err (when err is not NULL) set to
+/// GRID_ENOMEM or GRID_ESIZE.
+struct grid *grid_new(size_t n, const double *r, double reach, int *err);
 
 /// Frees the grid. Safe on NULL.
 void grid_free(struct grid *g);
 
 /// Marks the list stale: the next grid_update rebuilds it. Call after
-/// moving balls other than by stepping, or after reordering slots.
+/// moving balls other than by stepping.
 void grid_invalidate(struct grid *g);
 
 /// Adds @p dist to the bound on how far any ball moved since the build.
 void grid_moved(struct grid *g, double dist);
 
-/// Makes the list valid for the current positions of @p s, rebuilding it
-/// when it is stale or balls may have moved more than skin / 2.
+/// Makes the list valid for the balls @p b, rebuilding it when it is stale
+/// or balls may have moved more than skin / 2.
 /// @return 0, or -1 when memory is short (then the list is invalid).
-int grid_update(struct grid *g, const struct sim *s);
+int grid_update(struct grid *g, const struct grid_balls *b);
 
 /// The current list (valid after a successful grid_update).
 struct grid_pairs grid_pairs(const struct grid *g);
@@ -116,26 +129,15 @@ struct grid_pairs grid_pairs(const struct grid *g);
 /// Statistics of the grid.
 struct grid_stats grid_stats(const struct grid *g);
 
-/// Reorders the slots of @p s (every per-ball array, id included, but not
-/// the scratch fx, fy) in cell
-/// order, in strips of GRID_STRIP columns of cells, each strip row by row,
-/// so that neighbours sit near each other in memory; ties keep their
-/// order. A valid list follows the balls to their new slots (the same pairs,
-/// renamed and in rows again, without a build); else it stays invalid.
-/// @return 0, or -1 when memory is short (then nothing moved).
-int grid_sort(struct grid *g, struct sim *s);
-
-/*
- * A per-pair law: called once for every listed pair i < j that lies within
- * reach (dist < r_i + r_j + reach), in the list's order, with the vector
- * (dx, dy) = x_j - x_i and its length dist (plus SIM_DIST_EPS).
- */
-typedef void grid_pair_fn(void *ctx, size_t i, size_t j, double dx, double dy,
-                          double dist);
-
-/// Calls @p fn for each pair within reach of the current list (call
-/// grid_update first).
-void grid_each_pair(const struct grid *g, const struct sim *s,
-                    grid_pair_fn *fn, void *ctx);
+/// The cell order of the balls @p b: src[k] = the slot whose ball goes to
+/// slot k (src holds n entries), in strips of GRID_STRIP columns of cells,
+/// each strip row by row, so that neighbours come near each other; ties
+/// keep their order. The caller must then move every per-ball array it
+/// keeps by src (new[k] = old[src[k]]) before the next call: a valid list
+/// already follows the balls to their new slots (the same pairs, renamed
+/// and in rows again, without a build); else it stays invalid.
+/// @return 0, or -1 when memory is short (then src means nothing and the
+/// grid is as it was).
+int grid_order(struct grid *g, const struct grid_balls *b, uint32_t *src);
 
 #endif

@@ -36,6 +36,7 @@ struct options {
     int have_theta;
     double theta;            /* --theta: Barnes-Hut opening angle */
     int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
+    int snapshot;            /* --snapshot: print one screen, no terminal */
     struct ui_options ui;    /* the terminal front end */
 };
 
@@ -87,6 +88,12 @@ static void usage(void)
 "      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
 "      --no-color         no colour (also when NO_COLOR is set)\n"
 "      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
+"      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
+"      --keys=KEYS        play the key script KEYS, e.g. '. . <t 40> space up*3\n"
+"                         enter' (keys, <t T> waits T of simulated time,\n"
+"                         <click COL ROW>; see springball(1))\n"
+"      --snapshot[=COLSxROWS]  print the screen after --keys as UTF-8 text\n"
+"                         (default 80x24; ANSI colours unless --no-color)\n"
 "\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
@@ -125,7 +132,8 @@ static unsigned long long opt_count(const char *opt, const char *arg)
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
-       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT };
+       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT,
+       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -147,6 +155,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
+        {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
+        {"keys", required_argument, NULL, OPT_KEYS},
+        {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -223,6 +234,19 @@ static void parse_options(int argc, char **argv, struct options *o)
             if (o->ui.cell_aspect > 10)
                 die_usage("--cell-aspect: '%s' must be <= 10", optarg);
             break;
+        case OPT_SNAPSHOT:
+            o->snapshot = 1;
+            if (optarg) {
+                int cols, rows, used = 0;
+                if (sscanf(optarg, "%dx%d%n", &cols, &rows, &used) != 2 ||
+                    optarg[used] || cols < 1 || rows < 1 || cols > 1000 || rows > 1000)
+                    die_usage("--snapshot: '%s' is not COLSxROWS (1 to 1000 each)", optarg);
+                o->ui.snap_cols = cols;
+                o->ui.snap_rows = rows;
+            }
+            break;
+        case OPT_KEYS: o->ui.keys = optarg; break;
+        case OPT_NO_MOUSE: o->ui.mouse = 0; break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
         case ':':
@@ -312,19 +336,24 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
 }
 
-static void print_stats(const struct sim *s)
+static int print_stats(const struct sim *s)
 {
     struct sim_diag d;
-    sim_diag(s, &d);
+    int rc = sim_diag(s, &d);
+    if (rc) {
+        fprintf(stderr, "springball: --stats: %s\n", sim_strerror(rc));
+        return 1;
+    }
     fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
                     "py=%.17g contacts=%ld",
             s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
     /* The other systems add their fields after the original ones; a plain
      * Hooke scene keeps the line it always had. */
-    if (!sim_plain(&s->p))
+    if (!sim_hooke_rect(&s->p))
         fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
                 d.dissipated, d.clamps);
     fputc('\n', stderr);
+    return 0;
 }
 
 /* The diagnostics line of the event engine: the same fields first (steps
@@ -358,14 +387,9 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev)
     }
     struct event_fault f;
     int rc = event_init(ev, s, NULL, &f);
-    if (rc == EVENT_EOVERLAP) {
-        fprintf(stderr, "springball: event engine: balls %zu and %zu overlap\n",
-                f.i + 1, f.j + 1);
-        return 2;
-    }
-    if (rc == EVENT_EWALL) {
-        fprintf(stderr, "springball: event engine: ball %zu reaches through "
-                        "the wall\n", f.i + 1);
+    if (rc == EVENT_EOVERLAP || rc == EVENT_EWALL) {
+        char msg[128];
+        fprintf(stderr, "springball: %s\n", event_fault_text(msg, sizeof msg, rc, &f, s));
         return 2;
     }
     if (rc == EVENT_OK && o->have_time)
@@ -432,7 +456,15 @@ static int run_spring(const struct options *o, struct sim *s)
         }
         if (!more)
             break;
-        sim_step(s);
+        /* No broad phase (memory): say so and stop, rather than crawl
+         * through all pairs of a large scene. */
+        int src = sim_step(s);
+        if (src) {
+            fprintf(stderr, "springball: %s at step %lld (the contact grid "
+                            "of %zu balls)\n", sim_strerror(src), s->steps, s->n);
+            rc = 1;
+            break;
+        }
         done++;
     }
     sim_free(&good);
@@ -466,8 +498,8 @@ static int run_headless(const struct options *o, const struct scene *sc)
     formats_write(stdout, sc, &s);
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
-    else if (o->stats)
-        print_stats(&s);
+    else if (o->stats && print_stats(&s))
+        erc = 1;
     if (o->engine == ENGINE_EVENT)
         event_free(&ev);
     sim_free(&s);
@@ -475,21 +507,24 @@ static int run_headless(const struct options *o, const struct scene *sc)
         fprintf(stderr, "springball: write error: %s\n", strerror(errno));
         return 1;
     }
-    return 0;
+    return erc;
 }
 
 int main(int argc, char **argv)
 {
     struct options o;
     parse_options(argc, argv, &o);
-    if (!o.headless && !isatty(STDOUT_FILENO)) {
+    if (o.headless && o.snapshot)
+        die_usage("give -H or --snapshot, not both");
+    struct scene sc;
+    const char *name;
+    load_scene(&o, &sc, &name);
+    if (!o.headless && !o.snapshot && !isatty(STDOUT_FILENO)) {
+        scene_free(&sc);
         fputs("springball: standard output is not a terminal "
               "(use -H for a headless run)\n", stderr);
         return 2;
     }
-    struct scene sc;
-    const char *name;
-    load_scene(&o, &sc, &name);
     if (o.have_k)
         sc.p.k = o.k;
     if (o.have_dt)
@@ -499,6 +534,9 @@ int main(int argc, char **argv)
     int rc;
     if (o.headless) {
         rc = run_headless(&o, &sc);
+    } else if (o.snapshot) {
+        o.ui.engine = o.engine == ENGINE_EVENT;
+        rc = ui_snapshot(&sc, name, &o.ui);
     } else {
         o.ui.engine = o.engine == ENGINE_EVENT;
         rc = ui_run(&sc, name, &o.ui);

@@ -121,7 +121,7 @@ static int get_channel(struct reader *rd, struct text_token t, const char *what,
     return 0;
 }
 
-static int parse_row(struct reader *rd, const struct text_token *tok, size_t idx,
+static int parse_row(struct reader *rd, const struct text_token *tok,
                      struct scene_ball *b)
 {
     static const char *const names[FIELDS] = {
@@ -139,9 +139,9 @@ static int parse_row(struct reader *rd, const struct text_token *tok, size_t idx
     for (int f = 0; f < 3; f++)
         if (get_channel(rd, tok[6 + f], names[6 + f], &c[f]))
             return -1;
-    if (!(v[0] >= 0 && v[0] <= 1 && v[1] >= 0 && v[1] <= 1))
-        return fail(rd, "particle %zu at (%.17g, %.17g) lies outside the "
-                        "unit box", idx + 1, v[0], v[1]);
+    /* Anywhere, even outside the unit box: its spring walls push a particle
+     * back, and the state a violent run prints must read back (as a scene's
+     * balls with spring walls). */
     b->x = v[0];
     b->y = v[1];
     b->vx = v[2];
@@ -235,7 +235,7 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
             sc->cap = cap;
         }
         struct scene_ball b = {0};
-        if (parse_row(&rd, tok, i, &b)) {
+        if (parse_row(&rd, tok, &b)) {
             scene_free(sc);
             return -1;
         }

@@ -35,7 +35,9 @@ struct parser {
     struct scene *sc;
     struct scene_error *err;
     int line;
-    int *ball_line;        /* source line of each ball, for late checks */
+    int *ball_line;        /* source line of each ball, for late checks;
+                              negative for one a rack or random made */
+    int generating;        /* add_ball is called by rack or random */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
     int seen_walls, seen_contact, seen_gravity;
 };
@@ -155,7 +157,7 @@ static int add_ball(struct parser *ps, const struct scene_ball *b)
             return fail(ps, "out of memory");
         sc->cap = cap;
     }
-    ps->ball_line[sc->n] = ps->line;
+    ps->ball_line[sc->n] = ps->generating ? -ps->line : ps->line;
     sc->balls[sc->n++] = *b;
     return 0;
 }
@@ -368,7 +370,10 @@ static int d_rack(struct parser *ps, const struct text_token *tok, int ntok)
             b.m = m;
             b.r = r;
             b.color = rack_colors[c++ % (sizeof rack_colors / sizeof *rack_colors)];
-            if (add_ball(ps, &b))
+            ps->generating = 1;
+            int rc = add_ball(ps, &b);
+            ps->generating = 0;
+            if (rc)
                 return -1;
         }
     return 0;
@@ -492,8 +497,16 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
     struct place_grid g = {0};
     size_t total = sc->n + n;
     g.c = 4 * R;
-    double cells = (w / g.c + 1) * (h / g.c + 1);
     double most = 4.0 * (double)total + 64;
+    /* Each axis first gets at most `most` cells, so that the count is a
+     * finite product: a 1e200 table (or a radius of 1e-200) asked for
+     * 1e400 cells, an infinity that made the cell infinite and put every
+     * ball in one cell, an O(N^2) placement. */
+    if (!(w / g.c <= most))
+        g.c = w / most;
+    if (!(h / g.c <= most))
+        g.c = h / most;
+    double cells = (w / g.c + 1) * (h / g.c + 1);
     if (cells > most)
         g.c *= sqrt(cells / most);
     /* A long thin table keeps too many cells along its length: cap each
@@ -548,7 +561,10 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         q = sqrt(q);
         b.vx = speed * (u / q);
         b.vy = speed * (v / q);
-        if (add_ball(ps, &b) || grid_add(&g, &b, R, (int32_t)(sc->n - 1))) {
+        ps->generating = 1;
+        int added = add_ball(ps, &b);
+        ps->generating = 0;
+        if (added || grid_add(&g, &b, R, (int32_t)(sc->n - 1))) {
             fail(ps, "out of memory");
             goto out;
         }
@@ -653,25 +669,30 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
 }
 
 /*
- * Each ball must lie inside the table: its centre within [0,w] x [0,h]. A
- * ball may overlap a wall, pressed into it as spring walls allow, so that
- * every state a run prints is itself a valid scene.
+ * Where a ball may lie, so that every state a run prints is itself a valid
+ * scene. With spring walls (the default) a `ball` may lie anywhere, even
+ * off the table: the walls push it back with k times the penetration, and a
+ * violent run leaves balls deep in (or through) a wall. With hard walls every
+ * ball lies wholly on the table, as the engine keeps it. The balls a rack or
+ * random line makes must have their centres on the table: a rack past a wall
+ * is a slip of the pen.
  */
 static int check_inside(struct parser *ps)
 {
     const struct scene *sc = ps->sc;
     for (size_t i = 0; i < sc->n; i++) {
         const struct scene_ball *b = &sc->balls[i];
+        int made = ps->ball_line[i] < 0;
         /* Hard walls keep every ball wholly on the table, so it must
          * start there. */
         if (sc->p.walls == SIM_WALLS_HARD && !scene_holds(&sc->p, b->x, b->y, b->r)) {
-            ps->line = ps->ball_line[i];
+            ps->line = made ? -ps->ball_line[i] : ps->ball_line[i];
             return fail(ps, "ball %zu at (%.17g, %.17g) of radius %.17g crosses "
                             "a wall (with walls hard every ball must lie wholly "
                             "on the table)", i + 1, b->x, b->y, b->r);
         }
-        if (!scene_holds(&sc->p, b->x, b->y, 0)) {
-            ps->line = ps->ball_line[i];
+        if (made && !scene_holds(&sc->p, b->x, b->y, 0)) {
+            ps->line = -ps->ball_line[i];
             if (sc->p.shape == SIM_CIRCLE)
                 return fail(ps, "ball %zu at (%.17g, %.17g) lies outside the "
                                 "round table of radius %.17g",

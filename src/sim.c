@@ -15,11 +15,27 @@ enum { SIM_ARRAYS = 8 }; /* x y vx vy m r fx fy */
 
 /* How many blocks ahead step_grid prefetches the positions that enter its
  * window (0: not at all). Above a few 10^5 balls the arrays stream from
- * memory, and a neighbour in the next strip of cells (see grid_sort) is a
+ * memory, and a neighbour in the next strip of cells (see grid_order) is a
  * load the hardware does not see coming; a hint, so no effect on results. */
 #ifndef SIM_PREFETCH
 #define SIM_PREFETCH 2
 #endif
+
+/*
+ * The step's own buffers, kept from step to step (the broad phase keeps
+ * only its pairs and cells): the force ring of step_hooke_grid, copies of
+ * a mass and radius that every ball shares, and the cell order's scratch.
+ */
+struct sim_scratch {
+    double *ring;     /* 2 * nring doubles: slot p's fx, fy in entry p % nring */
+    size_t nring;     /* a power of 2 >= the list's window */
+    int same_m, same_r; /* every ball has the mass m[0] (radius r[0]): known
+                           when the grid is made; masses and radii then stay */
+    double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
+    double *tmp;      /* n doubles: one array being reordered */
+    uint32_t *src;    /* n slots: the cell order */
+    uint32_t *ids;    /* n: id being reordered */
+};
 
 struct sim_params sim_default_params(void)
 {
@@ -53,6 +69,7 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
         id[i] = id[cnt + i] = (uint32_t)i;
     s->id = id;
     s->slot = id + cnt;
+    s->dt_base = p->dt;
     s->p = *p;
     s->n = n;
     s->x = block;
@@ -71,6 +88,13 @@ void sim_free(struct sim *s)
     free(s->x); /* the one block */
     free(s->id); /* id and slot */
     grid_free(s->grid);
+    if (s->scratch) {
+        free(s->scratch->ring);
+        free(s->scratch->tmp);
+        free(s->scratch->src);
+        free(s->scratch->ids);
+        free(s->scratch);
+    }
     memset(s, 0, sizeof *s);
 }
 
@@ -86,22 +110,36 @@ void sim_copy(struct sim *dst, const struct sim *src)
     dst->p = src->p;
     dst->t = src->t;
     dst->steps = src->steps;
+    dst->t_base = src->t_base;
+    dst->steps_base = src->steps_base;
+    dst->dt_base = src->dt_base;
+    dst->t_last = src->t_last;
+    dst->steps_last = src->steps_last;
     dst->dissipated = src->dissipated;
     dst->clamps = src->clamps;
     dst->diss_power = src->diss_power;
     dst->clamp_now = src->clamp_now;
 }
 
-int sim_plain(const struct sim_params *p)
+int sim_hooke_rect(const struct sim_params *p)
 {
     return p->shape == SIM_RECT && p->walls == SIM_WALLS_SPRING &&
            p->contact == SIM_CONTACT_HOOKE && p->restitution == 1 &&
            p->gravity == 0;
 }
 
+/*
+ * The two force paths. The Hooke rectangle (sim_hooke_rect: rectangle,
+ * spring walls, Hooke contacts, e = 1, no gravity) has its own code:
+ * hooke_forces, and step_hooke_grid, which fuses the forces with the
+ * integration over the grid. Every other system takes the general path,
+ * general_forces: the laws of contact.c, then gravity.c. On a scene both
+ * can step, both give the same bits (tests/unit/test_sim.c).
+ */
+
 /* What a pair law needs beside the pair: the law, the state, where the
  * forces go and what is summed. */
-struct systems_ctx {
+struct general_ctx {
     const struct sim *s;
     const struct contact_law *law;
     double *fx, *fy;
@@ -111,12 +149,13 @@ struct systems_ctx {
 
 /* One pair of the other systems: its law (contact.c) at gap d - r_i - r_j,
  * with d the centre distance plus SIM_DIST_EPS, along (dx, dy) = x_j - x_i. */
-static void systems_pair(void *ctx, size_t i, size_t j, double dx, double dy,
+static void general_pair(void *ctx, size_t i, size_t j, double dx, double dy,
                          double d)
 {
-    struct systems_ctx *c = ctx;
+    struct general_ctx *c = ctx;
     const struct sim *s = c->s;
-    double gap = d - s->r[i] - s->r[j];
+    /* d - (r_i + r_j): minus the Hooke path's overlap, to the bit. */
+    double gap = d - (s->r[i] + s->r[j]);
     if (!(gap < c->law->range))
         return;
     double mu = s->m[i] * s->m[j] / (s->m[i] + s->m[j]);
@@ -137,7 +176,7 @@ static void systems_pair(void *ctx, size_t i, size_t j, double dx, double dy,
 
 /* The gap beyond touching at which the other systems' pair law still acts:
  * what the broad phase must list. */
-static double systems_reach(const struct sim_params *p)
+static double general_reach(const struct sim_params *p)
 {
     struct contact_law law;
     contact_law_init(&law, p);
@@ -149,13 +188,13 @@ static double systems_reach(const struct sim_params *p)
  * dashpots, gravity): the pure laws of contact.c over every pair within the
  * law's range, then gravity.c: walls first, then pairs, then gravity, into
  * fx, fy (overwritten). The pairs come from the grid @p g (listed within
- * systems_reach), or from the O(n^2) loop when g is NULL; both visit them
+ * general_reach), or from the O(n^2) loop when g is NULL; both visit them
  * in the same order, so both give the same bits. Adds the contacts' pe,
  * dashpot power and clamps to *sum, and counts touching pairs into
  * *contacts when it is not NULL. Writes nothing else, so that sim_diag can
  * run it into scratch arrays.
  */
-static void forces_systems(const struct sim *s, const struct grid *g,
+static void general_forces(const struct sim *s, const struct grid *g,
                            double *fx, double *fy, struct contact_sum *sum,
                            long *contacts)
 {
@@ -181,14 +220,27 @@ static void forces_systems(const struct sim *s, const struct grid *g,
         }
     }
     if (p->contact != SIM_CONTACT_NONE) {
-        struct systems_ctx c = {s, &law, fx, fy, sum, contacts};
+        struct general_ctx c = {s, &law, fx, fy, sum, contacts};
         if (g) {
-            grid_each_pair(g, s, systems_pair, &c);
+            /* The listed pairs within the law's range, in the list's
+             * order (the O(n^2) loop's, restricted). */
+            const struct grid_pairs pl = grid_pairs(g);
+            const double reach = grid_stats(g).reach;
+            for (size_t i = 0; i < n; i++) {
+                const double xi = x[i], yi = y[i], ri = r[i] + (reach > 0 ? reach : 0);
+                for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++) {
+                    size_t j = pl.nbr[e];
+                    double dx = x[j] - xi, dy = y[j] - yi;
+                    double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+                    if (d < ri + r[j])
+                        general_pair(&c, i, j, dx, dy, d);
+                }
+            }
         } else {
             for (size_t i = 0; i < n; i++)
                 for (size_t j = i + 1; j < n; j++) {
                     double dx = x[j] - x[i], dy = y[j] - y[i];
-                    systems_pair(&c, i, j, dx, dy,
+                    general_pair(&c, i, j, dx, dy,
                                  sqrt(dx * dx + dy * dy) + SIM_DIST_EPS);
                 }
         }
@@ -254,13 +306,6 @@ static double wall_force(double q, double r, double len, double k, double *pe)
     return f;
 }
 
-int sim_wall_near(const struct sim *s, size_t i, double margin)
-{
-    /* Where wall_force is not 0 for radius r + margin. */
-    double r = s->r[i] + margin, x = s->x[i], y = s->y[i];
-    return r - x > 0 || x + r - s->p.w > 0 || r - y > 0 || y + r - s->p.h > 0;
-}
-
 /*
  * k*s/d when the overlap s > 0, else +0 (also when s is NaN, or -inf for
  * a pair whose distance overflows), without a branch: s's bits ANDed with
@@ -318,9 +363,9 @@ void sim_forces_brute(struct sim *s)
 {
     s->diss_power = 0;
     s->clamp_now = 0;
-    if (!sim_plain(&s->p)) {
+    if (!sim_hooke_rect(&s->p)) {
         struct contact_sum sum = {0};
-        forces_systems(s, NULL, s->fx, s->fy, &sum, NULL);
+        general_forces(s, NULL, s->fx, s->fy, &sum, NULL);
         s->diss_power = sum.power;
         s->clamp_now = sum.clamps;
         return;
@@ -328,53 +373,117 @@ void sim_forces_brute(struct sim *s)
     hooke_forces(s, NULL);
 }
 
-/*
- * The broad phase of @p s with its list valid for the current positions, or
- * NULL when the O(n^2) loop is to be used: below SIM_GRID_MIN balls, or
- * when memory is short (slower, never wrong). It lists the pairs within
- * @p reach beyond touching.
- */
-static struct grid *sim_grid(struct sim *s, double reach)
+const char *sim_strerror(int rc)
 {
-    if (s->n < SIM_GRID_MIN)
-        return NULL;
+    switch (rc) {
+    case SIM_OK:
+        return "no error";
+    case SIM_ENOMEM:
+        return "out of memory";
+    case SIM_ESIZE:
+        return "a ball that meets others has no positive finite radius";
+    default:
+        return "unknown error";
+    }
+}
+
+/*
+ * The one rule for a broad phase, for the forces, the step, the cell order
+ * and the diagnostics alike: there are pairs to find (a contact law; point
+ * masses have none) among enough balls for the grid to pay (SIM_GRID_MIN).
+ * Otherwise the pair loop is O(n^2) only in the balls that can touch, and
+ * is the same bits as the grid would give.
+ */
+static int has_grid(const struct sim *s)
+{
+    return s->n >= SIM_GRID_MIN && s->p.contact != SIM_CONTACT_NONE;
+}
+
+/* The gap beyond touching up to which the force path of @p s needs pairs. */
+static double pair_reach(const struct sim *s)
+{
+    return sim_hooke_rect(&s->p) ? s->p.reach : general_reach(&s->p);
+}
+
+/* What the broad phase reads of @p s. */
+static struct grid_balls balls_of(const struct sim *s)
+{
+    struct grid_balls b = {s->x, s->y, s->r, s->p.w, s->p.h};
+    return b;
+}
+
+/*
+ * The broad phase of @p s for its path's reach, made when missing (and then
+ * the masses and radii every ball shares noted in the scratch), or NULL
+ * with *rc set (SIM_ENOMEM, SIM_ESIZE) when it cannot be: the caller fails
+ * rather than fall back to all pairs. Only when has_grid(s).
+ */
+static struct grid *grid_for(struct sim *s, int *rc)
+{
+    const double reach = pair_reach(s);
+    *rc = SIM_ENOMEM;
     if (s->grid && grid_stats(s->grid).reach != reach) {
         grid_free(s->grid);
         s->grid = NULL;
     }
-    if (!s->grid)
-        s->grid = grid_new(s, reach);
-    if (!s->grid || grid_update(s->grid, s))
+    if (!s->scratch && !(s->scratch = calloc(1, sizeof *s->scratch)))
         return NULL;
+    if (!s->grid) {
+        int err;
+        s->grid = grid_new(s->n, s->r, reach, &err);
+        if (!s->grid) {
+            *rc = err == GRID_ESIZE ? SIM_ESIZE : SIM_ENOMEM;
+            return NULL;
+        }
+        struct sim_scratch *sc = s->scratch;
+        sc->same_m = sc->same_r = 1;
+        for (size_t i = 1; i < s->n; i++) {
+            sc->same_m &= s->m[i] == s->m[0];
+            sc->same_r &= s->r[i] == s->r[0];
+        }
+        for (size_t i = 0; i < GRID_BLOCK; i++) {
+            sc->m_fill[i] = s->m[0];
+            sc->r_fill[i] = s->r[0];
+        }
+    }
+    *rc = SIM_OK;
     return s->grid;
 }
 
-/* The forces of the other systems, over the grid when it pays. */
-static void sim_forces_systems(struct sim *s)
+/* grid_for, with the list valid for the current positions. */
+static struct grid *grid_valid(struct sim *s, int *rc)
 {
-    struct contact_sum sum = {0};
-    struct grid *g = s->p.contact != SIM_CONTACT_NONE
-                         ? sim_grid(s, systems_reach(&s->p)) : NULL;
-    forces_systems(s, g, s->fx, s->fy, &sum, NULL);
-    s->diss_power = sum.power;
-    s->clamp_now = sum.clamps;
+    struct grid *g = grid_for(s, rc);
+    if (g) {
+        const struct grid_balls b = balls_of(s);
+        if (grid_update(g, &b)) {
+            *rc = SIM_ENOMEM;
+            return NULL;
+        }
+    }
+    return g;
 }
 
-void sim_forces(struct sim *s)
+int sim_forces(struct sim *s)
 {
-    if (!sim_plain(&s->p)) {
-        sim_forces_systems(s);
-        return;
-    }
-    struct grid *g = sim_grid(s, s->p.reach);
-    if (!g) {
-        sim_forces_brute(s);
-        return;
+    int rc = SIM_OK;
+    struct grid *g = has_grid(s) ? grid_valid(s, &rc) : NULL;
+    if (rc)
+        return rc;
+    s->diss_power = 0;
+    s->clamp_now = 0;
+    if (!sim_hooke_rect(&s->p)) {
+        struct contact_sum sum = {0};
+        general_forces(s, g, s->fx, s->fy, &sum, NULL);
+        s->diss_power = sum.power;
+        s->clamp_now = sum.clamps;
+        return SIM_OK;
     }
     /* The O(n^2) loop's sums restricted to the listed pairs, in its order:
      * the same bits. */
-    const struct grid_pairs pl = grid_pairs(g);
-    hooke_forces(s, &pl);
+    const struct grid_pairs pl = g ? grid_pairs(g) : (struct grid_pairs){0};
+    hooke_forces(s, g ? &pl : NULL);
+    return SIM_OK;
 }
 
 void sim_touch(struct sim *s)
@@ -386,6 +495,54 @@ void sim_touch(struct sim *s)
 size_t sim_slot(const struct sim *s, size_t ball)
 {
     return s->slot[ball];
+}
+
+size_t sim_ball(const struct sim *s, size_t slot)
+{
+    return s->id[slot];
+}
+
+/* Moves the n entries of @p v by the order src (new[k] = old[src[k]]). */
+static void permute(double *v, const uint32_t *src, double *tmp, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        tmp[k] = v[src[k]];
+    memcpy(v, tmp, n * sizeof *v);
+}
+
+int sim_sort(struct sim *s)
+{
+    int rc = SIM_OK;
+    struct grid *g = has_grid(s) ? grid_for(s, &rc) : NULL;
+    if (!g)
+        return rc;
+    const size_t n = s->n;
+    struct sim_scratch *sc = s->scratch;
+    /* The buffers stay for the next sort: fresh ones every time would cost
+     * their page faults again. */
+    if (!sc->tmp)
+        sc->tmp = malloc(n * sizeof *sc->tmp);
+    if (!sc->src)
+        sc->src = malloc(n * sizeof *sc->src);
+    if (!sc->ids)
+        sc->ids = malloc(n * sizeof *sc->ids);
+    const struct grid_balls b = balls_of(s);
+    if (!sc->tmp || !sc->src || !sc->ids || grid_order(g, &b, sc->src))
+        return SIM_ENOMEM;
+    /* Every per-ball array moves (an array of equal values is its own
+     * permutation); fx, fy are scratch (see sim.h): left alone, their
+     * pages stay untouched in a run that only steps. */
+    double *arrays[] = {s->x, s->y, s->vx, s->vy, sc->same_m ? NULL : s->m,
+                        sc->same_r ? NULL : s->r};
+    for (size_t a = 0; a < sizeof arrays / sizeof *arrays; a++)
+        if (arrays[a])
+            permute(arrays[a], sc->src, sc->tmp, n);
+    for (size_t k = 0; k < n; k++)
+        sc->ids[k] = s->id[sc->src[k]];
+    memcpy(s->id, sc->ids, n * sizeof *s->id);
+    for (size_t k = 0; k < n; k++)
+        s->slot[s->id[k]] = (uint32_t)k;
+    return SIM_OK;
 }
 
 static void integrate(struct sim *s)
@@ -432,7 +589,7 @@ static double move_block(double *restrict x, double *restrict y,
 }
 
 /*
- * The Hooke step over the neighbour list in one sweep, a block of
+ * The Hooke rectangle's step over the neighbour list in one sweep, a block of
  * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
  * rows of a block are done no later row touches its balls: their forces
  * are final and they can move at once, while their data is in cache. A
@@ -442,24 +599,39 @@ static double move_block(double *restrict x, double *restrict y,
  * near a wall (for the others wall_force gives +0 too). Each force gets the same terms in the same
  * order as in sim_forces_brute followed by the integration, so the result
  * is the same to the bit. A pair apart adds f = 0 (no branch to
- * mispredict): x + 0 = x.
+ * mispredict): x + 0 = x. Fails (SIM_ENOMEM, nothing changed) only when
+ * the ring cannot grow.
  */
-static void step_grid(struct sim *s, struct grid *g)
+static int step_hooke_grid(struct sim *s, struct grid *g)
 {
     const struct grid_pairs pl = grid_pairs(g);
-    const size_t n = s->n, mask = pl.ring - 1;
+    struct sim_scratch *sc = s->scratch;
+    /* The ring: a power of 2, a multiple of GRID_BLOCK, that holds every
+     * block's window, so that slot p keeps its force in entry p % ring
+     * while its block's window is open. */
+    size_t ring = GRID_BLOCK;
+    while (ring < pl.window)
+        ring *= 2;
+    if (ring > sc->nring) {
+        double *nr = realloc(sc->ring, 2 * ring * sizeof *nr);
+        if (!nr)
+            return SIM_ENOMEM;
+        sc->ring = nr;
+        sc->nring = ring;
+    }
+    const size_t n = s->n, mask = sc->nring - 1;
     const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
     double *restrict x = s->x, *restrict y = s->y;
     double *restrict vx = s->vx, *restrict vy = s->vy;
     /* Equal masses or radii come from a block of copies (the same values,
      * so the same bits), and their arrays need not stream from memory. */
-    const double *restrict r = pl.same_r ? pl.same_r : s->r;
-    const size_t rmask = pl.same_r ? GRID_BLOCK - 1 : SIZE_MAX;
+    const double *restrict r = sc->same_r ? sc->r_fill : s->r;
+    const size_t rmask = sc->same_r ? GRID_BLOCK - 1 : SIZE_MAX;
     const double *restrict m = s->m;
     /* The forces of the open window live in a ring that stays in cache:
      * slot p in entry p & mask, its fx and fy side by side (one cache line
      * holds both). */
-    double *restrict f2 = pl.scratch;
+    double *restrict f2 = sc->ring;
 #define FX(p) f2[2 * ((p) & mask)]
 #define FY(p) f2[2 * ((p) & mask) + 1]
     const uint32_t *restrict start = pl.start, *restrict nbr = pl.nbr;
@@ -513,7 +685,7 @@ static void step_grid(struct sim *s, struct grid *g)
         double m2 = 0;
         if (i1 - i0 == GRID_BLOCK) {
             m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, f2 + 2 * o,
-                            pl.same_m ? pl.same_m : m + i0, dt);
+                            sc->same_m ? sc->m_fill : m + i0, dt);
         } else {
             for (size_t i = i0; i < i1; i++) {
                 double ax = FX(i) / m[i], ay = FY(i) / m[i];
@@ -530,6 +702,28 @@ static void step_grid(struct sim *s, struct grid *g)
 #undef FX
 #undef FY
     grid_moved(g, dt * sqrt(v2max));
+    return SIM_OK;
+}
+
+/*
+ * Time: t = t_base + (steps - steps_base) * dt, the time at the start of
+ * the current dt plus the steps taken since times dt. Adding dt at every
+ * step drifted (1000 steps of 0.05 gave 49.999999999999289, so that -T 50
+ * ran 1001 steps). The base moves to the current t and step when dt
+ * changes, or when t or steps were set from outside (an engine hand-off, a
+ * replay).
+ */
+static void advance_time(struct sim *s)
+{
+    if (s->p.dt != s->dt_base || s->t != s->t_last || s->steps != s->steps_last) {
+        s->t_base = s->t;
+        s->steps_base = s->steps;
+        s->dt_base = s->p.dt;
+    }
+    s->steps++;
+    s->t = s->t_base + (double)(s->steps - s->steps_base) * s->dt_base;
+    s->t_last = s->t;
+    s->steps_last = s->steps;
 }
 
 void sim_step_brute(struct sim *s)
@@ -538,50 +732,75 @@ void sim_step_brute(struct sim *s)
     integrate(s);
     s->dissipated += s->p.dt * s->diss_power;
     s->clamps += s->clamp_now;
-    s->t += s->p.dt;
-    s->steps++;
+    advance_time(s);
 }
 
-void sim_step(struct sim *s)
+/* What every step but the brute one does first: the cell order, when it
+ * pays, at steps fixed by the state alone (a copy of the state steps to
+ * the same bits as the original). */
+static int step_begin(struct sim *s)
 {
-    /* Cell order, when it pays, at steps fixed by the state alone: a copy
-     * of the state steps to the same bits as the original. */
-    if (s->n >= SIM_SORT_MIN && s->p.contact != SIM_CONTACT_NONE &&
-        s->steps % SIM_SORT_EVERY == 0) {
-        double reach = sim_plain(&s->p) ? s->p.reach : systems_reach(&s->p);
-        if (!s->grid || grid_stats(s->grid).reach != reach) {
-            grid_free(s->grid);
-            s->grid = grid_new(s, reach);
+    if (has_grid(s) && s->n >= SIM_SORT_MIN && s->steps % SIM_SORT_EVERY == 0)
+        return sim_sort(s);
+    return SIM_OK;
+}
+
+/* A step of the general path (forces, then the integration), over the
+ * grid when has_grid: nothing changed when it fails. */
+static int step_general(struct sim *s)
+{
+    int rc = SIM_OK;
+    struct grid *g = has_grid(s) ? grid_valid(s, &rc) : NULL;
+    if (rc)
+        return rc;
+    struct contact_sum sum = {0};
+    general_forces(s, g, s->fx, s->fy, &sum, NULL);
+    s->diss_power = sum.power;
+    s->clamp_now = sum.clamps;
+    integrate(s);
+    s->dissipated += s->p.dt * s->diss_power;
+    s->clamps += s->clamp_now;
+    /* The list stays valid while no ball has moved half the skin: a ball
+     * moves at most dt |v| in a step (a hard wall folds the path). */
+    if (g) {
+        double v2max = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            double v2 = s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i];
+            v2max = v2 > v2max ? v2 : v2max;
         }
-        if (s->grid)
-            grid_sort(s->grid, s);
+        grid_moved(g, s->p.dt * sqrt(v2max));
     }
-    if (!sim_plain(&s->p)) {
-        sim_forces_systems(s);
-        integrate(s);
-        s->dissipated += s->p.dt * s->diss_power;
-        s->clamps += s->clamp_now;
-        /* The list stays valid while no ball has moved half the skin: a
-         * ball moves at most dt |v| in a step (a hard wall folds the path). */
-        if (s->grid) {
-            double v2max = 0;
-            for (size_t i = 0; i < s->n; i++) {
-                double v2 = s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i];
-                v2max = v2 > v2max ? v2 : v2max;
-            }
-            grid_moved(s->grid, s->p.dt * sqrt(v2max));
-        }
+    advance_time(s);
+    return SIM_OK;
+}
+
+int sim_step_general(struct sim *s)
+{
+    int rc = step_begin(s);
+    return rc ? rc : step_general(s);
+}
+
+int sim_step(struct sim *s)
+{
+    int rc = step_begin(s);
+    if (rc)
+        return rc;
+    if (!sim_hooke_rect(&s->p))
+        return step_general(s);
+    struct grid *g = has_grid(s) ? grid_valid(s, &rc) : NULL;
+    if (rc)
+        return rc;
+    if (g) {
+        if ((rc = step_hooke_grid(s, g)))
+            return rc;
     } else {
-        struct grid *g = sim_grid(s, s->p.reach);
-        if (g) {
-            step_grid(s, g);
-        } else {
-            sim_forces_brute(s);
-            integrate(s);
-        }
+        s->diss_power = 0;
+        s->clamp_now = 0;
+        hooke_forces(s, NULL);
+        integrate(s);
     }
-    s->t += s->p.dt;
-    s->steps++;
+    advance_time(s);
+    return SIM_OK;
 }
 
 /* The diagnostics' pair sums over row i of a list (all of j > i when
@@ -603,9 +822,41 @@ static void diag_pairs(const struct sim *s, size_t i, const uint32_t *row,
     }
 }
 
-/* Diagnostics of the other systems: the same sweep as forces_systems, into
+/*
+ * The broad phase the diagnostics of @p s use: the run's own when it is
+ * made for the current reach, else a temporary one in *own (to free); NULL
+ * without has_grid (all pairs are then few or none). Sets *rc when a grid
+ * was needed and could not be made.
+ */
+static struct grid *diag_grid(const struct sim *s, struct grid **own, int *rc)
+{
+    *own = NULL;
+    *rc = SIM_OK;
+    if (!has_grid(s))
+        return NULL;
+    const double reach = pair_reach(s);
+    struct grid *g = s->grid;
+    if (!g || grid_stats(g).reach != reach) {
+        int err;
+        g = *own = grid_new(s->n, s->r, reach, &err);
+        if (!g) {
+            *rc = err == GRID_ESIZE ? SIM_ESIZE : SIM_ENOMEM;
+            return NULL;
+        }
+    }
+    const struct grid_balls b = balls_of(s);
+    if (grid_update(g, &b)) {
+        grid_free(*own);
+        *own = NULL;
+        *rc = SIM_ENOMEM;
+        return NULL;
+    }
+    return g;
+}
+
+/* Diagnostics of the general path: the same sweep as general_forces, into
  * scratch force arrays, for its energies and contact count. */
-static void diag_systems(const struct sim *s, struct sim_diag *d)
+static int diag_general(const struct sim *s, struct sim_diag *d)
 {
     const size_t n = s->n;
     for (size_t i = 0; i < n; i++) {
@@ -615,23 +866,16 @@ static void diag_systems(const struct sim *s, struct sim_diag *d)
         d->py += m * s->vy[i];
     }
     struct contact_sum sum = {0};
-    double *f = malloc(2 * (n ? n : 1) * sizeof *f);
-    /* The pairs from the grid when there are many balls (a temporary one
-     * if the run has none fit), else all pairs: the same sums. */
-    struct grid *g = NULL, *own = NULL;
-    if (n >= SIM_GRID_MIN && s->p.contact != SIM_CONTACT_NONE) {
-        double reach = systems_reach(&s->p);
-        g = s->grid;
-        if (!g || grid_stats(g).reach != reach)
-            g = own = grid_new(s, reach);
-        if (g && grid_update(g, s))
-            g = NULL;
-    }
+    struct grid *own;
+    int rc;
+    struct grid *g = diag_grid(s, &own, &rc);
+    double *f = rc ? NULL : malloc(2 * (n ? n : 1) * sizeof *f);
     if (f) {
-        forces_systems(s, g, f, f + (n ? n : 1), &sum, &d->contacts);
+        general_forces(s, g, f, f + (n ? n : 1), &sum, &d->contacts);
         free(f);
     } else {
         d->pe = NAN; /* no memory for the sweep: say so, do not guess */
+        rc = rc ? rc : SIM_ENOMEM;
     }
     d->pe += sum.pe;
     d->pg = gravity_potential(n, s->x, s->y, s->m, s->p.gravity, s->p.softening);
@@ -639,27 +883,20 @@ static void diag_systems(const struct sim *s, struct sim_diag *d)
     d->dissipated = s->dissipated;
     d->clamps = s->clamps;
     grid_free(own);
+    return rc;
 }
 
-void sim_diag(const struct sim *s, struct sim_diag *d)
+int sim_diag(const struct sim *s, struct sim_diag *d)
 {
     memset(d, 0, sizeof *d);
-    if (!sim_plain(&s->p)) {
-        diag_systems(s, d);
-        return;
-    }
+    if (!sim_hooke_rect(&s->p))
+        return diag_general(s, d);
     const size_t n = s->n;
     const double k = s->p.k;
-    /* The pairs from the grid when there are many balls (a temporary one
-     * if the run has none yet); NULL rows mean all pairs. */
-    struct grid *g = NULL, *own = NULL;
-    if (n >= SIM_GRID_MIN) {
-        g = s->grid;
-        if (!g || grid_stats(g).reach != s->p.reach)
-            g = own = grid_new(s, s->p.reach);
-        if (g && grid_update(g, s))
-            g = NULL;
-    }
+    /* The pairs from the grid (NULL rows mean all pairs). */
+    struct grid *own;
+    int rc;
+    struct grid *g = diag_grid(s, &own, &rc);
     const struct grid_pairs pl = g ? grid_pairs(g) : (struct grid_pairs){0};
     for (size_t i = 0; i < n; i++) {
         double m = s->m[i];
@@ -670,11 +907,14 @@ void sim_diag(const struct sim *s, struct sim_diag *d)
         wall_force(s->y[i], s->r[i], s->p.h, k, &d->pe);
         if (g)
             diag_pairs(s, i, pl.nbr + pl.start[i], pl.start[i + 1] - pl.start[i], d);
-        else
+        else if (!rc)
             diag_pairs(s, i, NULL, 0, d);
     }
     grid_free(own);
+    if (rc)
+        d->pe = NAN; /* no pairs without the grid: say so, do not guess */
     d->e = d->ke + d->pe;
+    return rc;
 }
 
 double sim_contact_time(const struct sim *s)

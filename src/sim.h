@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 struct grid;
+struct sim_scratch;
 
 /// Added to every centre distance so that coincident centres never divide
 /// by zero (the model's published form).
@@ -76,7 +77,7 @@ struct sim_params {
 #endif
 
 /// From this many balls on, sim_step keeps the slots in cell order (see
-/// grid_sort), re-sorting every SIM_SORT_EVERY steps; fewer fit in cache.
+/// sim_sort), re-sorting every SIM_SORT_EVERY steps; fewer fit in cache.
 #define SIM_SORT_MIN 4096
 #ifndef SIM_SORT_EVERY
 #define SIM_SORT_EVERY 128
@@ -96,9 +97,19 @@ struct sim_diag {
     long long clamps;  ///< exponential contact steps whose gap was clamped (dt too large)
 };
 
+/// What sim_step, sim_forces, sim_sort and sim_diag return.
+enum sim_status {
+    SIM_OK = 0,
+    SIM_ENOMEM = -1, ///< the broad phase or its scratch could not be allocated
+    SIM_ESIZE = -2,  ///< balls that meet (a contact law) without a positive
+                     ///< finite radius: no broad phase can hold them
+};
+
 /// The simulation. Arrays are owned and indexed by slot. Slot i holds the
 /// scene's ball id[i]: slots start in scene order, and sim_step may reorder
 /// them (all arrays alike) to keep neighbours near each other in memory.
+/// Outside the core, use sim_slot and sim_ball rather than id: a writer
+/// prints ball b from slot sim_slot(s, b).
 struct sim {
     struct sim_params p;
     size_t n;                  ///< number of balls
@@ -107,7 +118,8 @@ struct sim {
     double *m, *r;             ///< mass (> 0) and radius (> 0)
     double *fx, *fy;           ///< forces, as sim_forces leaves them (stale after
                                ///< a sim_step over the grid, which keeps its own)
-    double t;                  ///< simulated time: starts at 0, each step adds dt
+    double t;                  ///< simulated time, exact: t_base plus the steps
+                               ///< since steps_base times dt (see sim_step)
     long long steps;           ///< steps taken
     double dissipated;         ///< running total of the energy lost (restitution < 1)
     long long clamps;          ///< running count of clamped exponential gaps
@@ -116,6 +128,10 @@ struct sim {
     uint32_t *id;              ///< scene index of the ball in each slot
     uint32_t *slot;            ///< the inverse: slot of each scene ball (see sim_slot)
     struct grid *grid;         ///< broad phase cache, NULL until needed
+    struct sim_scratch *scratch; ///< the step's own buffers (sim.c), NULL until needed
+    /* The base of t (set by sim_step; see there). */
+    double t_base, dt_base, t_last;
+    long long steps_base, steps_last;
 };
 
 /// Default parameters: table 800 x 400, k = 5, dt = 0.05.
@@ -134,7 +150,9 @@ void sim_copy(struct sim *dst, const struct sim *src);
 
 /// Computes all forces for the current positions into fx, fy: with the
 /// grid from SIM_GRID_MIN balls on, else the O(n^2) loop (the same bits).
-void sim_forces(struct sim *s);
+/// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE when the grid cannot be made
+/// (then fx, fy are unchanged: never a silent O(n^2) over many balls).
+int sim_forces(struct sim *s);
 
 /// The O(n^2) pair loop: the oracle every broad phase is tested against.
 void sim_forces_brute(struct sim *s);
@@ -143,34 +161,57 @@ void sim_forces_brute(struct sim *s);
 /// oracle of sim_step (the same bits), and the all-pairs benchmark.
 void sim_step_brute(struct sim *s);
 
+/// One step of sim_step, but always by the general force path (contact.c,
+/// gravity.c), even where the Hooke rectangle's fast path applies: its
+/// oracle (the same bits on a scene both can step).
+int sim_step_general(struct sim *s);
+
 /// Tells the broad phase that positions, radii or masses changed other
 /// than by sim_step (an edit, a drag): call it after such a change.
 /// Velocities may change freely (a kick).
 void sim_touch(struct sim *s);
 
-/// Whether the ball in slot @p i, grown by @p margin, would touch a wall:
-/// the broad phase lists such balls, and the others skip the wall law.
-int sim_wall_near(const struct sim *s, size_t i, double margin);
-
 /// The slot that holds scene ball @p ball (0 <= ball < n): O(1).
 size_t sim_slot(const struct sim *s, size_t ball);
 
+/// The scene ball held in slot @p slot (0 <= slot < n): O(1).
+size_t sim_ball(const struct sim *s, size_t slot);
+
+/// Puts the slots in cell order now (every per-ball array, id and slot;
+/// fx, fy become stale), as sim_step does from SIM_SORT_MIN balls on every
+/// SIM_SORT_EVERY steps. Nothing to do without a broad phase.
+/// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE (then nothing moved).
+int sim_sort(struct sim *s);
+
 /// One fixed step: forces, then v += dt*F/m and x += dt*v for every ball.
 /// From SIM_SORT_MIN balls on it may first reorder the slots (see id).
-void sim_step(struct sim *s);
+/// Time stays exact: t = t_base + (steps - steps_base) * dt, where the base
+/// (t_base, steps_base) is the time and step at which dt last changed (or t
+/// or steps were set from outside), so -T 50 at dt 0.05 is 1000 steps.
+/// The broad phase is used whenever there are contacts among SIM_GRID_MIN
+/// balls or more; when it cannot be made the step fails and changes nothing.
+/// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE.
+int sim_step(struct sim *s);
+
+/// Text for a status of enum sim_status.
+const char *sim_strerror(int rc);
 
 /// Diagnostics of the current state.
-void sim_diag(const struct sim *s, struct sim_diag *d);
+/// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE when the broad phase its pair
+/// sums need cannot be made: then pe and e are NaN.
+int sim_diag(const struct sim *s, struct sim_diag *d);
 
 /// The shortest contact time pi*sqrt(mu/k) over all pairs (mu = reduced
 /// mass of the two lightest balls) and walls (mu = m), i.e. how many steps
 /// of dt resolve a collision: the front end warns when it is below 10.
 double sim_contact_time(const struct sim *s);
 
-/// 1 when the parameters are the original system (rectangle, spring walls,
-/// Hooke contacts, restitution 1, no gravity), whose code path is kept as it
-/// was; 0 when sim_forces takes the path of the other systems.
-int sim_plain(const struct sim_params *p);
+/// There are two force paths. 1 when the parameters take the Hooke
+/// rectangle's fast path (rectangle, spring walls, Hooke contacts,
+/// restitution 1, no gravity: the original system, whose forces are fused
+/// with the integration over the grid); 0 when they take the general path
+/// (every law through contact.c and gravity.c; see sim_step_general).
+int sim_hooke_rect(const struct sim_params *p);
 
 /// 1 when every position and velocity is finite.
 int sim_finite(const struct sim *s);

@@ -1,5 +1,5 @@
 /*
- * tui.h - the terminal front end: the one entry point main.c calls.
+ * tui.h - the terminal front end: the entry points main.c calls.
  */
 #ifndef TUI_H
 #define TUI_H
@@ -16,18 +16,29 @@ struct ui_options {
     int no_color;       ///< 1: no colour (NO_COLOR in the environment also)
     double cell_aspect; ///< cell height / cell width, > 0, default 2
     int engine;         ///< 0: spring engine (default), 1: event engine
+    int mouse;          ///< 1 (default): mouse reporting on
+    const char *keys;   ///< a key script (--keys), or NULL
+    int snap_cols, snap_rows; ///< the --snapshot size, default 80 x 24
 };
 
 /// The defaults above.
 void ui_default_options(struct ui_options *o);
 
 /// Runs the live view of @p sc (named @p name in the title line) until the
-/// user quits, a signal arrives or the duration is over. Standard output
-/// must be a terminal; keys come from standard input, or from /dev/tty when
-/// standard input is not a terminal (a scene read from a pipe).
-/// @return the exit status: 0 on a normal quit, 1 when the terminal cannot
-/// be used or memory is short, 128 + N after signal N (SIGINT, SIGTERM,
-/// SIGHUP), with the terminal restored on every path.
+/// user quits, a signal arrives, the terminal goes away or the duration is
+/// over. Standard output must be a terminal; keys come from standard
+/// input, or from /dev/tty when standard input is not a terminal (a scene
+/// read from a pipe). The key script of o->keys plays as a demo.
+/// @return the exit status: 0 on a normal quit, 1 when the terminal is
+/// lost or memory is short, 2 when the terminal cannot be used (TERM dumb,
+/// unset) or the key script is bad, 128 + N after signal N (SIGINT,
+/// SIGTERM, SIGHUP, SIGQUIT), with the terminal restored on every path.
 int ui_run(const struct scene *sc, const char *name, const struct ui_options *o);
+
+/// --snapshot: plays o->keys against the simulated clock without a
+/// terminal and prints the screen of o->snap_cols x o->snap_rows to
+/// standard output as UTF-8 text (ANSI colours unless o->no_color or
+/// NO_COLOR). @return 0, 1 (memory, write error) or 2 (a bad key script).
+int ui_snapshot(const struct scene *sc, const char *name, const struct ui_options *o);
 
 #endif

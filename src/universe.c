@@ -139,9 +139,6 @@ static int parse_row(struct uparser *ps, const struct text_token *tok, int ntok,
         snprintf(label, sizeof label, "body %zu: %s", i + 1, what[f]);
         if (parse_number(ps, tok[f], label, &v[f]))
             return -1;
-        if (fabs(v[f]) > UNIVERSE_MAX_ABS)
-            return fail(ps, "%s must be at most %g in size", label,
-                        UNIVERSE_MAX_ABS);
     }
     if (v[4] == 0)
         return fail(ps, "body %zu: mass must not be 0", i + 1);
@@ -227,13 +224,22 @@ int universe_parse(struct scene *sc, const char *text, size_t len,
     return 0;
 }
 
+/* A value as universe_write prints it: beyond UNIVERSE_MAX_ABS it is cut to
+ * it, so that the 5 digits never round up past DBL_MAX. */
+static double printable(double v)
+{
+    return v > UNIVERSE_MAX_ABS ? UNIVERSE_MAX_ABS
+           : v < -UNIVERSE_MAX_ABS ? -UNIVERSE_MAX_ABS : v;
+}
+
 void universe_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     fprintf(f, "%zu\n", s->n);
     fprintf(f, "%.2e\n", sc->radius);
     for (size_t b = 0; b < s->n; b++) { /* in scene order */
         size_t i = sim_slot(s, b);
-        fprintf(f, "%11.4e %11.4e %11.4e %11.4e %11.4e %12s\n", s->x[i], s->y[i],
-                s->vx[i], s->vy[i], s->m[i], scene_ball_name(sc, b));
+        fprintf(f, "%11.4e %11.4e %11.4e %11.4e %11.4e %12s\n", printable(s->x[i]),
+                printable(s->y[i]), printable(s->vx[i]), printable(s->vy[i]),
+                printable(s->m[i]), scene_ball_name(sc, b));
     }
 }

@@ -34,9 +34,11 @@
 /// Largest radius R: 2R stays finite, and R written as %.2e reads back.
 #define UNIVERSE_MAX_R 1e307
 
-/// Largest magnitude of a body's x, y, vx, vy or mass: written as %11.4e it
-/// still reads back as a finite number.
-#define UNIVERSE_MAX_ABS 1e308
+/// Largest magnitude universe_write prints: DBL_MAX cut (not rounded) to
+/// the format's 5 digits, so that every finite value it writes reads back
+/// as a finite number (%11.4e rounds 1.79769e308 up to 1.7977e+308, which
+/// overflows). The reader takes any finite number.
+#define UNIVERSE_MAX_ABS 1.7976e308
 
 /// Longest body name, in bytes.
 #define UNIVERSE_MAX_NAME 255

@@ -46,11 +46,19 @@ check "--version" grep -q '^springball [0-9]' "$out"
 "$SPRINGBALL" -H -k 7.5 --dt 0.125 scenes/headon.scene >"$out"
 check "-k override" grep -qx 'k 7.5' "$out"
 check "--dt override" grep -qx 'dt 0.125' "$out"
-# -T stops as soon as t >= T: 0.05*3 steps reach 0.15000000000000002 >= 0.15
+# -T stops as soon as t >= T, and t is exact: t = steps * dt (rounded
+# once), so 0.05 * 3 = 0.15000000000000002 >= 0.15 after 3 steps, and -T 50
+# at dt 0.05 is 1000 steps, -T 500 10000 (adding dt up ran 1001 and 10001).
 "$SPRINGBALL" -H -T 0.15 --stats scenes/headon.scene 2>"$err" >/dev/null
 check "-T loop while t < T" grep -q 'steps=3 ' "$err"
 "$SPRINGBALL" -H -n 7 --stats scenes/headon.scene 2>"$err" >/dev/null
-check "-n steps" grep -q '^t=0.34999999999999998 steps=7 ' "$err"
+check "-n steps" grep -q '^t=0.35000000000000003 steps=7 ' "$err"
+"$SPRINGBALL" -H -T 50 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T 50 at dt 0.05: exactly 1000 steps" grep -q '^t=50 steps=1000 ' "$err"
+"$SPRINGBALL" -H -T 500 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T 500 at dt 0.05: exactly 10000 steps" grep -q '^t=500 steps=10000 ' "$err"
+"$SPRINGBALL" -H -T 1000 --dt 0.1 --stats scenes/gas.scene 2>"$err" >/dev/null
+check "-T 1000 at dt 0.1: exactly 10000 steps" grep -q '^t=1000 steps=10000 ' "$err"
 
 # odd values and combinations (tests/fuzz, issue of bad input)
 expect_fail 2 "springball: --steps: '99999999999999999999' is too large" "$SPRINGBALL" -H --steps 99999999999999999999
@@ -63,8 +71,8 @@ expect_fail 2 "springball: the scene file name is empty" "$SPRINGBALL" -H ''
 expect_fail 2 "/dev/null:1: no balls (a scene needs a ball, rack or random line)" "$SPRINGBALL" -H /dev/null
 expect_fail 2 "springball: unknown option '--bogus'" "$SPRINGBALL" scenes/headon.scene --bogus
 # a state that becomes non-finite: nothing on stdout, the first bad step, status 1
-expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
-expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.749999999999993): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.75): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
+expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.75): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
 expect_fail 1 "springball: the state became non-finite at step 1 (t = 0.050000000000000003): dt is too large for the forces" sh -c "printf 'gravity 1e300\nball 1 1 0 0 1e300 1\nball 20 20 0 0 1e300 1\n' | \"$SPRINGBALL\" -H -n 1000 -"
 "$SPRINGBALL" -H -k 1e300 -n 754 scenes/break.scene >"$out" 2>"$err"
 check "non-finite: the step before is printed" test $? -eq 0 -a -s "$out" -a ! -s "$err"
@@ -104,4 +112,60 @@ check "-T -0 runs no step" grep -q '^t=0 steps=0 ' "$err"
 expect_fail 2 "springball: event engine: cannot simulate open space (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/planets.txt
 expect_fail 2 "springball: event engine: cannot simulate gravity (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/gravity.scene
 expect_fail 2 "springball: event engine: cannot simulate contact exp (use --engine=spring)" "$SPRINGBALL" -H --engine=event -T 1 scenes/softexp.scene
+# A particle file of 5000 balls (issue 10): from 4096 balls on the core
+# keeps them in cell order, yet every row comes back as its own ball (its
+# mass and colour), in the file's order, after steps.
+awk 'BEGIN { n = 5000; print n; s = 11
+    for (i = 0; i < n; i++) { s = (s * 16807) % 2147483647; x = s / 2147483647
+        s = (s * 16807) % 2147483647; y = s / 2147483647
+        printf "%.6f %.6f 0.1 -0.2 0.003 %d %d %d %d\n", 0.005 + 0.99 * x, 0.005 + 0.99 * y, i + 1, i % 256, int(i / 256), 7 } }' >"$tmp"
+"$SPRINGBALL" -H -n 3 "$tmp" >"$out" 2>"$err"
+check "5000 particles: status 0" test $? -eq 0 -a ! -s "$err"
+check "5000 particles: rows in order, colours kept" sh -c "awk 'NR > 1 && (\$6 != NR - 1 || \$7 != (NR - 2) % 256 || \$8 != int((NR - 2) / 256)) { bad = 1 } END { exit bad || NR != 5001 }' '$out'"
+# Extreme sizes cost what normal ones do (issue 11): cells sized without
+# overflow. Before: 60 s to place 100000 balls of radius 1e-200, 4.5 s for
+# 40000 on a 1e200 table, 20 s for 100 steps of 20000 there (now well under
+# a second each). The bound is generous: a failure here means O(N^2).
+printf 'random 100000 1e-200 1 1 1\n' >"$tmp"
+check "random: 100000 balls of radius 1e-200 placed in bounded time" sh -c "timeout 30 '$SPRINGBALL' -H '$tmp' >/dev/null"
+printf 'table 1e200 1e200\nrandom 40000 1 1 1 1\n' >"$tmp"
+check "random: 40000 balls on a 1e200 table in bounded time" sh -c "timeout 30 '$SPRINGBALL' -H '$tmp' >/dev/null"
+printf 'table 1e200 1e200\nrandom 20000 1e-200 1 1 1\n' >"$tmp"
+check "grid: 100 steps of 20000 balls of 1e-200 on a 1e200 table in bounded time" sh -c "timeout 30 '$SPRINGBALL' -H -n 100 '$tmp' >/dev/null"
+
+# No silent O(N^2) when memory is short (issue 11): under a falling limit on
+# memory, 100000 balls either run, or stop at once with "out of memory" and
+# status 1. Before, the step fell back to all pairs (a minute a step). A
+# sanitizer build cannot run under a memory limit: skipped there.
+printf 'table 2100 2100\nrandom 100000 1 1 1 1\n' >"$tmp"
+if (ulimit -v 400000 && "$SPRINGBALL" --version) >/dev/null 2>&1; then
+    v=48000 grid_hit=0 sweep_ok=1
+    while [ $v -ge 16000 ]; do
+        (ulimit -v $v; timeout 20 "$SPRINGBALL" -H -n 2 "$tmp") >/dev/null 2>"$err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            if [ $rc -ne 1 ] || ! grep -q '^springball: out of memory' "$err"; then
+                sweep_ok=0
+                echo "under ulimit -v $v: status $rc, $(head -c 200 "$err")"
+            fi
+            grep -q 'contact grid' "$err" && grid_hit=1
+            [ $grid_hit = 1 ] && break
+        fi
+        v=$((v - 1000))
+    done
+    check "memory limits: a run or a prompt 'out of memory', never a crawl" test $sweep_ok = 1
+    check "memory limits: the grid's own failure was reached" test $grid_hit = 1
+else
+    echo "cli.sh: skipping the memory-limit runs (a sanitizer build)"
+fi
+# Every printed state reads back (issue 11): a ball driven through a spring
+# wall, on a rectangle, a round table, and in a particle file.
+for s in 'ball 780 200 20 0 1 5' 'table circle 200\nball 380 200 20 0 1 5'; do
+    printf "$s\n" | "$SPRINGBALL" -H -n 30 - >"$out"
+    "$SPRINGBALL" -H - <"$out" >"$err" 2>&1
+    check "printed state reads back: $s" cmp -s "$out" "$err"
+done
+printf '2\n0.98 0.5 3 0 0.01 1 255 0 0\n0.5 0.5 0 0 0.01 1 0 0 255\n' | "$SPRINGBALL" -H -k 1 --dt 0.001 -n 30 - >"$out"
+"$SPRINGBALL" -H -k 1 --dt 0.001 - <"$out" >"$err" 2>&1
+check "printed particles read back" cmp -s "$out" "$err"
 summary

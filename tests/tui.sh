@@ -97,15 +97,15 @@ wait_braille() {
 
 # --- the break at 100 x 32 ---
 start a 100 32
-check "title" wait_for a "springball · The break .*running ×20 · \? help"
+check "title" wait_for a "springball · The break .*spring · running · speed 20 t/s · \? help"
 check "box" wait_for a "┌─+┐"
 check "balls in braille" wait_braille a
 check "256 colours" sh -c 'tmux -L "$0" capture-pane -e -p -t a | grep -qE "\[38;5;[0-9]+m"' "$sock"
-check "status" wait_for a " t [0-9.]+  step [0-9]+  dt 0.05  k 5  ×20  E 50"
+check "status" wait_for a " t [0-9.]+  step [0-9]+  dt 0.05  k 5  E 50"
 # pause stops t (after a few steps, so that there is a past to step into)
 check "running" wait_for a " step [0-9]{2,}  "
 keys a ' '
-check "paused" wait_for a "paused ×20"
+check "paused" wait_for a "paused · speed 20 t/s"
 t1=$(field a t)
 sleep 0.5
 t2=$(field a t)
@@ -139,10 +139,10 @@ keys a r
 check "reset" wait_for a " t 0.00  step 0  dt 0.05  k 5 "
 # speed
 keys a +
-check "+ doubles the speed" wait_for a "paused ×40"
+check "+ doubles the speed" wait_for a "paused · speed 40 t/s"
 keys a -
 keys a -
-check "- halves the speed" wait_for a "paused ×10"
+check "- halves the speed" wait_for a "paused · speed 10 t/s"
 # unknown keys do nothing
 before=$(screen a)
 keys a z
@@ -157,22 +157,23 @@ check "aim turns" wait_for a "↗"
 keys a Down
 for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Down; done
 keys a Enter
-check "enter kicks (E 200)" wait_for a " E 200 \(\+0.000%\)"
-check "arrow gone after the kick" wait_gone a "→"
+check "enter kicks at the kick speed (E 50)" wait_for a " E 50 \(0.000%\)"
+check "enter: the note" wait_for a "kick: ball 1 at 10"
+check "aim gone from the status after the kick" not sh -c 'tmux -L "$0" capture-pane -p -t a | tail -n 1 | grep -q " aim "' "$sock"
 # a mouse click (xterm SGR report, as xterm-256color's terminfo expects)
 # above and left of the cue ball kicks it that way: the energy changes
 e0=$(field a E)
 T send-keys -t a -l "$(printf '\033[<0;3;3M')"
 T send-keys -t a -l "$(printf '\033[<0;3;3m')"
-check "click kicks" wait_for a "  kick"
-check "click changed E ($e0)" [ "$(field a E)" != "$e0" ]
+check "click kicks" wait_for a "kick: ball 1 at 10"
+check "click: the kick speed ($e0)" [ "$(field a E)" = 50 ]
 # an escape sequence curses does not know is an unknown key, not Esc
 T send-keys -t a -l "$(printf '\033[99~')"
 sleep 0.3
 check "unknown sequence ignored" wait_for a "paused"
 # running again, then ',' pauses and steps back
 keys a ' '
-check "runs" wait_for a "running ×10"
+check "runs" wait_for a "running · speed 10 t/s"
 # help overlay
 keys a '?'
 check "help" wait_for a "any key closes"
@@ -271,13 +272,18 @@ keys l q
 # --- a state that is no longer finite: paused, the last frame kept ---
 printf 'title Blow-up\nk 1e9\ndt 1\nball 100 200 10 0 1 20 red\nball 140 200 -10 0 1 20 blue\n' > "$tmpd/blow.scene"
 start j 80 24 "$tmpd/blow.scene"
-check "non-finite: warned" wait_for j "not finite: paused"
-check "non-finite: stopped" wait_for j "stopped ×20"
+check "runaway: warned" wait_for j "unstable: dt too large for k; paused"
+check "runaway: stopped" wait_for j "stopped · speed 20 t/s"
 check "non-finite: no nan drawn" not sh -c 'tmux -L "$0" capture-pane -p -t j | grep -qi nan' "$sock"
 keys j ' '
-check "non-finite: space does not resume" wait_for j "stopped ×20"
+check "runaway: space resumes, stopped again" wait_for j "stopped · speed 20 t/s"
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do T send-keys -t j . . .; done
+check "non-finite: '.' reaches it" wait_for j "not finite: paused"
+check "non-finite: stopped" wait_for j "stopped · speed 20 t/s"
+keys j ' '
+check "non-finite: space does not resume" wait_for j "stopped · speed 20 t/s"
 keys j ,
-check "non-finite: ',' steps back to a finite state" wait_for j "paused ×20"
+check "non-finite: ',' steps back to a finite state" wait_for j "paused · speed 20 t/s"
 keys j r
 check "non-finite: r resets" wait_for j " t 0.00  step 0 "
 keys j q
@@ -293,11 +299,11 @@ keys i q
 
 # --- m: the event engine and back, with the current state (issue 5) ---
 start ev 100 32
-check "ev: springs first" wait_for ev "spring · running ×20"
+check "ev: springs first" wait_for ev "spring · running · speed 20 t/s"
 check "ev: a few steps" wait_for ev " step [0-9]{2,}  "
 keys ev m
-check "m: event in the title" wait_for ev "event · running ×20"
-check "m: events on the status line" wait_for ev " t [0-9.]+  events [0-9]+  collisions [0-9]+  mft [-0-9.e+]+  ×20  E 50 \("
+check "m: event in the title" wait_for ev "event · running · speed 20 t/s"
+check "m: events on the status line" wait_for ev " t [0-9.]+  events [0-9]+  collisions [0-9]+  mft [-0-9.e+]+  E 50 \("
 check "m: no k or dt in event mode" not sh -c 'tmux -L "$0" capture-pane -p -t ev | tail -n 1 | grep -q " k 5"' "$sock"
 t1=$(field ev t)
 sleep 0.4
@@ -320,7 +326,7 @@ keys ev K
 keys ev g
 check "event mode: g needs springs" wait_for ev "gravity needs the spring engine"
 keys ev m
-check "m: back to springs" wait_for ev "spring · paused ×20"
+check "m: back to springs" wait_for ev "spring · paused · speed 20 t/s"
 check "m: steps, dt and k again" wait_for ev " t [0-9.]+  step [0-9]+  dt 0.05  k 5  "
 check "m: the same time" [ "$(field ev t)" = "$t1" ]
 s0=$(field ev step)
@@ -345,14 +351,14 @@ check "ev: q exits 0" [ "$(wait_rc ev)" = 0 ]
 
 # --- --engine=event starts the front end in event mode ---
 start ee 80 24 --engine=event
-check "--engine=event: title" wait_for ee "event · running ×20"
+check "--engine=event: title" wait_for ee "event · running · speed 20 t/s"
 check "--engine=event: status" wait_for ee " events [0-9]+  collisions "
 keys ee q
 check "--engine=event: q exits 0" [ "$(wait_rc ee)" = 0 ]
 
 # --- a universe (issue 4): letters, the sun a star, trails, no box ---
 start pl 120 30 scenes/planets.txt
-check "planets: 60 dt a second" wait_for pl "spring · running ×1.5e\+06"
+check "planets: 60 dt a second" wait_for pl "spring · running · speed 1.5e\+06 t/s"
 check "planets: the sun is a star" wait_for pl "✶"
 body() { screen pl | sed '1d;$d' | grep -q "$1"; }
 check "planets: Earth" body E
@@ -376,10 +382,99 @@ check "planets ascii: q exits 0" [ "$(wait_rc pa)" = 0 ]
 start pt 80 24 tests/particles/billiards5.txt
 check "particles: the square box" wait_for pt "^ {19}┌─{40}┐ *$"
 check "particles: balls" wait_braille pt
-check "particles: a quarter box a second" wait_for pt "spring · running ×2.5 "
+check "particles: a quarter box a second" wait_for pt "spring · running · speed 2.5 t/s"
 keys pt m
-check "particles: event mode" wait_for pt "event · running ×2.5 "
+check "particles: event mode" wait_for pt "event · running · speed 2.5 t/s"
 keys pt q
 check "particles: q exits 0" [ "$(wait_rc pt)" = 0 ]
+
+# --- TERM=dumb is refused; vt100 (no alternate screen) is left clean;
+# the Linux console (no braille in its font) gets ASCII (issue 12, 7) ---
+T -f /dev/null new-session -d -s dumb -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=dumb sh $tmpd/run $tmpd dumb $SB 2>$tmpd/dumb.err"
+check "TERM=dumb exits 2" [ "$(wait_rc dumb)" = 2 ]
+check "TERM=dumb says why" grep -q "cannot move the cursor" "$tmpd/dumb.err"
+T -f /dev/null new-session -d -s vt -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=vt100 sh -c '$SB; echo rc=\$?; sleep 10'"
+check "vt100: up" wait_for vt "running"
+keys vt q
+check "vt100: q" wait_for vt "^rc=0"
+check "vt100: the last frame is gone" wait_gone vt "step"
+check "vt100: the box is gone" not sh -c 'tmux -L "$0" capture-pane -p -t vt | grep -q "[┌+]-"' "$sock"
+T -f /dev/null new-session -d -s lx -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=linux sh $tmpd/run $tmpd lx $SB"
+check "linux console: ascii box" wait_for lx "^\+-+\+$"
+check "linux console: no braille" not braille lx
+keys lx q
+
+# --- Ctrl-L redraws what something else wrote over (issue 12, 2) ---
+start cl 80 24
+check "cl up" wait_for cl "running"
+keys cl ' '
+printf 'GARBAGE-ON-SCREEN' > "/proc/$(cat "$tmpd/cl.pid")/fd/1"
+check "garbage written" wait_for cl "GARBAGE-ON-SCREEN"
+keys cl C-l
+check "C-l: redrawn" wait_gone cl "GARBAGE"
+check "C-l: the table again" wait_for cl "^┌─+┐$"
+keys cl q
+
+# --- the mouse: on by default, --no-mouse, M toggles (issue 12, 11) ---
+mouse() { T display -p -t "$1" '#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}' | grep -q 1; }
+start mo 80 24
+check "mo up" wait_for mo "running"
+check "mouse reported by default" mouse mo
+keys mo M
+check "M: mouse off" not mouse mo
+check "M: a note" wait_for mo "mouse off: the terminal selects text"
+keys mo M
+check "M again: mouse on" mouse mo
+keys mo q
+start nm 80 24 --no-mouse
+check "nm up" wait_for nm "running"
+check "--no-mouse: not reported" not mouse nm
+keys nm q
+
+# --- fps after the help is closed, and while behind (issue 12, 5 and 11) ---
+start fp 80 24
+check "fp up" wait_for fp " [0-9]+ fps"
+keys fp '?'
+sleep 2
+keys fp x
+sleep 1.6
+f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
+check "fps after the help: $f, not 4-9" [ "${f:-0}" -ge 12 ]
+keys fp q
+start bh 100 32 --speed=1e6 scenes/gas.scene
+check "behind: said, with the fps" wait_for bh "behind: cannot keep 1e\+06 t/s  [0-9]+ fps"
+keys bh q
+
+# --- SIGQUIT restores the terminal like SIGINT (issue 11, 9) ---
+cat > "$tmpd/stay" <<'EOS'
+dir=$1 name=$2
+shift 2
+sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
+echo $? > "$dir/$name.rc"
+sleep 20
+EOS
+T -f /dev/null new-session -d -s sq -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm-256color sh $tmpd/stay $tmpd sq $SB"
+check "sq up" wait_for sq "running"
+kill -QUIT "$(cat "$tmpd/sq.pid")"
+check "SIGQUIT exits 131" [ "$(wait_rc sq)" = 131 ]
+check "SIGQUIT: mouse reporting off" not mouse sq
+check "SIGQUIT: alternate screen off" [ "$(T display -p -t sq '#{alternate_on}')" = 0 ]
+check "SIGQUIT: cursor shown" [ "$(T display -p -t sq '#{cursor_flag}')" = 1 ]
+
+# --- a lost terminal without SIGHUP: springball notices and ends (issue 11, 8) ---
+cp scenes/gas.scene "$tmpd/lost.scene"
+T -f /dev/null new-session -d -s lost -x 80 -y 24 \
+    "LC_ALL=C.UTF-8 TERM=xterm-256color setsid -w $SB $tmpd/lost.scene"
+check "lost: up" wait_for lost "running"
+lpid=$(pgrep -f "$SB $tmpd/lost.scene" | head -n 1)
+check "lost: found its pid" [ -n "$lpid" ]
+T kill-session -t lost
+gone() { i=0; while [ $i -lt 50 ]; do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
+check "lost terminal: the process ends" gone "$lpid"
+[ -n "$lpid" ] && kill "$lpid" 2>/dev/null
 
 summary

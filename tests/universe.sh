@@ -59,6 +59,27 @@ check "--format=universe" cmp -s "$out" $U/binary.txt.expect
 "$SPRINGBALL" -H $U/binary.txt >"$out"
 check "detected universe" cmp -s "$out" $U/binary.txt.expect
 
+# 5000 bodies (issue 10): above SIM_BH_MIN gravity takes Barnes-Hut; point
+# masses get no contact grid (their zero radii once made a NaN cell and a
+# SIGSEGV on the first step). The rows come back in the file's order, each
+# with its own name, after steps; printing the printed universe again
+# changes nothing.
+awk 'BEGIN { n = 5000; print n; print "1.00e+12"; s = 7
+    for (i = 0; i < n; i++) { s = (s * 16807) % 2147483647; x = s / 2147483647 - 0.5
+        s = (s * 16807) % 2147483647; y = s / 2147483647 - 0.5
+        printf "%.6e %.6e %.6e %.6e %.6e b%d\n", x * 1e12, y * 1e12, y * 1e3, -x * 1e3, 1e20 * (1 + i), i } }' >"$want"
+"$SPRINGBALL" -H -n 3 "$want" >"$out" 2>"$err"
+check "5000 bodies: 3 steps, status 0" test $? -eq 0 -a ! -s "$err"
+check "5000 bodies: 5002 lines" test "$(wc -l <"$out")" -eq 5002
+check "5000 bodies: rows in order" sh -c "awk 'NR > 2 && \$6 != \"b\" (NR - 3) { bad = 1 } END { exit bad }' '$out'"
+"$SPRINGBALL" -H "$out" >"$err"
+check "5000 bodies: printed state reads back" cmp -s "$out" "$err"
+
+# What a run prints near the limits of double reads back (issue 11).
+printf '1\n1e11\n9e307 0 2.4e303 0 1 a\n' | "$SPRINGBALL" -H -n 1 - >"$out"
+"$SPRINGBALL" -H "$out" >"$err" 2>&1
+check "a body at 1.5e308 reads back" cmp -s "$out" "$err"
+
 B=tests/universes/bad
 expect_fail 2 "$B/missing-rows.txt:4: missing rows: 4 bodies announced, 2 found" "$SPRINGBALL" -H $B/missing-rows.txt
 expect_fail 2 "$B/short-row.txt:4: body 2: expected 6 fields (x y vx vy mass name), found 5" "$SPRINGBALL" -H $B/short-row.txt

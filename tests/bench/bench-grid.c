@@ -76,13 +76,10 @@ static int gen(long n, uint64_t seed, long relax, const char *scene_path,
      * times the density, even in 2d: this density gives exactly 1. */
     const double density = nextafter(3 / (4 * SIM_PI), 1);
     FILE *fs = fopen(scene_path, "w"), *fd = fopen(data_path, "w");
-    uint32_t *slot = malloc((size_t)n * sizeof *slot);
-    if (!fs || !fd || !slot) {
+    if (!fs || !fd) {
         perror("bench-grid gen");
         return 1;
     }
-    for (long i = 0; i < n; i++)
-        slot[s.id[i]] = (uint32_t)i;
     fprintf(fs, "title gas of %ld discs, packing 0.4 (bench-grid)\n"
                 "table %.17g %.17g\nk 1000\ndt 0.002\n", n, L, L);
     fprintf(fd, "springball bench: %ld discs r=1 m=1 packing 0.4\n\n"
@@ -92,15 +89,15 @@ static int gen(long n, uint64_t seed, long relax, const char *scene_path,
     /* 10 digits: the same decimals for both programs, and a short file,
      * so that loading a million balls stays cheap. */
     for (long b = 0; b < n; b++) {
-        uint32_t i = slot[b];
+        size_t i = sim_slot(&s, (size_t)b);
         fprintf(fs, "ball %.10g %.10g %.10g %.10g 1 1\n", s.x[i], s.y[i],
                 s.vx[i], s.vy[i]);
         fprintf(fd, "%ld 1 2 %.17g %.10g %.10g 0\n", b + 1, density, s.x[i], s.y[i]);
     }
     fprintf(fd, "\nVelocities\n\n");
     for (long b = 0; b < n; b++)
-        fprintf(fd, "%ld %.10g %.10g 0 0 0 0\n", b + 1, s.vx[slot[b]], s.vy[slot[b]]);
-    free(slot);
+        fprintf(fd, "%ld %.10g %.10g 0 0 0 0\n", b + 1, s.vx[sim_slot(&s, (size_t)b)],
+                s.vy[sim_slot(&s, (size_t)b)]);
     sim_free(&s);
     if (fclose(fs) || fclose(fd)) {
         perror("bench-grid gen");

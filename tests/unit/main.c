@@ -25,6 +25,8 @@ static const struct {
     {"plot", test_plot},
     {"panel", test_panel},
     {"twin", test_twin},
+    {"session", test_session},
+    {"screen", test_screen},
 };
 
 int main(int argc, char **argv)

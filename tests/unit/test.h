@@ -64,5 +64,7 @@ void test_lab(void);
 void test_plot(void);
 void test_panel(void);
 void test_twin(void);
+void test_session(void);
+void test_screen(void);
 
 #endif

@@ -61,6 +61,24 @@ static void random_sim(struct sim *s, size_t n, size_t nbig, double phi,
     free(r);
 }
 
+/* What the broad phase reads of a sim, and a grid for it. */
+static struct grid_balls balls(const struct sim *s)
+{
+    struct grid_balls b = {s->x, s->y, s->r, s->p.w, s->p.h};
+    return b;
+}
+
+static struct grid *new_grid(const struct sim *s, double reach)
+{
+    return grid_new(s->n, s->r, reach, NULL);
+}
+
+static int update(struct grid *g, const struct sim *s)
+{
+    const struct grid_balls b = balls(s);
+    return grid_update(g, &b);
+}
+
 /* The overlapping pairs (i < j) by the O(n^2) loop's own test, in its
  * order, as i * n + j; returns how many. */
 static size_t brute_contacts(const struct sim *s, double reach, size_t *out)
@@ -76,20 +94,6 @@ static size_t brute_contacts(const struct sim *s, double reach, size_t *out)
     return c;
 }
 
-struct collect {
-    size_t n, c, *out;
-};
-
-static void collect_pair(void *ctx, size_t i, size_t j, double dx, double dy,
-                         double dist)
-{
-    struct collect *cl = ctx;
-    (void)dx;
-    (void)dy;
-    (void)dist;
-    cl->out[cl->c++] = i * cl->n + j;
-}
-
 /* Whether the grid (reach given) lists exactly the brute-force pairs, in
  * the same order; also that every row is ascending and above its slot. */
 static int same_contacts(const struct sim *s, double reach)
@@ -97,21 +101,26 @@ static int same_contacts(const struct sim *s, double reach)
     size_t cap = s->n * 64 + 1024;
     size_t *a = malloc(cap * sizeof *a), *b = malloc(cap * sizeof *b);
     size_t na = brute_contacts(s, reach, a);
-    struct grid *g = grid_new(s, reach);
-    int ok = g && grid_update(g, s) == 0;
+    struct grid *g = new_grid(s, reach);
+    int ok = g && update(g, s) == 0;
     if (ok) {
         struct grid_pairs pl = grid_pairs(g);
+        size_t nb = 0;
         for (size_t i = 0; i < s->n && ok; i++)
-            for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++)
-                if (pl.nbr[e] <= i || (e > pl.start[i] && pl.nbr[e] <= pl.nbr[e - 1]) ||
-                    pl.pi[e] != i)
+            for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++) {
+                size_t j = pl.nbr[e];
+                if (j <= i || (e > pl.start[i] && j <= pl.nbr[e - 1]) || pl.pi[e] != i)
                     ok = 0;
-        struct collect cl = {s->n, 0, b};
-        grid_each_pair(g, s, collect_pair, &cl);
-        ok = ok && cl.c == na && memcmp(a, b, na * sizeof *a) == 0;
+                /* the listed pairs within reach, by the same test */
+                double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
+                double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+                if (d < s->r[i] + s->r[j] + reach)
+                    b[nb++] = i * s->n + j;
+            }
+        ok = ok && nb == na && memcmp(a, b, na * sizeof *a) == 0;
         if (!ok)
             printf("  grid: %zu pairs, brute force %zu (n %zu, reach %g)\n",
-                   cl.c, na, s->n, reach);
+                   nb, na, s->n, reach);
     }
     grid_free(g);
     free(a);
@@ -143,9 +152,7 @@ static void test_contacts_random(void)
         random_sim(&s, cases[c].n, cases[c].nbig, cases[c].phi, 5, 100 + c);
         CHECK(same_contacts(&s, cases[c].reach));
         /* the same after the slots are put in cell order */
-        struct grid *g = grid_new(&s, 0);
-        CHECK(g && grid_sort(g, &s) == 0);
-        grid_free(g);
+        CHECK(sim_sort(&s) == 0);
         CHECK(same_contacts(&s, cases[c].reach));
         sim_free(&s);
     }
@@ -157,10 +164,9 @@ static void test_contacts_random(void)
         double f = tall ? 1.0 / 9 : 4.5;
         stretch(&s, f);
         CHECK(same_contacts(&s, 0));
-        struct grid *g = grid_new(&s, 0);
-        CHECK(g && grid_sort(g, &s) == 0);
-        CHECK(tall ? grid_stats(g).nx < GRID_STRIP : grid_stats(g).nx > 2 * GRID_STRIP);
-        grid_free(g);
+        CHECK(sim_sort(&s) == 0 && s.grid);
+        struct grid_stats st = grid_stats(s.grid);
+        CHECK(tall ? st.nx < GRID_STRIP : st.nx > 2 * GRID_STRIP);
         CHECK(same_contacts(&s, 0));
         sim_free(&s);
     }
@@ -175,19 +181,17 @@ static void test_contacts_widths(void)
     for (int cols = 1; cols <= 40; cols++) {
         struct sim s;
         random_sim(&s, 600, 0, 0.4, 5, 300 + (uint64_t)cols);
-        struct grid *g0 = grid_new(&s, 0);
-        double c = g0 ? grid_stats(g0).cell : 0;
+        struct grid *g0 = new_grid(&s, 0);
+        double c = g0 && update(g0, &s) == 0 ? grid_stats(g0).cell : 0;
         grid_free(g0);
         /* the same area, (cols - 0.5) cells wide */
         double f = (cols - 0.5) * c / s.p.w;
         stretch(&s, f);
         CHECK(same_contacts(&s, 0));
-        struct grid *g = grid_new(&s, 0);
-        CHECK(g && grid_sort(g, &s) == 0);
-        long nx = g ? grid_stats(g).nx : 0;
+        CHECK(sim_sort(&s) == 0 && s.grid);
+        long nx = s.grid ? grid_stats(s.grid).nx : 0;
         if (nx >= 1 && nx <= 40)
             seen[nx] = 1;
-        grid_free(g);
         CHECK(same_contacts(&s, 1.5));
         sim_free(&s);
     }
@@ -213,8 +217,8 @@ static void test_cluster_memory(void)
         s.x[i] = 2 + (double)(i % side) * 2.2;
         s.y[i] = 2 + (double)(i / side) * 2.2;
     }
-    struct grid *g = grid_new(&s, 0);
-    CHECK(g && grid_update(g, &s) == 0);
+    struct grid *g = new_grid(&s, 0);
+    CHECK(g && update(g, &s) == 0);
     struct grid_stats st = g ? grid_stats(g) : (struct grid_stats){0};
     CHECK(st.pairs > n && st.pair_cap <= 16 * n);
     /* cells sized by the cluster, not by the table: about one ball each
@@ -333,11 +337,8 @@ static void test_state_after_1000_steps(void)
     sim_diag(&a, &d0);
     long contacts = 0;
     for (int i = 0; i < 1000; i++) {
-        if (i % 128 == 0) {
-            if (!a.grid)
-                a.grid = grid_new(&a, 0);
-            CHECK(grid_sort(a.grid, &a) == 0);
-        }
+        if (i % 128 == 0)
+            CHECK(sim_sort(&a) == 0);
         sim_step(&a);
         sim_step_brute(&b);
         if (i % 50 == 0) {
@@ -533,8 +534,8 @@ static void test_one_huge_ball(void)
     random_sim(&s, 4000, 1, 0.3, 1, 3);
     s.x[7] = s.p.w / 2;
     s.y[7] = s.p.h / 2;
-    struct grid *g = grid_new(&s, 0);
-    CHECK(g && grid_update(g, &s) == 0);
+    struct grid *g = new_grid(&s, 0);
+    CHECK(g && update(g, &s) == 0);
     struct grid_stats st = grid_stats(g);
     CHECK(st.nlarge == 1);
     CHECK(st.cell < 10); /* sized for radii <= 3, not for 40 */
@@ -588,9 +589,7 @@ static void test_write_in_scene_order(void)
     struct sim a, b;
     scene_to_sim(&sc, &a);
     scene_to_sim(&sc, &b);
-    struct grid *g = grid_new(&b, 0);
-    CHECK(g && grid_sort(g, &b) == 0);
-    grid_free(g);
+    CHECK(sim_sort(&b) == 0);
     int sorted = 0;
     for (size_t i = 0; i < b.n; i++)
         sorted |= b.id[i] != i;
@@ -676,15 +675,15 @@ static size_t listed_ids(const struct sim *s, const struct grid *g,
 
 static void test_sort_keeps_list(void)
 {
-    /* grid_sort on a valid list renames its pairs instead of building it
+    /* sim_sort (grid_order) on a valid list renames its pairs instead of building it
      * again: the same pairs of scene balls, rows ascending, the same balls
      * near a wall, no build; and the sweep over it still gives the O(n^2)
      * forces to the bit. */
     struct sim s, b;
     random_sim(&s, 1500, 3, 0.4, 5, 31);
     random_sim(&b, 1500, 3, 0.4, 5, 31);
-    struct grid *g = grid_new(&s, 0);
-    CHECK(g && grid_update(g, &s) == 0);
+    CHECK(sim_forces(&s) == 0 && s.grid); /* the run's grid, its list valid */
+    struct grid *g = s.grid;
     uint64_t *before = malloc(s.n * 64 * sizeof *before);
     uint64_t *after = malloc(s.n * 64 * sizeof *after);
     int ok = 1;
@@ -695,12 +694,12 @@ static void test_sort_keeps_list(void)
     for (size_t w = 0; w < pl.nwall; w++)
         near[s.id[pl.wall[w]]] = 1;
     long builds = grid_stats(g).builds;
-    CHECK(grid_sort(g, &s) == 0);
+    CHECK(sim_sort(&s) == 0 && s.grid == g);
     int moved = 0;
     for (size_t i = 0; i < s.n; i++)
         moved |= s.id[i] != i;
     CHECK(moved);
-    CHECK(grid_update(g, &s) == 0);
+    CHECK(update(g, &s) == 0);
     CHECK(grid_stats(g).builds == builds);
     size_t n1 = listed_ids(&s, g, after, &ok);
     CHECK(ok);
@@ -714,7 +713,6 @@ static void test_sort_keeps_list(void)
     /* forces over the renamed list against the O(n^2) loop in the new
      * slot order (the order of the sums) */
     sim_copy(&b, &s);
-    s.grid = g;
     sim_forces(&s);
     CHECK(grid_stats(g).builds == builds);
     sim_forces_brute(&b);
@@ -729,8 +727,96 @@ static void test_sort_keeps_list(void)
     sim_free(&b);
 }
 
+/*
+ * A point has no size: grid_new refuses radii that are 0, negative, NaN or
+ * infinite with GRID_ESIZE (a zero radius once made a cell of 0, then NaN,
+ * and grid_sort wrote out of bounds), and a sim with contacts among such
+ * balls fails its step rather than guess; point masses without contacts
+ * (a universe) have no grid at all and step.
+ */
+static void test_refuses_points(void)
+{
+    double r[16];
+    const double bad[] = {0, -1, NAN, INFINITY};
+    for (size_t b = 0; b < sizeof bad / sizeof *bad; b++) {
+        for (size_t i = 0; i < 16; i++)
+            r[i] = 1;
+        r[9] = bad[b];
+        int err = GRID_OK;
+        struct grid *g = grid_new(16, r, 0, &err);
+        CHECK(g == NULL && err == GRID_ESIZE);
+        grid_free(g);
+    }
+    int err = GRID_ESIZE;
+    struct grid *g = grid_new(16, (double[16]){1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1}, 0, &err);
+    CHECK(g != NULL && err == GRID_OK);
+    grid_free(g);
+    CHECK(grid_new(0, r, 0, &err) == NULL && err == GRID_ESIZE);
+
+    struct sim s;
+    random_sim(&s, SIM_SORT_MIN + 10, 0, 0.3, 1, 5);
+    for (size_t i = 0; i < s.n; i++)
+        s.r[i] = 0;
+    double x0 = s.x[0];
+    CHECK(sim_step(&s) == SIM_ESIZE && s.steps == 0 && s.x[0] == x0);
+    struct sim_diag d;
+    CHECK(sim_diag(&s, &d) == SIM_ESIZE && isnan(d.pe));
+    s.p.contact = SIM_CONTACT_NONE;
+    s.p.gravity = 1;
+    CHECK(sim_step(&s) == SIM_OK && s.steps == 1 && s.grid == NULL);
+    CHECK(sim_diag(&s, &d) == SIM_OK && !isnan(d.e));
+    sim_free(&s);
+}
+
+/*
+ * Cells for every finite table and radius (issue 11): 20000 balls spread
+ * over a 1e200 table, of radius 1 or 1e-200, and 1e-200 on a small table.
+ * The cell count (w/c + 1)(h/c + 1) was an infinity: the cell became
+ * infinite, every ball shared one cell, and each step was O(N^2) (20 s and
+ * 114 s for 100 steps). The cells must stay finite and about one per ball,
+ * and the list equal the pairs of the O(n^2) loop.
+ */
+static void test_extreme_cells(void)
+{
+    static const struct { double w, r; } cases[] = {
+        {1e200, 1}, {1e200, 1e-200}, {800, 1e-200}, {1.7e308, 1e-300},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sim_params p = sim_default_params();
+        p.w = p.h = cases[c].w;
+        struct sim s;
+        const size_t n = 20000;
+        CHECK(sim_init(&s, n, &p) == 0);
+        rng_state = 40 + c;
+        for (size_t i = 0; i < n; i++) {
+            s.r[i] = cases[c].r;
+            s.m[i] = 1;
+            s.x[i] = urand() * p.w;
+            s.y[i] = urand() * p.h;
+        }
+        /* two touching pairs, so that there is something to find (below
+         * SIM_DIST_EPS nothing touches) */
+        s.x[1] = s.x[0] + cases[c].r;
+        s.y[1] = s.y[0];
+        s.x[3] = s.x[2];
+        s.y[3] = s.y[2] + cases[c].r;
+        struct grid *g = new_grid(&s, 0);
+        CHECK(g && update(g, &s) == 0);
+        struct grid_stats st = g ? grid_stats(g) : (struct grid_stats){0};
+        double cells = (double)st.nx * (double)st.ny;
+        CHECK(isfinite(st.cell) && st.cell > 0);
+        CHECK(cells >= n / 4.0 && cells <= 4.0 * n + 256);
+        CHECK(st.pairs < 100 && (cases[c].r < 1e-6 || st.pairs >= 2));
+        grid_free(g);
+        CHECK(same_contacts(&s, 0));
+        sim_free(&s);
+    }
+}
+
 void test_grid(void)
 {
+    test_extreme_cells();
+    test_refuses_points();
     test_systems_bitwise();
     test_contacts_random();
     test_contacts_widths();

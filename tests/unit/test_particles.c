@@ -89,8 +89,6 @@ static void test_errors(void)
         {"1\n.5 .5 0 0 .1 -1 0 0 0\n", 2, "mass must be > 0"},
         {"1\n.5 .5 0 0 .1 1 0 256 0\n", 2, "green: '256' is not a whole number from 0 to 255"},
         {"1\n.5 .5 0 0 .1 1 0 0 1.5\n", 2, "blue: '1.5' is not a whole number from 0 to 255"},
-        {"1\n1.5 .5 0 0 .1 1 0 0 0\n", 2,
-         "particle 1 at (1.5, 0.5) lies outside the unit box"},
         {"1\n.5 .5 0 0 .1 1 0 0 0\n.5 .5 0 0 .1 1 0 0 0\n", 3,
          "extra data after the 1 particles declared on line 1"},
         {"1\n.5 .5 0 0 1e-300 1 0 0 0\n", 1,

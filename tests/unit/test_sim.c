@@ -3,10 +3,10 @@
  * the 1:3 mass ratio, contact time pi*sqrt(mu/k), wall bounces, momentum
  * and energy conservation.
  */
-#include "grid.h"
 #include "particles.h"
 #include "scene.h"
 #include "sim.h"
+#include "event.h"
 #include "test.h"
 #include "universe.h"
 
@@ -347,11 +347,12 @@ static void test_write_scene_order(void)
     for (int i = 0; i < 2; i++)
         sim_step(&u);
     sim_copy(&p, &u);
+    /* a grid needs contacts and sizes: to reorder the slots */
+    p.p.contact = SIM_CONTACT_HOOKE;
     for (size_t i = 0; i < n; i++)
-        p.r[i] = 1e6; /* a grid needs sizes: to reorder the slots */
-    struct grid *g = grid_new(&p, 0);
-    CHECK(g && grid_sort(g, &p) == 0);
-    grid_free(g);
+        p.r[i] = 1e6;
+    CHECK(sim_sort(&p) == 0);
+    p.p.contact = SIM_CONTACT_NONE;
     for (size_t i = 0; i < n; i++)
         p.r[i] = 0;
     moved = 0;
@@ -383,8 +384,130 @@ static void test_write_scene_order(void)
     free(text);
 }
 
+/* Whether a and b hold the same state to the bit (and the same order). */
+static int same_bits(const struct sim *a, const struct sim *b)
+{
+    size_t n = a->n * sizeof *a->x;
+    return a->n == b->n && memcmp(a->x, b->x, n) == 0 && memcmp(a->y, b->y, n) == 0 &&
+           memcmp(a->vx, b->vx, n) == 0 && memcmp(a->vy, b->vy, n) == 0 &&
+           memcmp(a->id, b->id, a->n * sizeof *a->id) == 0 && a->t == b->t;
+}
+
+/*
+ * The two force paths on the same plain scene (rectangle, spring walls,
+ * Hooke, e = 1): the Hooke rectangle's fused sweep (sim_step) and the
+ * general path over contact.c (sim_step_general) step to the same bits: the
+ * built-in break (the pair loop), a gas of 2000 (the grid) and one of 5000
+ * (the grid with the slots in cell order).
+ */
+static void test_paths_bitwise(void)
+{
+    static const char *const texts[] = {
+        NULL,
+        "table 1200 600\nk 50\ndt 0.01\nrandom 2000 3 1 1 30\n",
+        "table 2000 1000\nk 50\ndt 0.01\nrandom 5000 2.5 1 2 30\nball 600 500 40 0 50 40\n",
+    };
+    for (size_t c = 0; c < sizeof texts / sizeof *texts; c++) {
+        const char *text = texts[c] ? texts[c] : scene_builtin;
+        struct scene sc;
+        struct scene_error err;
+        CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+        struct sim a, b;
+        CHECK(scene_to_sim(&sc, &a) == 0 && scene_to_sim(&sc, &b) == 0);
+        CHECK(sim_hooke_rect(&a.p));
+        int ok = 1;
+        struct sim_diag da, db;
+        long contacts = 0;
+        for (int i = 0; i < 2000 && ok; i++) {
+            ok &= sim_step(&a) == SIM_OK && sim_step_general(&b) == SIM_OK;
+            if (i % 50 == 0) {
+                sim_diag(&a, &da);
+                contacts += da.contacts;
+            }
+        }
+        if (!(ok && same_bits(&a, &b) && contacts > 0))
+            printf("  paths: case %zu: %s, %ld contacts\n", c,
+                   ok ? "different bits" : "a step failed", contacts);
+        CHECK(ok && same_bits(&a, &b));
+        CHECK(contacts > 0);
+        /* the diagnostics of both paths too */
+        b.p.restitution = nextafter(1, 0); /* the general path's own sums */
+        sim_diag(&a, &da);
+        sim_diag(&b, &db);
+        CHECK(da.contacts == db.contacts && da.pe == db.pe && da.ke == db.ke);
+        sim_free(&a);
+        sim_free(&b);
+        scene_free(&sc);
+    }
+}
+
+/*
+ * Exact time: t is the time at the last change of dt plus the steps since
+ * then times dt, so 1000 steps of 0.05 are t = 50 (adding dt gave
+ * 49.999999999999289, and -T 50 ran 1001 steps); a change of dt, or a t set
+ * from outside, starts a new base.
+ */
+static void test_exact_time(void)
+{
+    struct sim_params p = sim_default_params();
+    struct sim s;
+    CHECK(sim_init(&s, 1, &p) == 0);
+    s.x[0] = s.y[0] = 100;
+    s.m[0] = s.r[0] = 1;
+    for (int i = 0; i < 1000; i++)
+        sim_step(&s);
+    CHECK(s.t == 50 && s.steps == 1000);
+    s.p.dt = 0.1;
+    for (int i = 0; i < 300; i++)
+        sim_step(&s);
+    CHECK(s.t == 50 + 300 * 0.1 && s.steps == 1300);
+    s.t = 7; /* an engine hand-off */
+    for (int i = 0; i < 30; i++)
+        sim_step(&s);
+    CHECK(s.t == 7 + 30 * 0.1 && s.steps == 1330);
+    /* a copy goes on from the same base */
+    struct sim c;
+    CHECK(sim_init(&c, 1, &p) == 0);
+    sim_copy(&c, &s);
+    for (int i = 0; i < 70; i++) {
+        sim_step(&s);
+        sim_step(&c);
+    }
+    CHECK(s.t == c.t && c.t == 7 + 100 * 0.1);
+    sim_free(&s);
+    sim_free(&c);
+}
+
+/* The event engine's faults name scene balls, counted from 1, in one
+ * wording for every front end, even when the slots are in cell order. */
+static void test_event_fault_text(void)
+{
+    const char *text = "table 2000 1000\nrandom 5000 2.5 1 2 30\n";
+    struct scene sc;
+    struct scene_error err;
+    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+    struct sim s;
+    CHECK(scene_to_sim(&sc, &s) == 0 && sim_sort(&s) == 0);
+    CHECK(sim_slot(&s, 10) != 10 && sim_ball(&s, sim_slot(&s, 10)) == 10);
+    struct event_fault f = {sim_slot(&s, 10), sim_slot(&s, 4999)};
+    char buf[128];
+    CHECK(strcmp(event_fault_text(buf, sizeof buf, EVENT_EOVERLAP, &f, &s),
+                 "event engine: balls 11 and 5000 overlap") == 0);
+    CHECK(strcmp(event_fault_text(buf, sizeof buf, EVENT_EWALL, &f, &s),
+                 "event engine: ball 11 reaches through the wall") == 0);
+    CHECK(strcmp(event_fault_text(buf, sizeof buf, EVENT_ENOMEM, &f, &s),
+                 "event engine: out of memory") == 0);
+    CHECK(strcmp(event_fault_text(buf, 12, EVENT_EWALL, &f, &s),
+                 "event engin") == 0);
+    sim_free(&s);
+    scene_free(&sc);
+}
+
 void test_sim(void)
 {
+    test_event_fault_text();
+    test_exact_time();
+    test_paths_bitwise();
     test_write_scene_order();
     test_equal_exchange();
     test_mass_ratio();

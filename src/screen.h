@@ -1,0 +1,221 @@
+/*
+ * screen.h - the whole terminal screen as a buffer of cells: title line,
+ * table, panels, status line, notes and the help overlay, each drawn into
+ * a rectangle computed in one place (screen_layout). Pure C11 and libm,
+ * no curses and no I/O: the terminal front end flushes the cells that
+ * changed; --snapshot prints them as UTF-8 text; the unit tests read them.
+ *
+ * Cells. A cell holds a Unicode code point, a foreground colour (0: the
+ * terminal's default, else SCREEN_RGB | 0xrrggbb) and attributes. A wide
+ * character (CJK) takes two cells: the second holds SCREEN_WIDE.
+ *
+ * Panels (for the values table, plots, vectors...). A panel is a rectangle
+ * and one draw function over data the session keeps, like htop's meters:
+ *
+ *     static void draw_energy(struct screen *scr, struct screen_rect r,
+ *                             struct session *ss, const struct front *f,
+ *                             void *data)
+ *     {
+ *         const struct session_diag *d = session_diag(ss);
+ *         screen_textf(scr, r.x, r.y, r.w, 0, 0, "E %.6g", d->e);
+ *     }
+ *     static const struct screen_panel energy = {"energy", 24, 3, draw_energy, NULL};
+ *     screen_add_panel(scr, &energy);
+ *
+ * screen_layout gives the enabled panels a column on the right of the
+ * table (stacked, each its wanted height; the last one takes what is
+ * left) when the terminal is wide enough for both, else none: the table
+ * comes first. Inside its rectangle a panel draws with screen_put,
+ * screen_text, screen_textf and screen_box; nothing is clipped for it
+ * beyond the rectangle it is given, which it must not leave. A panel is
+ * redrawn every frame, after the table, before the overlays.
+ */
+#ifndef SCREEN_H
+#define SCREEN_H
+
+#include "view.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct scene;
+struct session;
+
+/// A colour in a cell: SCREEN_RGB | 0xrrggbb; 0 is the default colour.
+#define SCREEN_RGB 0x1000000u
+/// The second cell of a wide character: nothing is written for it.
+#define SCREEN_WIDE 0xffffffffu
+
+/// Cell attributes (bits).
+enum screen_attr {
+    SCREEN_BOLD = 1,
+    SCREEN_DIM = 2,
+    SCREEN_REVERSE = 4,
+};
+
+/// Colours of the interface.
+#define SCREEN_WARN (SCREEN_RGB | 0xd7af00)  ///< warnings: amber
+#define SCREEN_ALERT (SCREEN_RGB | 0xff5f5f) ///< errors: light red
+
+struct screen_cell {
+    uint32_t ch;   ///< Unicode code point, ' ' when blank, or SCREEN_WIDE
+    uint32_t fg;   ///< 0 or SCREEN_RGB | rgb
+    uint8_t attr;  ///< enum screen_attr bits
+};
+
+/// A rectangle of cells: columns [x, x+w), rows [y, y+h).
+struct screen_rect {
+    int x, y, w, h;
+};
+
+/// Note levels.
+enum screen_level { SCREEN_INFO = 0, SCREEN_WARNING = 1, SCREEN_ERROR = 2 };
+
+/// What the front end shows besides the session: the state of the
+/// terminal front end (keys change it; the screen draws it).
+struct front {
+    const char *title;  ///< the scene's title or file name
+    int running;        ///< 1 running, 0 paused
+    double speed;       ///< simulated time per wall second
+    int aiming;         ///< 1: the aim arrow shows
+    double aim;         ///< radians, counter-clockwise from +x
+    size_t cue;         ///< scene index of the cue ball
+    double kick_speed;  ///< the speed a kick gives the cue ball
+    int trails;         ///< trails on
+    int help;           ///< 0 closed, else the page shown + 1
+    int behind;         ///< the last frames could not keep up with speed
+    double fps;         ///< measured, 0 unknown (not shown)
+    int stopped;        ///< paused by the front end (blow-up): why in note
+    char note[160];     ///< a message for the status area, or ""
+    int note_level;     ///< enum screen_level
+    int glyphs;         ///< enum view_glyphs
+    int open;           ///< open space (universe): labels, no cue ball
+    int mouse;          ///< mouse reporting on (shown in the help)
+};
+
+/// One help entry: the keys (e.g. "k K") and what they do.
+struct screen_help {
+    const char *keys, *text;
+};
+
+struct screen;
+
+/// A panel: see the top of this file.
+struct screen_panel {
+    const char *name;
+    int want_w, want_h; ///< the size it asks for, in cells (w > 0, h > 0)
+    void (*draw)(struct screen *scr, struct screen_rect r, struct session *ss,
+                 const struct front *f, void *data);
+    void *data;
+};
+
+/// Where everything goes, computed by screen_layout alone.
+struct screen_layout {
+    int too_small;            ///< below SCREEN_MIN_COLS x SCREEN_MIN_ROWS
+    struct screen_rect title; ///< row 0
+    struct screen_rect table; ///< the table's grid (the view), box included
+    struct screen_rect side;  ///< the panel column, w = 0 when none
+    struct screen_rect status;///< the last row
+    struct screen_rect note;  ///< the row(s) above the status line
+};
+
+/// Smallest screen that shows a table.
+#define SCREEN_MIN_COLS 24
+#define SCREEN_MIN_ROWS 8
+#define SCREEN_MAX_PANELS 8
+
+/// The screen.
+struct screen {
+    int cols, rows;
+    struct screen_cell *cell;   ///< cols * rows, row-major
+    struct screen_layout lay;
+    struct view v;              ///< the table's cells
+    double aspect;              ///< cell height / width
+    const struct scene *sc;     ///< colours, names, the view rectangle
+    uint32_t *ball_fg;          ///< colour of each scene ball (0 none)
+    uint32_t *ball_glyph;       ///< label of each body in open space
+    int color;                  ///< 0: draw without colours
+    const struct screen_panel *panel[SCREEN_MAX_PANELS];
+    int panel_on[SCREEN_MAX_PANELS];
+    int npanels;
+    int help_pages;             ///< pages the help took at the last draw
+};
+
+/// Starts a screen for scene @p sc (kept by pointer) with the given cell
+/// aspect; @p color 0 draws no colours. @return 0, or -1 (memory).
+int screen_init(struct screen *scr, const struct scene *sc, double aspect, int color);
+
+/// Frees it. Safe on a zeroed struct.
+void screen_free(struct screen *scr);
+
+/// Lays out a screen of @p cols x @p rows for the session's table with
+/// the glyphs given, and clears it. @return 0, or -1 (memory).
+int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs);
+
+/// Adds a panel (shown from the start). @return its index, or -1 (full).
+int screen_add_panel(struct screen *scr, const struct screen_panel *p);
+
+/// Draws everything for the state of @p ss and @p f: title, table, panels,
+/// status line, note, help. Call screen_layout first (and after a resize).
+/// @p help lists @p nhelp entries for the help overlay.
+void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
+                 const struct screen_help *help, size_t nhelp);
+
+/// Removes the trails from the table.
+void screen_clear_trails(struct screen *scr);
+
+/// The cell at column @p x, row @p y (NULL outside).
+const struct screen_cell *screen_at(const struct screen *scr, int x, int y);
+
+/// Writes one character (clipped to the screen).
+void screen_put(struct screen *scr, int x, int y, uint32_t ch, uint32_t fg, int attr);
+
+/// Writes UTF-8 text from (x, y), at most @p max columns, never cutting a
+/// character (a wide one that does not fit is left out). @return columns.
+int screen_text(struct screen *scr, int x, int y, int max, uint32_t fg, int attr,
+                const char *s);
+
+/// printf into screen_text.
+int screen_textf(struct screen *scr, int x, int y, int max, uint32_t fg, int attr,
+                 const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/// Fills a rectangle with blanks.
+void screen_fill(struct screen *scr, struct screen_rect r);
+
+/// Draws a frame around @p r (inside it), with @p title on the top edge.
+void screen_box(struct screen *scr, struct screen_rect r, const char *title, int glyphs);
+
+/// Columns that UTF-8 text takes on a terminal (East Asian wide: 2).
+int screen_width(const char *s);
+
+/// Columns of one code point: 0 (combining), 1 or 2.
+int screen_cp_width(uint32_t cp);
+
+/// The 0xrrggbb of scene ball @p k as the screen draws it, 0 for none.
+uint32_t screen_ball_color(const struct screen *scr, size_t k);
+
+/// Colour conversions for the terminal: the xterm 256-colour index, and
+/// the nearest of the 8 basic colours (-1: the default foreground).
+int screen_color_256(uint32_t rgb);
+int screen_color_8(uint32_t rgb);
+
+/// The drift of @p e from @p ref as the status line writes it
+/// ("+0.125%", "0.000%", "+2.5e+03%", "?").
+void screen_drift(char *buf, size_t size, double e, double ref);
+
+/// The scene ball under screen cell (x, y) (a click), or (size_t)-1.
+size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x, int y);
+
+/// The world point at the centre of screen cell (x, y).
+void screen_to_world(const struct screen *scr, int x, int y, double *wx, double *wy);
+
+/// Writes the screen as UTF-8 lines into @p out (at most @p size bytes,
+/// NUL-terminated), with ANSI colours when @p ansi: 256 colours.
+/// @return the bytes the whole text needs (as snprintf).
+size_t screen_dump(const struct screen *scr, char *out, size_t size, int ansi);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * session.h - everything a front end drives, without a terminal: the
+ * engine (springs or exact events) behind one interface, moves forward and
+ * back along a timeline of user actions, reset, kicks, k and dt, the
+ * energy reference and a ring of diagnostics samples for plots.
+ *
+ * Pure C11 and libm: no I/O, no clock, no globals. The terminal front end,
+ * --snapshot and the unit tests all drive exactly this code.
+ *
+ * The timeline. A position counts the moves since the timeline began: a
+ * move is one step of dt (springs), or one event or one frame's advance
+ * (events). A user action (kick, k, dt, gravity) is recorded at the
+ * position where it was made. Stepping back goes to an earlier position;
+ * stepping forward again (one move, or running) replays the recorded
+ * actions at their positions, so the run that comes back is bit for bit
+ * the one that was left, kicks included, like an editor's redo. A new
+ * action cuts the recorded future (everything after the current
+ * position). Reset and a switch of engine start a new timeline: ',' never
+ * steps into the run before them.
+ *
+ * How far back: the spring engine keeps checkpoints (history.h) and
+ * replays sim_step from the nearest; the event engine keeps whole states
+ * (one a move). Both keep at least SESSION_DEPTH moves within about
+ * SESSION_BUDGET bytes; on a large scene fewer.
+ */
+#ifndef SESSION_H
+#define SESSION_H
+
+#include "event.h"
+#include "history.h"
+#include "sim.h"
+
+#include <stddef.h>
+
+/// Moves that ',' can undo at least (less on a scene too large for it).
+#define SESSION_DEPTH 1000
+/// Bytes of checkpoints and kept states at most, about.
+#define SESSION_BUDGET ((size_t)64 << 20)
+/// Diagnostics samples kept for plots (the oldest go first).
+#define SESSION_SAMPLES 4096
+/// Live changes of k and dt stay within this factor of the starting value
+/// either way (and finite): 1.25^62, about 10^6.
+#define SESSION_PARAM_RANGE 1e6
+
+/// Engines.
+enum session_engine {
+    SESSION_SPRING = 0, ///< fixed-step Hooke springs (sim_step)
+    SESSION_EVENT = 1,  ///< exact hard balls (event.h)
+};
+
+/// User actions, recorded on the timeline.
+enum session_action_kind {
+    SESSION_KICK = 1,    ///< ball's velocity set to (a, b)
+    SESSION_SET_K = 2,   ///< k = a
+    SESSION_SET_DT = 3,  ///< dt = a
+    SESSION_GRAVITY = 4, ///< gravity G = a, softening b (0: off)
+};
+
+/// One user action at a position of the timeline.
+struct session_action {
+    long long pos; ///< position it was made at
+    int kind;      ///< enum session_action_kind
+    size_t ball;   ///< SESSION_KICK: the scene index of the ball
+    double a, b;   ///< see enum session_action_kind
+    double e_ref;  ///< the energy right after it: the drift's reference
+};
+
+/// What the front end shows of the current state (all of the state shown).
+struct session_diag {
+    double t;          ///< simulated time
+    long long steps;   ///< steps of dt (springs) since the start or reset
+    long long events;  ///< physical events since the event mode began
+    long long collisions; ///< ball-ball collisions among them
+    double mft;        ///< mean free time of the event mode, or -1 (none yet)
+    double ke;         ///< kinetic energy, of synchronised velocities (springs:
+                       ///< v + dt/2 F/m, the velocity at the positions shown)
+    double pe;         ///< potential energy (springs, gravity)
+    double e;          ///< ke + pe
+    double e_ref;      ///< energy right after the last change at or before now
+    double px, py;     ///< total momentum
+    long contacts;     ///< overlapping pairs (springs)
+    double dissipated; ///< energy taken out by dashpots so far
+};
+
+/// One sample for plots: the diagnostics of one state shown.
+struct session_sample {
+    double t, ke, pe, e, px, py;
+    long contacts;
+};
+
+/// A state kept by the event mode.
+struct session_snap {
+    struct sim s;
+    long long pos, events, collisions;
+    double e_ref;
+    int live; ///< s allocated
+};
+
+/// The session. Read the fields; change them only through the functions.
+struct session {
+    struct sim s;       ///< the state shown (event mode: written back each move)
+    struct sim start;   ///< the state reset goes back to
+    int engine;         ///< enum session_engine
+    long long pos;      ///< position on the timeline
+    int nonfinite;      ///< the state is not finite: forward moves refuse
+    int runaway;        ///< session_advance stopped a blow-up (see there)
+    const char *msg;    ///< what the last call that failed or refused says,
+                        ///< a static string, or NULL
+    double k0, dt0;     ///< starting k and dt: the live bounds are about these
+    /* springs */
+    struct history h;
+    int have_history;
+    /* the actions of this timeline, in order of position */
+    struct session_action *act;
+    size_t nact, capact;
+    double e0;          ///< energy at the start of the timeline
+    /* events */
+    struct event ev;
+    long long ev_events0, ev_coll0; ///< counts before the engine was last built
+    double ev_t0;       ///< time the event mode began
+    struct session_snap *snap; ///< ring of states, one a move
+    size_t capsnap, snap0, nsnap, snapnow; ///< ring, count, index of now
+    /* diagnostics */
+    unsigned long version, diag_version; ///< of the state, and of d
+    struct session_diag d;
+    struct sim scratch; ///< for the synchronised velocities
+    struct session_sample *ring;
+    size_t ring0, nring;
+};
+
+/// Starts a session on a copy of @p start (the state reset returns to),
+/// with the spring engine, at position 0.
+/// @return 0, or -1 when memory is short (nothing left to free).
+int session_init(struct session *ss, const struct sim *start);
+
+/// Frees everything. Safe on a zeroed struct.
+void session_free(struct session *ss);
+
+/// Switches engines with the current state: a new timeline. The event
+/// engine refuses what it cannot simulate, a non-finite state, a ball
+/// through a wall. @return 0, or -1 with ss->msg saying why (no change).
+int session_set_engine(struct session *ss, int engine);
+
+/// One move forward: a step of dt, or one event; a recorded future is
+/// replayed. @return 1 moved, 0 nothing to do (no more events), -1 refused
+/// (not finite, out of memory: ss->msg).
+int session_forward(struct session *ss);
+
+/// One move back. @return 0, or -1 when the timeline reaches no further
+/// back (ss->msg; state unchanged).
+int session_back(struct session *ss);
+
+/// How many moves session_back can still undo.
+long long session_depth(const struct session *ss);
+
+/// Moves forward toward simulated time @p t: springs take whole steps while
+/// they do not pass t; events advance to t. @p more, when not NULL, is
+/// asked after every few steps or 1000 events whether to go on (a front
+/// end looks at its clock); its answer 0 stops early.
+/// @return 1 when t was reached, 0 when stopped early (or no events left),
+/// -1 when the state became non-finite or memory was short (ss->msg).
+/// With springs too coarse for k (session_contact_steps < pi/2, where the
+/// scheme diverges) it stops, -1 with ss->runaway set, as soon as the
+/// kinetic energy passes 1000 times the reference energy: a blow-up is
+/// paused with a message before the balls fly off to infinity.
+int session_advance(struct session *ss, double t, int (*more)(void *), void *arg);
+
+/// Back to the starting state (also k and dt), the engine kept: a new
+/// timeline. @return 0, or -1 when memory is short.
+int session_reset(struct session *ss);
+
+/// Sets the velocity of scene ball @p ball to (vx, vy): an action.
+/// @return 0, or -1 (no such ball, not finite: ss->msg).
+int session_kick(struct session *ss, size_t ball, double vx, double vy);
+
+/// Sets k (springs: an action; event mode: kept for the springs). The
+/// value is bounded to SESSION_PARAM_RANGE of the start's and finite.
+/// @return 0, or -1 when memory is short.
+int session_set_k(struct session *ss, double k);
+
+/// Sets dt likewise.
+int session_set_dt(struct session *ss, double dt);
+
+/// Sets gravity G and softening (G = 0: off): an action, springs only.
+/// @return 0, or -1 (event mode: ss->msg).
+int session_set_gravity(struct session *ss, double G, double softening);
+
+/// The slot of scene ball @p ball in ss->s, or ss->s.n.
+size_t session_slot(const struct session *ss, size_t ball);
+
+/// The diagnostics of the state shown, computed when the state changed
+/// since the last call (then a sample is added to the ring).
+const struct session_diag *session_diag(struct session *ss);
+
+/// Samples kept, oldest first: @p i < session_samples().
+size_t session_samples(const struct session *ss);
+const struct session_sample *session_sample(const struct session *ss, size_t i);
+
+/// Contact resolution: sim_contact_time / dt (steps per contact), or
+/// INFINITY without contacts.
+double session_contact_steps(const struct session *ss);
+
+#endif

@@ -1,0 +1,126 @@
+#!/bin/sh
+# snapshot.sh - the front end without a terminal: --snapshot plays --keys
+# against the simulated clock and prints the screen. Each check here was a
+# defect seen on screen (issue 12, issue 11); the same keys on every run
+# give the same bytes.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+SB=$SPRINGBALL
+tmpd=$(mktemp -d)
+trap 'rm -rf "$tmpd"' EXIT
+out=$tmpd/out
+err=$tmpd/err
+export LC_ALL=C.UTF-8
+# snap ARGS...: the screen as plain text
+snap() { "$SB" --snapshot --no-color "$@" 2>"$err"; }
+status_of() { tail -n 1; }
+title_of() { head -n 1; }
+# E on the status line
+efield() { sed -n 's/.* E \([-0-9.e+]*\).*/\1/p'; }
+not() { ! "$@"; }
+
+# --- the options ---
+check "snapshot prints 24 lines" [ "$(snap | wc -l)" = 24 ]
+check "snapshot=100x32" [ "$(snap --snapshot=100x32 | wc -l)" = 32 ]
+check "snapshot: the title" sh -c '"$0" --snapshot --no-color | head -n 1 | grep -q "springball · The break"' "$SB"
+check "snapshot: the same bytes twice" [ "$(snap --keys='<t 30> space . .')" = "$(snap --keys='<t 30> space . .')" ]
+check "snapshot: colours by default" sh -c '"$0" --snapshot | grep -q "$(printf "\033")\[0;38;5;"' "$SB"
+check "snapshot: NO_COLOR" sh -c '! NO_COLOR=1 "$0" --snapshot | grep -q "$(printf "\033")"' "$SB"
+check "snapshot: no terminal needed" sh -c '"$0" --snapshot </dev/null >/dev/null' "$SB"
+expect_fail 2 "springball: --snapshot: '80' is not COLSxROWS (1 to 1000 each)" "$SB" --snapshot=80
+expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, up, down, left, right, C-x)" "$SB" --snapshot --keys=foo
+expect_fail 2 "springball: --keys: <t -1>: the wait must be a finite time >= 0" "$SB" --snapshot --keys='<t -1>'
+expect_fail 2 "springball: --keys: '<t 1': no closing '>'" "$SB" --snapshot --keys='<t 1'
+expect_fail 2 "springball: --keys: 'up*0': a count from 1 to 100000 after '*'" "$SB" --snapshot --keys='up*0'
+expect_fail 2 "springball: give -H or --snapshot, not both" "$SB" -H --snapshot
+# a wait runs the clock: 40 time units at dt 0.05 are 800 steps
+check "<t 40>: 800 steps" sh -c '"$0" --snapshot --no-color --keys="<t 40>" | tail -n 1 | grep -q " t 40.00  step 800 "' "$SB"
+check "'.' and ',' in a script" [ "$(snap --keys='space .*5 ,*2' | status_of | sed -n 's/.* step \([0-9]*\) .*/\1/p')" = 3 ]
+
+# --- issue 12, defect 1: every number is of the state shown ---
+e_paused=$(snap --keys='<t 40> space' scenes/inelastic.scene | status_of | efield)
+e_stepped=$(snap --keys='space .*800' scenes/inelastic.scene | status_of | efield)
+check "E paused at step 800 is that state's ($e_paused = $e_stepped)" [ -n "$e_paused" ] && [ "$e_paused" = "$e_stepped" ]
+check "E paused at step 800 is not the start's ($e_paused)" [ "$e_paused" != 50 ]
+
+# --- defect 2: trails go with t and with r ---
+check "t off erases the trails" [ "$(snap --keys='t <t 20> t')" = "$(snap --keys='<t 20>')" ]
+check "r erases the trails" [ "$(snap --keys='t <t 20> r')" = "$(snap --keys='t r')" ]
+check "trails drawn while on" [ "$(snap --keys='t <t 20>')" != "$(snap --keys='<t 20>')" ]
+
+# --- defect 3: the cue ball of each shipped scene, Tab, a click ---
+check "cradle: the moving yellow ball is the cue ball" sh -c '"$0" --snapshot --no-color --keys=enter scenes/cradle.scene | grep -q "kick: ball 6 at 10"' "$SB"
+check "inelastic: the white ball" sh -c '"$0" --snapshot --no-color --keys=enter scenes/inelastic.scene | grep -q "kick: ball 16 at 10"' "$SB"
+check "round: the white ball" sh -c '"$0" --snapshot --no-color --keys=enter scenes/round.scene | grep -q "kick: ball 41 at "' "$SB"
+check "tab: the next ball" sh -c '"$0" --snapshot --no-color --keys="tab tab" | grep -q "cue ball: ball 3"' "$SB"
+# the cue ball of the break sits at column 15, row 11 at 80x24
+check "a click on a ball chooses it" sh -c '"$0" --snapshot --no-color --keys="<click 15 11>" | grep -q "cue ball: ball 1"' "$SB"
+check "a click on a rack ball chooses it" sh -c '"$0" --snapshot --no-color --keys="<click 62 11>" | grep -q "cue ball: ball [0-9]"' "$SB"
+check "paused: the cue ball has its arrow" sh -c '"$0" --snapshot --no-color --keys=space | grep -q "→"' "$SB"
+check "running: no arrow" sh -c '! "$0" --snapshot --no-color | grep -q "→"' "$SB"
+
+# --- defect 4: a kick sends the ball along the aim at the kick speed ---
+s=$(snap --keys='up*5')
+check "aim shown with the kick speed" sh -c 'echo "$0" | tail -n 1 | grep -q "aim 20° v 10"' "$s"
+s=$(snap --keys='up*5 enter')
+check "5 x up, enter: E stays 50 (was 190.6)" [ "$(echo "$s" | status_of | efield)" = 50 ]
+s=$(snap --keys='] enter')
+check "] raises the kick speed: E = 12.5^2/2" [ "$(echo "$s" | status_of | efield)" = 78.125 ]
+check "a click on empty table kicks toward it at the kick speed" sh -c '"$0" --snapshot --no-color --keys="<click 40 3>" | tail -n 1 | grep -q " E 50 "' "$SB"
+
+# --- defect 5: notes are never cut ---
+s=$(snap --snapshot=40x12 --keys=enter scenes/planets.txt)
+check "40x12: the whole note" sh -c 'echo "$0" | tr -s " \n" "  " | grep -q "open space: no cue ball to aim or kick"' "$s"
+s=$(snap --snapshot=40x12 --keys='<t 200>' scenes/gas.scene)
+check "40x12: status has E" sh -c 'echo "$0" | tail -n 1 | grep -q " E [0-9]"' "$s"
+
+# --- defect 6: small windows keep what matters ---
+s=$(snap --snapshot=40x12)
+check "40x12: the title is whole" sh -c 'echo "$0" | head -n 1 | grep -q "The break .*running"' "$s"
+check "40x12: E and its drift" sh -c 'echo "$0" | tail -n 1 | grep -q "E 50 (0.000%)"' "$s"
+# every word of the help shows on some page at 40x12, none cut
+words() { tr -c 'A-Za-z0-9/.()-' '\n' | grep -E '^[a-z]{3,}$' | sort -u; }
+full=$(snap --snapshot=120x50 --keys='?' | words | grep -vx -e balls -e springball -e help)
+small=$(for p in 0 1 2 3 4 5; do
+    k='?'; i=0; while [ $i -lt $p ]; do k="$k space"; i=$((i + 1)); done
+    snap --snapshot=40x12 --keys="$k"; done | words)
+check "40x12 help: every word on some page, none cut" [ "$(printf '%s\n' "$full" | comm -23 - "$(printf '%s\n' "$small" > "$tmpd/small"; echo "$tmpd/small")")" = "" ]
+check "40x12 help: pages" sh -c '"$0" --snapshot=40x12 --no-color --keys="?" | grep -q "keys 1/"' "$SB"
+check "help fits 80x24 on one page" sh -c '"$0" --snapshot --no-color --keys="?" | grep -q "─ keys ─"' "$SB"
+check "help closes" [ "$(snap --keys='? x')" = "$(snap)" ]
+
+# --- defect 8: the energy of a head-on contact at the default dt ---
+for n in 262 265 268 271; do
+    e=$(snap --keys="space .*$n" scenes/headon.scene | status_of | efield)
+    check "head-on step $n: E $e within 1% of 100" awk "BEGIN{exit !($e > 99 && $e < 101)}"
+done
+
+# --- defect 11 ---
+check "speed as time units a second" sh -c '"$0" --snapshot --no-color | head -n 1 | grep -q "speed 20 t/s"' "$SB"
+check "no ×20 anywhere" sh -c '! "$0" --snapshot --no-color | grep -q "×"' "$SB"
+for t in 5 10 15 20 25 30 35 40; do
+    snap --keys="<t $t>" >>"$tmpd/drifts"
+done
+check "never (-0.000%)" not grep -q -- "-0.000%" "$tmpd/drifts"
+s=$(snap --keys='K*40 <t 30>' scenes/headon.scene)
+check "unstable k pauses with a message" sh -c 'echo "$0" | grep -q "unstable: dt too large for k; paused"' "$s"
+check "unstable k: stopped" sh -c 'echo "$0" | head -n 1 | grep -q stopped' "$s"
+check "unstable k: stopped early (not +5.78e+10%)" not sh -c 'echo "$0" | tail -n 1 | grep -qE "e\+(0[7-9]|[1-9][0-9])%"' "$s"
+
+# --- issue 11, item 7: live parameters stay bounded ---
+s=$(snap --keys='D*4000 <t 10>')
+check "D x 4000: dt finite" sh -c 'echo "$0" | tail -n 1 | grep -q " dt 5e+04 "' "$s"
+s=$(snap --keys='d*4000 K*4000 <t 0.01>')
+check "d, K x 4000: dt and k finite" sh -c 'echo "$0" | tail -n 1 | grep -q " dt 5e-08  k 5e+06 "' "$s"
+s=$(snap --speed=1e308 --keys='+ + <t 1e300>' --engine=event)
+check "--speed=1e308 then +: finite t" sh -c 'echo "$0" | tail -n 1 | grep -qE " t [0-9]+\.[0-9]+  events"' "$s"
+check "--speed=1e308 then +: not faster" sh -c 'echo "$0" | grep -q "speed stays within 1024 times"' "$s"
+
+# --- issue 11, item 12: a CJK title fits the title line ---
+printf 'title 弹簧球的一个非常长的标题在这里显示出来看看吧\nball 100 100 1 0 1 10\n' > "$tmpd/cjk.scene"
+for w in 80 40 24; do
+    l=$(snap --snapshot=${w}x12 "$tmpd/cjk.scene" | head -n 1 | wc -L)
+    check "CJK title at $w columns: $l wide" [ "$l" -le "$w" ]
+done
+
+summary

@@ -1,0 +1,292 @@
+/*
+ * test_session.c - the session without a terminal: the timeline replays a
+ * kick (and k, dt) exactly after stepping back, a new change cuts the
+ * future, reset starts a new timeline, the event mode does the same with
+ * its kept states, the energy shown is that of a synchronised state, live
+ * parameters stay bounded and finite, and the samples follow the state.
+ */
+#include "scene.h"
+#include "session.h"
+#include "sim.h"
+#include "test.h"
+
+#include <float.h>
+#include <string.h>
+
+static int load(const char *text, struct sim *s)
+{
+    struct scene sc;
+    struct scene_error err;
+    memset(s, 0, sizeof *s);
+    if (scene_parse(&sc, text, strlen(text), &err))
+        return -1;
+    int rc = scene_to_sim(&sc, s);
+    scene_free(&sc);
+    return rc;
+}
+
+static int start(struct session *ss, const char *text)
+{
+    struct sim s;
+    if (load(text, &s))
+        return -1;
+    int rc = session_init(ss, &s);
+    sim_free(&s);
+    return rc;
+}
+
+/* Bit for bit, in scene order (slots may differ). */
+static int same(const struct session *a, const struct sim *b)
+{
+    const struct sim *s = &a->s;
+    if (s->n != b->n || s->t != b->t || s->p.k != b->p.k || s->p.dt != b->p.dt)
+        return 0;
+    for (size_t k = 0; k < s->n; k++) {
+        size_t i = sim_slot(s, (uint32_t)k), j = sim_slot(b, (uint32_t)k);
+        if (memcmp(&s->x[i], &b->x[j], sizeof(double)) || memcmp(&s->y[i], &b->y[j], sizeof(double)) ||
+            memcmp(&s->vx[i], &b->vx[j], sizeof(double)) || memcmp(&s->vy[i], &b->vy[j], sizeof(double)))
+            return 0;
+    }
+    return 1;
+}
+
+static struct sim clone(const struct sim *s)
+{
+    struct sim c;
+    sim_init(&c, s->n, &s->p);
+    sim_copy(&c, s);
+    return c;
+}
+
+static void forward(struct session *ss, int n)
+{
+    for (int i = 0; i < n; i++)
+        session_forward(ss);
+}
+
+static int back(struct session *ss, int n)
+{
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= session_back(ss) == 0;
+    return ok;
+}
+
+/* A kick, a k and a dt change stepped back over come back on the way
+ * forward, exactly; the energy reference follows the position. */
+static void test_replay(void)
+{
+    struct session ss;
+    CHECK(start(&ss, scene_builtin) == 0);
+    double e_start = session_diag(&ss)->e_ref;
+    forward(&ss, 100);
+    CHECK(session_kick(&ss, 0, 0, 12) == 0); /* the cue ball straight up */
+    double e_kick = session_diag(&ss)->e_ref;
+    CHECK(e_kick != e_start);
+    forward(&ss, 50);
+    CHECK(session_set_k(&ss, 6.25) == 0);
+    forward(&ss, 30);
+    CHECK(session_set_dt(&ss, 0.04) == 0);
+    forward(&ss, 200);
+    struct sim end = clone(&ss.s);
+    CHECK(ss.pos == 380);
+
+    CHECK(back(&ss, 300)); /* to position 80, before all three */
+    CHECK(ss.pos == 80);
+    CHECK(ss.s.p.k == 5 && ss.s.p.dt == 0.05);
+    CHECK(ss.s.vy[session_slot(&ss, 0)] == 0);
+    CHECK(session_diag(&ss)->e_ref == e_start);
+    forward(&ss, 21); /* position 101: the kick is back */
+    CHECK(ss.s.vy[session_slot(&ss, 0)] != 0);
+    CHECK(session_diag(&ss)->e_ref == e_kick);
+    forward(&ss, 279);
+    CHECK(same(&ss, &end));
+    CHECK(ss.s.p.k == 6.25 && ss.s.p.dt == 0.04);
+
+    /* Running forward (advance) replays as well. */
+    CHECK(back(&ss, 300));
+    CHECK(session_advance(&ss, end.t, NULL, NULL) == 1);
+    CHECK(same(&ss, &end));
+
+    /* A new change cuts the future: the k and dt changes are gone. */
+    CHECK(back(&ss, 250)); /* position 130: after the kick, before k */
+    CHECK(session_kick(&ss, 0, 3, 0) == 0);
+    forward(&ss, 250);
+    CHECK(ss.s.p.k == 5 && ss.s.p.dt == 0.05);
+    CHECK(!same(&ss, &end));
+    sim_free(&end);
+    session_free(&ss);
+}
+
+/* After reset, ',' does not step into the old run. */
+static void test_reset(void)
+{
+    struct session ss;
+    CHECK(start(&ss, scene_builtin) == 0);
+    forward(&ss, 40);
+    session_set_k(&ss, 7);
+    CHECK(session_reset(&ss) == 0);
+    CHECK(ss.s.t == 0 && ss.s.p.k == 5 && ss.pos == 0);
+    CHECK(session_depth(&ss) == 0);
+    CHECK(session_back(&ss) == -1);
+    CHECK(ss.s.t == 0);
+    forward(&ss, 3);
+    CHECK(back(&ss, 3));
+    CHECK(session_back(&ss) == -1);
+    CHECK(ss.s.t == 0);
+    session_free(&ss);
+}
+
+/* The event engine: back and forward over a kick give the same states;
+ * a switch of engine is a new timeline. */
+static void test_event_mode(void)
+{
+    struct session ss;
+    CHECK(start(&ss, scene_builtin) == 0);
+    forward(&ss, 10);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    CHECK(session_depth(&ss) == 0);
+    CHECK(session_back(&ss) == -1);
+    double t0 = ss.s.t;
+    CHECK(session_advance(&ss, t0 + 25, NULL, NULL) == 1);
+    CHECK(ss.s.t == t0 + 25);
+    forward(&ss, 3);
+    CHECK(session_kick(&ss, 0, -5, 5) == 0);
+    forward(&ss, 5);
+    CHECK(session_advance(&ss, ss.s.t + 10, NULL, NULL) == 1);
+    struct sim end = clone(&ss.s);
+    long long ev_end = session_diag(&ss)->events;
+    long long depth = session_depth(&ss);
+    CHECK(depth == 10);
+    CHECK(back(&ss, 10));
+    CHECK(ss.s.t == t0);
+    CHECK(session_back(&ss) == -1);
+    forward(&ss, 4); /* through the kick */
+    CHECK(ss.s.vx[session_slot(&ss, 0)] == -5);
+    CHECK(session_advance(&ss, end.t, NULL, NULL) == 1);
+    CHECK(same(&ss, &end));
+    CHECK(session_diag(&ss)->events == ev_end);
+    /* A new kick cuts the kept future. */
+    CHECK(back(&ss, 3));
+    CHECK(session_kick(&ss, 0, 1, 0) == 0);
+    CHECK(session_depth(&ss) == 7);
+    forward(&ss, 1);
+    CHECK(ss.s.t != end.t || !same(&ss, &end));
+    /* Back to springs: a new timeline. */
+    CHECK(session_set_engine(&ss, SESSION_SPRING) == 0);
+    CHECK(session_depth(&ss) == 0);
+    sim_free(&end);
+    session_free(&ss);
+
+    /* Open space has no event engine: refused with a reason. */
+    CHECK(start(&ss, "table 100 100\ngravity 1\nball 50 50 0 0 1 1\n") == 0);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == -1);
+    CHECK(ss.msg != NULL && ss.engine == SESSION_SPRING);
+    session_free(&ss);
+}
+
+/* Head-on at the default dt: the energy of synchronised velocities moves
+ * well under 1% through the contact; that of the stored (half-step)
+ * velocities moves by several percent. */
+static void test_sync_energy(void)
+{
+    struct session ss;
+    CHECK(start(&ss, "table 800 400\nball 250 200 10 0 1 20 red\n"
+                     "ball 550 200 -10 0 1 20 blue\n") == 0);
+    double e0 = session_diag(&ss)->e, worst = 0, worst_half = 0;
+    for (int i = 0; i < 400; i++) {
+        session_forward(&ss);
+        const struct session_diag *d = session_diag(&ss);
+        struct sim_diag sd;
+        sim_diag(&ss.s, &sd);
+        worst = fmax(worst, fabs(d->e - e0) / e0);
+        worst_half = fmax(worst_half, fabs(sd.e - e0) / e0);
+    }
+    CHECK(worst < 0.008); /* 0.63% at the deepest overlap */
+    CHECK(worst_half > 0.05);
+    session_free(&ss);
+}
+
+/* A caller's budget: yes twice, then no. */
+static int three(void *arg)
+{
+    int *n = arg;
+    return ++*n < 3;
+}
+
+/* k, dt: pressing D or K thousands of times stays finite and bounded;
+ * NaN or infinity is never taken. */
+static void test_bounds(void)
+{
+    struct session ss;
+    CHECK(start(&ss, scene_builtin) == 0);
+    for (int i = 0; i < 4000; i++) {
+        session_set_dt(&ss, ss.s.p.dt * 1.25);
+        session_set_k(&ss, ss.s.p.k * 1.25);
+    }
+    CHECK(ss.s.p.dt <= 0.05 * SESSION_PARAM_RANGE && isfinite(ss.s.p.dt));
+    CHECK(ss.s.p.k <= 5 * SESSION_PARAM_RANGE);
+    for (int i = 0; i < 8000; i++)
+        session_set_dt(&ss, ss.s.p.dt / 1.25);
+    CHECK(ss.s.p.dt >= 0.05 / SESSION_PARAM_RANGE && ss.s.p.dt > 0);
+    session_set_dt(&ss, NAN);
+    CHECK(ss.s.p.dt > 0 && isfinite(ss.s.p.dt));
+    session_set_k(&ss, INFINITY);
+    CHECK(isfinite(ss.s.p.k));
+    CHECK(session_kick(&ss, 0, NAN, 0) == -1);
+    CHECK(session_kick(&ss, 99, 1, 0) == -1);
+    /* An advance to an infinite time is bounded by the caller's budget. */
+    session_reset(&ss);
+    int calls = 0;
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    CHECK(session_advance(&ss, INFINITY, three, &calls) == 0);
+    CHECK(calls == 3 && isfinite(ss.s.t) && ss.s.t > 0);
+    session_free(&ss);
+}
+
+/* Samples: one per state shown, rewound by a step back, cleared by reset. */
+static void test_samples(void)
+{
+    struct session ss;
+    CHECK(start(&ss, scene_builtin) == 0);
+    for (int i = 0; i < 10; i++) {
+        session_forward(&ss);
+        session_diag(&ss);
+        session_diag(&ss); /* the same state: no new sample */
+    }
+    CHECK(session_samples(&ss) == 11); /* the start and 10 steps */
+    CHECK(session_sample(&ss, 0)->t == 0);
+    CHECK(session_sample(&ss, 10)->t == ss.s.t);
+    CHECK(back(&ss, 4));
+    CHECK(session_samples(&ss) == 7);
+    session_reset(&ss);
+    session_diag(&ss);
+    CHECK(session_samples(&ss) == 1 && session_sample(&ss, 0)->t == 0);
+    session_free(&ss);
+}
+
+/* A blow-up stops forward moves with a message; ',' gets back. */
+static void test_nonfinite(void)
+{
+    struct session ss;
+    CHECK(start(&ss, "k 1e9\ndt 1\nball 100 200 10 0 1 20\nball 140 200 -10 0 1 20\n") == 0);
+    int rc = 0;
+    for (int i = 0; i < 100 && rc >= 0; i++)
+        rc = session_forward(&ss);
+    CHECK(rc == -1 && ss.nonfinite && ss.msg != NULL);
+    CHECK(session_forward(&ss) == -1);
+    CHECK(session_back(&ss) == 0);
+    CHECK(!ss.nonfinite);
+    session_free(&ss);
+}
+
+void test_session(void)
+{
+    test_replay();
+    test_reset();
+    test_event_mode();
+    test_sync_energy();
+    test_bounds();
+    test_samples();
+    test_nonfinite();
+}

@@ -184,7 +184,7 @@ static int pair_contact(const struct sim *s, const struct contact_law *law,
     c->nx = sg * dx / d;
     c->ny = sg * dy / d;
     double f; /* the force along (dx, dy)/d on j, > 0 repulsive */
-    if (sim_plain(&s->p)) {
+    if (sim_hooke_rect(&s->p)) {
         /* hooke_forces: ov = r_i + r_j - d, f = ov k / d times (dx, dy) */
         double ov = s->r[i] + s->r[j] - d;
         if (!(0 < ov))
@@ -198,8 +198,8 @@ static int pair_contact(const struct sim *s, const struct contact_law *law,
         c->vn = ((s->vx[j] - s->vx[i]) * dx + (s->vy[j] - s->vy[i]) * dy) / d;
         f = fd;
     } else {
-        /* systems_pair: the law at gap d - r_i - r_j */
-        double gap = d - s->r[i] - s->r[j];
+        /* general_pair: the law at gap d - (r_i + r_j) */
+        double gap = d - (s->r[i] + s->r[j]);
         if (!(gap < law->range))
             return 0;
         double mu = s->m[i] * s->m[j] / (s->m[i] + s->m[j]);
@@ -266,7 +266,7 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
         cnt++;                                                               \
     } while (0)
     /* Spring walls. */
-    if (sim_plain(&s->p)) {
+    if (sim_hooke_rect(&s->p)) {
         /* wall_force: lo = r - q pushes +k lo, hi = q + r - len pushes -k hi */
         const double q[4] = {x, x, y, y}, len[4] = {0, s->p.w, 0, s->p.h};
         const double v[4] = {vx, vx, vy, vy};
@@ -287,12 +287,12 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
             EMIT();
         }
     } else if (s->p.walls == SIM_WALLS_SPRING && s->p.shape == SIM_RECT) {
-        /* contact_wall_axis: gap q - r at the low wall, len - q - r at the high */
+        /* contact_wall_axis: gap q - r at the low wall, len - (q + r) at the high */
         const double q[4] = {x, x, y, y}, len[4] = {0, s->p.w, 0, s->p.h};
         const double v[4] = {vx, vx, vy, vy};
         for (int side = 0; side < 4; side++) {
             double sg = side & 1 ? -1 : 1;
-            double gap = side & 1 ? len[side] - q[side] - r : q[side] - r;
+            double gap = side & 1 ? len[side] - (q[side] + r) : q[side] - r;
             struct contact_out o;
             if (!contact_eval(&law, gap, m, sg * v[side], &o))
                 continue;
@@ -332,7 +332,7 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
     }
     /* Balls, collected then put in slot order. */
     size_t first = cnt;
-    if (s->p.contact != SIM_CONTACT_NONE || sim_plain(&s->p)) {
+    if (s->p.contact != SIM_CONTACT_NONE || sim_hooke_rect(&s->p)) {
         for (size_t b = 0; b < s->n; b++) {
             if (b == ball)
                 continue;
@@ -364,7 +364,10 @@ int lab_forces(const struct sim *s, double *fx, double *fy)
     if (sim_init(&t, s->n, &s->p))
         return -1;
     sim_copy(&t, s);
-    sim_forces(&t);
+    if (sim_forces(&t) != SIM_OK) {
+        sim_free(&t);
+        return -1;
+    }
     for (size_t b = 0; b < s->n; b++) {
         size_t i = sim_slot(&t, b);
         fx[b] = t.fx[i];
@@ -374,15 +377,17 @@ int lab_forces(const struct sim *s, double *fx, double *fy)
     return 0;
 }
 
-void lab_sync(const struct sim *s, struct sim *out)
+int lab_sync(const struct sim *s, struct sim *out)
 {
     sim_copy(out, s);
-    sim_forces(out);
+    if (sim_forces(out) != SIM_OK)
+        return -1;
     const double h = 0.5 * out->p.dt;
     for (size_t i = 0; i < out->n; i++) {
         out->vx[i] = out->vx[i] + h * out->fx[i] / out->m[i];
         out->vy[i] = out->vy[i] + h * out->fy[i] / out->m[i];
     }
+    return 0;
 }
 
 /* ===== Arrow scales ===== */
@@ -522,11 +527,11 @@ static int touching(const struct sim *s, const struct contact_law *law,
     size_t i = si < sj ? si : sj, j = si < sj ? sj : si;
     double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
     double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-    if (sim_plain(&s->p))
+    if (sim_hooke_rect(&s->p))
         return 0 < s->r[i] + s->r[j] - d;
     if (law->kind == SIM_CONTACT_NONE)
         return 0;
-    double gap = d - s->r[i] - s->r[j];
+    double gap = d - (s->r[i] + s->r[j]);
     if (!(gap < law->range))
         return 0;
     struct contact_out o;
@@ -540,7 +545,7 @@ static int touching(const struct sim *s, const struct contact_law *law,
 static int wall_touch(const struct sim *s, const struct contact_law *law,
                       double gap)
 {
-    if (sim_plain(&s->p))
+    if (sim_hooke_rect(&s->p))
         return gap < 0;
     struct contact_out o;
     return contact_eval(law, gap, 1, 0, &o) && o.touching;
@@ -553,7 +558,7 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
     struct contact_law law;
     contact_law_init(&law, &s->p);
     /* how far beyond touching a pair may count: the exp law's eps */
-    double reach = !sim_plain(&s->p) && law.kind == SIM_CONTACT_EXP ? law.eps : 0;
+    double reach = !sim_hooke_rect(&s->p) && law.kind == SIM_CONTACT_EXP ? law.eps : 0;
     /* scene index of each slot (the inverse of sim_slot) */
     uint32_t *ball_of = malloc((n ? n : 1) * sizeof *ball_of);
     if (!ball_of) {
@@ -561,7 +566,7 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
         return -1;
     }
     int rc = 0;
-    int walls = sim_plain(&s->p) || s->p.walls == SIM_WALLS_SPRING;
+    int walls = sim_hooke_rect(&s->p) || s->p.walls == SIM_WALLS_SPRING;
     for (size_t b = 0; b < n && rc == 0; b++) {
         size_t i = sim_slot(s, b);
         ball_of[i] = (uint32_t)b;
@@ -570,8 +575,8 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
         if (s->p.shape == SIM_RECT) {
             double x = s->x[i], y = s->y[i], r = s->r[i];
             /* the gaps of contact_wall_axis (penetrations of wall_force) */
-            double gap[4] = {x - r, s->p.w - x - r, y - r, s->p.h - y - r};
-            if (sim_plain(&s->p)) {
+            double gap[4] = {x - r, s->p.w - (x + r), y - r, s->p.h - (y + r)};
+            if (sim_hooke_rect(&s->p)) {
                 gap[0] = -(r - x);
                 gap[1] = -(x + r - s->p.w);
                 gap[2] = -(r - y);
@@ -589,7 +594,7 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
     }
     /* The pairs: all of them for a few balls, else those the broad phase
      * lists within reach (a grid of its own: s is not touched). */
-    if (rc == 0 && (sim_plain(&s->p) || law.kind != SIM_CONTACT_NONE)) {
+    if (rc == 0 && (sim_hooke_rect(&s->p) || law.kind != SIM_CONTACT_NONE)) {
         if (n < SIM_GRID_MIN) {
             for (size_t i = 0; i < n && rc == 0; i++)
                 for (size_t j = i + 1; j < n && rc == 0; j++)
@@ -598,8 +603,9 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
                         rc = pairs_add(ps, p < q ? p : q, p < q ? q : p);
                     }
         } else {
-            struct grid *g = grid_new(s, reach);
-            if (!g || grid_update(g, s)) {
+            struct grid *g = grid_new(n, s->r, reach, NULL);
+            struct grid_balls gb = {s->x, s->y, s->r, s->p.w, s->p.h};
+            if (!g || grid_update(g, &gb)) {
                 rc = -1;
             } else {
                 struct grid_pairs pl = grid_pairs(g);

@@ -151,7 +151,8 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
 /// sim_forces on a copy of the state (walls, contacts with their dashpots,
 /// gravity), so the very numbers the next step uses. Hard-wall reflections
 /// are not forces and are not included.
-/// @return 0, or -1 when memory is short (fx, fy untouched).
+/// @return 0, or -1 when memory is short or the broad phase cannot be
+/// made (fx, fy untouched).
 int lab_forces(const struct sim *s, double *fx, double *fy);
 
 /// The state with its velocities synchronised with its positions, into
@@ -162,7 +163,9 @@ int lab_forces(const struct sim *s, double *fx, double *fy);
 /// dt: 0.6% at the deepest overlap instead of 8.6%). The panels show this
 /// state, so that their KE is the status line's. Not for a state the event
 /// engine wrote (its velocities are exact already).
-void lab_sync(const struct sim *s, struct sim *out);
+/// @return 0, or -1 when the forces cannot be computed (memory: out then
+/// holds the state with its own velocities).
+int lab_sync(const struct sim *s, struct sim *out);
 
 /* ===== Arrow scales ===== */
 

@@ -23,7 +23,7 @@ static const struct {
     {"grid", test_grid},
     {"lab", test_lab},
     {"plot", test_plot},
-    {"panel", test_panel},
+    {"panel", test_labpanel},
     {"twin", test_twin},
     {"session", test_session},
     {"screen", test_screen},

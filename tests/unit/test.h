@@ -62,7 +62,7 @@ void test_fuzz(void);
 void test_grid(void);
 void test_lab(void);
 void test_plot(void);
-void test_panel(void);
+void test_labpanel(void);
 void test_twin(void);
 void test_session(void);
 void test_screen(void);

@@ -54,6 +54,8 @@ enum session_action_kind {
     SESSION_SET_K = 2,   ///< k = a
     SESSION_SET_DT = 3,  ///< dt = a
     SESSION_GRAVITY = 4, ///< gravity G = a, softening b (0: off)
+    SESSION_SET_E = 5,   ///< restitution = a
+    SESSION_BORDER = 6,  ///< table shape = a (enum sim_shape), walls = b (enum sim_walls)
 };
 
 /// One user action at a position of the timeline.
@@ -184,6 +186,18 @@ int session_set_dt(struct session *ss, double dt);
 /// Sets gravity G and softening (G = 0: off): an action, springs only.
 /// @return 0, or -1 (event mode: ss->msg).
 int session_set_gravity(struct session *ss, double G, double softening);
+
+/// Sets the restitution e (0 < e <= 1) of both engines: an action in the
+/// spring engine; the event engine is rebuilt from the current state with
+/// it (its kept future is dropped). @return 0, or -1 (ss->msg).
+int session_set_restitution(struct session *ss, double e);
+
+/// Sets the border: the table shape (the scene's SIM_RECT or SIM_CIRCLE,
+/// or SIM_OPEN for no walls at all) and the wall law (enum sim_walls). An
+/// action in the spring engine; the event engine takes spring and hard
+/// walls alike (as hard walls) and refuses no walls.
+/// @return 0, or -1 (ss->msg).
+int session_set_border(struct session *ss, int shape, int walls);
 
 /// The slot of scene ball @p ball in ss->s, or ss->s.n.
 size_t session_slot(const struct session *ss, size_t ball);

@@ -25,6 +25,7 @@ static const struct {
     {"plot", test_plot},
     {"panel", test_labpanel},
     {"twin", test_twin},
+    {"classroom", test_classroom},
     {"session", test_session},
     {"screen", test_screen},
 };

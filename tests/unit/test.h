@@ -64,6 +64,7 @@ void test_lab(void);
 void test_plot(void);
 void test_labpanel(void);
 void test_twin(void);
+void test_classroom(void);
 void test_session(void);
 void test_screen(void);
 

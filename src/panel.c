@@ -101,12 +101,12 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     plot_text(p, 0, trow, buf, PANEL_TEXT);
     if (!o->ascii)
         plot_text(p, 0, trow, "   Σ", PANEL_TEXT);
-    /* scrolled: say how many rows are above and below */
+    /* scrolled: which rows show, at the header's end when there is room */
     if (rows < (int)s->n) {
         snprintf(buf, sizeof buf, "%zu-%zu/%zu", o->scroll + 1, o->scroll + (size_t)rows, s->n);
         int len = (int)strlen(buf);
-        if (len < p->w - 20)
-            plot_text(p, p->w - len, trow, buf, PANEL_DIM);
+        if (lay.total + 2 + len <= p->w)
+            plot_text(p, p->w - len, 0, buf, PANEL_DIM);
     }
     if (info) {
         snprintf(buf, sizeof buf, "PE %s  E %s  M %s  CM (%s, %s)",
@@ -180,38 +180,51 @@ static size_t window_of(const struct lab_series *ser, double window, size_t *fir
     return ser->n - lo;
 }
 
-static int time_plot(struct plot *p, const struct lab_series *ser, double window,
-                     const int *ch, const char *const *name, const uint32_t *color,
-                     int nch)
+int panel_lines(struct plot *p, size_t n, const double *t, const double *const *y,
+                const char *const *name, const uint32_t *color, int nch)
 {
-    size_t first, n = window_of(ser, window, &first);
     if (n == 0) {
         plot_clear(p);
         plot_text(p, 0, 0, "no data yet", PANEL_DIM);
         return -1;
     }
+    struct plot_series sr[LAB_SERIES_CH];
+    if (nch > LAB_SERIES_CH)
+        nch = LAB_SERIES_CH;
+    for (int k = 0; k < nch; k++) {
+        sr[k].x = t;
+        sr[k].y = y[k];
+        sr[k].n = n;
+        sr[k].color = color[k];
+        sr[k].name = name[k];
+    }
+    struct plot_lines_opt opt = {"t", 1, PANEL_DIM};
+    return plot_lines(p, sr, nch, &opt, NULL);
+}
+
+static int time_plot(struct plot *p, const struct lab_series *ser, double window,
+                     const int *ch, const char *const *name, const uint32_t *color,
+                     int nch)
+{
+    size_t first, n = window_of(ser, window, &first);
+    if (n == 0)
+        return panel_lines(p, 0, NULL, NULL, name, color, nch);
     double *x = malloc(n * (size_t)(nch + 1) * sizeof *x);
     if (!x) {
         plot_clear(p);
         plot_text(p, 0, 0, "out of memory", PANEL_WARN);
         return -1;
     }
-    struct plot_series sr[LAB_SERIES_CH];
+    const double *y[LAB_SERIES_CH];
     for (size_t i = 0; i < n; i++) {
         const double *v;
         x[i] = lab_series_at(ser, first + i, &v);
         for (int k = 0; k < nch; k++)
             x[(size_t)(k + 1) * n + i] = v[ch[k]];
     }
-    for (int k = 0; k < nch; k++) {
-        sr[k].x = x;
-        sr[k].y = x + (size_t)(k + 1) * n;
-        sr[k].n = n;
-        sr[k].color = color[k];
-        sr[k].name = name[k];
-    }
-    struct plot_lines_opt opt = {"t", 1, PANEL_DIM};
-    int rc = plot_lines(p, sr, nch, &opt, NULL);
+    for (int k = 0; k < nch; k++)
+        y[k] = x + (size_t)(k + 1) * n;
+    int rc = panel_lines(p, n, x, y, name, color, nch);
     free(x);
     return rc;
 }

@@ -84,6 +84,12 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
 /// @return 0, or -1 with a message in the grid (too small, no samples, memory).
 int panel_energy(struct plot *p, const struct lab_series *ser, double window);
 
+/// The line plot of the time plots: @p nch (<= LAB_SERIES_CH) series
+/// y[k][0..n) over t[0..n), named and coloured, the range from 0.
+/// @return 0, or -1 with a message in the grid (no samples, too small).
+int panel_lines(struct plot *p, size_t n, const double *t, const double *const *y,
+                const char *const *name, const uint32_t *color, int nch);
+
 /// Likewise sum px and sum py.
 int panel_momentum(struct plot *p, const struct lab_series *ser, double window);
 

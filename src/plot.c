@@ -6,6 +6,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* ===== Cells, text, dots ===== */
@@ -288,7 +289,7 @@ static void message(struct plot *p, const char *msg, uint32_t color)
     plot_text(p, 0, 0, msg, color);
 }
 
-/* The shortest %g of @p v with at most 6 significant digits that fits in
+/* The shortest %g of @p v with at most 4 significant digits that fits in
  * @p width characters (fewer digits when needed), right-aligned; "#"s
  * when none fits. Axis labels: 105, 56.88, -5, 0.001. */
 static char *compact(char *buf, size_t cap, double v, int width)
@@ -296,7 +297,7 @@ static char *compact(char *buf, size_t cap, double v, int width)
     if (v == 0)
         v = 0;
     char t[64];
-    for (int prec = 6; prec >= 1; prec--) {
+    for (int prec = 4; prec >= 1; prec--) {
         int len = snprintf(t, sizeof t, "%.*g", prec, v);
         if (len <= width) {
             snprintf(buf, cap, "%*s", width, t);
@@ -501,6 +502,16 @@ int plot_hist(struct plot *p, const long *count, int nbins, double v0,
                 plot_dot(p, x, y, opt->bar_color);
     }
     if (curve) {
+        /* The curve in a grid of its own, then laid over the bars: a cell
+         * it passes shows its dots alone, so that it reads as a line in
+         * front of the bars rather than a block of its colour. */
+        struct plot_cell *keep = p->cell;
+        size_t ncell = (size_t)p->w * (size_t)p->h;
+        struct plot_cell *cv = malloc(ncell * sizeof *cv);
+        if (cv) {
+            p->cell = cv;
+            plot_clear(p);
+        }
         double px = NAN, py = NAN;
         for (int x = 0; x < W; x++) {
             double v = v0 + (x + 0.5) / W * (v1 - v0);
@@ -517,6 +528,14 @@ int plot_hist(struct plot *p, const long *count, int nbins, double v0,
                 plot_dot(p, (int)floor(dx), (int)floor(dy), opt->curve_color);
             px = dx;
             py = dy;
+        }
+        if (cv) {
+            p->cell = keep;
+            for (size_t i = 0; i < ncell; i++)
+                if (cv[i].ch >= PLOT_BRAILLE && cv[i].ch <= PLOT_BRAILLE + 0xff &&
+                    cv[i].ch != PLOT_BRAILLE)
+                    p->cell[i] = cv[i];
+            free(cv);
         }
     }
     if (fout)

@@ -133,7 +133,8 @@ struct plot_hist_opt {
 
 /// A histogram of @p nbins bins over [v0, v1]: bar b has height count[b];
 /// a curve @p curve(v, ctx), in counts per bin, is drawn over the bars as a
-/// braille line (one point per dot column). Labels as plot_lines (legend
+/// braille line (one point per dot column): a cell it passes shows its
+/// dots alone, in its colour, so that it stays a line across a bar. Labels as plot_lines (legend
 /// on top, the y range 0 .. the largest of the counts and the curve, v0 and
 /// v1 under the axis). @p curve may be NULL. Bars leave a gap of one dot
 /// between them when they are at least 3 dots wide.

@@ -648,30 +648,31 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     /* The energies apart (kinetic, and the springs' when there are
      * springs), their sum with its drift, the total momentum. */
     int ascii = f->glyphs == VIEW_ASCII;
-    if (f->lab) {
-        p = add(&l, 3, 0, 0, "KE %.5g", d->ke);
-        if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
-            add(&l, 3, 0, 0, "PE %.4g", d->pe);
-    }
     if (isfinite(d->e)) {
         p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
         snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
     } else {
         add(&l, 2, 0, 0, "E ?");
     }
+    if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
+        add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
+    /* The lab's: E's parts (kinetic, and the springs' where there are
+     * springs), the total momentum; the restitution and the border when
+     * they are not the scene's defaults. */
     if (f->lab) {
+        add(&l, 7, 0, 0, "KE %.5g", d->ke);
+        if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
+            add(&l, 7, 0, 0, "PE %.4g", d->pe);
         char px[32], py[32];
         snprintf(px, sizeof px, "%.4g", d->px == 0 ? 0 : d->px);
         snprintf(py, sizeof py, "%.4g", d->py == 0 ? 0 : d->py);
-        p = add(&l, 3, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
+        add(&l, 7, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
         if (s->p.restitution != 1)
             add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);
         int border = lab_border(&s->p);
         if (border != LAB_BORDER_SPRING && !f->open)
             add(&l, 3, 0, SCREEN_BOLD, "%s", lab_border_name(border));
     }
-    if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
-        add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
     /* Warnings, in their colours: never cut, brief when short of room. */
     double cs = session_contact_steps(ss);
     if (ss->nonfinite) {

@@ -473,15 +473,10 @@ static void k_cue(struct ui *u, int key)
     if (no_cue(u) || u->ss.s.n == 0)
         return;
     size_t n = u->ss.s.n;
-    /* The first press selects the cue ball itself (marked, its row and
-     * contacts in the values panel); the next ones move on. */
-    if (u->lab.ps.ov.selected == PANEL_NONE)
-        u->f.cue = u->f.cue % n;
-    else
-        u->f.cue = key == KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
+    u->f.cue = key == KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
     u->f.aiming = 1;
-    lab_select(u, u->f.cue);
-    note(u, "ball %zu selected (the cue ball)", u->f.cue + 1);
+    lab_select(u, u->f.cue); /* marked, its row and contacts in the values panel */
+    note(u, "cue ball: ball %zu (selected)", u->f.cue + 1);
 }
 
 /* A click on a ball makes it the cue ball; elsewhere it kicks the cue
@@ -495,7 +490,7 @@ static void click(struct ui *u, int x, int y)
         u->f.cue = b;
         u->f.aiming = 1;
         lab_select(u, b);
-        note(u, "ball %zu selected (the cue ball)", b + 1);
+        note(u, "cue ball: ball %zu (selected)", b + 1);
         return;
     }
     if (u->ss.nonfinite)
@@ -738,26 +733,9 @@ static const struct binding {
     {KEY_ENTER, k_kick, NULL, NULL},
     {'<', k_kick_speed, "< >", "kick speed down / up (x1.25)"},
     {'>', k_kick_speed, NULL, NULL},
-    {'\t', k_cue, "tab S-tab", "select the next / previous ball (also the cue ball); "
-                               "the first press selects the cue ball"},
+    {'\t', k_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
     {KEY_BTAB, k_cue, NULL, NULL},
-    {KEY_MOUSE, k_mouse, "click", "on a ball: select it (the cue ball); elsewhere: kick toward it; "
-                                  "wheel: scroll the values"},
-    {'v', k_lab, "v p f", "velocity / momentum / force arrows on / off"},
-    {'p', k_lab, NULL, NULL},
-    {'f', k_lab, NULL, NULL},
-    {'c', k_lab, "c", "centre of mass (its path with the trails)"},
-    {'n', k_lab, "n", "ball numbers"},
-    {'i', k_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts"},
-    {KEY_PPAGE, k_lab, "PgUp PgDn", "scroll the values panel"},
-    {KEY_NPAGE, k_lab, NULL, NULL},
-    {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
-    {']', k_contact, "] [", "step to the next / previous contact event (springs)"},
-    {'[', k_contact, NULL, NULL},
-    {'e', k_restitution, "e E", "restitution down / up 0.1 (both engines)"},
-    {'E', k_restitution, NULL, NULL},
-    {'b', k_border, "b", "border: spring walls, hard walls, no walls"},
-    {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
+    {KEY_MOUSE, k_mouse, "click", "on a ball: the cue ball, selected; elsewhere: kick toward it"},
     {'M', k_mouse_toggle, "M", "mouse on / off (off: select text)"},
     {'t', k_trails, "t", "trails on / off"},
     {'m', k_engine, "m", "engine: springs / exact events"},
@@ -766,6 +744,21 @@ static const struct binding {
     {'?', k_help, NULL, NULL}, /* the title line says "? help" */
     {'q', k_quit, "q Esc", "quit"},
     {27, k_quit, NULL, NULL},
+    {'v', k_lab, "v p f", "velocity / momentum / force arrows on / off"},
+    {'p', k_lab, NULL, NULL},
+    {'f', k_lab, NULL, NULL},
+    {'c', k_lab, "c", "centre of mass (its path with the trails)"},
+    {'n', k_lab, "n", "ball numbers"},
+    {'i', k_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts (wheel, PgUp, PgDn scroll)"},
+    {KEY_PPAGE, k_lab, NULL, NULL},
+    {KEY_NPAGE, k_lab, NULL, NULL},
+    {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
+    {']', k_contact, "] [", "step to the next / previous contact event (springs)"},
+    {'[', k_contact, NULL, NULL},
+    {'e', k_restitution, "e E", "restitution down / up 0.1 (both engines)"},
+    {'E', k_restitution, NULL, NULL},
+    {'b', k_border, "b", "border: spring walls, hard walls, no walls"},
+    {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
     {KEY_RESIZE, k_resize, NULL, NULL},
 };
 

@@ -382,8 +382,9 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 continue;
             int len = snprintf(label, sizeof label, "%zu", i + 1);
             double diam = 2 * b.r * m->sx;
-            int col = diam >= len + 1 ? (int)floor(c - len / 2.0 + 0.5)
-                                      : (int)floor(c + b.r * m->sx + 0.5);
+            /* on the ball when it is as wide as the number, else beside it */
+            int col = diam >= len ? (int)floor(c - len / 2.0 + 0.5)
+                                  : (int)floor(c + b.r * m->sx + 0.5);
             plot_text(p, col, (int)floor(r), label, PANEL_TEXT);
         }
     }

@@ -660,13 +660,13 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
      * springs), the total momentum; the restitution and the border when
      * they are not the scene's defaults. */
     if (f->lab) {
-        add(&l, 7, 0, 0, "KE %.5g", d->ke);
+        add(&l, 4, 0, 0, "KE %.5g", d->ke);
         if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
-            add(&l, 7, 0, 0, "PE %.4g", d->pe);
+            add(&l, 4, 0, 0, "PE %.4g", d->pe);
         char px[32], py[32];
         snprintf(px, sizeof px, "%.4g", d->px == 0 ? 0 : d->px);
         snprintf(py, sizeof py, "%.4g", d->py == 0 ? 0 : d->py);
-        add(&l, 7, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
+        add(&l, 4, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
         if (s->p.restitution != 1)
             add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);
         int border = lab_border(&s->p);

@@ -94,7 +94,7 @@ static const struct {
 } key_names[] = {
     {"space", ' '}, {"enter", '\r'}, {"esc", 27}, {"tab", '\t'},
     {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT}, {"right", KEY_RIGHT},
-    {"backspace", KEY_BACKSPACE}, {"btab", KEY_BTAB},
+    {"backspace", KEY_BACKSPACE}, {"btab", KEY_BTAB}, {"pgup", KEY_PPAGE}, {"pgdn", KEY_NPAGE},
 };
 
 /* Parses a key script into *items. Returns the count, or -1 with a message
@@ -173,7 +173,7 @@ static int parse_script(const char *s, struct item **items, char *err, size_t er
             }
             if (one.key < 0) {
                 snprintf(err, errsize, "'%.*s': not a key (a character, space, enter, "
-                         "esc, tab, up, down, left, right, C-x)", (int)(len < 20 ? len : 20), p);
+                         "esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)", (int)(len < 20 ? len : 20), p);
                 goto fail;
             }
             p = end;
@@ -681,13 +681,25 @@ static void k_contact(struct ui *u, int key)
             note(u, "no contact event within %d steps", LAB_SEEK_MAX);
         return;
     }
+    if (fwd) {
+        if (ev.began && ev.ended)
+            note(u, "%zu contact%s began, %zu ended (%ld step%s on)", ev.began,
+                 ev.began > 1 ? "s" : "", ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
+        else
+            note(u, "%zu contact%s %s (%ld step%s on)", ev.began + ev.ended,
+                 ev.began + ev.ended > 1 ? "s" : "", ev.began ? "began" : "ended", ev.steps,
+                 ev.steps > 1 ? "s" : "");
+        return;
+    }
+    /* Back: what the next step forward does. */
     if (ev.began && ev.ended)
-        note(u, "%zu contact%s began, %zu ended (%ld step%s)", ev.began, ev.began > 1 ? "s" : "",
-             ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
+        note(u, "at the next step %zu contact%s end, %zu begin (%ld step%s back)", ev.began,
+             ev.began > 1 ? "s" : "", ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
     else
-        note(u, "%zu contact%s %s (%ld step%s %s)", ev.began + ev.ended,
-             ev.began + ev.ended > 1 ? "s" : "", ev.began ? "began" : "ended", ev.steps,
-             ev.steps > 1 ? "s" : "", fwd ? "on" : "back");
+        note(u, "%zu contact%s %s at the next step (%ld step%s back)", ev.began + ev.ended,
+             ev.began + ev.ended > 1 ? "s" : "",
+             ev.began ? (ev.began > 1 ? "end" : "ends") : (ev.ended > 1 ? "begin" : "begins"),
+             ev.steps, ev.steps > 1 ? "s" : "");
 }
 
 static void k_resize(struct ui *u, int key)

@@ -28,7 +28,7 @@ check "snapshot: colours by default" sh -c '"$0" --snapshot | grep -q "$(printf 
 check "snapshot: NO_COLOR" sh -c '! NO_COLOR=1 "$0" --snapshot | grep -q "$(printf "\033")"' "$SB"
 check "snapshot: no terminal needed" sh -c '"$0" --snapshot </dev/null >/dev/null' "$SB"
 expect_fail 2 "springball: --snapshot: '80' is not COLSxROWS (1 to 1000 each)" "$SB" --snapshot=80
-expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, up, down, left, right, C-x)" "$SB" --snapshot --keys=foo
+expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)" "$SB" --snapshot --keys=foo
 expect_fail 2 "springball: --keys: <t -1>: the wait must be a finite time >= 0" "$SB" --snapshot --keys='<t -1>'
 expect_fail 2 "springball: --keys: '<t 1': no closing '>'" "$SB" --snapshot --keys='<t 1'
 expect_fail 2 "springball: --keys: 'up*0': a count from 1 to 100000 after '*'" "$SB" --snapshot --keys='up*0'
@@ -108,7 +108,7 @@ check "unstable k: stopped" sh -c 'echo "$0" | head -n 1 | grep -q stopped' "$s"
 check "unstable k: stopped early (not +5.78e+10%)" not sh -c 'echo "$0" | tail -n 1 | grep -qE "e\+(0[7-9]|[1-9][0-9])%"' "$s"
 
 # --- issue 11, item 7: live parameters stay bounded ---
-s=$(snap --keys='D*4000 <t 10>')
+s=$(snap --snapshot=100x24 --keys='D*4000 <t 10>')
 check "D x 4000: dt finite" sh -c 'echo "$0" | tail -n 1 | grep -q " dt 5e+04 "' "$s"
 s=$(snap --keys='d*4000 K*4000 <t 0.01>')
 check "d, K x 4000: dt and k finite" sh -c 'echo "$0" | tail -n 1 | grep -q " dt 5e-08  k 5e+06 "' "$s"

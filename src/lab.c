@@ -7,6 +7,7 @@
 #include "grid.h"
 #include "plot.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +44,8 @@ void lab_totals(const struct sim *s, struct lab_totals *t)
         t->m += r.m;
         t->px += r.px;
         t->py += r.py;
+        t->apx += fabs(r.px);
+        t->apy += fabs(r.py);
         t->ke += r.ke;
         mx += r.m * r.x;
         my += r.m * r.y;
@@ -62,6 +65,12 @@ void lab_totals(const struct sim *s, struct lab_totals *t)
     } else {
         t->cx = t->cy = t->cvx = t->cvy = NAN;
     }
+}
+
+double lab_round_total(double total, double abs_sum, size_t n)
+{
+    double tol = 4 * DBL_EPSILON * (double)(n ? n : 1);
+    return fabs(total) <= tol * abs_sum ? 0 : total;
 }
 
 static const char *const col_name[LAB_NCOL] = {
@@ -160,7 +169,9 @@ char *lab_row_line(char *buf, size_t cap, const struct lab_layout *lay,
 char *lab_total_line(char *buf, size_t cap, const struct lab_layout *lay,
                      const struct lab_totals *t)
 {
-    double val[LAB_NCOL] = {0, 0, 0, 0, 0, 0, t->px, t->py, t->ke};
+    double px = lab_round_total(t->px, t->apx, t->n);
+    double py = lab_round_total(t->py, t->apy, t->n);
+    double val[LAB_NCOL] = {0, 0, 0, 0, 0, 0, px, py, t->ke};
     int blank[LAB_NCOL] = {0, 1, 1, 1, 1, 1, 0, 0, 0};
     return line(buf, cap, lay, "sum", val, blank);
 }

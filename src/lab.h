@@ -62,6 +62,7 @@ struct lab_totals {
     size_t n;          ///< balls
     double m;          ///< total mass M
     double px, py;     ///< total momentum, rows added in scene order
+    double apx, apy;   ///< sums of |px| and |py|: the scale of their rounding
     double ke;         ///< total kinetic energy, rows added in scene order
     double pe;         ///< spring (and contact law) potential, from sim_diag
     double pg;         ///< gravitational potential, from sim_diag
@@ -88,6 +89,10 @@ struct lab_layout {
     int total;          ///< characters of a whole line
 };
 
+/// @p total, or 0 when it lies within the rounding of a sum of @p n terms
+/// whose magnitudes add up to @p abs_sum (|total| <= 4 n eps abs_sum).
+double lab_round_total(double total, double abs_sum, size_t n);
+
 /// Picks the columns that fit in @p width characters: all of them when
 /// they fit at the widest number width (9), else narrower numbers (down to
 /// 7), then dropping x and y, then px and py; # m vx vy KE always stay
@@ -104,6 +109,9 @@ char *lab_row_line(char *buf, size_t cap, const struct lab_layout *lay,
 
 /// The totals line of @p t: "sum" in the ball column (ASCII, one cell a
 /// character), blanks under m, x, y, vx, vy, and sum px, sum py, sum KE.
+/// A momentum total within the rounding of its sum (|sum| <= 4 n eps
+/// sum |p|, eps the double's) shows as 0: the -1e-16 of equal and
+/// opposite momenta added up is not a momentum.
 char *lab_total_line(char *buf, size_t cap, const struct lab_layout *lay,
                      const struct lab_totals *t);
 

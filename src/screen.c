@@ -663,9 +663,16 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         add(&l, 4, 0, 0, "KE %.5g", d->ke);
         if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
             add(&l, 4, 0, 0, "PE %.4g", d->pe);
+        /* a total within its rounding shows as 0 (lab_round_total) */
+        double ax = 0, ay = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            ax += fabs(s->m[i] * s->vx[i]);
+            ay += fabs(s->m[i] * s->vy[i]);
+        }
+        double tpx = lab_round_total(d->px, ax, s->n), tpy = lab_round_total(d->py, ay, s->n);
         char px[32], py[32];
-        snprintf(px, sizeof px, "%.4g", d->px == 0 ? 0 : d->px);
-        snprintf(py, sizeof py, "%.4g", d->py == 0 ? 0 : d->py);
+        snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
+        snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
         add(&l, 4, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
         if (s->p.restitution != 1)
             add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);

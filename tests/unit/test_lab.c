@@ -749,13 +749,24 @@ static void test_table(void)
     CHECK(strstr(buf, "  12 ") == buf);
     CHECK(strstr(buf, "123.46") && strstr(buf, "-3.2500") && strstr(buf, "10.562"));
     struct lab_totals t = {0};
-    t.px = 1e-17; /* a rounding residue shows as it is */
+    t.n = 2;
+    t.px = 1e-17; /* no rows to round: shown as it is */
     t.py = -0.0;
     t.ke = 500;
     lab_total_line(buf, sizeof buf, &lay, &t);
     CHECK((int)strlen(buf) == lay.total);
     CHECK(strncmp(buf, " sum", 4) == 0 && strstr(buf, "e-17") && strstr(buf, "500.00"));
     CHECK(!strstr(buf, "-0"));
+    /* within the rounding of rows of size 1: 0 */
+    t.apx = 2;
+    t.py = -1.1e-16;
+    t.apy = 1.5;
+    lab_total_line(buf, sizeof buf, &lay, &t);
+    CHECK(!strstr(buf, "e-1"));
+    /* well beyond it: shown */
+    t.py = -1e-12;
+    lab_total_line(buf, sizeof buf, &lay, &t);
+    CHECK(strstr(buf, "-1.0e-12") != NULL);
 }
 
 static void test_fmt(void)

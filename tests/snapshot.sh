@@ -108,7 +108,7 @@ check "unstable k: stopped" sh -c 'echo "$0" | head -n 1 | grep -q stopped' "$s"
 check "unstable k: stopped early (not +5.78e+10%)" not sh -c 'echo "$0" | tail -n 1 | grep -qE "e\+(0[7-9]|[1-9][0-9])%"' "$s"
 
 # --- issue 11, item 7: live parameters stay bounded ---
-s=$(snap --snapshot=100x24 --keys='D*4000 <t 10>')
+s=$(snap --keys='D*4000 <t 10>')
 check "D x 4000: dt finite" sh -c 'echo "$0" | tail -n 1 | grep -q " dt 5e+04 "' "$s"
 s=$(snap --keys='d*4000 K*4000 <t 0.01>')
 check "d, K x 4000: dt and k finite" sh -c 'echo "$0" | tail -n 1 | grep -q " dt 5e-08  k 5e+06 "' "$s"
@@ -122,5 +122,9 @@ for w in 80 40 24; do
     l=$(snap --snapshot=${w}x12 "$tmpd/cjk.scene" | head -n 1 | wc -L)
     check "CJK title at $w columns: $l wide" [ "$l" -le "$w" ]
 done
+
+# a missing scene is reported before the terminal is looked at
+"$SB" "$tmpd/missing.scene" >"$out" 2>"$err"
+check "missing scene, stdout a file: the file is named first" grep -q "missing.scene:0: cannot read" "$err"
 
 summary

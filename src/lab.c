@@ -301,7 +301,14 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
         /* contact_wall_axis: gap q - r at the low wall, len - (q + r) at the high */
         const double q[4] = {x, x, y, y}, len[4] = {0, s->p.w, 0, s->p.h};
         const double v[4] = {vx, vx, vy, vy};
+        /* the sides that have a wall (contact_walls_of) */
+        const unsigned have[4] = {contact_walls_of(s->p.open, 0) & 1,
+                                  contact_walls_of(s->p.open, 0) & 2,
+                                  contact_walls_of(s->p.open, 1) & 1,
+                                  contact_walls_of(s->p.open, 1) & 2};
         for (int side = 0; side < 4; side++) {
+            if (!have[side])
+                continue;
             double sg = side & 1 ? -1 : 1;
             double gap = side & 1 ? len[side] - (q[side] + r) : q[side] - r;
             struct contact_out o;
@@ -593,8 +600,10 @@ int lab_touching(const struct sim *s, struct lab_pairs *ps)
                 gap[2] = -(r - y);
                 gap[3] = -(y + r - s->p.h);
             }
+            static const unsigned bit[4] = {SIM_SIDE_LEFT, SIM_SIDE_RIGHT, SIM_SIDE_BOTTOM,
+                                            SIM_SIDE_TOP};
             for (int side = 0; side < 4 && rc == 0; side++)
-                if (wall_touch(s, &law, gap[side]))
+                if (!(s->p.open & bit[side]) && wall_touch(s, &law, gap[side]))
                     rc = pairs_add(ps, (uint32_t)b, (uint32_t)(LAB_WALL + (size_t)side));
         } else if (s->p.shape == SIM_CIRCLE) {
             double R = 0.5 * s->p.w, dx = s->x[i] - R, dy = s->y[i] - R;
@@ -785,26 +794,31 @@ double lab_restitution_step(double e, int dir)
     return next / 10;
 }
 
+#define ALL_SIDES (SIM_SIDE_LEFT | SIM_SIDE_RIGHT | SIM_SIDE_BOTTOM | SIM_SIDE_TOP)
+
 int lab_border(const struct sim_params *p)
 {
-    if (p->shape == SIM_OPEN)
+    if (p->shape == SIM_OPEN || (p->shape == SIM_RECT && (p->open & ALL_SIDES) == ALL_SIDES))
         return LAB_BORDER_NONE;
     return p->walls == SIM_WALLS_HARD ? LAB_BORDER_HARD : LAB_BORDER_SPRING;
 }
 
-void lab_border_set(struct sim_params *p, int b, int shape)
+void lab_border_set(struct sim_params *p, int b, int shape, unsigned open)
 {
+    p->shape = shape;
+    p->open = shape == SIM_RECT ? open : 0;
     switch (b) {
     case LAB_BORDER_NONE:
-        p->shape = SIM_OPEN;
+        if (shape == SIM_RECT)
+            p->open = ALL_SIDES;
+        else
+            p->shape = SIM_OPEN;
         p->walls = SIM_WALLS_SPRING;
         break;
     case LAB_BORDER_HARD:
-        p->shape = shape;
         p->walls = SIM_WALLS_HARD;
         break;
     default:
-        p->shape = shape;
         p->walls = SIM_WALLS_SPRING;
         break;
     }

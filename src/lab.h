@@ -327,12 +327,15 @@ enum lab_border {
     LAB_BORDER_NONE = 2,   ///< no walls: balls may leave the table
 };
 
-/// The border of @p p (SIM_OPEN is none).
+/// The border of @p p: none for open space and for a rectangle open on
+/// all four sides (sim_params.open), hard or spring by the wall law.
 int lab_border(const struct sim_params *p);
 
-/// Sets border @p b on @p p, whose table shape, when walls come back, is
-/// @p shape (SIM_RECT or SIM_CIRCLE: the scene's own).
-void lab_border_set(struct sim_params *p, int b, int shape);
+/// Sets border @p b on @p p, for a scene whose own table is @p shape
+/// (SIM_RECT or SIM_CIRCLE) with open sides @p open: no walls opens all
+/// four sides of a rectangle (a round table becomes open space); spring
+/// and hard walls put back the scene's own sides.
+void lab_border_set(struct sim_params *p, int b, int shape, unsigned open);
 
 /// The border after @p b in the cycle spring -> hard -> none -> spring.
 int lab_border_next(int b);

@@ -316,6 +316,7 @@ int labscreen_sync_twin(struct lab_front *lf, struct session *ss, long long max_
     const struct sim_params *a = &lf->tw.start.p, *b = &ss->s.p;
     int changed = a->k != b->k || a->dt != b->dt || a->restitution != b->restitution ||
                   a->shape != b->shape || a->walls != b->walls || a->gravity != b->gravity ||
+                  a->open != b->open ||
                   ss->s.t < lf->tw.start.t || lf->tw.start.n != ss->s.n;
     if (!changed && ss->s.t == lf->tw.start.t && ss->s.t == lf->tw.hard.t) {
         /* a kick at the start: the velocities differ */

@@ -10,15 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cells (code points) of a UTF-8 string. */
-static int cells_of(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += ((unsigned char)*s & 0xc0) != 0x80;
-    return n;
-}
-
 /* %.5g without a "-0". */
 static const char *num(char *buf, size_t cap, double v)
 {
@@ -421,44 +412,6 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
         if (col + (int)strlen(buf) <= m->left + m->w)
             plot_text(p, col, row, buf, PANEL_DIM);
     }
-}
-
-/* ===== The status line ===== */
-
-int panel_status(char *buf, size_t cap, const struct lab_totals *t, double e0,
-                 const struct sim_params *p, int ascii, int width)
-{
-    char item[6][96], a[32], b[32];
-    int ni = 0;
-    snprintf(item[ni++], sizeof item[0], "KE %s", num(a, sizeof a, t->ke));
-    snprintf(item[ni++], sizeof item[0], "PE %s", num(a, sizeof a, t->pe + t->pg));
-    if (e0 != 0 && isfinite(e0))
-        snprintf(item[ni++], sizeof item[0], "E %s %+.2g%%", num(a, sizeof a, t->e),
-                 (t->e - e0) / fabs(e0) * 100);
-    else
-        snprintf(item[ni++], sizeof item[0], "E %s", num(a, sizeof a, t->e));
-    snprintf(item[ni++], sizeof item[0], "%s (%s, %s)", ascii ? "p" : "Σp",
-             num(a, sizeof a, t->px), num(b, sizeof b, t->py));
-    if (p->restitution != 1)
-        snprintf(item[ni++], sizeof item[0], "e %.2g", p->restitution);
-    int border = lab_border(p);
-    if (border != LAB_BORDER_SPRING)
-        snprintf(item[ni++], sizeof item[0], "%s", lab_border_name(border));
-    size_t pos = 0;
-    int used = 0;
-    if (cap)
-        buf[0] = 0;
-    for (int i = 0; i < ni; i++) {
-        int w = cells_of(item[i]) + (i ? 2 : 0);
-        if (used + w > width)
-            break;
-        int len = snprintf(buf + pos, cap - pos, "%s%s", i ? "  " : "", item[i]);
-        if (len < 0 || (size_t)len >= cap - pos)
-            break;
-        pos += (size_t)len;
-        used += w;
-    }
-    return used;
 }
 
 /* ===== State, keys, layout ===== */

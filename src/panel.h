@@ -20,8 +20,6 @@
  *                  force arrows from each ball's centre with their legend,
  *                  ball numbers, the selected ball's ring, the centre of mass
  *                  and its path; a grid the size of the table's (view_map)
- *  panel_status    the lab's part of the status line: KE, PE, E and its
- *                  drift, sum p, restitution and the border
  */
 #ifndef PANEL_H
 #define PANEL_H
@@ -201,14 +199,5 @@ void panel_layout(struct panel_rect area, const struct panel_state *ps,
 /// table's @p under: braille dots are merged, anything else of the overlay
 /// wins.
 uint32_t panel_merge(uint32_t under, uint32_t over);
-
-/// The lab's part of the status line into @p buf (UTF-8 unless @p ascii):
-/// "KE 498.21  PE 1.79  E 500.00 +0.001%  Σp (10.00, 0.00)  e 0.8  hard walls",
-/// the drift against @p e0 (the energy at the last change; none when 0),
-/// the restitution and the border only when they are not the seed's (1,
-/// spring walls). Items are dropped from the right to fit @p width
-/// cells. @return the cells used.
-int panel_status(char *buf, size_t cap, const struct lab_totals *t, double e0,
-                 const struct sim_params *p, int ascii, int width);
 
 #endif

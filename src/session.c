@@ -111,6 +111,7 @@ static void apply(struct session *ss, const struct session_action *a)
     case SESSION_BORDER:
         s->p.shape = (int)a->a;
         s->p.walls = (int)a->b;
+        s->p.open = (unsigned)a->ball;
         sim_touch(s); /* the force path and its broad phase change */
         break;
     }
@@ -728,11 +729,11 @@ int session_set_restitution(struct session *ss, double e)
     return spring_action(ss, a);
 }
 
-int session_set_border(struct session *ss, int shape, int walls)
+int session_set_border(struct session *ss, int shape, int walls, unsigned open)
 {
     ss->msg = NULL;
     if (ss->engine == SESSION_EVENT) {
-        if (shape == SIM_OPEN) {
+        if (shape == SIM_OPEN || open) {
             ss->msg = "no walls needs the spring engine (m)";
             return -1;
         }
@@ -744,5 +745,6 @@ int session_set_border(struct session *ss, int shape, int walls)
     a.kind = SESSION_BORDER;
     a.a = shape;
     a.b = walls;
+    a.ball = open;
     return spring_action(ss, a);
 }

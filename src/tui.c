@@ -640,8 +640,8 @@ static void k_border(struct ui *u, int key)
     }
     int b = lab_border_next(lab_border(&u->ss.s.p));
     struct sim_params p = u->ss.s.p;
-    lab_border_set(&p, b, u->sc->p.shape);
-    if (session_set_border(&u->ss, p.shape, p.walls)) {
+    lab_border_set(&p, b, u->sc->p.shape, u->sc->p.open);
+    if (session_set_border(&u->ss, p.shape, p.walls, p.open)) {
         session_note(u, SCREEN_WARNING);
         return;
     }

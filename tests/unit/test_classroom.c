@@ -81,7 +81,7 @@ static void test_border_action(void)
     struct session ss;
     CHECK(start(&ss, "table 800 400\nball 700 200 10 0 1 20\n") == 0);
     /* hard walls: an exact reflection, the speed kept bit for bit */
-    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD) == 0);
+    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD, 0) == 0);
     CHECK(lab_border(&ss.s.p) == LAB_BORDER_HARD);
     for (int i = 0; i < 400; i++)
         session_forward(&ss);
@@ -90,19 +90,20 @@ static void test_border_action(void)
     session_reset(&ss);
     CHECK(ss.s.p.walls == SIM_WALLS_SPRING);
     session_forward(&ss); /* the change is made at position 1 */
-    CHECK(session_set_border(&ss, SIM_OPEN, SIM_WALLS_SPRING) == 0);
+    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_SPRING, 15) == 0);
+    CHECK(lab_border(&ss.s.p) == LAB_BORDER_NONE);
     for (int i = 0; i < 400; i++)
         session_forward(&ss);
     CHECK(ss.s.x[0] > 800 && ss.s.vx[0] == 10);
     /* back over the change: the walls come back */
     for (int i = 0; i < 401; i++)
         session_back(&ss);
-    CHECK(ss.s.p.shape == SIM_RECT);
+    CHECK(ss.s.p.shape == SIM_RECT && ss.s.p.open == 0);
     /* the event engine refuses no walls */
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
-    CHECK(session_set_border(&ss, SIM_OPEN, SIM_WALLS_SPRING) == -1);
+    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_SPRING, 15) == -1);
     CHECK(ss.msg && strstr(ss.msg, "spring engine") != NULL);
-    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD) == 0);
+    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD, 0) == 0);
     session_free(&ss);
 }
 

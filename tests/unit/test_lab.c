@@ -698,18 +698,25 @@ static void test_keys(void)
     struct sim_params p = sim_default_params();
     CHECK(lab_border(&p) == LAB_BORDER_SPRING);
     int b = lab_border_next(lab_border(&p));
-    lab_border_set(&p, b, SIM_RECT);
+    lab_border_set(&p, b, SIM_RECT, 0);
     CHECK(p.walls == SIM_WALLS_HARD && p.shape == SIM_RECT && lab_border(&p) == LAB_BORDER_HARD);
-    lab_border_set(&p, lab_border_next(b), SIM_RECT);
+    lab_border_set(&p, lab_border_next(b), SIM_RECT, 0);
+    CHECK(p.shape == SIM_RECT && p.open == 15 && lab_border(&p) == LAB_BORDER_NONE);
+    /* back to walls: the scene's own open top stays open */
+    lab_border_set(&p, lab_border_next(LAB_BORDER_NONE), SIM_RECT, SIM_SIDE_TOP);
+    CHECK(p.shape == SIM_RECT && p.open == SIM_SIDE_TOP && p.walls == SIM_WALLS_SPRING);
+    CHECK(lab_border(&p) == LAB_BORDER_SPRING);
+    /* a round table has no sides: no walls is open space */
+    lab_border_set(&p, LAB_BORDER_NONE, SIM_CIRCLE, 0);
     CHECK(p.shape == SIM_OPEN && lab_border(&p) == LAB_BORDER_NONE);
-    lab_border_set(&p, lab_border_next(LAB_BORDER_NONE), SIM_CIRCLE);
+    lab_border_set(&p, LAB_BORDER_SPRING, SIM_CIRCLE, 0);
     CHECK(p.shape == SIM_CIRCLE && p.walls == SIM_WALLS_SPRING);
     CHECK(strcmp(lab_border_name(LAB_BORDER_NONE), "no walls") == 0);
 
     /* no walls: a ball leaves the table */
     struct sim s;
     CHECK(load(&s, "table 800 400\nball 780 200 10 0 1 10\n") == 0);
-    lab_border_set(&s.p, LAB_BORDER_NONE, SIM_RECT);
+    lab_border_set(&s.p, LAB_BORDER_NONE, SIM_RECT, 0);
     for (int i = 0; i < 100; i++)
         sim_step(&s);
     CHECK(s.x[0] > 800 && s.vx[0] == 10);

@@ -5,8 +5,7 @@
  * listed with lab_contacts' numbers; the plots over time and the speeds
  * panel; the overlay's arrows start at the ball's centre with the length
  * their scale gives, keep the scale while stepping, and carry a legend;
- * numbers, the centre of mass, the status line at several widths, the
- * ASCII fallback.
+ * numbers, the centre of mass, the ASCII fallback.
  */
 #include "panel.h"
 #include "scene.h"
@@ -355,31 +354,12 @@ static void test_overlay_many(void)
     sim_free(&s);
 }
 
-static void test_merge_status(void)
+static void test_merge_ascii(void)
 {
     CHECK(panel_merge(0x2801, 0x2880) == 0x2881);
     CHECK(panel_merge('o', 0x2880) == 0x2880);
     CHECK(panel_merge(0x2801, 0) == 0x2801);
     CHECK(panel_merge(0x2801, '7') == '7');
-
-    struct lab_totals t = {0};
-    t.ke = 498.21;
-    t.pe = 1.79;
-    t.e = 500.0005;
-    t.px = 10;
-    t.py = 0;
-    struct sim_params p = sim_default_params();
-    char buf[256];
-    int used = panel_status(buf, sizeof buf, &t, 500, &p, 0, 200);
-    CHECK(strcmp(buf, "KE 498.21  PE 1.79  E 500  +1e-04%  Σp (10, 0)") != 0);
-    CHECK(strcmp(buf, "KE 498.21  PE 1.79  E 500 +0.0001%  Σp (10, 0)") == 0);
-    CHECK(used == 46);
-    p.restitution = 0.5;
-    lab_border_set(&p, LAB_BORDER_HARD, SIM_RECT);
-    panel_status(buf, sizeof buf, &t, 0, &p, 1, 200);
-    CHECK(strcmp(buf, "KE 498.21  PE 1.79  E 500  p (10, 0)  e 0.5  hard walls") == 0);
-    used = panel_status(buf, sizeof buf, &t, 0, &p, 1, 20);
-    CHECK(strcmp(buf, "KE 498.21  PE 1.79") == 0 && used == 18);
 
     /* the ASCII fallback */
     struct plot_cell pc[6] = {{0x28ff, 1}, {0x2809, 1}, {0x28c0, 1}, {0x2502, 1},
@@ -506,5 +486,5 @@ void test_labpanel(void)
     test_speeds();
     test_overlay();
     test_overlay_many();
-    test_merge_status();
+    test_merge_ascii();
 }

@@ -760,9 +760,6 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
                           int aim, const char *title)
 {
     struct lab_front *lf = f->lab;
-    /* What the lab draws over the table is of the state shown (the
-     * velocities synchronised in the spring engine). */
-    const struct sim *shown = lf && s == &ss->s ? labscreen_state(lf, ss) : s;
     /* A state that is not finite is not drawn: the last frame stays. */
     if (!ss->nonfinite || s != &ss->s) {
         view_begin(v);
@@ -825,13 +822,15 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
     } else if (title) {
         screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
     }
-    if (lf && !(ss->nonfinite && s == &ss->s)) {
+    const struct panel_overlay *o = lf ? &lf->ps.ov : NULL;
+    if (o && (o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE) &&
+        !(ss->nonfinite && s == &ss->s)) {
+        /* What the lab draws over the table is of the state shown (the
+         * velocities synchronised in the spring engine). */
+        const struct sim *shown = s == &ss->s ? labscreen_state(lf, ss) : s;
         const double *fx = NULL, *fy = NULL;
-        if (lf->ps.ov.arrows & PANEL_ARROW_F) {
-            if (s == &ss->s) {
-                labscreen_forces(lf, ss, &fx, &fy);
-            }
-        }
+        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s)
+            labscreen_forces(lf, ss, &fx, &fy);
         labscreen_overlay(scr, v, t, shown, lf, fx, fy, v->glyphs);
     }
 }

@@ -153,12 +153,17 @@ static void draw_plot(struct screen *scr, struct screen_rect r, struct session *
         panel_speeds(&p, labscreen_state(lf, ss), f->glyphs == VIEW_ASCII);
     } else {
         session_diag(ss); /* the sample of the state shown */
-        size_t n = session_samples(ss);
+        /* the last stretch: about four samples a dot column */
+        size_t n = session_samples(ss), first = 0, most = 8 * (size_t)(r.w > 8 ? r.w - 8 : 1);
+        if (n > most) {
+            first = n - most;
+            n = most;
+        }
         double *a = malloc(4 * (n ? n : 1) * sizeof *a);
         if (a) {
             double *t = a, *y0 = a + n, *y1 = a + 2 * n, *y2 = a + 3 * n;
             for (size_t i = 0; i < n; i++) {
-                const struct session_sample *s = session_sample(ss, i);
+                const struct session_sample *s = session_sample(ss, first + i);
                 t[i] = s->t;
                 if (lf->ps.plot == PANEL_PLOT_ENERGY) {
                     y0[i] = s->ke;

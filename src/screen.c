@@ -844,8 +844,10 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
         const struct session_diag *d = session_diag(ss);
         struct lab_totals tot;
         lab_totals(&lf->tw.hard, &tot);
-        snprintf(a, sizeof a, "springs%sE %.6g", ascii ? " - " : " \xc2\xb7 ", d->e);
-        snprintf(b, sizeof b, "events%sE %.6g", ascii ? " - " : " \xc2\xb7 ", tot.ke);
+        const char *dot = ascii ? " - " : " \xc2\xb7 ";
+        snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
+        snprintf(b, sizeof b, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,
+                 lf->tw.ev.collisions);
         draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a);
         /* the event engine's forces are impulses: no force arrows there */
         unsigned keep = lf->ps.ov.arrows;

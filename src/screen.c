@@ -618,9 +618,13 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
      * springs), the total momentum; the restitution and the border when
      * they are not the scene's defaults. */
     if (f->lab) {
-        add(&l, 7, 0, 0, "KE %.5g", d->ke);
+        /* while a panel or the overlay is on they rank above dt and k */
+        const struct panel_state *ps = &f->lab->ps;
+        int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
+                   ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
+        add(&l, rank, 0, 0, "KE %.5g", d->ke);
         if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
-            add(&l, 7, 0, 0, "PE %.4g", d->pe);
+            add(&l, rank, 0, 0, "PE %.4g", d->pe);
         /* a total within its rounding shows as 0 (lab_round_total) */
         double ax = 0, ay = 0;
         for (size_t i = 0; i < s->n; i++) {
@@ -631,7 +635,7 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         char px[32], py[32];
         snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
         snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
-        add(&l, 7, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
+        add(&l, rank, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
         if (s->p.restitution != 1)
             add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);
         int border = lab_border(&s->p);

@@ -153,7 +153,7 @@ check "R: the series" test "$(cut -d, -f1,2 "$tmp/rk/springball-1.csv" | tr '\n'
 snapr --keys='R <t 1>' >"$out" 2>"$err"
 check "R: the next free name, nothing overwritten" \
     test -s "$tmp/rk/springball-2.xyz" -a "$(grep -c Lattice "$tmp/rk/springball-1.xyz")" -eq 3
-check "R: REC on the status line" sh -c 'tail -n 1 "$1" | grep -q "REC springball-2.xyz 2 "' sh "$out"
+check "R: REC on the status line" sh -c 'tail -n 1 "$1" | grep -Eq "REC springball-2.xyz 2( |$)"' sh "$out"
 check "R: the note names both files" grep -q "recording to springball-3.xyz and springball-3.csv (R stops)" \
     "$(snapr --keys='R' >"$out"; echo "$out")"
 # Paused: one frame per '.', ',' or kick, none while nothing changes.

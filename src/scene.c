@@ -728,7 +728,9 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
             rc = parse_line(&ps, text + i, l);
         i = j + 1;
     }
-    if (rc == 0 && sc->n == 0) {
+    /* A table and no balls is an empty table to fill (the front end's
+     * live edits); nothing at all is a mistake. */
+    if (rc == 0 && sc->n == 0 && !ps.seen_table) {
         if (ps.line == 0)
             ps.line = 1;
         rc = fail(&ps, "no balls (a scene needs a ball, rack or random line)");
@@ -743,6 +745,27 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     free(ps.ball_line);
     if (rc)
         scene_free(sc);
+    return rc;
+}
+
+int scene_parse_line(struct scene *sc, const char *line, size_t len,
+                     struct scene_error *err)
+{
+    memset(err, 0, sizeof *err);
+    struct parser ps = {.sc = sc, .err = err, .line = 1};
+    ps.ball_line = malloc((sc->cap ? sc->cap : 1) * sizeof *ps.ball_line);
+    if (!ps.ball_line)
+        return fail(&ps, "out of memory");
+    for (size_t i = 0; i < sc->n; i++)
+        ps.ball_line[i] = 0; /* given before: checked as given */
+    int rc;
+    if (memchr(line, 0, len) || memchr(line, '\n', len))
+        rc = fail(&ps, "one line, without NUL bytes");
+    else
+        rc = parse_line(&ps, line, len);
+    if (rc == 0)
+        rc = check_inside(&ps);
+    free(ps.ball_line);
     return rc;
 }
 

@@ -89,6 +89,8 @@ static void usage(void)
 "      --no-color         no colour (also when NO_COLOR is set)\n"
 "      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
 "      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
+"      --save-to=FILE     w saves the scene as FILE (or FILE-2, -3 ... when it\n"
+"                         exists; default springball-N.scene here)\n"
 "      --keys=KEYS        play the key script KEYS, e.g. '. . <t 40> space up*3\n"
 "                         enter' (keys, <t T> waits T of simulated time,\n"
 "                         <click COL ROW>; see springball(1))\n"
@@ -133,7 +135,7 @@ static unsigned long long opt_count(const char *opt, const char *arg)
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT,
-       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE };
+       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -158,6 +160,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
         {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
+        {"save-to", required_argument, NULL, OPT_SAVE_TO},
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -247,6 +250,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_KEYS: o->ui.keys = optarg; break;
         case OPT_NO_MOUSE: o->ui.mouse = 0; break;
+        case OPT_SAVE_TO: o->ui.save_to = optarg; break;
         case 'h': usage(); exit(0);
         case OPT_VERSION: puts("springball " VERSION); exit(0);
         case ':':

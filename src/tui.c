@@ -167,6 +167,31 @@ static int parse_script(const char *s, struct item **items, char *err, size_t er
             break;
         const char *tok = p;
         struct item one = {0};
+        if (p[0] == '<' && p[1] == ':') {
+            /* <:LINE>: ':', the line typed, Enter */
+            const char *end = strchr(p, '>');
+            if (!end) {
+                snprintf(err, errsize, "'%.20s': no closing '>'", tok);
+                goto fail;
+            }
+            for (const char *c = p + 1; c <= end; c++) {
+                if (n + 1 >= cap) {
+                    struct item *ni = cap > 1000000 ? NULL : realloc(it, 2 * cap * sizeof *it);
+                    if (!ni) {
+                        snprintf(err, errsize, "the script is too long");
+                        goto fail;
+                    }
+                    it = ni;
+                    cap *= 2;
+                }
+                struct item k = {0};
+                k.kind = ITEM_KEY;
+                k.key = c == end ? '\r' : (unsigned char)*c;
+                it[n++] = k;
+            }
+            p = end + 1;
+            continue;
+        }
         if (*p == '<') {
             const char *end = strchr(p, '>');
             if (!end) {

@@ -123,4 +123,8 @@ for w in 80 40 24; do
     check "CJK title at $w columns: $l wide" [ "$l" -le "$w" ]
 done
 
+# a missing scene is reported before the terminal is looked at
+"$SB" "$tmpd/missing.scene" >"$out" 2>"$err"
+check "missing scene, stdout a file: the file is named first" grep -q "missing.scene:0: cannot read" "$err"
+
 summary

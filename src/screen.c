@@ -69,9 +69,12 @@ static uint32_t tag_fg(const struct screen *scr, uint32_t tag)
         return 0;
     if (tag == SCREEN_TAG_PUSHER)
         return SCREEN_WARN;
-    if (tag & SCREEN_TAG_ADDED) {
+    if (tag & SCREEN_TAG_ADDED) { /* readable as the scene's own (palette.h) */
         uint32_t c = tag & ~SCREEN_TAG_ADDED;
-        return c == SCENE_COLOR_NONE ? 0 : SCREEN_RGB | scene_color_rgb(c);
+        int nc = scr->color == 1 ? 256 : scr->color;
+        struct palette_ink ink = palette_ink(scene_color_rgb(c), nc, scr->bg);
+        uint32_t rgb = palette_ink_rgb(ink, nc, 0);
+        return c == SCENE_COLOR_NONE || !rgb ? 0 : SCREEN_RGB | rgb;
     }
     return tag < scr->sc->n ? scr->ball_fg[tag] : 0;
 }
@@ -775,9 +778,10 @@ static int arrow_geom(const struct screen *scr, const struct session *ss,
     double vx = s->vx[i], vy = s->vy[i];
     view_to_grid(m, s->x[i] + vx * f->arrow_t, s->y[i] + vy * f->arrow_t, c1, r1);
     double dc = *c1 - *c0, dr = (*r1 - *r0) * m->aspect; /* in cell widths */
-    double len = hypot(dc, dr), least = s->r[i] * m->sx + 1.5;
+    /* beyond the aim mark (3 cells off the rim) */
+    double len = hypot(dc, dr), least = s->r[i] * m->sx + 4.5;
     if (!(len >= least)) {
-        double ux = len > 0 ? dc / len : 1, uy = len > 0 ? dr / len : 0;
+        double ux = len > 0 ? dc / len : cos(f->aim), uy = len > 0 ? dr / len : -sin(f->aim);
         *c1 = *c0 + ux * least;
         *r1 = *r0 + uy * least / m->aspect;
     }

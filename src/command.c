@@ -118,7 +118,10 @@ int command_parse(struct command *c, const char *line, const struct sim *s,
         scene_free(&sc);
         return -1;
     }
-    if (is(tok[0], "title")) {
+    if (is(tok[0], "cue")) {
+        c->kind = COMMAND_CUE;
+        c->a = (double)sc.cue;
+    } else if (is(tok[0], "title")) {
         c->kind = COMMAND_TITLE;
         c->title = sc.title;
         sc.title = NULL;

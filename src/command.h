@@ -32,6 +32,7 @@ enum command_kind {
     COMMAND_VELOCITY, ///< its velocity becomes (a, b)
     COMMAND_POSITION, ///< its position becomes (a, b)
     COMMAND_DELETE,   ///< it is removed
+    COMMAND_CUE,      ///< `cue N`: ball N (1-based, in a) becomes the selected one
 };
 
 /// A parsed command. Free with command_free.

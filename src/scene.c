@@ -40,6 +40,7 @@ struct parser {
     int generating;        /* add_ball is called by rack or random */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
     int seen_walls, seen_contact, seen_gravity;
+    int seen_cue;
     int seen_friction, seen_field, seen_open;
 };
 
@@ -636,6 +637,19 @@ static int parse_radii(struct parser *ps, struct text_token t, double *r0,
     return 0;
 }
 
+/* cue N: the front end's cue (selected) ball, one of the balls before. */
+static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    unsigned long long n;
+    if (expect_fields(ps, tok, ntok, 1, 1, "cue N") || once(ps, &ps->seen_cue, "cue") ||
+        parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &n))
+        return -1;
+    if (n > ps->sc->n)
+        return fail(ps, "cue %llu: there are %zu balls before this line", n, ps->sc->n);
+    ps->sc->cue = (size_t)n;
+    return 0;
+}
+
 static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 5, 6, "random N R[..RMAX] M SPEED SEED [maxwell]"))
@@ -835,6 +849,8 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_ball(ps, tok, ntok);
     if (tok_is(tok[0], "rack"))
         return d_rack(ps, tok, ntok);
+    if (tok_is(tok[0], "cue"))
+        return d_cue(ps, tok, ntok);
     if (tok_is(tok[0], "random"))
         return d_random(ps, tok, ntok);
     if (tok_is(tok[0], "title")) {
@@ -1085,4 +1101,6 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
                 s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i], c ? " " : "",
                 c ? c : "");
     }
+    if (sc->cue > 0 && sc->cue <= s->n)
+        fprintf(f, "cue %zu\n", sc->cue);
 }

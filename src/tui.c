@@ -931,6 +931,9 @@ static void k_save(struct ui *u, int key)
     for (size_t b = 0, k = 0; b < u->ss.s.n; b++)
         if (b != p)
             out.balls[k++].color = tag_scene_color(u, session_tag(&u->ss, b));
+    /* the cue ball, by its number without the pusher */
+    if (u->f.cue != p && u->f.cue < u->ss.s.n && !u->f.open)
+        out.cue = u->f.cue + 1 - (p != (size_t)-1 && p < u->f.cue);
     char name[512];
     FILE *f = save_open(u, name, sizeof name);
     if (!f) {
@@ -976,6 +979,11 @@ static int run_command(struct ui *u, const char *line)
             if (!u->ss.msg)
                 note(u, c.n == 1 ? "ball %zu added" : "%zu balls added", c.n == 1 ? u->ss.s.n : c.n);
         }
+        break;
+    case COMMAND_CUE:
+        u->f.cue = (size_t)c.a - 1;
+        u->f.aiming = 1;
+        note(u, "cue ball: ball %zu", u->f.cue + 1);
         break;
     case COMMAND_TITLE:
         snprintf(u->title_buf, sizeof u->title_buf, "%s", c.title);
@@ -1285,6 +1293,8 @@ static double default_speed(const struct scene *sc)
  * ball that moves, else the first that moves, else the first. */
 static size_t default_cue(const struct scene *sc)
 {
+    if (sc->cue > 0 && sc->cue <= sc->n) /* the scene's `cue N` */
+        return sc->cue - 1;
     for (size_t i = 0; i < sc->n; i++)
         if (!strcmp(scene_ball_name(sc, i), "cue"))
             return i;

@@ -90,6 +90,14 @@ check "--save-to: the first kept (1 ball)" [ "$(grep -c '^ball' "$tmpd/mine.scen
 snap "$E" --save-to=/nonexistent/dir/x.scene --keys='a w' > "$out"
 check "w into a missing directory: a message" grep -q "cannot save" "$out"
 
+# the cue ball goes with the file: cue N, and :cue selects
+(cd "$tmpd" && "$SB" --snapshot --no-color --save-to=cue.scene --keys='space <:cue 3> w' >/dev/null 2>&1)
+check "w writes the cue ball" grep -q "^cue 3$" "$tmpd/cue.scene"
+check "cue N: the reloaded scene's cue ball" sh -c '"$0" --snapshot --no-color --keys="space enter" "$1" | grep -q "kick: ball 3"' "$SB" "$tmpd/cue.scene"
+check "the cue file reloads bit for bit" sh -c '"$0" -H -n 0 "$1" | cmp -s - "$1"' "$SB" "$tmpd/cue.scene"
+s=$(snap --keys='<:cue 30>')
+check ":cue 30: the parser's message" has "$s" "cue 30: there are 16 balls before this line"
+
 # --- the mouse through --snapshot (cells from 0) ---
 # the break at 80x24: the cue ball at column 15, row 11
 s=$(snap --keys='space <press 15 11> <drag 25 5> <release 25 5>')

@@ -405,6 +405,15 @@ static void test_empty_table(void)
     sim_free(&s);
     scene_free(&sc);
     CHECK(scene_parse(&sc, "k 5\n", 4, &err) == -1 && strstr(err.msg, "no balls"));
+    /* cue N names one of the balls before it */
+    const char *t = "ball 1 1 0 0 1 1\nball 5 5 0 0 1 1\ncue 2\n";
+    CHECK(scene_parse(&sc, t, strlen(t), &err) == 0 && sc.cue == 2);
+    scene_free(&sc);
+    t = "ball 1 1 0 0 1 1\ncue 2\n";
+    CHECK(scene_parse(&sc, t, strlen(t), &err) == -1 && err.line == 2 &&
+          !strcmp(err.msg, "cue 2: there are 1 balls before this line"));
+    t = "ball 1 1 0 0 1 1\ncue 0\n";
+    CHECK(scene_parse(&sc, t, strlen(t), &err) == -1 && strstr(err.msg, "cue must be between 1"));
 }
 
 void test_edit(void)

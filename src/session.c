@@ -804,6 +804,11 @@ void session_gesture(struct session *ss, int on)
     ss->gesture = on;
 }
 
+void session_group(struct session *ss, int on)
+{
+    ss->group = on != 0;
+}
+
 /* Applies edit @p a to the state and the tags. @return 0, -1 (memory). */
 static int apply_edit(struct session *ss, const struct session_action *a)
 {
@@ -988,6 +993,9 @@ static int edit(struct session *ss, struct session_action a)
                 last->ball == a.ball &&
                 (a.kind == SESSION_MOVE || a.kind == SESSION_VELOCITY ||
                  a.kind == SESSION_MASS || a.kind == SESSION_RADIUS);
+    /* in a group after its first edit: one more action of the same move */
+    int joined = !merge && ss->group == 2 && last && last->pos == ss->pos &&
+                 last->kind >= SESSION_ADD;
     if (!merge && ss->nact == ss->capact) {
         size_t nc = ss->capact ? 2 * ss->capact : 16;
         struct session_action *na = realloc(ss->act, nc * sizeof *na);
@@ -1003,8 +1011,11 @@ static int edit(struct session *ss, struct session_action a)
         ss->msg = "out of memory";
         return -1;
     }
-    if (!merge)
+    int newmove = !merge && !joined;
+    if (newmove)
         ss->pos++;
+    if (ss->group)
+        ss->group = 2;
     a.pos = ss->pos;
     ss->edited = 1;
     if (ss->engine == SESSION_EVENT) {
@@ -1013,7 +1024,7 @@ static int edit(struct session *ss, struct session_action a)
         ss->ev_coll0 += ss->ev.collisions;
         if (ev_build(ss)) {
             const char *m = ss->msg;
-            if (!merge)
+            if (newmove)
                 ss->pos--;
             snap_restore(ss, ss->snapnow); /* the state before the edit */
             ss->msg = m;
@@ -1034,7 +1045,7 @@ static int edit(struct session *ss, struct session_action a)
         else
             ss->act[ss->nact++] = a;
         if (ss->have_history) {
-            if (!merge)
+            if (newmove)
                 history_stepped(&ss->h, &ss->s);
             if (history_changed(&ss->h, &ss->s))
                 ss->msg = "out of memory: history cut short";

@@ -145,6 +145,7 @@ struct session {
     uint32_t *tag_start;///< of the state reset goes back to (start.n)
     size_t captag, n0, capn0, capstart;
     int gesture;        ///< a drag or wheel: edits of one ball merge
+    int group;          ///< 0 off; 1 on; 2 on and its move made
     int edited;         ///< this timeline has edits
     char msgbuf[96];    ///< what msg points to when it is made up
 };
@@ -255,6 +256,10 @@ int session_set_params(struct session *ss, const struct sim_params *p);
 
 /// Starts (1) or ends (0) a gesture: see above.
 void session_gesture(struct session *ss, int on);
+
+/// Starts (1) or ends (0) a group: the edits made meanwhile are one move
+/// (a rack typed on the command line is undone by one ',').
+void session_group(struct session *ss, int on);
 
 /// The tag of scene ball @p ball (UINT32_MAX when there is none).
 uint32_t session_tag(const struct session *ss, size_t ball);

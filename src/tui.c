@@ -969,11 +969,18 @@ static int run_command(struct ui *u, const char *line)
         rc = edited(u, session_set_params(&u->ss, &c.p), "%s", line);
         break;
     case COMMAND_BALLS:
+        if (c.n > 10000) { /* each add copies the state: keep it quick */
+            note_level(u, SCREEN_ERROR, "at most 10000 balls a command (a scene file takes more)");
+            rc = -1;
+            break;
+        }
+        session_group(&u->ss, 1); /* one move, one ',' */
         for (size_t i = 0; i < c.n && rc == 0; i++) {
             const struct scene_ball *nb = &c.balls[i];
             rc = edited(u, session_add_ball(&u->ss, nb->x, nb->y, nb->vx, nb->vy, nb->m, nb->r,
                                             SCREEN_TAG_ADDED | nb->color), NULL);
         }
+        session_group(&u->ss, 0);
         if (rc == 0) {
             u->f.cue = u->ss.s.n - 1;
             if (!u->ss.msg)

@@ -416,8 +416,32 @@ static void test_empty_table(void)
     CHECK(scene_parse(&sc, t, strlen(t), &err) == -1 && strstr(err.msg, "cue must be between 1"));
 }
 
+/* A group of edits (a rack on the command line) is one move. */
+static void test_group(void)
+{
+    for (int engine = 0; engine < 2; engine++) {
+        struct session ss;
+        CHECK(start(&ss, "ball 100 100 1 0 1 10\n") == 0);
+        CHECK(session_set_engine(&ss, engine) == 0);
+        forward(&ss, 3);
+        long long pos = ss.pos;
+        session_group(&ss, 1);
+        for (int k = 0; k < 3; k++)
+            CHECK(session_add_ball(&ss, 300 + 30 * k, 200, 0, 0, 1, 10, 50 + k) == 0);
+        session_group(&ss, 0);
+        CHECK(ss.pos == pos + 1 && ss.s.n == 4);
+        CHECK(back(&ss, 1) && ss.s.n == 1 && ss.pos == pos);
+        forward(&ss, 1);
+        CHECK(ss.s.n == 4 && session_tag(&ss, 3) == 52 && session_tag(&ss, 1) == 50);
+        CHECK(session_add_ball(&ss, 500, 300, 0, 0, 1, 10, 60) == 0);
+        CHECK(ss.pos == pos + 2);
+        session_free(&ss);
+    }
+}
+
 void test_edit(void)
 {
+    test_group();
     test_worksheet();
     test_remove_move();
     test_refused();

@@ -208,5 +208,25 @@ T send-keys -t w ' ' w
 check "tmux: w" wait_for w "saved tm.scene"
 check "tmux: the saved file reloads bit for bit" sh -c '"$0" -H -n 0 "$1" | cmp -s - "$1"' "$SB" "$tmpd/tm.scene"
 T send-keys -t w q
+# the velocity arrow's tip dragged with SGR reports (ASCII: the handle is +)
+start v --ascii "$E"
+T send-keys -t v ' '
+check "tmux: paused (arrow)" wait_for v "paused"
+T send-keys -t v ':ball 300 200 0 0 1 20' Enter
+check "tmux: a ball from the command line" wait_for v "ball 1 added"
+pos=$(screen v | awk 'NR > 2 && NR < 23 { i = index($0, "+"); if (i > 2) { print i, NR; exit } }')
+check "tmux: the handle is drawn ($pos)" [ -n "$pos" ]
+set -- $pos
+hx=${1:-1} hy=${2:-1}
+sgr v "0;$hx;${hy}M"; sgr v "32;$((hx + 6));$((hy - 2))M"; sgr v "0;$((hx + 6));$((hy - 2))m"
+check "tmux: the tip dragged: speed and direction" wait_for v "ball 1: v [0-9.]+ at [0-9]+ deg"
+T send-keys -t v ','
+check "tmux: ',' undoes the velocity (E 0)" wait_for v " E 0 "
+# the pusher follows the pointer without a button
+T send-keys -t v h
+check "tmux: the pusher" wait_for v "pusher on"
+sgr v "35;10;5M"
+check "tmux: the pusher follows the pointer" sh -c 'sleep 0.3; tmux -L "$0" capture-pane -p -t v | sed -n 5p | cut -c 4-16 | grep -q "[^ ]"' "$sock"
+T send-keys -t v q
 rm -rf "$tmpd"
 summary

@@ -59,6 +59,7 @@ static double kinetic(const struct sim *s)
 static int tags_mark(struct session *ss);
 static int tag_room(uint32_t **a, size_t *cap, size_t n);
 static void start_follow(struct session *ss);
+static void resize_timeline(struct session *ss);
 static void tags_sync(struct session *ss);
 static int apply_edit(struct session *ss, const struct session_action *a);
 
@@ -73,6 +74,7 @@ static int spring_timeline(struct session *ss)
     long long every;
     history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
     ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
+    ss->sized_n = ss->s.n;
     ss->pos = 0;
     ss->nact = 0;
     touch(ss);
@@ -223,6 +225,7 @@ static int snap_keep(struct session *ss)
         ss->snap = calloc(cap, sizeof *ss->snap);
         if (!ss->snap)
             return -1;
+        ss->sized_n = ss->s.n;
         ss->capsnap = cap;
         ss->nsnap = 0;
     }
@@ -806,6 +809,8 @@ void session_gesture(struct session *ss, int on)
 
 void session_group(struct session *ss, int on)
 {
+    if (!on && ss->group)
+        resize_timeline(ss); /* once the group's balls are in */
     ss->group = on != 0;
 }
 
@@ -976,6 +981,34 @@ static void overlap_note(struct session *ss, size_t ball)
     }
 }
 
+/* After adds that more than doubled the balls the history or the ring of
+ * states was sized for, they would pass the memory budget: they are made
+ * again for the balls there are now, and ',' stops at this edit. */
+static void resize_timeline(struct session *ss)
+{
+    if (ss->s.n <= 2 * ss->sized_n + 256)
+        return;
+    ss->sized_n = ss->s.n;
+    if (ss->engine == SESSION_EVENT) {
+        for (size_t i = 0; i < ss->capsnap; i++)
+            if (ss->snap[i].live)
+                sim_free(&ss->snap[i].s);
+        free(ss->snap);
+        ss->snap = NULL;
+        ss->capsnap = ss->nsnap = ss->snap0 = ss->snapnow = 0;
+        if (snap_keep(ss))
+            ss->msg = "out of memory: cannot step back here";
+    } else if (ss->have_history) {
+        history_free(&ss->h);
+        int cap;
+        long long every;
+        history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
+        ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
+    }
+    snprintf(ss->msgbuf, sizeof ss->msgbuf, "%zu balls: ',' stops here (memory)", ss->s.n);
+    ss->msg = ss->msgbuf;
+}
+
 /* Makes edit @p a: a move of its own (or merged into the last one during
  * a gesture), recorded for replay. */
 static int edit(struct session *ss, struct session_action a)
@@ -1052,6 +1085,8 @@ static int edit(struct session *ss, struct session_action a)
         }
     }
     start_follow(ss);
+    if (ss->group == 0)
+        resize_timeline(ss);
     if (!ss->msg)
         overlap_note(ss, a.kind == SESSION_ADD ? ss->s.n - 1
                        : a.kind == SESSION_MOVE || a.kind == SESSION_RADIUS ? a.ball : ss->s.n);

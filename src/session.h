@@ -146,6 +146,7 @@ struct session {
     size_t captag, n0, capn0, capstart;
     int gesture;        ///< a drag or wheel: edits of one ball merge
     int group;          ///< 0 off; 1 on; 2 on and its move made
+    size_t sized_n;     ///< balls the history or the ring was sized for
     int edited;         ///< this timeline has edits
     char msgbuf[96];    ///< what msg points to when it is made up
 };

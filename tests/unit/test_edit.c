@@ -439,8 +439,29 @@ static void test_group(void)
     }
 }
 
+/* Many balls added to an empty table: the history is sized again (its
+ * copies stay within the budget), and ',' stops at that edit. */
+static void test_resize(void)
+{
+    struct session ss;
+    CHECK(start(&ss, "table 4000 4000\n") == 0);
+    session_group(&ss, 1);
+    for (int k = 0; k < 3000; k++)
+        session_add_ball(&ss, 10 + (k % 60) * 60, 10 + (k / 60) * 60, 0, 0, 1, 5, (uint32_t)k);
+    session_group(&ss, 0);
+    CHECK(ss.s.n == 3000 && ss.sized_n == 3000);
+    CHECK(ss.msg && strstr(ss.msg, "stops here"));
+    long long cap = ss.h.cap;
+    CHECK((double)cap * 3000 * 8 * sizeof(double) <= 1.1 * SESSION_BUDGET);
+    forward(&ss, 20);
+    CHECK(back(&ss, 20));
+    CHECK(session_back(&ss) == -1 && ss.s.n == 3000);
+    session_free(&ss);
+}
+
 void test_edit(void)
 {
+    test_resize();
     test_group();
     test_worksheet();
     test_remove_move();

@@ -1439,9 +1439,19 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
             /* A wait: T of simulated time while running, which a live
              * terminal spends in T / speed seconds. */
             u->wall += it->t / u->f.speed;
-            if (u->f.running && !u->f.help) {
+            if (u->f.running && !u->f.help && u->drag == DRAG_BALL) {
+                /* a ball held while running: frame by frame, as live */
+                double end = u->ss.s.t + it->t, frame = u->f.speed / u->o.fps;
+                long frames = 0;
+                while (u->ss.s.t < end && u->f.running && frames++ < 100000) {
+                    u->target = fmin(end, u->ss.s.t + frame);
+                    hold(u);
+                    run_to_target(u, 0);
+                    if (u->f.behind)
+                        break;
+                }
+            } else if (u->f.running && !u->f.help) {
                 u->target = u->ss.s.t + it->t;
-                hold(u);
                 run_to_target(u, 0);
             }
         }

@@ -104,6 +104,11 @@ s=$(snap --keys='space <press 15 11> <drag 25 5> <release 25 5>')
 check "drag a ball: it follows" has "$s" "ball 1 at ("
 check "a drag is one move" has "$s" "back 1$"
 check "a drag keeps the velocity (E 50)" has "$s" " E 50 "
+# held while running, a ball stays at the pointer; released, it goes on
+col() { awk 'NR >= 5 && NR <= 8 { i = match($0, /[oO@]/); if (i) { print i; exit } }'; }
+held=$(snap --ascii --keys='<press 15 11> <drag 30 5> <t 5>' | col)
+gone=$(snap --ascii --keys='<press 15 11> <drag 30 5> <release 30 5> <t 5>' | col)
+check "held while running: at the pointer ($held), released: moves on ($gone)" [ -n "$held" ] && [ -n "$gone" ] && [ "$gone" -gt $((held + 2)) ]
 s=$(snap --keys='space <press 15 11> <release 15 11>')
 check "a click selects without moving" has "$s" "back 0$"
 s=$(snap --keys='space <click 40 3>')

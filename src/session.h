@@ -9,8 +9,9 @@
  *
  * The timeline. A position counts the moves since the timeline began: a
  * move is one step of dt (springs), or one event or one frame's advance
- * (events). A user action (kick, k, dt, gravity) is recorded at the
- * position where it was made. Stepping back goes to an earlier position;
+ * (events), or one live edit (session_add_ball ...: no time passes). A
+ * user action (kick, k, dt, gravity) is recorded at the position where it
+ * was made. Stepping back goes to an earlier position;
  * stepping forward again (one move, or running) replays the recorded
  * actions at their positions, so the run that comes back is bit for bit
  * the one that was left, kicks included, like an editor's redo. A new

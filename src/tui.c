@@ -839,6 +839,12 @@ static void k_pusher(struct ui *u, int key)
         edited(u, session_remove_ball(&u->ss, p), "pusher off");
         return;
     }
+    if (u->ss.engine == SESSION_EVENT) {
+        /* moved without a velocity, it would pass through the balls it
+         * lands on: an overlap that does not approach is left to separate */
+        note(u, "the pusher needs the spring engine (m)");
+        return;
+    }
     const struct sim *s = &u->ss.s;
     double x = u->have_ptr ? u->ptr_x : 0.5 * s->p.w, y = u->have_ptr ? u->ptr_y : 0.5 * s->p.h;
     double r = 0.05 * fmin(s->p.w, s->p.h);

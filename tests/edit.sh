@@ -139,6 +139,8 @@ check "wheel off the ball: a hint" has "$s" "the wheel over the selected ball"
 s=$(snap --keys='space h')
 check "h: the pusher on" has "$s" "pusher on"
 check "h: one more body" has "$s" " 17 balls "
+s=$(snap --keys='m space h')
+check "h in the event engine: refused with a reason" has "$s" "the pusher needs the spring engine"
 s=$(snap --keys='space h h')
 check "h h: off again" has "$s" " 16 balls "
 # the pusher driven into the rack moves balls; it is not pushed back

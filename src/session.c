@@ -897,7 +897,8 @@ static const char *edit_check(struct session *ss, struct session_action *a)
             return "position and velocity must be finite";
         if (!(a->e > 0 && a->e <= DBL_MAX))
             return "mass must be > 0";
-        if (!(a->f > 0 && a->f <= DBL_MAX))
+        if (!(a->f > 0 && a->f <= DBL_MAX) &&
+            !(a->f == 0 && s->p.contact == SIM_CONTACT_NONE)) /* point masses */
             return "radius must be > 0";
         if (s->n + 1 >= UINT32_MAX)
             return "too many balls";

@@ -798,7 +798,7 @@ static void k_add(struct ui *u, int key)
     const struct sim *s = &u->ss.s;
     double x = u->have_ptr ? u->add_x : 0.5 * s->p.w, y = u->have_ptr ? u->add_y : 0.5 * s->p.h;
     if (s->p.shape == SIM_OPEN && !u->have_ptr)
-        x = y = 0.5 * s->p.w; /* the centre of the view */
+        x = y = 0; /* open space: the view is -R..R */
     double m = 1, r = 0.05 * fmin(s->p.w, s->p.h);
     size_t i = session_slot(&u->ss, u->f.cue);
     if (i < s->n && u->f.cue != pusher_ball(u)) {

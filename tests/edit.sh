@@ -150,6 +150,10 @@ check "the pusher pushes" [ "$s1" != "$s0" ]
 (cd "$tmpd" && "$SB" --snapshot --no-color --keys='space <click 70 11> h w' >/dev/null 2>&1)
 check "w leaves the pusher out" [ "$(grep -c '^ball' "$tmpd/springball-3.scene")" = 16 ]
 
+# --- open space (a universe): point masses, the view's centre ---
+s=$(snap scenes/planets.txt --keys='space a')
+check "a in open space: a point mass at the centre" has "$s" "added at (0, 0)"
+
 # --- the event engine takes edits ---
 s=$(snap --keys='m space a')
 check "event engine: a adds" has "$s" " 17 balls "

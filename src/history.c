@@ -115,7 +115,10 @@ int history_back(struct history *h, struct sim *s)
     if (sim_assign(s, &h->cp[last]))
         return -1;
     for (long long p = h->pos[last]; p < target; p++)
-        sim_step(s);
+        if (sim_step(s)) { /* no memory for the grid: stop where the state is */
+            h->now = p;
+            return -2;
+        }
     h->now = target;
     return 0;
 }

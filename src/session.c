@@ -118,6 +118,13 @@ static void apply(struct session *ss, const struct session_action *a)
         s->p.gravity = a->a;
         s->p.softening = a->b;
         break;
+    case SESSION_SET_E: s->p.restitution = a->a; break;
+    case SESSION_BORDER:
+        s->p.shape = (int)a->a;
+        s->p.walls = (int)a->b;
+        s->p.open = (unsigned)a->ball;
+        sim_touch(s); /* the force path and its broad phase change */
+        break;
     default:
         apply_edit(ss, a);
         break;
@@ -265,10 +272,15 @@ static int snap_restore(struct session *ss, size_t i)
         ss->msg = "out of memory";
         return -1;
     }
-    /* k and dt are kept for the springs; the rest (an edit's restitution
-     * or walls) comes back with the state */
-    ss->s.p.k = keep.k;
-    ss->s.p.dt = keep.dt;
+    /* The parameters stay as they are (k and dt kept for the springs),
+     * unless a ':' edit of them is on this timeline: then they come back
+     * with the state (k and dt still kept). */
+    if (ss->edited_params) {
+        ss->s.p.k = keep.k;
+        ss->s.p.dt = keep.dt;
+    } else {
+        ss->s.p = keep;
+    }
     ss->snapnow = i;
     ss->pos = p->pos;
     ss->e0 = p->e_ref;
@@ -762,6 +774,7 @@ static int tag_room(uint32_t **a, size_t *cap, size_t n)
 static int tags_mark(struct session *ss)
 {
     ss->edited = 0;
+    ss->edited_params = 0;
     if (tag_room(&ss->tag0, &ss->capn0, ss->s.n))
         return -1;
     if (ss->tag)
@@ -1052,6 +1065,7 @@ static int edit(struct session *ss, struct session_action a)
         ss->group = 2;
     a.pos = ss->pos;
     ss->edited = 1;
+    ss->edited_params |= a.kind == SESSION_PARAMS;
     if (ss->engine == SESSION_EVENT) {
         /* the engine again from the edited state, its counts carried */
         ss->ev_events0 += ss->ev.collisions + ss->ev.walls;
@@ -1162,4 +1176,63 @@ int session_set_params(struct session *ss, const struct sim_params *p)
     a.kind = SESSION_PARAMS;
     a.p = *p;
     return edit(ss, a);
+}
+
+/* A parameter of the event engine changed: rebuilt from the state now,
+ * the kept future dropped, the energy reference taken again. */
+static int event_rebuilt(struct session *ss)
+{
+    long long events = ss->ev.collisions + ss->ev.walls, coll = ss->ev.collisions;
+    if (ev_build(ss))
+        return -1;
+    ss->ev_events0 += events; /* the new engine counts from 0 */
+    ss->ev_coll0 += coll;
+    touch(ss);
+    ss->e0 = energy_now(ss);
+    if (snap_keep(ss))
+        ss->msg = "out of memory: cannot step back here";
+    return 0;
+}
+
+int session_set_restitution(struct session *ss, double e)
+{
+    ss->msg = NULL;
+    if (!(e > 0 && e <= 1)) {
+        ss->msg = "restitution must be in (0, 1]";
+        return -1;
+    }
+    if (ss->engine == SESSION_EVENT) {
+        double old = ss->s.p.restitution;
+        ss->s.p.restitution = e;
+        if (event_rebuilt(ss)) {
+            ss->s.p.restitution = old;
+            ev_build(ss);
+            return -1;
+        }
+        return 0;
+    }
+    struct session_action a = {0};
+    a.kind = SESSION_SET_E;
+    a.a = e;
+    return spring_action(ss, a);
+}
+
+int session_set_border(struct session *ss, int shape, int walls, unsigned open)
+{
+    ss->msg = NULL;
+    if (ss->engine == SESSION_EVENT) {
+        if (shape == SIM_OPEN || open) {
+            ss->msg = "no walls needs the spring engine (m)";
+            return -1;
+        }
+        ss->s.p.shape = shape;
+        ss->s.p.walls = walls;
+        return event_rebuilt(ss);
+    }
+    struct session_action a = {0};
+    a.kind = SESSION_BORDER;
+    a.a = shape;
+    a.b = walls;
+    a.ball = open;
+    return spring_action(ss, a);
 }

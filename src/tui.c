@@ -1024,6 +1024,7 @@ static int run_command(struct ui *u, const char *line)
     case COMMAND_CUE:
         u->f.cue = (size_t)c.a - 1;
         u->f.aiming = 1;
+        lab_select(u, u->f.cue);
         note(u, "cue ball: ball %zu", u->f.cue + 1);
         break;
     case COMMAND_TITLE:

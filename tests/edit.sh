@@ -17,16 +17,19 @@ printf 'table 800 400\n' > "$tmpd/empty.scene"
 E=$tmpd/empty.scene
 snap() { "$SB" --snapshot --no-color "$@" 2>"$err"; }
 has() { printf '%s\n' "$1" | grep -q -- "$2"; }
+# the status line at 80 columns leaves the ball count out for the lab's
+# numbers: counts are read at 120x30 (no mouse there: the cells differ)
+wide() { snap --snapshot=120x30 "$@"; }
 
 # --- an empty table is a scene ---
-s=$(snap "$E")
+s=$(wide "$E")
 check "an empty table starts" has "$s" " 0 balls"
 expect_fail 2 "$tmpd/nothing.scene:1: no balls (a scene needs a ball, rack or random line)" sh -c ': > "$0"; "$1" -H "$0"' "$tmpd/nothing.scene" "$SB"
 check "-H of an empty table" sh -c '"$0" -H -n 10 "$1" | grep -q "^table 800 400"' "$SB" "$E"
 
 # --- the command line: the scene language applied live ---
-s=$(snap "$E" --keys='<:ball 200 220 0 0 0.5 20> <:ball 400 180 0 0 1.5 20 blue>')
-check ":ball adds balls" has "$s" " 2 balls "
+s=$(wide "$E" --keys='<:ball 200 220 0 0 0.5 20> <:ball 400 180 0 0 1.5 20 blue>')
+check ":ball adds balls" has "$s" " 2 balls"
 check ":ball: a note" has "$s" "ball 2 added"
 s=$(snap "$E" --keys='<:k 20> <:dt 0.01>')
 check ":k 20 :dt 0.01 on the status line" has "$s" "dt 0.01  k 20"
@@ -46,27 +49,27 @@ s=$(snap "$E" --keys='<:table 900 400>')
 check ":table cannot change live" has "$s" "the table cannot change live"
 s=$(snap "$E" --keys='<:m 2>')
 check "an edit verb without a ball" has "$s" "no ball"
-s=$(snap --keys='space <:m 2.5> <:r 12> <:v 3 4> <:x 300 200>')
+s=$(snap --snapshot=120x30 --keys='space <:m 2.5> <:r 12> <:v 3 4> <:x 300 200>')
 check ":m :r :v :x on the cue ball: four moves" has "$s" "back 4"
 check ":x: the note" has "$s" "ball 1 at (300, 200)"
-s=$(snap --keys='space <:del>')
-check ":del" has "$s" " 15 balls "
+s=$(wide --keys='space <:del>')
+check ":del" has "$s" " 15 balls"
 # history: Up brings the last line back
-s=$(snap "$E" --keys='<:ball 100 100 0 0 1 10> : up enter')
-check "Up: the history" has "$s" " 2 balls "
+s=$(wide "$E" --keys='<:ball 100 100 0 0 1 10> : up enter')
+check "Up: the history" has "$s" " 2 balls"
 s=$(snap --keys=': k space 2 left backspace 3')
 check "the line editor: left and backspace" has "$(printf '%s\n' "$s" | tail -n 1)" "^:k32"
 
 # --- a, x, Delete, and ',' '.' over them ---
-s=$(snap --keys='space a')
-check "a adds a ball like the cue ball" has "$s" " 17 balls "
-s=$(snap --keys='space x')
-check "x removes the cue ball" has "$s" " 15 balls "
+s=$(wide --keys='space a')
+check "a adds a ball like the cue ball" has "$s" " 17 balls"
+s=$(wide --keys='space x')
+check "x removes the cue ball" has "$s" " 15 balls"
 check "x: the note" has "$s" "ball 1 removed"
-s=$(snap --keys='space x ,')
-check "',' brings it back" has "$s" " 16 balls "
-s=$(snap --keys='space x , .')
-check "'.' removes it again" has "$s" " 15 balls "
+s=$(wide --keys='space x ,')
+check "',' brings it back" has "$s" " 16 balls"
+s=$(wide --keys='space x , .')
+check "'.' removes it again" has "$s" " 15 balls"
 check "x , . is x" [ "$(snap --keys='space x , . <t 5> space')" = "$(snap --keys='space x <t 5> space')" ]
 
 # --- the worksheet by keys alone: build, run, back, change a mass, run, save ---
@@ -102,15 +105,16 @@ check ":cue 30: the parser's message" has "$s" "cue 30: there are 16 balls befor
 # the break at 80x24: the cue ball at column 15, row 11
 s=$(snap --keys='space <press 15 11> <drag 25 5> <release 25 5>')
 check "drag a ball: it follows" has "$s" "ball 1 at ("
-check "a drag is one move" has "$s" "back 1$"
+table() { sed -n 2,22p; }
+check "a drag is one move: one ',' undoes it" [ "$(snap --keys='space <press 15 11> <drag 25 5> <release 25 5> ,' | table)" = "$(snap --keys='space <:cue 1>' | table)" ]
 check "a drag keeps the velocity (E 50)" has "$s" " E 50 "
 # held while running, a ball stays at the pointer; released, it goes on
-col() { awk 'NR >= 5 && NR <= 8 { i = match($0, /[oO@]/); if (i) { print i; exit } }'; }
+col() { awk 'NR >= 5 && NR <= 8 { i = match(substr($0, 2), /[^ |]/); if (i) { print i; exit } }'; }
 held=$(snap --ascii --keys='<press 15 11> <drag 30 5> <t 5>' | col)
 gone=$(snap --ascii --keys='<press 15 11> <drag 30 5> <release 30 5> <t 5>' | col)
 check "held while running: at the pointer ($held), released: moves on ($gone)" [ -n "$held" ] && [ -n "$gone" ] && [ "$gone" -gt $((held + 2)) ]
 s=$(snap --keys='space <press 15 11> <release 15 11>')
-check "a click selects without moving" has "$s" "back 0$"
+check "a click selects without moving" [ "$(printf '%s\n' "$s" | table)" = "$(snap --keys='space <:cue 1>' | table)" ]
 s=$(snap --keys='space <click 40 3>')
 check "a click on empty table kicks" has "$s" "kick: ball 1 at"
 # the velocity arrow: find its handle (+ in ASCII) and drag it
@@ -128,21 +132,21 @@ check "the tip dragged: more energy ($e1 > 12.5)" awk "BEGIN { exit !($e1 > 12.5
 # the wheel over the selected ball
 s=$(snap --keys='space <click 15 11> <wheel up 15 11>')
 check "wheel up: mass x1.1" has "$s" "ball 1: m 1.1"
-s=$(snap --keys='space <click 15 11> <wheel up 15 11> <wheel up 15 11> <wheel up 15 11>')
-check "wheel: notches merge into one move" has "$s" "back 1$"
+s=$(snap --keys='space <click 15 11> <wheel up 15 11> <wheel up 15 11> <wheel up 15 11> , <wheel up 15 11>')
+check "wheel: notches merge into one move (one ',' back to m 1)" has "$s" "ball 1: m 1.1$"
 s=$(snap --keys='space <click 15 11> <wheel down 15 11 mod>')
 check "wheel with a modifier: the radius" has "$s" "ball 1: r "
 s=$(snap --keys='space <wheel up 40 3>')
 check "wheel off the ball: a hint" has "$s" "the wheel over the selected ball"
 
 # --- the pusher ---
-s=$(snap --keys='space h')
+s=$(wide --keys='space h')
 check "h: the pusher on" has "$s" "pusher on"
-check "h: one more body" has "$s" " 17 balls "
+check "h: one more body" has "$s" " 17 balls"
 s=$(snap --keys='m space h')
 check "h in the event engine: refused with a reason" has "$s" "the pusher needs the spring engine"
-s=$(snap --keys='space h h')
-check "h h: off again" has "$s" " 16 balls "
+s=$(wide --keys='space h h')
+check "h h: off again" has "$s" " 16 balls"
 # the pusher driven into the rack moves balls; it is not pushed back
 s1=$(snap --keys='space <click 60 11> h right*30 space <t 20> space')
 s0=$(snap --keys='space <click 60 11> h space <t 20> space')
@@ -155,8 +159,8 @@ s=$(snap scenes/planets.txt --keys='space a')
 check "a in open space: a point mass at the centre" has "$s" "added at (0, 0)"
 
 # --- the event engine takes edits ---
-s=$(snap --keys='m space a')
-check "event engine: a adds" has "$s" " 17 balls "
+s=$(wide --keys='m space a')
+check "event engine: a adds" has "$s" " 17 balls"
 s=$(snap --keys='m space <:ball 170 200 0 0 1 10>')
 check "event engine: an overlap collides at once" has "$s" "collide at once"
 
@@ -200,7 +204,7 @@ T send-keys -t w a
 check "tmux: a at the click" wait_for w "ball 1 added at \(2"
 sgr w '0;51;10M'; sgr w '0;51;10m'
 T send-keys -t w a
-check "tmux: a second ball" wait_for w " 2 balls "
+check "tmux: a second ball" wait_for w "ball 2 added"
 # drag the second ball down two rows
 sgr w '0;51;10M'; sgr w '32;51;11M'; sgr w '32;51;12M'; sgr w '0;51;12m'
 check "tmux: a drag moves it" wait_for w "ball 2 at \("

@@ -325,6 +325,7 @@ struct ui {
     int have_ptr;          /* a click has been made */
     unsigned added;        /* balls added by 'a': their colours go round */
     int saves;             /* files written by w */
+    double arrow_t0;       /* the velocity arrow's time without the lab's arrows */
     /* the script */
     struct item *items;
     int nitems, next_item;
@@ -612,6 +613,15 @@ static void fix_cue(struct ui *u)
         u->lab.ps.ov.selected = n ? u->f.cue : PANEL_NONE; /* the lab's selection follows */
         u->lab.ps.pv.selected = u->lab.ps.ov.selected;
     }
+    /* with the lab's velocity arrows on, the handle sits at the tip of
+     * the selected ball's: the same scale */
+    const struct lab_scale *vs = &u->lab.ps.ov.scale[0];
+    double sx = u->scr.v.map.sx;
+    if ((u->lab.ps.ov.arrows & PANEL_ARROW_V) && vs->per_cell > 0 && sx > 0 &&
+        u->drag != DRAG_VELOCITY)
+        u->f.arrow_t = 1 / (vs->per_cell * sx);
+    else if (u->drag != DRAG_VELOCITY)
+        u->f.arrow_t = u->arrow_t0;
     u->f.pusher = pusher_ball(u) != (size_t)-1;
     u->f.arrow = (!u->f.running || u->drag == DRAG_VELOCITY) && n > 0 && !u->f.open &&
                  !u->f.prompt && u->f.cue != pusher_ball(u);
@@ -1549,6 +1559,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
     f->arrow_t = 0.2 * fmax(sc->p.w, sc->p.h) / f->kick_speed;
     if (!(f->arrow_t > 0 && f->arrow_t < DBL_MAX))
         f->arrow_t = 1;
+    u->arrow_t0 = f->arrow_t;
     if (o->engine && session_set_engine(&u->ss, SESSION_EVENT))
         note_level(u, SCREEN_WARNING, "no event engine: %s", u->ss.msg);
     if (o->keys) {

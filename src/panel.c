@@ -294,11 +294,13 @@ uint32_t panel_merge(uint32_t under, uint32_t over)
 static void ring(struct plot *p, double c, double r, double R, double aspect,
                  uint32_t color)
 {
+    if (!isfinite(c) || !isfinite(r) || !(R < 1e4))
+        return; /* wider than any terminal: nothing of it to see */
     int steps = (int)ceil(2 * SIM_PI * R * 4) + 8;
     for (int i = 0; i < steps; i++) {
         double th = 2 * SIM_PI * i / steps;
         double dc = c + R * cos(th), dr = r - R * sin(th) / aspect;
-        plot_dot(p, (int)floor(2 * dc), (int)floor(4 * dr), color);
+        plot_dotf(p, 2 * dc, 4 * dr, color);
     }
 }
 
@@ -317,7 +319,7 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 continue;
             view_to_grid(m, v[LAB_CH_CX], v[LAB_CH_CY], &c, &r);
             if (c >= m->left && c < m->left + m->w && r >= m->top && r < m->top + m->h)
-                plot_dot(p, (int)floor(2 * c), (int)floor(4 * r), PANEL_CM);
+                plot_dotf(p, 2 * c, 4 * r, PANEL_CM);
         }
     }
     if (o->selected < n) {
@@ -379,7 +381,7 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
             double diam = 2 * b.r * m->sx;
             /* on the ball when it is as wide as the number, else beside it */
             int col = diam >= len ? (int)floor(c - len / 2.0 + 0.5)
-                                  : (int)floor(c + b.r * m->sx + 0.5);
+                                  : (int)floor(c + fmin(b.r * m->sx, m->cols) + 0.5);
             plot_text(p, col, (int)floor(r), label, PANEL_TEXT);
         }
     }

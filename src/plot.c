@@ -4,6 +4,7 @@
  */
 #include "plot.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,14 @@ void plot_dot(struct plot *p, int dx, int dy, uint32_t color)
     c->color = color;
 }
 
+void plot_dotf(struct plot *p, double x, double y, uint32_t color)
+{
+    /* the grid is at most INT_MAX / 4 cells a side: farther is outside */
+    if (!(x >= 0 && y >= 0 && x < INT_MAX / 2 && y < INT_MAX / 2))
+        return;
+    plot_dot(p, (int)x, (int)y, color);
+}
+
 void plot_line(struct plot *p, double x0, double y0, double x1, double y1,
                uint32_t color)
 {
@@ -111,13 +120,13 @@ void plot_line(struct plot *p, double x0, double y0, double x1, double y1,
     double adx = fabs(ex - sx), ady = fabs(ey - sy);
     int steps = (int)ceil(adx > ady ? adx : ady);
     if (steps < 1) {
-        plot_dot(p, (int)floor(sx), (int)floor(sy), color);
-        plot_dot(p, (int)floor(ex), (int)floor(ey), color);
+        plot_dotf(p, sx, sy, color);
+        plot_dotf(p, ex, ey, color);
         return;
     }
     for (int i = 0; i <= steps; i++) {
         double t = (double)i / steps;
-        plot_dot(p, (int)floor(sx + t * (ex - sx)), (int)floor(sy + t * (ey - sy)), color);
+        plot_dotf(p, sx + t * (ex - sx), sy + t * (ey - sy), color);
     }
 }
 
@@ -133,7 +142,7 @@ void plot_arrow(struct plot *p, double c0, double r0, double c1, double r1,
     double len = sqrt(wx * wx + wy * wy);
     if (!(len >= ux)) {
         if (isfinite(x0) && isfinite(y0))
-            plot_dot(p, (int)floor(x0), (int)floor(y0), color);
+            plot_dotf(p, x0, y0, color);
         return;
     }
     plot_line(p, x0, y0, x1, y1, color);
@@ -444,7 +453,7 @@ int plot_lines(struct plot *p, const struct plot_series *ser, int nser,
             if (isfinite(px))
                 plot_line(p, px, py, dx, dy, ser[k].color);
             else
-                plot_dot(p, (int)floor(dx), (int)floor(dy), ser[k].color);
+                plot_dotf(p, dx, dy, ser[k].color);
             px = dx;
             py = dy;
         }
@@ -525,7 +534,7 @@ int plot_hist(struct plot *p, const long *count, int nbins, double v0,
             if (isfinite(px))
                 plot_line(p, px, py, dx, dy, opt->curve_color);
             else
-                plot_dot(p, (int)floor(dx), (int)floor(dy), opt->curve_color);
+                plot_dotf(p, dx, dy, opt->curve_color);
             px = dx;
             py = dy;
         }

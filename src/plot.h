@@ -55,6 +55,11 @@ int plot_text(struct plot *p, int col, int row, const char *s, uint32_t color);
 /// Sets dot (dx, dy) (nothing outside the grid).
 void plot_dot(struct plot *p, int dx, int dy, uint32_t color);
 
+/// Sets the dot that covers point (x, y) in dot coordinates, i.e. dot
+/// (floor x, floor y); nothing outside the grid, for NaN or for a point
+/// too far for an int (a ball at 1e300 is not undefined behaviour).
+void plot_dotf(struct plot *p, double x, double y, uint32_t color);
+
 /// A line of dots from dot coordinates (x0, y0) to (x1, y1) (fractions
 /// allowed: a dot covers [dx, dx+1) x [dy, dy+1)), one dot per step along
 /// the longer axis, both ends included; clipped to the grid. Non-finite

@@ -322,6 +322,40 @@ static void test_overlay(void)
     sim_free(&s);
 }
 
+/* A ball edited far off and huge (:x -1e308, :r 1e9), selected with
+ * numbers, arrows and the centre of mass: nothing converted out of an
+ * int's range (make check found panel.c's ring doing it), and no ring of
+ * 10^10 steps. */
+static void test_overlay_far(void)
+{
+    struct sim s;
+    CHECK(load(&s, "table 800 400\nball 400 200 10 0 1 20\nball 100 100 0 0 1 20\n") == 0);
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 80, 24, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    struct plot p = grid(80, 24);
+    struct panel_overlay o = {0};
+    o.arrows = PANEL_ARROW_V | PANEL_ARROW_P;
+    o.aspect = 2;
+    o.numbers = 1;
+    o.cm = 1;
+    o.selected = 0;
+    size_t k = sim_slot(&s, 0);
+    double far[][2] = {{-1e308, 1e9}, {3.2e9, 20}, {400, 1e9}, {-1.5e307, 1e300}};
+    for (size_t i = 0; i < sizeof far / sizeof *far; i++) {
+        s.x[k] = far[i][0];
+        s.r[k] = far[i][1];
+        p = grid(80, 24);
+        panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+        int ring = 0; /* off the table or wider than the screen: no ring */
+        for (int c = 0; c < 80 * 24; c++)
+            ring += p.cell[c].color == PANEL_SELECT;
+        CHECK(ring == 0);
+    }
+    view_free(&v);
+    sim_free(&s);
+}
+
 /* Past PANEL_MANY balls only the selected ball gets arrows and a number. */
 static void test_overlay_many(void)
 {
@@ -486,5 +520,6 @@ void test_labpanel(void)
     test_speeds();
     test_overlay();
     test_overlay_many();
+    test_overlay_far();
     test_merge_ascii();
 }

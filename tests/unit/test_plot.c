@@ -8,6 +8,7 @@
 #include "plot.h"
 #include "test.h"
 
+#include <math.h>
 #include <string.h>
 
 #define W 40
@@ -244,8 +245,29 @@ static void test_histogram(void)
     CHECK(plot_hist(&p, one, 4, 0, 0, NULL, NULL, &opt, &f) == -1);
 }
 
+/* Points beyond an int (a ball edited to x = -1e308, an arrow from a far
+ * point): nothing drawn and no undefined conversion (make check's
+ * float-cast-overflow found plot_arrow converting 2.4e21 to int). */
+static void test_far(void)
+{
+    struct plot p = grid(W, H);
+    plot_dotf(&p, 3e9, 5, 7);
+    plot_dotf(&p, -1e308, 5, 7);
+    plot_dotf(&p, 5, 1e300, 7);
+    plot_dotf(&p, NAN, 5, 7);
+    CHECK(dots_in(&p, 0, 2 * W, 0, 4 * H) == 0);
+    plot_dotf(&p, 5.9, 6.2, 7);
+    CHECK(dots_in(&p, 0, 2 * W, 0, 4 * H) == 1 && dot_at(&p, 5, 6));
+    p = grid(W, H);
+    plot_arrow(&p, 1.2e21, 3, 1.2e21, 3.1, 2, 7); /* shorter than a dot, far */
+    plot_arrow(&p, -1e300, 3, -1e300, 3.1, 2, 7);
+    plot_arrow(&p, 1e300, 1e300, 2, 2, 2, 7);      /* clipped to the grid */
+    CHECK(dots_in(&p, 0, 2 * W, 0, 4 * H) > 0);
+}
+
 void test_plot(void)
 {
+    test_far();
     test_dots();
     test_text();
     test_lines();

@@ -123,6 +123,11 @@ for w in 80 40 24; do
     check "CJK title at $w columns: $l wide" [ "$l" -le "$w" ]
 done
 
+# --- found by random key scripts (helper fuzz): bounded, no hang ---
+# a ball edited to r 1e9 and selected: the selection ring had 10^10 steps
+check "r 1e9, selected: the screen in time" timeout 20 sh -c '"$0" --snapshot=60x200 --no-color --keys="<:r 1e9> <click 19 15>" scenes/gas.scene >/dev/null' "$SB"
+check "x -1e308, lab on: the screen in time" timeout 20 sh -c '"$0" --snapshot=80x24 --no-color --keys="<:x -1e308 5> l c <t 0.5>" scenes/break.scene >/dev/null' "$SB"
+
 # a missing scene is reported before the terminal is looked at
 "$SB" "$tmpd/missing.scene" >"$out" 2>"$err"
 check "missing scene, stdout a file: the file is named first" grep -q "missing.scene:0: cannot read" "$err"

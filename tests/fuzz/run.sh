@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view sim command)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view sim command"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -40,6 +40,13 @@ mkdir -p "$B/seed-command"
 for l in 'ball 100 200 5 0 1 15 red' 'k 20' 'dt 0.01' 'restitution 0.8' 'walls hard' \
          'rack 400 200 3 10 1' 'random 5 5 1 1 7' 'm 1.5' 'r 12' 'v 2 0' 'x 300 200' 'del' 'cue 2'; do
     printf '%s' "$l" > "$B/seed-command/$(echo "$l" | tr ' ' _)"
+done
+
+mkdir -p "$B/seed-numfmt" # 8 bytes a double: 0.1, 1/3, 5e-324, DBL_MAX, 2^63
+for h in 9a9999999999b93f 555555555555d53f 0100000000000000 ffffffffffffef7f 000000000000e043; do
+    oct=
+    for b in $(echo "$h" | sed 's/../& /g'); do oct="$oct$(printf '\\%03o' "0x$b")"; done
+    printf "$oct" > "$B/seed-numfmt/$h"
 done
 
 status=0

@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -48,6 +48,10 @@ for h in 9a9999999999b93f 555555555555d53f 0100000000000000 ffffffffffffef7f 000
     for b in $(echo "$h" | sed 's/../& /g'); do oct="$oct$(printf '\\%03o' "0x$b")"; done
     printf "$oct" > "$B/seed-numfmt/$h"
 done
+# session: a byte an operation, then its ball and values (fuzz_session.c)
+mkdir -p "$B/seed-session"
+printf '\000\001\002\005\016\001\003\004\003\003\017\000\007\040' > "$B/seed-session/edits"
+printf '\007\001\001\001\005\003\004\022\001\011\005\005\023\000\012' > "$B/seed-session/events"
 
 status=0
 for z in $FUZZERS; do

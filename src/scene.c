@@ -664,6 +664,11 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         return -1;
     if (speed < 0)
         return fail(ps, "speed must be >= 0");
+    /* the largest ball's mass, M (RMAX/RMIN)^2, must be a number: a range
+     * of 1e-320..8 made masses of inf that no scene file can hold */
+    if (!isfinite(m * (R / R0) * (R / R0)))
+        return fail(ps, "random: radius range %.17g..%.17g with mass %.17g "
+                        "gives the largest ball an infinite mass", R0, R, m);
     int maxwell = 0;
     const double sigma = speed * sqrt(0.5);
     if (ntok == 7) {

@@ -264,7 +264,8 @@ static void list_push(struct event *ev, int32_t k, size_t w)
 static void q_file(struct event *ev, int32_t k)
 {
     double t = ev->slot[k].t;
-    if (t == INFINITY) {
+    if (!(t < INFINITY)) { /* never, or NaN (a state gone non-finite): no event,
+                              not an overflow entry that q_top rebuilds for ever */
         ev->ql[k].where = Q_NONE;
     } else if (t < ev->lim) {
         ev->ql[k].where = Q_NEAR;

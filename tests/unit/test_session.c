@@ -280,8 +280,46 @@ static void test_nonfinite(void)
     session_free(&ss);
 }
 
+/* fuzz_session: the event engine with a ball of mass 1e300, a field and
+ * rolling friction came to an event time of NaN; the queue filed it in its
+ * overflow list and q_top rebuilt the calendar for ever (session_forward
+ * never returned). Now a NaN time is no event: forward moves end. */
+static void test_event_nan(void)
+{
+    struct session ss;
+    CHECK(start(&ss, "ball 100 200 3 0 1 20\nball 300 200 0 0 2 20\n"
+                     "ball 600 100 -1 2 1 10\n") == 0);
+    session_set_mass(&ss, 1, 0); /* refused */
+    session_forward(&ss);
+    session_add_ball(&ss, 0.5, 20, 3, 0, 1e300, 0.5, 7);
+    session_set_k(&ss, 20);
+    session_remove_ball(&ss, 0);
+    session_forward(&ss);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    session_set_dt(&ss, 0.05);
+    session_set_border(&ss, 1, 1, 7);
+    session_group(&ss, 0);
+    session_set_border(&ss, 0, 1, 6);
+    session_set_mass(&ss, 1, 1e9);
+    struct sim_params q = ss.s.p;
+    q.friction = SIM_FRICTION_ROLLING;
+    q.friction_c = 3;
+    q.gx = 799;
+    q.gy = 3;
+    q.open = 7;
+    session_set_params(&ss, &q);
+    session_set_dt(&ss, -1); /* refused */
+    while (session_back(&ss) == 0)
+        ;
+    for (int i = 0; i < 50; i++)
+        session_forward(&ss);
+    CHECK(ss.s.n == 3); /* reached: no endless loop */
+    session_free(&ss);
+}
+
 void test_session(void)
 {
+    test_event_nan();
     test_replay();
     test_reset();
     test_event_mode();

@@ -40,6 +40,7 @@ struct parser {
     int generating;        /* add_ball is called by rack or random */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
     int seen_walls, seen_contact, seen_gravity;
+    int cue_line;          /* line of the cue directive, 0: none */
 };
 
 static int fail(struct parser *ps, const char *fmt, ...)
@@ -248,6 +249,22 @@ static int d_dt(struct parser *ps, const struct text_token *tok, int ntok)
         once(ps, &ps->seen_dt, "dt"))
         return -1;
     return parse_positive(ps, tok[1], "time step dt", &ps->sc->p.dt);
+}
+
+/* cue N: the front end's cue ball is ball N (1-based, in the order the
+ * balls are made, rack and random included); checked once all are read. */
+static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    unsigned long long v;
+    if (expect_fields(ps, tok, ntok, 1, 1, "cue N"))
+        return -1;
+    if (ps->cue_line)
+        return fail(ps, "cue given twice");
+    if (parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &v))
+        return -1;
+    ps->sc->cue = (size_t)v;
+    ps->cue_line = ps->line;
+    return 0;
 }
 
 static int d_restitution(struct parser *ps, const struct text_token *tok, int ntok)
@@ -637,6 +654,8 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_dt(ps, tok, ntok);
     if (tok_is(tok[0], "restitution"))
         return d_restitution(ps, tok, ntok);
+    if (tok_is(tok[0], "cue"))
+        return d_cue(ps, tok, ntok);
     if (tok_is(tok[0], "walls"))
         return d_walls(ps, tok, ntok);
     if (tok_is(tok[0], "contact"))
@@ -735,6 +754,10 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     }
     if (rc == 0)
         rc = check_inside(&ps);
+    if (rc == 0 && sc->cue > sc->n) {
+        ps.line = ps.cue_line;
+        rc = fail(&ps, "cue %zu: the scene has %zu balls", sc->cue, sc->n);
+    }
     sc->format = SCENE_FORMAT_NATIVE;
     sc->view.x0 = 0;
     sc->view.y0 = 0;
@@ -828,6 +851,8 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     if (sc->title)
         fprintf(f, "title %s\n", sc->title);
+    if (sc->cue)
+        fprintf(f, "cue %zu\n", sc->cue);
     if (s->p.shape == SIM_CIRCLE)
         fprintf(f, "table circle %.17g\n", 0.5 * s->p.w);
     else

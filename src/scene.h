@@ -57,6 +57,7 @@ struct scene {
     size_t names_len, names_cap;
     double radius;            ///< universe radius R (view -R..R); 0 in native scenes
     struct scene_view view;   ///< native: the table [0,w]x[0,h]; universe: [-R,R]^2
+    size_t cue;               ///< the cue ball, 1-based (directive `cue N`), 0: none
 };
 
 /// The name of ball @p i ("" when it has none), e.g. "earth.gif".

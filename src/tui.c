@@ -694,10 +694,12 @@ static double default_speed(const struct scene *sc)
     return 20;
 }
 
-/* The cue ball: the scene's (a ball named "cue"), else the first white
- * ball that moves, else the first that moves, else the first. */
+/* The cue ball: the scene's (`cue N`, or a ball named "cue"), else the
+ * first white ball that moves, else the first that moves, else the first. */
 static size_t default_cue(const struct scene *sc)
 {
+    if (sc->cue >= 1 && sc->cue <= sc->n)
+        return sc->cue - 1;
     for (size_t i = 0; i < sc->n; i++)
         if (!strcmp(scene_ball_name(sc, i), "cue"))
             return i;

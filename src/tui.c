@@ -230,7 +230,9 @@ struct ui {
     /* the script */
     struct item *items;
     int nitems, next_item;
-    double due;            /* wall time the current wait ends (live) */
+    double due;            /* wall time the current wait ends (live, paused) */
+    int wait_sim;          /* a wait runs until the simulated time wait_end */
+    double wait_end;
     /* fps */
     int frames;
     double fps_since, last_frame;
@@ -1037,8 +1039,19 @@ static int loop(struct ui *u)
         u->wall = t;
         if (t_end > 0 && t >= t_end)
             break;
-        /* the script: items that are due */
-        while (u->next_item < u->nitems && t >= u->due && !u->quit) {
+        if (u->f.running && !u->f.help) {
+            u->target += dtw * u->f.speed;
+            /* a wait of the script ends exactly where a snapshot's does */
+            if (u->wait_sim && u->target > u->wait_end)
+                u->target = u->wait_end;
+            run_to_target(u, 1);
+        }
+        /* the script: a wait ends when the run has reached its time (or,
+         * paused, after T / speed seconds); then the items that follow */
+        if (u->wait_sim && (!u->f.running || u->f.help ||
+                            u->ss.s.t + (u->ss.engine == SESSION_SPRING ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
+            u->wait_sim = 0;
+        while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
             const struct item *it = &u->items[u->next_item++];
             if (it->kind == ITEM_KEY) {
                 handle_key(u, it->key);
@@ -1046,13 +1059,13 @@ static int loop(struct ui *u)
                 u->click_x = it->x;
                 u->click_y = it->y;
                 handle_key(u, KEY_MOUSE);
+            } else if (u->f.running && !u->f.help) {
+                u->wait_sim = 1;
+                u->wait_end = u->ss.s.t + it->t;
+                u->target = u->ss.s.t;
             } else {
                 u->due = t + it->t / u->f.speed;
             }
-        }
-        if (u->f.running && !u->f.help) {
-            u->target += dtw * u->f.speed;
-            run_to_target(u, 1);
         }
         frame_state(u);
         screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);

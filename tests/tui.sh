@@ -477,4 +477,16 @@ gone() { i=0; while [ $i -lt 50 ]; do kill -0 "$1" 2>/dev/null || return 0; slee
 check "lost terminal: the process ends" gone "$lpid"
 [ -n "$lpid" ] && kill "$lpid" 2>/dev/null
 
+# --- --keys in a terminal plays a demo: <t 2> at 20 t/s lasts 0.1 s ---
+start kd 80 24 "--keys='<t 2> space'"
+check "demo: paused by the script" wait_for kd "paused · speed 20 t/s"
+tk=$(field kd t)
+check "demo: paused at t = 2 exactly, as a snapshot ($tk)" [ "$tk" = 2.00 ] && [ "$(field kd step)" = 40 ]
+keys kd ' '
+check "demo: the keyboard still works" wait_for kd "running · speed 20 t/s"
+keys kd q
+check "demo: q exits 0" [ "$(wait_rc kd)" = 0 ]
+start kb 80 24 "--keys=foo"
+check "demo: a bad script exits 2" [ "$(wait_rc kb)" = 2 ]
+
 summary

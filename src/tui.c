@@ -614,7 +614,7 @@ static void help_fill(void)
 
 static void handle_key(struct ui *u, int key)
 {
-    if (u->f.help && key != KEY_RESIZE && key != KEY_MOUSE) {
+    if (u->f.help && key != KEY_RESIZE) {
         /* The help is open: space turns the page, any other key closes. */
         if (key == ' ' && u->f.help < u->scr.help_pages) {
             u->f.help++;
@@ -821,8 +821,21 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
              * terminal spends in T / speed seconds. */
             u->wall += it->t / u->f.speed;
             if (u->f.running && !u->f.help) {
-                u->target = u->ss.s.t + it->t;
-                run_to_target(u, 0);
+                double end = u->ss.s.t + it->t;
+                if (u->f.trails) {
+                    /* the frames a terminal would draw, for the trails */
+                    double frame = u->f.speed / u->o.fps;
+                    long nf = (long)fmin(it->t / frame, 100000);
+                    for (long k = 1; k < nf && u->f.running; k++) {
+                        u->target = end - (double)(nf - k) * frame;
+                        run_to_target(u, 0);
+                        screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+                    }
+                }
+                if (u->f.running) {
+                    u->target = end;
+                    run_to_target(u, 0);
+                }
             }
         }
         frame_state(u);

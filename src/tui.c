@@ -1050,6 +1050,10 @@ static int loop(struct ui *u)
         double t = now();
         double dtw = t - u->wall;
         u->wall = t;
+        /* A gap (the process stopped and continued, a slow terminal) is
+         * one frame, not a jump that would fall behind. */
+        if (dtw > 0.25)
+            dtw = 1 / u->o.fps;
         if (t_end > 0 && t >= t_end)
             break;
         if (u->f.running && !u->f.help) {

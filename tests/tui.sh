@@ -443,6 +443,13 @@ keys fp x
 sleep 1.6
 f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
 check "fps after the help: $f, not 4-9" [ "${f:-0}" -ge 12 ]
+kill -STOP "$(cat "$tmpd/fp.pid")"
+sleep 1
+kill -CONT "$(cat "$tmpd/fp.pid")"
+sleep 1.6
+f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
+check "fps after stop and continue: $f" [ "${f:-0}" -ge 12 ]
+check "no behind after stop and continue" not sh -c 'tmux -L "$0" capture-pane -p -t fp | tail -n 1 | grep -q behind' "$sock"
 keys fp q
 start bh 100 32 --speed=1e6 scenes/gas.scene
 check "behind: said, with the fps" wait_for bh "behind: cannot keep 1e\+06 t/s  [0-9]+ fps"

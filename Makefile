@@ -30,7 +30,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim grid contact gravity event history session
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view screen
+PURE   = text scene universe particles formats view screen script
 # The front end and the entry point.
 FRONT  = main tui
 

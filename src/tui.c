@@ -19,6 +19,7 @@
 #include "gravity.h"
 #include "scene.h"
 #include "screen.h"
+#include "script.h"
 #include "session.h"
 #include "sim.h"
 #include "view.h"
@@ -75,141 +76,6 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* === The key script (--keys) === */
-
-enum { ITEM_KEY, ITEM_WAIT, ITEM_CLICK };
-
-struct item {
-    int kind;
-    int key;       /* ITEM_KEY */
-    double t;      /* ITEM_WAIT: simulated time */
-    int x, y;      /* ITEM_CLICK: screen cell */
-};
-
-static const struct {
-    const char *name;
-    int key;
-} key_names[] = {
-    {"space", ' '}, {"enter", '\r'}, {"esc", 27}, {"tab", '\t'},
-    {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT}, {"right", KEY_RIGHT},
-    {"backspace", KEY_BACKSPACE}, {"btab", KEY_BTAB},
-};
-
-/* Parses a key script into *items. Returns the count, or -1 with a message
- * in err. Syntax (see springball(1)): tokens separated by blanks; a token
- * is a key (one printable character, a name such as space or up, C-x for
- * a control key), <t T> (wait T units of simulated time), <click C R> (a
- * click on column C, row R, from 0), any of them followed by *N (N times). */
-static int parse_script(const char *s, struct item **items, char *err, size_t errsize)
-{
-    size_t cap = 16, n = 0;
-    struct item *it = malloc(cap * sizeof *it);
-    if (!it) {
-        snprintf(err, errsize, "out of memory");
-        return -1;
-    }
-    const char *p = s;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\n')
-            p++;
-        if (!*p)
-            break;
-        const char *tok = p;
-        struct item one = {0};
-        if (*p == '<') {
-            const char *end = strchr(p, '>');
-            if (!end) {
-                snprintf(err, errsize, "'%.20s': no closing '>'", tok);
-                goto fail;
-            }
-            char body[64];
-            size_t len = (size_t)(end - p - 1);
-            if (len >= sizeof body)
-                len = sizeof body - 1;
-            memcpy(body, p + 1, len);
-            body[len] = 0;
-            double t;
-            int x, y;
-            char extra;
-            if (sscanf(body, " t %lf %c", &t, &extra) == 1) {
-                if (!(t >= 0 && t <= 1e300)) {
-                    snprintf(err, errsize, "<%s>: the wait must be a finite time >= 0", body);
-                    goto fail;
-                }
-                one.kind = ITEM_WAIT;
-                one.t = t;
-            } else if (sscanf(body, " click %d %d %c", &x, &y, &extra) == 2) {
-                if (x < 0 || y < 0 || x > 10000 || y > 10000) {
-                    snprintf(err, errsize, "<%s>: column and row from 0", body);
-                    goto fail;
-                }
-                one.kind = ITEM_CLICK;
-                one.x = x;
-                one.y = y;
-            } else {
-                snprintf(err, errsize, "<%s>: not <t TIME> or <click COL ROW>", body);
-                goto fail;
-            }
-            p = end + 1;
-        } else {
-            const char *end = p;
-            while (*end && *end != ' ' && *end != '\t' && *end != '\n' &&
-                   !(*end == '*' && end > p))
-                end++;
-            size_t len = (size_t)(end - p);
-            one.kind = ITEM_KEY;
-            one.key = -1;
-            if (len == 1 && (unsigned char)*p > ' ' && (unsigned char)*p < 127) {
-                one.key = (unsigned char)*p;
-            } else if (len == 3 && p[0] == 'C' && p[1] == '-' &&
-                       ((p[2] >= 'a' && p[2] <= 'z') || (p[2] >= 'A' && p[2] <= 'Z'))) {
-                one.key = (p[2] | 0x20) - 'a' + 1;
-            } else {
-                for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
-                    if (strlen(key_names[i].name) == len && !strncmp(p, key_names[i].name, len))
-                        one.key = key_names[i].key;
-            }
-            if (one.key < 0) {
-                snprintf(err, errsize, "'%.*s': not a key (a character, space, enter, "
-                         "esc, tab, up, down, left, right, C-x)", (int)(len < 20 ? len : 20), p);
-                goto fail;
-            }
-            p = end;
-        }
-        long times = 1;
-        if (*p == '*') {
-            char *e;
-            times = strtol(p + 1, &e, 10);
-            if (e == p + 1 || times < 1 || times > 100000) {
-                snprintf(err, errsize, "'%.20s': a count from 1 to 100000 after '*'", tok);
-                goto fail;
-            }
-            p = e;
-        }
-        if (*p && *p != ' ' && *p != '\t' && *p != '\n') {
-            snprintf(err, errsize, "'%.20s': put blanks between keys", tok);
-            goto fail;
-        }
-        for (long i = 0; i < times; i++) {
-            if (n == cap) {
-                struct item *ni = cap > 1000000 ? NULL : realloc(it, 2 * cap * sizeof *it);
-                if (!ni) {
-                    snprintf(err, errsize, "the script is too long");
-                    goto fail;
-                }
-                it = ni;
-                cap *= 2;
-            }
-            it[n++] = one;
-        }
-    }
-    *items = it;
-    return (int)n;
-fail:
-    free(it);
-    return -1;
-}
-
 /* === The front end's state === */
 
 struct ui {
@@ -228,7 +94,7 @@ struct ui {
     int click_x, click_y;  /* the cell of the last click */
     int redraw;            /* Ctrl-L: write every cell again */
     /* the script */
-    struct item *items;
+    struct script_item *items;
     int nitems, next_item;
     double due;            /* wall time the current wait ends (live, paused) */
     int wait_sim;          /* a wait runs until the simulated time wait_end */
@@ -612,6 +478,20 @@ static void help_fill(void)
             help[nhelp++] = (struct screen_help){bindings[i].label, bindings[i].help};
 }
 
+/* A key of a script as curses gives it. */
+static int curses_key(int key)
+{
+    switch (key) {
+    case SCRIPT_UP: return KEY_UP;
+    case SCRIPT_DOWN: return KEY_DOWN;
+    case SCRIPT_LEFT: return KEY_LEFT;
+    case SCRIPT_RIGHT: return KEY_RIGHT;
+    case SCRIPT_BACKSPACE: return KEY_BACKSPACE;
+    case SCRIPT_BTAB: return KEY_BTAB;
+    default: return key;
+    }
+}
+
 static void handle_key(struct ui *u, int key)
 {
     if (u->f.help && key != KEY_RESIZE) {
@@ -755,7 +635,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         note_level(u, SCREEN_WARNING, "no event engine: %s", u->ss.msg);
     if (o->keys) {
         char err[160];
-        u->nitems = parse_script(o->keys, &u->items, err, sizeof err);
+        u->nitems = script_parse(o->keys, &u->items, err, sizeof err);
         if (u->nitems < 0) {
             fprintf(stderr, "springball: --keys: %s\n", err);
             screen_free(&u->scr);
@@ -809,10 +689,10 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
      * frames (the help's pages and the view's trails depend on it). */
     screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
     for (int i = 0; i < u->nitems && !u->quit; i++) {
-        const struct item *it = &u->items[i];
-        if (it->kind == ITEM_KEY) {
-            handle_key(u, it->key);
-        } else if (it->kind == ITEM_CLICK) {
+        const struct script_item *it = &u->items[i];
+        if (it->kind == SCRIPT_KEY) {
+            handle_key(u, curses_key(it->key));
+        } else if (it->kind == SCRIPT_CLICK) {
             u->click_x = it->x;
             u->click_y = it->y;
             handle_key(u, KEY_MOUSE);
@@ -1069,10 +949,10 @@ static int loop(struct ui *u)
                             u->ss.s.t + (u->ss.engine == SESSION_SPRING ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
             u->wait_sim = 0;
         while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
-            const struct item *it = &u->items[u->next_item++];
-            if (it->kind == ITEM_KEY) {
-                handle_key(u, it->key);
-            } else if (it->kind == ITEM_CLICK) {
+            const struct script_item *it = &u->items[u->next_item++];
+            if (it->kind == SCRIPT_KEY) {
+                handle_key(u, curses_key(it->key));
+            } else if (it->kind == SCRIPT_CLICK) {
                 u->click_x = it->x;
                 u->click_y = it->y;
                 handle_key(u, KEY_MOUSE);

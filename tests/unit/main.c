@@ -23,6 +23,7 @@ static const struct {
     {"grid", test_grid},
     {"session", test_session},
     {"screen", test_screen},
+    {"script", test_script},
 };
 
 int main(int argc, char **argv)

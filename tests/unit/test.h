@@ -62,5 +62,6 @@ void test_fuzz(void);
 void test_grid(void);
 void test_session(void);
 void test_screen(void);
+void test_script(void);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * event.c - the event-driven hard-ball engine: predictions, the heap, the
+ * event.c - the event-driven hard-ball engine: predictions, the queue, the
  * grid and its cell crossings.
  *
  * Prediction is canonical: a pair is always predicted from the later of its
@@ -7,12 +7,27 @@
  * does not depend on when it is made. Cell crossings change no trajectory
  * and no own time, so the grid and the all-pairs search compute the same
  * collisions with the same rounding.
+ *
+ * The balls live in records of one cache line each, sorted by cell at init
+ * (a ball's neighbours are then mostly near it in memory); `id` and `at` map
+ * records to ball numbers and back. Ball numbers decide the order of events
+ * at equal times and the order of every sum, so the renumbering changes no
+ * result.
  */
 #include "event.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A ball at its own time tb: position, velocity, radius, the time of its
+ * next wall (tlim), its collision counter (a prediction with it is stale
+ * once the counter has moved on) and the next ball in its cell. 64 bytes. */
+struct event_ball {
+    double x, y, vx, vy, tb, r, tlim;
+    uint32_t cnt;
+    int32_t next;
+};
 
 /*
  * Balls approach when the cosine between their relative position and
@@ -22,6 +37,16 @@
  * overlap by at most sigma * EVENT_APPROACH^2 / 2, 5e-21 of the contact.
  */
 #define EVENT_APPROACH 1e-10
+
+/* At most this many balls: all pairs, no grid (measured: see README). */
+#define EVENT_GRID_MIN 20
+
+/* The inner loop's functions, inlined where the compiler allows asking. */
+#if defined(__GNUC__)
+#define EV_INLINE inline __attribute__((always_inline))
+#else
+#define EV_INLINE inline
+#endif
 
 /* Codes of single-ball events, stored as j = -1 - code. */
 enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
@@ -69,6 +94,8 @@ const char *event_unsupported(const struct sim_params *p)
         return "gravity";
     if (p->contact == SIM_CONTACT_EXP)
         return "contact exp";
+    if (p->friction || p->gx != 0 || p->gy != 0 || p->open)
+        return p->friction ? "friction" : p->gx != 0 || p->gy != 0 ? "a field" : "open sides";
     return NULL;
 }
 
@@ -81,115 +108,272 @@ struct event_config event_default_config(void)
     return c;
 }
 
-/* === Heap === */
+/* === Queue === */
 
-/* The total order of events: time, then lower ball, then partner (single
- * ball events, j < 0, first). */
-static int ev_less(const struct event_item *a, const struct event_item *b)
+/*
+ * One pending event per ball, as in Smallenburg's "Single" code: a ball's
+ * slot holds the earliest of its own next event (a wall or a cell crossing)
+ * and the collisions it predicted. A slot's collision goes stale when its
+ * partner changes course (the partner's counter moves on); the owner then
+ * predicts again when the slot comes to the top. The owner itself never
+ * holds a stale slot: every change of course predicts it again at once.
+ *
+ * The slots are kept in a calendar (after Paul, and Smallenburg's event
+ * lists): the events before `lim` in a small binary heap ordered exactly,
+ * the later ones in unsorted lists, one per time span of width w (about 4
+ * events each), in a ring of nb lists covering a few mean times between a
+ * ball's events, and the rest in an overflow list. A change of slot is
+ * then O(1) for a far event (most are), and only the heap's few hundred
+ * events are ever compared. Every event outside the heap is at lim or
+ * later: a list is moved into the heap whole before lim passes its span
+ * (an event goes one list early when not in the first, so that rounding of
+ * (t - lim) / w never puts it late).
+ */
+
+enum { Q_NEAR = -1, Q_NONE = -2 };
+#define Q_PER_LIST 4.0
+
+/* The total order of events: time, then lower ball number, then partner
+ * (single ball events, j < 0, first). Ties in time are rare: only they look
+ * the ball numbers up. */
+static int ev_tie(const struct event *ev, const struct event_item *a,
+                  const struct event_item *b)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->i != b->i)
-        return a->i < b->i;
-    return a->j < b->j;
+    int32_t ai = ev->id[a->own], aj = a->j, bi = ev->id[b->own], bj = b->j;
+    if (aj >= 0) {
+        aj = ev->id[aj];
+        if (aj < ai) {
+            int32_t x = ai;
+            ai = aj;
+            aj = x;
+        }
+    }
+    if (bj >= 0) {
+        bj = ev->id[bj];
+        if (bj < bi) {
+            int32_t x = bi;
+            bi = bj;
+            bj = x;
+        }
+    }
+    if (ai != bi)
+        return ai < bi;
+    return aj < bj;
 }
 
-static void sift_down(struct event_item *h, size_t n, size_t k)
+static EV_INLINE int ev_less(const struct event *ev, const struct event_item *a,
+                             const struct event_item *b)
 {
-    struct event_item e = h[k];
+    return a->t < b->t || (a->t == b->t && ev_tie(ev, a, b));
+}
+
+/* near-heap order of records k and j */
+static EV_INLINE int near_less(const struct event *ev, int32_t k, int32_t j)
+{
+    return ev_less(ev, &ev->slot[k], &ev->slot[j]);
+}
+
+static void near_up(struct event *ev, size_t h, int32_t k)
+{
+    int32_t *nr = ev->near;
+    while (h > 0) {
+        size_t up = (h - 1) / 2;
+        if (!near_less(ev, k, nr[up]))
+            break;
+        nr[h] = nr[up];
+        ev->ql[nr[h]].pos = (int32_t)h;
+        h = up;
+    }
+    nr[h] = k;
+    ev->ql[k].pos = (int32_t)h;
+}
+
+static void near_down(struct event *ev, size_t h, int32_t k)
+{
+    int32_t *nr = ev->near;
+    size_t n = ev->nnear;
     for (;;) {
-        size_t c = 2 * k + 1;
+        size_t c = 2 * h + 1;
         if (c >= n)
             break;
-        if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
+        if (c + 1 < n && near_less(ev, nr[c + 1], nr[c]))
             c++;
-        if (!ev_less(&h[c], &e))
+        if (!near_less(ev, nr[c], k))
             break;
-        h[k] = h[c];
-        k = c;
+        nr[h] = nr[c];
+        ev->ql[nr[h]].pos = (int32_t)h;
+        h = c;
     }
-    h[k] = e;
+    nr[h] = k;
+    ev->ql[k].pos = (int32_t)h;
+}
+
+/* Record k's slot has changed while in the heap: move it to its place. */
+static void near_fix(struct event *ev, int32_t k)
+{
+    size_t h = (size_t)ev->ql[k].pos;
+    if (h > 0 && near_less(ev, k, ev->near[(h - 1) / 2]))
+        near_up(ev, h, k);
+    else
+        near_down(ev, h, k);
+}
+
+static void q_unlink(struct event *ev, int32_t k)
+{
+    int32_t w = ev->ql[k].where;
+    if (w == Q_NONE)
+        return;
+    if (w == Q_NEAR) {
+        size_t h = (size_t)ev->ql[k].pos;
+        int32_t last = ev->near[--ev->nnear];
+        if (last != k) {
+            ev->near[h] = last;
+            ev->ql[last].pos = (int32_t)h;
+            near_fix(ev, last);
+        }
+    } else {
+        if (ev->ql[k].prev >= 0)
+            ev->ql[ev->ql[k].prev].next = ev->ql[k].next;
+        else
+            ev->lhead[w] = ev->ql[k].next;
+        if (ev->ql[k].next >= 0)
+            ev->ql[ev->ql[k].next].prev = ev->ql[k].prev;
+        if ((size_t)w == ev->nlist)
+            ev->nover--;
+        else
+            ev->nring--;
+    }
+    ev->ql[k].where = Q_NONE;
+}
+
+static void list_push(struct event *ev, int32_t k, size_t w)
+{
+    ev->ql[k].where = (int32_t)w;
+    ev->ql[k].prev = -1;
+    ev->ql[k].next = ev->lhead[w];
+    if (ev->lhead[w] >= 0)
+        ev->ql[ev->lhead[w]].prev = k;
+    ev->lhead[w] = k;
+}
+
+/* Files record k by its slot's time. */
+static void q_file(struct event *ev, int32_t k)
+{
+    double t = ev->slot[k].t;
+    if (t == INFINITY) {
+        ev->ql[k].where = Q_NONE;
+    } else if (t < ev->lim) {
+        ev->ql[k].where = Q_NEAR;
+        size_t h = ev->nnear++;
+        near_up(ev, h, k);
+    } else {
+        double m = floor((t - ev->lim) / ev->lw);
+        if (m >= 1)
+            m -= 1; /* one list early: rounding never files it late */
+        if (m < (double)ev->nlist) {
+            list_push(ev, k, (ev->lnext0 + (size_t)m) % ev->nlist);
+            ev->nring++;
+        } else {
+            list_push(ev, k, ev->nlist);
+            ev->nover++;
+        }
+    }
+}
+
+/* Record @p e.own's new slot. */
+static void set_slot(struct event *ev, struct event_item e)
+{
+    int32_t k = e.own;
+    if (ev->ql[k].where == Q_NEAR && e.t < ev->lim) {
+        ev->slot[k] = e;
+        near_fix(ev, k);
+        return;
+    }
+    q_unlink(ev, k);
+    ev->slot[k] = e;
+    q_file(ev, k);
+}
+
+/* Sizes the calendar anew from the slots: the heap starts at the earliest
+ * event, the lists are Q_PER_LIST mean gaps between events wide and span
+ * four mean times to a ball's next event. O(n); at init, and when the ring
+ * runs empty or the overflow holds most events. */
+static void q_rebuild(struct event *ev)
+{
+    size_t n = ev->n, live = 0;
+    double tmin = INFINITY, sum = 0;
+    for (size_t k = 0; k < n; k++) {
+        double t = ev->slot[k].t;
+        if (t < INFINITY) {
+            live++;
+            sum += t - ev->t;
+            if (t < tmin)
+                tmin = t;
+        }
+    }
+    ev->nnear = ev->nring = ev->nover = 0;
+    ev->lnext0 = 0;
+    double tau = live ? sum / (double)live : 0;
+    double nl = live ? 4 * (double)live / Q_PER_LIST : 1;
+    ev->nlist = nl < 16 ? 16 : nl > (double)ev->capl ? ev->capl : (size_t)nl;
+    ev->lw = 4 * tau / (double)ev->nlist;
+    /* spans below the rounding of the times would never advance */
+    double floor_w = (fabs(tmin) + fabs(ev->t)) * 0x1p-40;
+    if (!(ev->lw > floor_w))
+        ev->lw = floor_w > 0 ? floor_w : 0x1p-1000;
+    ev->lim = live ? tmin + ev->lw : INFINITY;
+    for (size_t w = 0; w <= ev->nlist; w++)
+        ev->lhead[w] = -1;
+    for (size_t k = 0; k < n; k++)
+        q_file(ev, (int32_t)k);
+}
+
+/* The earliest event, or NULL when there is none. */
+static struct event_item *q_top(struct event *ev)
+{
+    for (;;) {
+        if (ev->nnear && ev->slot[ev->near[0]].t < ev->lim)
+            return &ev->slot[ev->near[0]];
+        if (ev->nring == 0) {
+            if (ev->nover == 0 && ev->nnear == 0)
+                return NULL;
+            q_rebuild(ev);
+            continue;
+        }
+        /* the next list into the heap, lim one span on */
+        size_t w = ev->lnext0;
+        for (int32_t k = ev->lhead[w], nx; k >= 0; k = nx) {
+            nx = ev->ql[k].next;
+            ev->ql[k].where = Q_NEAR;
+            ev->nring--;
+            near_up(ev, ev->nnear++, k);
+        }
+        ev->lhead[w] = -1;
+        double lim = ev->lim + ev->lw;
+        if (!(lim > ev->lim)) { /* the span is below the rounding of lim */
+            q_rebuild(ev);
+            continue;
+        }
+        ev->lim = lim;
+        ev->lnext0 = (w + 1) % ev->nlist;
+        if (ev->lnext0 == 0 && ev->nover) {
+            /* a turn of the ring: the overflow's near events into it */
+            if (ev->nover > ev->n / 2) {
+                q_rebuild(ev);
+                continue;
+            }
+            for (int32_t k = ev->lhead[ev->nlist], nx; k >= 0; k = nx) {
+                nx = ev->ql[k].next;
+                q_unlink(ev, k);
+                q_file(ev, k);
+            }
+        }
+    }
 }
 
 static int stale(const struct event *ev, const struct event_item *e)
 {
-    return e->ci != ev->cnt[e->i] || (e->j >= 0 && e->cj != ev->cnt[e->j]);
-}
-
-/* Drops the stale events and rebuilds the heap: O(size), done when the heap
- * has doubled since the last time, so O(1) amortised per push. */
-static void compact(struct event *ev)
-{
-    size_t k = 0;
-    for (size_t a = 0; a < ev->nheap; a++)
-        if (!stale(ev, &ev->heap[a]))
-            ev->heap[k++] = ev->heap[a];
-    ev->nheap = k;
-    for (size_t a = k / 2; a-- > 0;)
-        sift_down(ev->heap, k, a);
-    ev->compact_at = 2 * k + 4 * ev->n + 1024;
-}
-
-static void push(struct event *ev, double t, int32_t i, int32_t j)
-{
-    if (ev->nheap == ev->capheap) {
-        if (ev->nheap >= ev->compact_at) {
-            compact(ev);
-            if (ev->nheap < ev->capheap)
-                goto room;
-        }
-        size_t cap = ev->capheap ? 2 * ev->capheap : 1024;
-        struct event_item *nh = cap > (size_t)-1 / sizeof *nh ? NULL
-                                : realloc(ev->heap, cap * sizeof *nh);
-        if (!nh) {
-            ev->nomem = 1;
-            return;
-        }
-        ev->heap = nh;
-        ev->capheap = cap;
-    }
-room:;
-    struct event_item e = {t, i, j, ev->cnt[i], j >= 0 ? ev->cnt[j] : 0};
-    size_t k = ev->nheap++;
-    while (k > 0) {
-        size_t up = (k - 1) / 2;
-        if (!ev_less(&e, &ev->heap[up]))
-            break;
-        ev->heap[k] = ev->heap[up];
-        k = up;
-    }
-    ev->heap[k] = e;
-}
-
-/* Removes the earliest event. Floyd's variant: the hole at the root goes
- * down to a leaf along the earlier children (one comparison a level), and
- * the last event, usually a late one, rises from there (few levels). */
-static struct event_item pop(struct event *ev)
-{
-    struct event_item *h = ev->heap;
-    struct event_item top = h[0];
-    size_t n = --ev->nheap, k = 0;
-    if (n == 0)
-        return top;
-    struct event_item last = h[n];
-    for (;;) {
-        size_t c = 2 * k + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && ev_less(&h[c + 1], &h[c]))
-            c++;
-        h[k] = h[c];
-        k = c;
-    }
-    while (k > 0) {
-        size_t up = (k - 1) / 2;
-        if (!ev_less(&last, &h[up]))
-            break;
-        h[k] = h[up];
-        k = up;
-    }
-    h[k] = last;
-    return top;
+    return e->j >= 0 && e->cp != ev->b[e->j].cnt;
 }
 
 /* === Predictions === */
@@ -202,23 +386,28 @@ static struct event_item pop(struct event *ev)
  *   s = (-b - sqrt(b^2 - vv c)) / vv = c / (-b + sqrt(b^2 - vv c)),
  * the second form without cancellation. c <= 0 (touching or overlapping,
  * by rounding or by allow_overlap) and approaching gives s <= 0: at once.
+ * Swapping p and q negates D and V exactly, so either order gives the same
+ * bits.
  */
-static double pair_time(const struct event *ev, size_t i, size_t j)
+static EV_INLINE double pair_time(double now, const struct event_ball *p,
+                        const struct event_ball *q)
 {
-    double tr = ev->tb[i] > ev->tb[j] ? ev->tb[i] : ev->tb[j];
-    double xi = ev->x[i] + (tr - ev->tb[i]) * ev->vx[i];
-    double yi = ev->y[i] + (tr - ev->tb[i]) * ev->vy[i];
-    double xj = ev->x[j] + (tr - ev->tb[j]) * ev->vx[j];
-    double yj = ev->y[j] + (tr - ev->tb[j]) * ev->vy[j];
+    double tr = p->tb > q->tb ? p->tb : q->tb;
+    double xi = p->x + (tr - p->tb) * p->vx;
+    double yi = p->y + (tr - p->tb) * p->vy;
+    double xj = q->x + (tr - q->tb) * q->vx;
+    double yj = q->y + (tr - q->tb) * q->vy;
     double dx = xj - xi, dy = yj - yi;
-    double dvx = ev->vx[j] - ev->vx[i], dvy = ev->vy[j] - ev->vy[i];
+    double dvx = q->vx - p->vx, dvy = q->vy - p->vy;
     double b = dx * dvx + dy * dvy;
+    if (!(b < 0))
+        return INFINITY;
     double vv = dvx * dvx + dvy * dvy;
     double dd = dx * dx + dy * dy;
     /* b < -EVENT_APPROACH |D| |V|, without the square root */
-    if (!(b < 0 && b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
+    if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
         return INFINITY;
-    double sig = ev->r[i] + ev->r[j];
+    double sig = p->r + q->r;
     double c = dd - sig * sig;
     double disc = b * b - vv * c;
     if (!(disc >= 0))
@@ -227,7 +416,7 @@ static double pair_time(const struct event *ev, size_t i, size_t j)
     if (s < 0)
         s = 0;
     double t = tr + s;
-    return t > ev->t ? t : ev->t;
+    return t > now ? t : now;
 }
 
 /* Time for coordinate q (at own time tb, speed v) to reach the wall at
@@ -247,11 +436,11 @@ static double wall_axis(double q, double v, double r, double len)
  * inside; the positive root is (-b + sqrt(b^2 - vv c)) / vv, written as
  * -c / (b + sqrt(...)) when b > 0 to avoid cancellation.
  */
-static double wall_circle(const struct event *ev, size_t i)
+static double wall_circle(const struct event *ev, const struct event_ball *a)
 {
-    double R = 0.5 * ev->p.w, lim = R - ev->r[i];
-    double dx = ev->x[i] - R, dy = ev->y[i] - R;
-    double vx = ev->vx[i], vy = ev->vy[i];
+    double R = 0.5 * ev->p.w, lim = R - a->r;
+    double dx = a->x - R, dy = a->y - R;
+    double vx = a->vx, vy = a->vy;
     double vv = vx * vx + vy * vy;
     if (!(vv > 0))
         return INFINITY;
@@ -264,19 +453,22 @@ static double wall_circle(const struct event *ev, size_t i)
     return s > 0 ? s : 0;
 }
 
-/* Ball i's own next event: the first wall, and with the grid the first
- * cell crossing. Sets tlim[i] and queues it. */
-static void predict_own(struct event *ev, size_t i)
+/* Record k's own next event: the first wall, and with the grid the first
+ * cell crossing. Sets its tlim (the wall's time: a crossing changes no
+ * course, so it bounds no prediction, and the grid and all pairs then see
+ * the same collisions in the same order) and writes the event to *e. */
+static void predict_own(struct event *ev, size_t k, struct event_item *e)
 {
+    struct event_ball *a = &ev->b[k];
     double best = INFINITY;
     int code = -1;
-    double tb = ev->tb[i];
+    double tb = a->tb;
     if (ev->p.shape == SIM_CIRCLE) {
-        best = wall_circle(ev, i);
+        best = wall_circle(ev, a);
         code = EV_WALL_CIRCLE;
     } else {
-        double sx = wall_axis(ev->x[i], ev->vx[i], ev->r[i], ev->p.w);
-        double sy = wall_axis(ev->y[i], ev->vy[i], ev->r[i], ev->p.h);
+        double sx = wall_axis(a->x, a->vx, a->r, ev->p.w);
+        double sy = wall_axis(a->y, a->vy, a->r, ev->p.h);
         if (sx < 0) sx = 0;
         if (sy < 0) sy = 0;
         best = sx;
@@ -287,17 +479,21 @@ static void predict_own(struct event *ev, size_t i)
         }
     }
     best += tb;
+    if (best < ev->t)
+        best = ev->t;
+    a->tlim = best;
     if (ev->grid) {
-        double vx = ev->vx[i], vy = ev->vy[i];
+        double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
-        if (vx > 0 && ev->cx[i] + 1 < ev->nx)
-            tx = tb + ((double)(ev->cx[i] + 1) * ev->cw - ev->x[i]) / vx;
-        else if (vx < 0 && ev->cx[i] > 0)
-            tx = tb + ((double)ev->cx[i] * ev->cw - ev->x[i]) / vx;
-        if (vy > 0 && ev->cy[i] + 1 < ev->ny)
-            ty = tb + ((double)(ev->cy[i] + 1) * ev->ch - ev->y[i]) / vy;
-        else if (vy < 0 && ev->cy[i] > 0)
-            ty = tb + ((double)ev->cy[i] * ev->ch - ev->y[i]) / vy;
+        int32_t cx = ev->cx[k], cy = ev->cy[k];
+        if (vx > 0 && cx + 1 < ev->nx)
+            tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
+        else if (vx < 0 && cx > 0)
+            tx = tb + ((double)cx * ev->cw - a->x) / vx;
+        if (vy > 0 && cy + 1 < ev->ny)
+            ty = tb + ((double)(cy + 1) * ev->ch - a->y) / vy;
+        else if (vy < 0 && cy > 0)
+            ty = tb + ((double)cy * ev->ch - a->y) / vy;
         if (tx < best) {
             best = tx;
             code = EV_CROSS_X;
@@ -306,92 +502,143 @@ static void predict_own(struct event *ev, size_t i)
             best = ty;
             code = EV_CROSS_Y;
         }
+        if (best < ev->t)
+            best = ev->t;
     }
-    if (best < ev->t)
-        best = ev->t;
-    ev->tlim[i] = best;
-    if (best < INFINITY)
-        push(ev, best, (int32_t)i, -1 - code);
+    e->t = best;
+    e->own = (int32_t)k;
+    e->j = -1 - code;
+    e->cp = 0;
 }
 
-/* Queues the collision of i and j if it comes before both balls' own next
- * events: an own event re-predicts its ball, which finds the pair again. */
-static void predict_pair(struct event *ev, size_t i, size_t j)
+/* The collision of ball @p a (record k) and record j becomes the slot
+ * *best if it comes before both balls' next walls (a bounce predicts its
+ * ball again, which finds the pair again) and before *best. */
+static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
+                                size_t k, size_t j, struct event_item *best)
 {
-    double t = pair_time(ev, i, j);
-    if (t < ev->tlim[i] && t < ev->tlim[j]) {
-        if (i < j)
-            push(ev, t, (int32_t)i, (int32_t)j);
-        else
-            push(ev, t, (int32_t)j, (int32_t)i);
+    const struct event_ball *q = &ev->b[j];
+    double t = pair_time(ev->t, a, q);
+    if (t <= best->t && t < a->tlim && t < q->tlim) {
+        struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
+        if (t < best->t || ev_tie(ev, &e, best))
+            *best = e;
     }
 }
 
-/* The cells ball i must look at: its own and ev->reach[i] on every side,
+/* The cells record k must look at: its own and reach[k] on every side,
  * clipped to the grid. */
-static void cell_window(const struct event *ev, size_t i, long *x0, long *x1,
+static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
                         long *y0, long *y1)
 {
-    long reach = ev->reach[i];
-    *x0 = ev->cx[i] - reach > 0 ? ev->cx[i] - reach : 0;
-    *y0 = ev->cy[i] - reach > 0 ? ev->cy[i] - reach : 0;
-    *x1 = ev->cx[i] + reach < ev->nx ? ev->cx[i] + reach : ev->nx - 1;
-    *y1 = ev->cy[i] + reach < ev->ny ? ev->cy[i] + reach : ev->ny - 1;
+    long reach = ev->reach[k];
+    *x0 = ev->cx[k] - reach > 0 ? ev->cx[k] - reach : 0;
+    *y0 = ev->cy[k] - reach > 0 ? ev->cy[k] - reach : 0;
+    *x1 = ev->cx[k] + reach < ev->nx ? ev->cx[k] + reach : ev->nx - 1;
+    *y1 = ev->cy[k] + reach < ev->ny ? ev->cy[k] + reach : ev->ny - 1;
 }
 
-/* Predicts the pairs of i with every ball near enough (all of them without
- * the grid), except @p skip (its partner just now, receding: two balls
- * flying apart never meet again before one of them changes course). */
-static void predict_pairs(struct event *ev, size_t i, size_t skip)
+/* Predicts the pairs of record k with every ball near enough (all of them
+ * without the grid), except @p skip (its partner just now, receding: two
+ * balls flying apart never meet again before one of them changes course).
+ * Only small balls are in the cells; the big ones are looked at by all. */
+static void predict_pairs(const struct event *ev, size_t k, size_t skip,
+                          struct event_item *out)
 {
+    /* local copies: the compiler need not reload them after each store */
+    struct event_item best = *out;
+    const struct event_ball a = ev->b[k];
     if (!ev->grid) {
         for (size_t j = 0; j < ev->n; j++)
-            if (j != i && j != skip)
-                predict_pair(ev, i, j);
+            if (j != k && j != skip)
+                predict_pair(ev, &a, k, j, &best);
+        *out = best;
         return;
     }
     long x0, x1, y0, y1;
-    cell_window(ev, i, &x0, &x1, &y0, &y1);
+    cell_window(ev, k, &x0, &x1, &y0, &y1);
+    const int32_t *head = ev->head;
+    const struct event_ball *b = ev->b;
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++)
-            for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])
-                if ((size_t)j != i && (size_t)j != skip && ev->reach[j] == 1)
-                    predict_pair(ev, i, (size_t)j);
-    /* Big balls are found from their side by reach, and by every ball here. */
-    for (size_t b = 0; b < ev->nbig; b++) {
-        size_t j = (size_t)ev->big[b];
-        if (j != i && j != skip)
-            predict_pair(ev, i, j);
+            for (int32_t j = head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+                if ((size_t)j != k && (size_t)j != skip)
+                    predict_pair(ev, &a, k, (size_t)j, &best);
+    for (size_t c = 0; c < ev->nbig; c++) {
+        size_t j = (size_t)ev->big[c];
+        if (j != k && j != skip)
+            predict_pair(ev, &a, k, j, &best);
     }
+    *out = best;
 }
 
-static void predict(struct event *ev, size_t i, size_t skip)
+/* Predicts record k again: its slot becomes its earliest event. */
+static void predict(struct event *ev, size_t k, size_t skip)
 {
-    predict_own(ev, i);
-    predict_pairs(ev, i, skip);
+    struct event_item own, pair = {INFINITY, (int32_t)k, -1, 0};
+    predict_own(ev, k, &own);
+    predict_pairs(ev, k, skip, &pair);
+    ev->pair[k] = pair;
+    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
+}
+
+/* Record k has crossed into the next cell along x (dx = +-1) or y: the
+ * collisions it predicted stay right, the earliest of them is in pair[k],
+ * so only the row or column of cells that has come into reach is new (and
+ * the big balls). A stale earliest hides the next one: then all again. */
+static void predict_crossed(struct event *ev, size_t k, long dx, long dy)
+{
+    struct event_item pair = ev->pair[k];
+    if (ev->reach[k] > 1 || (pair.j >= 0 && stale(ev, &pair))) {
+        predict(ev, k, (size_t)-1);
+        return;
+    }
+    struct event_item own;
+    predict_own(ev, k, &own);
+    const struct event_ball a = ev->b[k];
+    long cx = ev->cx[k] + dx, cy = ev->cy[k] + dy;
+    const int32_t *head = ev->head;
+    const struct event_ball *b = ev->b;
+    for (long o = -1; o <= 1; o++) {
+        long x = dx ? cx : cx + o, y = dy ? cy : cy + o;
+        if (x < 0 || x >= ev->nx || y < 0 || y >= ev->ny)
+            continue;
+        for (int32_t j = head[y * ev->nx + x]; j >= 0; j = b[j].next)
+            predict_pair(ev, &a, k, (size_t)j, &pair);
+    }
+    /* a big ball sees small ones only within its reach: each small ball
+     * looks at the big ones at every move */
+    for (size_t c = 0; c < ev->nbig; c++)
+        predict_pair(ev, &a, k, (size_t)ev->big[c], &pair);
+    ev->pair[k] = pair;
+    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
 /* === Grid === */
 
-static void cell_link(struct event *ev, size_t i)
+static void cell_link(struct event *ev, size_t k)
 {
-    long c = (long)ev->cy[i] * ev->nx + ev->cx[i];
-    ev->prev[i] = -1;
-    ev->next[i] = ev->head[c];
+    if (ev->reach[k] > 1)
+        return;
+    long c = (long)ev->cy[k] * ev->nx + ev->cx[k];
+    ev->prev[k] = -1;
+    ev->b[k].next = ev->head[c];
     if (ev->head[c] >= 0)
-        ev->prev[ev->head[c]] = (int32_t)i;
-    ev->head[c] = (int32_t)i;
+        ev->prev[ev->head[c]] = (int32_t)k;
+    ev->head[c] = (int32_t)k;
 }
 
-static void cell_unlink(struct event *ev, size_t i)
+static void cell_unlink(struct event *ev, size_t k)
 {
-    long c = (long)ev->cy[i] * ev->nx + ev->cx[i];
-    if (ev->prev[i] >= 0)
-        ev->next[ev->prev[i]] = ev->next[i];
+    if (ev->reach[k] > 1)
+        return;
+    long c = (long)ev->cy[k] * ev->nx + ev->cx[k];
+    if (ev->prev[k] >= 0)
+        ev->b[ev->prev[k]].next = ev->b[k].next;
     else
-        ev->head[c] = ev->next[i];
-    if (ev->next[i] >= 0)
-        ev->prev[ev->next[i]] = ev->prev[i];
+        ev->head[c] = ev->b[k].next;
+    if (ev->b[k].next >= 0)
+        ev->prev[ev->b[k].next] = ev->prev[k];
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -415,93 +662,151 @@ static long clamp_cell(double q, double size, long n)
  * more than 4 times the median radius), so that two small balls in contact
  * are in neighbouring cells, and at least sqrt(area / n), so that there are
  * no more cells than balls. A bigger ball looks `reach` cells each side.
+ * Balls numbered i are then stored in cell order: *order gets, for each
+ * record k, the ball number (a counting sort, stable in ball numbers).
  */
-static int grid_build(struct event *ev)
+static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
 {
     size_t n = ev->n;
-    double *rs = malloc((n ? n : 1) * sizeof *rs);
-    if (!rs)
-        return -1;
-    memcpy(rs, ev->r, n * sizeof *rs);
-    qsort(rs, n, sizeof *rs, cmp_double);
-    double med = n ? rs[n / 2] : 1, rsmall = 0;
-    for (size_t a = 0; a < n && rs[a] <= 4 * med; a++)
-        rsmall = rs[a];
-    free(rs);
-    double c = 2 * rsmall * (1 + 1e-6);
-    double area = sqrt(ev->p.w * ev->p.h / (double)(n ? n : 1));
-    if (area > c)
-        c = area;
+    double rlo = INFINITY, rhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        rlo = s->r[i] < rlo ? s->r[i] : rlo;
+        rhi = s->r[i] > rhi ? s->r[i] : rhi;
+    }
+    double rsmall = n ? rhi : 0;
+    if (rlo < rhi) { /* the median and the largest radius within 4 times it */
+        double *rs = malloc(n * sizeof *rs);
+        if (!rs)
+            return -1;
+        memcpy(rs, s->r, n * sizeof *rs);
+        qsort(rs, n, sizeof *rs, cmp_double);
+        double med = rs[n / 2];
+        rsmall = 0;
+        for (size_t a = 0; a < n && rs[a] <= 4 * med; a++)
+            rsmall = rs[a];
+        free(rs);
+    }
+    /* The spacing of the balls, sqrt(w) sqrt(h / n), not sqrt(w h / n): no
+     * overflow to infinity (one cell, all pairs) on a 1e200 table, no
+     * underflow to 0 (a cell per ball diameter, 1e12 of them) on a 1e-200
+     * one. Cells of 3/4 of it in a dilute gas (fewer crossings against
+     * fewer neighbours, measured from packing 0.01 to 0.05), of one
+     * diameter from packing about 0.2 up (then the cells hold fewer than a
+     * ball each); at most about 4 n cells either way. */
+    double nb = (double)(n ? n : 1);
+    double d = 2 * rsmall * (1 + 2e-6); /* small in grid_link, despite rounding */
+    double c = 0.75 * sqrt(ev->p.w) * sqrt(ev->p.h / nb);
+    if (!(c >= 1.5 * d))
+        c = d;
     double fx = floor(ev->p.w / c), fy = floor(ev->p.h / c);
-    ev->nx = fx < 1 ? 1 : fx > 1e6 ? 1000000 : (long)fx;
-    ev->ny = fy < 1 ? 1 : fy > 1e6 ? 1000000 : (long)fy;
+    double cap = 2 * nb < 1e6 ? 2 * nb : 1e6;
+    ev->nx = fx < 1 ? 1 : fx > cap ? (long)cap : (long)fx;
+    ev->ny = fy < 1 ? 1 : fy > cap ? (long)cap : (long)fy;
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
-    ev->head = malloc(cells * sizeof *ev->head);
+    ev->head = malloc((cells + 1) * sizeof *ev->head);
     ev->big = malloc((n ? n : 1) * sizeof *ev->big);
-    if (!ev->head || !ev->big)
+    int32_t *cell = malloc((n ? n : 1) * sizeof *cell);
+    if (!ev->head || !ev->big || !cell) {
+        free(cell);
         return -1;
-    memset(ev->head, 0xff, cells * sizeof *ev->head);
-    double cmin = ev->cw < ev->ch ? ev->cw : ev->ch;
-    for (size_t i = 0; i < n; i++) {
-        ev->cx[i] = (int32_t)clamp_cell(ev->x[i], ev->cw, ev->nx);
-        ev->cy[i] = (int32_t)clamp_cell(ev->y[i], ev->ch, ev->ny);
-        double reach = floor((ev->r[i] + rsmall) / cmin) + 1;
-        ev->reach[i] = reach > 1e6 ? 1000000 : (int32_t)reach;
-        if (ev->reach[i] > 1)
-            ev->big[ev->nbig++] = (int32_t)i;
-        cell_link(ev, i);
     }
+    /* count per cell in head[], then prefix sums, then place */
+    memset(ev->head, 0, (cells + 1) * sizeof *ev->head);
+    for (size_t i = 0; i < n; i++) {
+        long cx = clamp_cell(s->x[i], ev->cw, ev->nx);
+        long cy = clamp_cell(s->y[i], ev->ch, ev->ny);
+        cell[i] = (int32_t)(cy * ev->nx + cx);
+        ev->head[cell[i] + 1]++;
+    }
+    for (size_t a = 0; a < cells; a++)
+        ev->head[a + 1] += ev->head[a];
+    for (size_t i = 0; i < n; i++)
+        order[ev->head[cell[i]]++] = (int32_t)i;
+    free(cell);
     return 0;
+}
+
+/* Links the records into their cells (grid_size has sized the grid). A
+ * ball is small, in the cells, when two such balls in contact are in
+ * neighbouring cells (2 r (1 + 1e-6) <= the cell); a bigger one is looked
+ * at by every ball and looks `reach` cells each side for the small ones. */
+static void grid_link(struct event *ev)
+{
+    size_t cells = (size_t)ev->nx * (size_t)ev->ny;
+    memset(ev->head, 0xff, cells * sizeof *ev->head);
+    double cmin = ev->cw < ev->ch ? ev->cw : ev->ch, rsmall = 0;
+    for (size_t k = 0; k < ev->n; k++)
+        if (2 * ev->b[k].r * (1 + 1e-6) <= cmin && ev->b[k].r > rsmall)
+            rsmall = ev->b[k].r;
+    ev->rsmall = rsmall;
+    ev->nbig = 0;
+    for (size_t k = ev->n; k-- > 0;) { /* backwards: lists in record order */
+        double r = ev->b[k].r;
+        ev->cx[k] = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
+        ev->cy[k] = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
+        ev->reach[k] = 1;
+        if (!(2 * r * (1 + 1e-6) <= cmin)) {
+            double reach = floor((r + rsmall) * (1 + 1e-6) / cmin) + 1;
+            ev->reach[k] = reach > 1e6 ? 1000000 : reach < 2 ? 2 : (int32_t)reach;
+        }
+        cell_link(ev, k);
+    }
+    for (size_t k = 0; k < ev->n; k++)
+        if (ev->reach[k] > 1)
+            ev->big[ev->nbig++] = (int32_t)k;
 }
 
 /* === Init and checks === */
 
-struct span {
-    double lo;
-    size_t i;
-};
-
-static int cmp_span(const void *a, const void *b)
+static int overlap(const struct event *ev, size_t k, size_t j)
 {
-    const struct span *p = a, *q = b;
-    if (p->lo != q->lo)
-        return (p->lo > q->lo) - (p->lo < q->lo);
-    return (p->i > q->i) - (p->i < q->i);
+    const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
+    double dx = q->x - a->x, dy = q->y - a->y;
+    double sig = (a->r + q->r) * (1 - EVENT_TOUCH_TOL);
+    return dx * dx + dy * dy < sig * sig;
 }
 
-/* The first overlapping pair in (i, j) order, by a sweep over x. */
-static int find_overlap(const struct sim *s, struct event_fault *f)
+/* The first overlapping pair in ball number order (i, j), or EVENT_OK.
+ * With the grid, each record looks in its cells only (small balls are
+ * there, big ones are looked at by all), so the check is linear in n for
+ * balls of similar sizes; without it, all pairs. */
+static int find_overlap(const struct event *ev, struct event_fault *f)
 {
-    size_t n = s->n;
-    struct span *sp = malloc((n ? n : 1) * sizeof *sp);
-    if (!sp)
-        return EVENT_ENOMEM;
-    for (size_t i = 0; i < n; i++) {
-        sp[i].lo = s->x[i] - s->r[i];
-        sp[i].i = i;
-    }
-    qsort(sp, n, sizeof *sp, cmp_span);
-    size_t bi = (size_t)-1, bj = (size_t)-1;
-    for (size_t a = 0; a < n; a++) {
-        size_t i = sp[a].i;
-        double hi = s->x[i] + s->r[i];
-        for (size_t b = a + 1; b < n && sp[b].lo <= hi; b++) {
-            size_t j = sp[b].i;
-            double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
-            double sig = (s->r[i] + s->r[j]) * (1 - EVENT_TOUCH_TOL);
-            if (dx * dx + dy * dy < sig * sig) {
-                size_t lo = i < j ? i : j, hj = i < j ? j : i;
-                if (lo < bi || (lo == bi && hj < bj)) {
-                    bi = lo;
-                    bj = hj;
+    size_t n = ev->n, bi = n, bj = n;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (size_t)ev->id[k];
+        if (!ev->grid) { /* records are in ball number order */
+            for (size_t j = k + 1; j < n && bi == n; j++)
+                if (overlap(ev, k, j)) {
+                    bi = k;
+                    bj = j;
                 }
+            if (bi < n)
+                break;
+            continue;
+        }
+        long x0, x1, y0, y1;
+        cell_window(ev, k, &x0, &x1, &y0, &y1);
+        for (long cy = y0; cy <= y1; cy++)
+            for (long cx = x0; cx <= x1; cx++)
+                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next) {
+                    size_t jj = (size_t)ev->id[j];
+                    if (jj > i && (i < bi || (i == bi && jj < bj)) && overlap(ev, k, (size_t)j)) {
+                        bi = i;
+                        bj = jj;
+                    }
+                }
+        for (size_t c = 0; c < ev->nbig; c++) {
+            size_t j = (size_t)ev->big[c], jj = (size_t)ev->id[j];
+            if (jj > i && (i < bi || (i == bi && jj < bj)) && overlap(ev, k, j)) {
+                bi = i;
+                bj = jj;
             }
         }
     }
-    free(sp);
-    if (bi == (size_t)-1)
+    if (bi == n)
         return EVENT_OK;
     if (f) {
         f->i = bi;
@@ -509,7 +814,6 @@ static int find_overlap(const struct sim *s, struct event_fault *f)
     }
     return EVENT_EOVERLAP;
 }
-
 static int find_wall(const struct sim *s, struct event_fault *f)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -542,12 +846,27 @@ static void set_scales(struct event *ev, double vmax)
         ev->tc = 1e-6 * ev->rmin / vmax;
 }
 
+/* Kinetic energy, summed in ball number order. */
 static double kinetic(const struct event *ev)
 {
     double ke = 0;
-    for (size_t i = 0; i < ev->n; i++)
-        ke += 0.5 * ev->m[i] * (ev->vx[i] * ev->vx[i] + ev->vy[i] * ev->vy[i]);
+    for (size_t i = 0; i < ev->n; i++) {
+        size_t k = (size_t)ev->at[i];
+        const struct event_ball *a = &ev->b[k];
+        ke += 0.5 * ev->m[k] * (a->vx * a->vx + a->vy * a->vy);
+    }
     return ke;
+}
+
+/* Brings the arrays by ball number up to date. */
+static void publish(struct event *ev)
+{
+    for (size_t k = 0; k < ev->n; k++) {
+        size_t i = (size_t)ev->id[k];
+        ev->vx[i] = ev->b[k].vx;
+        ev->vy[i] = ev->b[k].vy;
+        ev->ncoll[i] = ev->kcoll[k];
+    }
 }
 
 int event_init(struct event *ev, const struct sim *s,
@@ -561,8 +880,6 @@ int event_init(struct event *ev, const struct sim *s,
         return EVENT_ENOMEM;
     if (!cfg->allow_overlap) {
         int rc = find_wall(s, fault);
-        if (rc == EVENT_OK)
-            rc = find_overlap(s, fault);
         if (rc)
             return rc;
     }
@@ -570,84 +887,85 @@ int event_init(struct event *ev, const struct sim *s,
     ev->n = n;
     ev->p = s->p;
     ev->t = ev->t0 = s->t;
-    double **d[] = {&ev->x, &ev->y, &ev->vx, &ev->vy, &ev->tb, &ev->m, &ev->r,
-                    &ev->tlim, &ev->tlast};
-    int fail = 0;
+    /* A few balls: all pairs beat the grid's crossings (see README). */
+    ev->grid = cfg->grid == 2 || (cfg->grid != 0 && n > EVENT_GRID_MIN);
+    int fail = !(ev->b = malloc(cnt * sizeof *ev->b));
+    double **d[] = {&ev->vx, &ev->vy, &ev->m, &ev->tlast};
     for (size_t a = 0; a < sizeof d / sizeof *d; a++)
         fail |= !(*d[a] = malloc(cnt * sizeof(double)));
-    fail |= !(ev->cnt = calloc(cnt, sizeof *ev->cnt));
     fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
-    ev->grid = cfg->grid != 0;
-    if (ev->grid) {
-        int32_t **g[] = {&ev->next, &ev->prev, &ev->cx, &ev->cy, &ev->reach};
-        for (size_t a = 0; a < sizeof g / sizeof *g; a++)
-            fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
-    }
-    if (fail) {
+    fail |= !(ev->kcoll = calloc(cnt, sizeof *ev->kcoll));
+    fail |= !(ev->slot = malloc(cnt * sizeof *ev->slot));
+    fail |= !(ev->pair = malloc(cnt * sizeof *ev->pair));
+    ev->capl = cnt + 16;
+    fail |= !(ev->lhead = malloc((ev->capl + 1) * sizeof *ev->lhead));
+    fail |= !(ev->ql = malloc(cnt * sizeof *ev->ql));
+    int32_t **g[] = {&ev->id, &ev->at, &ev->prev, &ev->cx, &ev->cy, &ev->reach, &ev->near};
+    for (size_t a = 0; a < sizeof g / sizeof *g; a++)
+        fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
+    if (fail || (ev->grid && grid_size(ev, s, ev->id))) {
         event_free(ev);
         return EVENT_ENOMEM;
     }
     double rmin = INFINITY, vmax = 0;
-    for (size_t i = 0; i < n; i++) {
-        ev->x[i] = s->x[i];
-        ev->y[i] = s->y[i];
-        ev->vx[i] = s->vx[i];
-        ev->vy[i] = s->vy[i];
-        ev->m[i] = s->m[i];
-        ev->r[i] = s->r[i];
-        ev->tb[i] = s->t;
-        ev->tlast[i] = -INFINITY;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = ev->grid ? (size_t)ev->id[k] : k;
+        ev->id[k] = (int32_t)i;
+        ev->at[i] = (int32_t)k;
+        struct event_ball *a = &ev->b[k];
+        a->x = s->x[i];
+        a->y = s->y[i];
+        a->vx = s->vx[i];
+        a->vy = s->vy[i];
+        a->tb = s->t;
+        a->r = s->r[i];
+        a->tlim = INFINITY;
+        a->cnt = 0;
+        a->next = -1;
+        ev->m[k] = s->m[i];
+        ev->tlast[k] = -INFINITY;
         double v = sqrt(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
         if (v > vmax)
             vmax = v;
         if (s->r[i] < rmin)
             rmin = s->r[i];
     }
+    if (ev->grid)
+        grid_link(ev);
+    if (!cfg->allow_overlap) {
+        int rc = find_overlap(ev, fault);
+        if (rc) {
+            event_free(ev);
+            return rc;
+        }
+    }
     ev->rmin = rmin;
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
     set_scales(ev, vmax);
-    if (ev->grid && grid_build(ev)) {
-        event_free(ev);
-        return EVENT_ENOMEM;
-    }
-    ev->compact_at = 4 * n + 1024;
     ev->ke0 = kinetic(ev);
-    /* Own events first, so that every pair sees both limits. */
-    for (size_t i = 0; i < n; i++)
-        predict_own(ev, i);
-    for (size_t i = 0; i < n; i++) {
-        if (!ev->grid) {
-            for (size_t j = i + 1; j < n; j++)
-                predict_pair(ev, i, j);
-            continue;
-        }
-        /* Each pair once: j > i among the small neighbours, and the big
-         * balls against everything from their own side. */
-        long reach = ev->reach[i], x0, x1, y0, y1;
-        cell_window(ev, i, &x0, &x1, &y0, &y1);
-        for (long cy = y0; cy <= y1; cy++)
-            for (long cx = x0; cx <= x1; cx++)
-                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->next[j])
-                    if (ev->reach[j] == 1 && ((size_t)j > i || reach > 1))
-                        predict_pair(ev, i, (size_t)j);
-        if (reach > 1)
-            for (size_t b = 0; b < ev->nbig; b++)
-                if ((size_t)ev->big[b] > i)
-                    predict_pair(ev, i, (size_t)ev->big[b]);
+    /* Own events first, so that every pair sees both limits; then each
+     * ball's earliest collision (every pair is tried from both sides). */
+    for (size_t k = 0; k < n; k++)
+        predict_own(ev, k, &ev->slot[k]);
+    for (size_t k = 0; k < n; k++) {
+        struct event_item pair = {INFINITY, (int32_t)k, -1, 0};
+        predict_pairs(ev, k, (size_t)-1, &pair);
+        ev->pair[k] = pair;
+        if (ev_less(ev, &pair, &ev->slot[k]))
+            ev->slot[k] = pair;
     }
-    if (ev->nomem) {
-        event_free(ev);
-        return EVENT_ENOMEM;
-    }
+    q_rebuild(ev);
+    publish(ev);
     return EVENT_OK;
 }
 
 void event_free(struct event *ev)
 {
-    void *p[] = {ev->x, ev->y, ev->vx, ev->vy, ev->tb, ev->m, ev->r, ev->tlim,
-                 ev->tlast, ev->cnt, ev->ncoll, ev->heap, ev->head, ev->next,
-                 ev->prev, ev->cx, ev->cy, ev->reach, ev->big};
+    void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
+                 ev->slot, ev->pair, ev->lhead, ev->near, ev->ql,
+                 ev->id, ev->at, ev->prev, ev->cx, ev->cy,
+                 ev->reach, ev->head, ev->big};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
     memset(ev, 0, sizeof *ev);
@@ -655,12 +973,12 @@ void event_free(struct event *ev)
 
 /* === Events === */
 
-static void drift(struct event *ev, size_t i)
+static void drift(struct event *ev, struct event_ball *a)
 {
-    double dt = ev->t - ev->tb[i];
-    ev->x[i] += dt * ev->vx[i];
-    ev->y[i] += dt * ev->vy[i];
-    ev->tb[i] = ev->t;
+    double dt = ev->t - a->tb;
+    a->x += dt * a->vx;
+    a->y += dt * a->vy;
+    a->tb = ev->t;
 }
 
 /* The restitution of a collision now with normal speed |u|: e, but 1
@@ -678,115 +996,127 @@ static double restitution(const struct event *ev, size_t i, size_t j, double u)
 }
 
 /*
- * Impulse along the unit normal n from i to j: with the normal relative
- * velocity u = (v_j - v_i).n < 0 and mu = m_i m_j / (m_i + m_j),
- * J = -(1 + e) mu u; v_i -= J/m_i n, v_j += J/m_j n. Momentum is kept, the
- * normal relative velocity becomes -e u, and with e = 1 energy is kept.
+ * Impulse along the unit normal n from i to j (records of balls numbered
+ * in that order): with the normal relative velocity u = (v_j - v_i).n < 0
+ * and mu = m_i m_j / (m_i + m_j), J = -(1 + e) mu u; v_i -= J/m_i n,
+ * v_j += J/m_j n. Momentum is kept, the normal relative velocity becomes
+ * -e u, and with e = 1 energy is kept.
  */
 static void collide(struct event *ev, size_t i, size_t j)
 {
-    drift(ev, i);
-    drift(ev, j);
-    double dx = ev->x[j] - ev->x[i], dy = ev->y[j] - ev->y[i];
+    struct event_ball *p = &ev->b[i], *q = &ev->b[j];
+    drift(ev, p);
+    drift(ev, q);
+    double dx = q->x - p->x, dy = q->y - p->y;
     double d = sqrt(dx * dx + dy * dy);
     if (d > 0) {
         double nx = dx / d, ny = dy / d;
-        double u = (ev->vx[j] - ev->vx[i]) * nx + (ev->vy[j] - ev->vy[i]) * ny;
+        double u = (q->vx - p->vx) * nx + (q->vy - p->vy) * ny;
         if (u < 0) {
             double mi = ev->m[i], mj = ev->m[j];
             double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
-            ev->vx[i] -= J / mi * nx;
-            ev->vy[i] -= J / mi * ny;
-            ev->vx[j] += J / mj * nx;
-            ev->vy[j] += J / mj * ny;
+            p->vx -= J / mi * nx;
+            p->vy -= J / mi * ny;
+            q->vx += J / mj * nx;
+            q->vy += J / mj * ny;
         }
     }
     ev->tlast[i] = ev->tlast[j] = ev->t;
-    ev->cnt[i]++;
-    ev->cnt[j]++;
-    ev->ncoll[i]++;
-    ev->ncoll[j]++;
+    p->cnt++;
+    q->cnt++;
+    ev->kcoll[i]++;
+    ev->kcoll[j]++;
     ev->collisions++;
     predict(ev, i, j);
     predict(ev, j, i);
 }
 
-static void bounce(struct event *ev, size_t i, int code)
+static void bounce(struct event *ev, size_t k, int code)
 {
-    drift(ev, i);
+    struct event_ball *a = &ev->b[k];
+    drift(ev, a);
     double e = ev->p.restitution;
-    if (e < 1 && ev->t - ev->tlast[i] < ev->tc)
+    if (e < 1 && ev->t - ev->tlast[k] < ev->tc)
         e = 1;
-    double m = ev->m[i], vx0 = ev->vx[i], vy0 = ev->vy[i];
+    double m = ev->m[k], vx0 = a->vx, vy0 = a->vy;
     if (code == EV_WALL_X) {
-        ev->vx[i] = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
+        a->vx = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
     } else if (code == EV_WALL_Y) {
-        ev->vy[i] = -(fabs(vy0) < ev->umin ? 1 : e) * vy0;
+        a->vy = -(fabs(vy0) < ev->umin ? 1 : e) * vy0;
     } else {
         /* Reflect the outward normal component: v -= (1 + e)(v.n) n. */
-        double R = 0.5 * ev->p.w, dx = ev->x[i] - R, dy = ev->y[i] - R;
+        double R = 0.5 * ev->p.w, dx = a->x - R, dy = a->y - R;
         double d = sqrt(dx * dx + dy * dy);
         if (d > 0) {
             double nx = dx / d, ny = dy / d;
-            double u = ev->vx[i] * nx + ev->vy[i] * ny;
+            double u = a->vx * nx + a->vy * ny;
             if (u > 0) {
                 if (u < ev->umin)
                     e = 1;
-                ev->vx[i] -= (1 + e) * u * nx;
-                ev->vy[i] -= (1 + e) * u * ny;
+                a->vx -= (1 + e) * u * nx;
+                a->vy -= (1 + e) * u * ny;
             }
         }
     }
-    ev->wall_px += m * (ev->vx[i] - vx0);
-    ev->wall_py += m * (ev->vy[i] - vy0);
-    ev->tlast[i] = ev->t;
-    ev->cnt[i]++;
+    ev->wall_px += m * (a->vx - vx0);
+    ev->wall_py += m * (a->vy - vy0);
+    ev->tlast[k] = ev->t;
+    a->cnt++;
     ev->walls++;
-    predict(ev, i, (size_t)-1);
+    predict(ev, k, (size_t)-1);
 }
 
-static void cross(struct event *ev, size_t i, int code)
+static void cross(struct event *ev, size_t k, int code)
 {
-    cell_unlink(ev, i);
+    cell_unlink(ev, k);
+    long dx = 0, dy = 0;
     if (code == EV_CROSS_X)
-        ev->cx[i] += ev->vx[i] > 0 ? 1 : -1;
+        dx = ev->b[k].vx > 0 ? 1 : -1;
     else
-        ev->cy[i] += ev->vy[i] > 0 ? 1 : -1;
-    cell_link(ev, i);
-    ev->cnt[i]++;
+        dy = ev->b[k].vy > 0 ? 1 : -1;
+    ev->cx[k] += (int32_t)dx;
+    ev->cy[k] += (int32_t)dy;
+    cell_link(ev, k);
+    /* No trajectory changes: the collisions others predicted with k stay
+     * valid, and so do k's own. */
     ev->crossings++;
-    predict(ev, i, (size_t)-1);
+    predict_crossed(ev, k, dx, dy);
 }
 
 /* The engine's loop: events with t <= T, at most max physical ones (<= 0:
  * no limit). Returns 1 when the queue holds nothing more up to T, 0 when the
- * budget ran out, EVENT_ENOMEM. *done counts the physical events. */
+ * budget ran out. *done counts the physical events. */
 static int run(struct event *ev, double T, long long max, long long *done)
 {
     *done = 0;
-    while (ev->nheap && !ev->nomem) {
-        struct event_item *top = &ev->heap[0];
-        if (top->t > T)
+    for (;;) {
+        struct event_item *top = q_top(ev);
+        if (!top || !(top->t <= T))
             break;
-        if (stale(ev, top)) {
-            pop(ev);
+        struct event_item e = *top;
+        if (stale(ev, &e)) {
+            predict(ev, (size_t)e.own, (size_t)-1);
             continue;
         }
-        int code = top->j < 0 ? -1 - top->j : -1;
+        int code = e.j < 0 ? -1 - e.j : -1;
         int physical = code < EV_CROSS_X;
-        struct event_item e = pop(ev);
         ev->t = e.t;
-        if (code < 0)
-            collide(ev, (size_t)e.i, (size_t)e.j);
-        else if (physical)
-            bounce(ev, (size_t)e.i, code);
-        else
-            cross(ev, (size_t)e.i, code);
+        if (code < 0) {
+            size_t i = (size_t)e.own, j = (size_t)e.j;
+            if (ev->id[j] < ev->id[i])
+                collide(ev, j, i);
+            else
+                collide(ev, i, j);
+        } else if (physical) {
+            bounce(ev, (size_t)e.own, code);
+        } else {
+            cross(ev, (size_t)e.own, code);
+        }
         *done += physical;
         if (physical && max > 0 && *done >= max)
-            return ev->nomem ? EVENT_ENOMEM : 0;
+            return 0;
     }
-    return ev->nomem ? EVENT_ENOMEM : 1;
+    return 1;
 }
 
 int event_advance(struct event *ev, double T, long long max_events)
@@ -795,6 +1125,7 @@ int event_advance(struct event *ev, double T, long long max_events)
     int rc = run(ev, T, max_events, &done);
     if (rc == 1 && T > ev->t)
         ev->t = T;
+    publish(ev);
     return rc;
 }
 
@@ -804,35 +1135,41 @@ long long event_step(struct event *ev, long long count)
     if (count <= 0)
         return 0;
     run(ev, INFINITY, count, &done);
+    publish(ev);
     return done;
 }
 
 void event_kick(struct event *ev, size_t i, double vx, double vy)
 {
-    drift(ev, i);
+    size_t k = (size_t)ev->at[i];
+    struct event_ball *a = &ev->b[k];
+    drift(ev, a);
     /* The reference energy of de moves by the kick's work. */
-    double v0 = ev->vx[i] * ev->vx[i] + ev->vy[i] * ev->vy[i];
-    ev->ke0 += 0.5 * ev->m[i] * (vx * vx + vy * vy - v0);
-    ev->vx[i] = vx;
-    ev->vy[i] = vy;
+    double v0 = a->vx * a->vx + a->vy * a->vy;
+    ev->ke0 += 0.5 * ev->m[k] * (vx * vx + vy * vy - v0);
+    a->vx = vx;
+    a->vy = vy;
     set_scales(ev, sqrt(vx * vx + vy * vy));
-    ev->cnt[i]++;
-    predict(ev, i, (size_t)-1);
+    a->cnt++;
+    predict(ev, k, (size_t)-1);
+    publish(ev);
 }
 
 void event_position(const struct event *ev, size_t i, double *x, double *y)
 {
-    double dt = ev->t - ev->tb[i];
-    *x = ev->x[i] + dt * ev->vx[i];
-    *y = ev->y[i] + dt * ev->vy[i];
+    const struct event_ball *a = &ev->b[ev->at[i]];
+    double dt = ev->t - a->tb;
+    *x = a->x + dt * a->vx;
+    *y = a->y + dt * a->vy;
 }
 
 void event_to_sim(const struct event *ev, struct sim *s)
 {
     for (size_t i = 0; i < ev->n; i++) {
+        const struct event_ball *a = &ev->b[ev->at[i]];
         event_position(ev, i, &s->x[i], &s->y[i]);
-        s->vx[i] = ev->vx[i];
-        s->vy[i] = ev->vy[i];
+        s->vx[i] = a->vx;
+        s->vy[i] = a->vy;
     }
     s->t = ev->t;
 }
@@ -845,10 +1182,11 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->crossings = ev->crossings;
     d->events = ev->collisions + ev->walls;
     for (size_t i = 0; i < ev->n; i++) {
-        if (ev->ncoll[i] > d->max_ball)
-            d->max_ball = ev->ncoll[i];
-        d->px += ev->m[i] * ev->vx[i];
-        d->py += ev->m[i] * ev->vy[i];
+        size_t k = (size_t)ev->at[i];
+        if (ev->kcoll[k] > d->max_ball)
+            d->max_ball = ev->kcoll[k];
+        d->px += ev->m[k] * ev->b[k].vx;
+        d->py += ev->m[k] * ev->b[k].vy;
     }
     double n = (double)ev->n;
     d->per_ball = ev->n ? 2.0 * (double)ev->collisions / n : 0;
@@ -859,5 +1197,5 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->de = ev->ke0 > 0 ? (d->ke - ev->ke0) / ev->ke0 : 0;
     d->wall_px = ev->wall_px;
     d->wall_py = ev->wall_py;
-    d->heap = ev->nheap;
+    d->heap = ev->nnear + ev->nring + ev->nover;
 }

@@ -3,8 +3,8 @@
  *
  * Pure C11 and libm: no I/O, no globals, no exit. The engine predicts every
  * future collision analytically (ball-ball, ball-wall, and, with the grid,
- * the moments a ball crosses into another cell), keeps the predictions in a
- * binary heap ordered by time, and jumps from one to the next. Between two
+ * the moments a ball crosses into another cell), keeps each ball's earliest
+ * in a calendar queue ordered by time, and jumps from one to the next. Between two
  * events every ball flies straight, so no collision is ever missed however
  * small or fast the balls are.
  *
@@ -21,11 +21,13 @@
  *     event_free(&ev);
  *
  * Invariants, with now = ev->t:
- * - ball i is at (x[i], y[i]) at its own time tb[i] <= now and flies with
- *   (vx[i], vy[i]) since then (lazy drift: an event touches only its balls);
- * - every event in the heap carries the collision counters of its balls as
- *   they were when it was predicted; it is stale, and skipped when popped,
- *   as soon as either counter has moved on;
+ * - each ball is at its recorded position at its own time <= now and flies
+ *   with its velocity since then (lazy drift: an event touches only its
+ *   balls);
+ * - each ball has one pending event, the earliest it predicted; a collision
+ *   carries the partner's collision counter as it was when predicted, and
+ *   is stale, and predicted again when it comes up, once that counter has
+ *   moved on;
  * - events with equal times are processed in a fixed order: by time, then
  *   by the lower ball index, then by the partner (walls and cell crossings
  *   before partners). See README "Simultaneous contacts".
@@ -52,10 +54,12 @@
 
 /// How the engine is built.
 struct event_config {
-    /// 1 (default): a uniform grid, each ball predicts only against balls in
-    /// the neighbouring cells and adds a cell-crossing event, O(log N) per
-    /// event. 0: every ball predicts against every other, O(N) per event.
-    /// Both give the same trajectories.
+    /// 1 (default): a uniform grid above 20 balls, each ball predicting
+    /// only against balls in the neighbouring cells, with an event when it
+    /// crosses into another cell; all pairs for 20 balls or fewer (fewer
+    /// instructions per event there). 2: the grid at any size. 0: every
+    /// ball predicts against every other, O(N) per event. All give the same
+    /// trajectories, bit for bit.
     int grid;
     /// 0 (default): overlapping balls, or a ball through a wall, are an
     /// error at init (event_init returns EVENT_EOVERLAP / EVENT_EWALL).
@@ -85,12 +89,13 @@ struct event_fault {
     size_t i, j;
 };
 
-/// One predicted event, 24 bytes. j >= 0: collision of balls i < j;
-/// j < 0: ball i alone, code -1 - j (enum in event.c: walls, crossings).
+/// A ball's pending event, 24 bytes, in records (cell order): j >= 0:
+/// collision of own and j; j < 0: own alone, code -1 - j (enum in event.c:
+/// walls, crossings).
 struct event_item {
     double t;
-    int32_t i, j;
-    uint32_t ci, cj; ///< counters of i and j at prediction
+    int32_t own, j;
+    uint32_t cp; ///< the partner's counter at prediction
 };
 
 /// Counts and rates for --stats and the status line.
@@ -106,7 +111,16 @@ struct event_diag {
     double de;            ///< (ke - ke0) / ke0, 0 when ke0 == 0
     double px, py;        ///< total momentum
     double wall_px, wall_py; ///< total impulse the walls gave since init
-    size_t heap;          ///< events queued (live and stale)
+    size_t heap;          ///< events queued: one per ball that has one
+};
+
+/// A ball's record inside the engine (event.c), in cell order.
+struct event_ball;
+
+/// Where a record's slot is in the queue: the list (or the heap, or
+/// nowhere), the links of the list, the place in the heap.
+struct event_link {
+    int32_t where, next, prev, pos;
 };
 
 /// The engine. Fields are read-only for callers; arrays have n entries.
@@ -114,29 +128,39 @@ struct event {
     size_t n;
     struct sim_params p;
     double t, t0;             ///< now, and the time at init
-    double *x, *y, *vx, *vy;  ///< position at tb, velocity
-    double *tb;               ///< each ball's own time
-    double *m, *r;
-    double *tlim;             ///< time of each ball's own pending event (wall/crossing)
-    double *tlast;            ///< time of each ball's last collision (TC model)
-    uint32_t *cnt;            ///< collision counters (stale detection)
+    /* By ball number, brought up to date whenever an event_* call returns
+     * (the engine keeps its own copy in cell order). */
+    double *vx, *vy;          ///< velocities
     long long *ncoll;         ///< ball-ball collisions of each ball
     double tc;                ///< TC-model time (see event_config)
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
     int tc_auto;              ///< tc follows vref
-    /* heap */
-    struct event_item *heap;
-    size_t nheap, capheap, compact_at;
-    int nomem;                ///< a push failed: the run cannot go on
-    /* grid (NULL when off) */
+    /* Balls in cell order (k), one 64-byte record each, and what is read
+     * less often in arrays beside it. */
+    struct event_ball *b;
+    int32_t *id;              ///< ball number of record k
+    int32_t *at;              ///< record of ball number i
+    double *m, *tlast;        ///< mass; time of the last collision (TC model)
+    long long *kcoll;         ///< collisions of record k
+    /* queue: one slot per record, in a calendar (see event.c) */
+    struct event_item *slot;  ///< each record's pending event
+    struct event_item *pair;  ///< each record's earliest predicted collision
+    int32_t *near;            ///< heap of the records due before lim
+    struct event_link *ql;    ///< each record's place in the calendar
+    int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
+    size_t nnear, nring, nover, nlist, capl, lnext0;
+    double lim, lw;           ///< the heap's end, the lists' span
+    int nomem;                ///< kept for callers: the queue never grows, so 0
+    /* grid (off for a few balls, or when asked) */
     int grid;
     long nx, ny;              ///< cells
     double cw, ch;            ///< cell size, >= the largest small-ball diameter
-    int32_t *head, *next, *prev; ///< per-cell doubly linked lists
-    int32_t *cx, *cy;         ///< each ball's cell
-    int32_t *reach;           ///< cells each side a ball must look (1 unless big)
-    int32_t *big;             ///< balls with reach > 1, looked at by every ball
+    double rsmall;            ///< the largest radius of a small ball
+    int32_t *head, *prev;     ///< per-cell doubly linked lists of small balls
+    int32_t *cx, *cy;         ///< each record's cell
+    int32_t *reach;           ///< cells each side a record must look (1 unless big)
+    int32_t *big;             ///< records with reach > 1, looked at by every ball
     size_t nbig;
     /* diagnostics */
     long long collisions, walls, crossings;

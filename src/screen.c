@@ -17,91 +17,49 @@
 /* === Colours and labels: the one place that maps scene balls to what is
  * drawn (the palette). === */
 
-/* The xterm 256-colour index nearest to 0xrrggbb: the 6x6x6 cube or the
- * 24 greys. */
-int screen_color_256(uint32_t rgb)
-{
-    static const int level[6] = {0, 95, 135, 175, 215, 255};
-    int c[3] = {(int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255, (int)rgb & 255};
-    int q[3];
-    long dc = 0;
-    for (int i = 0; i < 3; i++) {
-        int best = 0;
-        for (int j = 1; j < 6; j++)
-            if (abs(level[j] - c[i]) < abs(level[best] - c[i]))
-                best = j;
-        q[i] = best;
-        dc += (long)(level[best] - c[i]) * (level[best] - c[i]);
-    }
-    int avg = (c[0] + c[1] + c[2]) / 3;
-    int g = avg < 8 ? 0 : avg > 238 ? 23 : (avg - 8 + 5) / 10;
-    if (g > 23)
-        g = 23;
-    int gv = 8 + 10 * g;
-    long dg = 0;
-    for (int i = 0; i < 3; i++)
-        dg += (long)(gv - c[i]) * (gv - c[i]);
-    return dg < dc ? 232 + g : 16 + 36 * q[0] + 6 * q[1] + q[2];
-}
-
-/* The basic colour nearest to 0xrrggbb; black becomes the default
- * foreground (-1) so that a black ball stays visible. */
-int screen_color_8(uint32_t rgb)
-{
-    static const uint32_t base[8] = {0x000000, 0xcd0000, 0x00cd00, 0xcdcd00,
-                                     0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5};
-    int best = 0;
-    long bd = -1;
-    for (int i = 0; i < 8; i++) {
-        long d = 0;
-        for (int sh = 0; sh <= 16; sh += 8) {
-            long a = (long)(rgb >> sh) & 255, b = (long)(base[i] >> sh) & 255;
-            d += (a - b) * (a - b);
-        }
-        if (bd < 0 || d < bd) {
-            bd = d;
-            best = i;
-        }
-    }
-    return best == 0 ? -1 : best;
-}
-
-/* The colour of scene ball k in a cell: its scene colour, or none. */
-static uint32_t palette_ball(const struct scene *sc, size_t k)
-{
-    uint32_t c = sc->balls[k].color;
-    if (c == SCENE_COLOR_NONE)
-        return 0;
-    return SCREEN_RGB | scene_color_rgb(c);
-}
-
-/* The label of body k in open space: the first letter of its name in
- * upper case, the largest mass a star. */
-static uint32_t palette_label(const struct scene *sc, size_t k, size_t star, int glyphs)
-{
-    if (k == star)
-        return glyphs == VIEW_ASCII ? '*' : 0x2736; /* six-pointed star */
-    const char *name = scene_ball_name(sc, k);
-    unsigned char c = (unsigned char)name[0];
-    if (c >= 'a' && c <= 'z')
-        return (uint32_t)(c - 'a' + 'A');
-    if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return c;
-    return 'o';
-}
-
-/* Fills scr->ball_fg and ball_glyph for the scene. */
+/* Fills scr->ball_fg and ball_label for the scene (palette.h): colours
+ * readable on dark and light backgrounds, touching balls told apart,
+ * labels unique among the bodies. Again only when the colours, the
+ * background or the glyphs changed. A cell keeps a ball's colour as
+ * 0xrrggbb: that of its terminal colour, which the front end finds back
+ * with palette_ink_of. */
 static void palette_fill(struct screen *scr, int glyphs)
 {
     const struct scene *sc = scr->sc;
-    size_t star = 0;
-    for (size_t i = 1; i < sc->n; i++)
-        if (sc->balls[i].m > sc->balls[star].m)
-            star = i;
+    int nc = scr->color == 1 ? 256 : scr->color;
+    int key = 1 + ((nc * 4 + scr->bg) * 2 + (glyphs == VIEW_ASCII));
+    if (scr->filled == key)
+        return;
+    scr->filled = key;
+    size_t n = sc->n ? sc->n : 1;
+    struct palette_ball *b = calloc(n, sizeof *b);
+    uint16_t *w = calloc(n, sizeof *w);
+    const char **names = calloc(n, sizeof *names);
+    double *m = calloc(n, sizeof *m);
+    struct palette p;
     for (size_t i = 0; i < sc->n; i++) {
-        scr->ball_fg[i] = scr->color ? palette_ball(sc, i) : 0;
-        scr->ball_glyph[i] = palette_label(sc, i, star, glyphs);
+        scr->ball_fg[i] = 0;
+        scr->ball_label[i][0] = 0;
     }
+    if (b && w && names && m) {
+        for (size_t i = 0; i < sc->n; i++) {
+            const struct scene_ball *q = &sc->balls[i];
+            b[i] = (struct palette_ball){q->x, q->y, q->r, scene_color_rgb(q->color),
+                                         q->color != SCENE_COLOR_NONE};
+            names[i] = scene_ball_name(sc, i);
+            m[i] = q->m;
+        }
+        palette_balls(&p, b, sc->n, nc, scr->bg, w);
+        for (size_t i = 0; i < sc->n; i++)
+            scr->ball_fg[i] = w[i] ? SCREEN_RGB | palette_ink_rgb(p.ink[w[i]], nc, 0) : 0;
+        palette_labels(names, m, sc->n, glyphs == VIEW_ASCII, scr->ball_label);
+    } else {
+        scr->filled = 0; /* short of memory: the foreground and dots, for now */
+    }
+    free(b);
+    free(w);
+    free(names);
+    free(m);
 }
 
 uint32_t screen_ball_color(const struct screen *scr, size_t k)
@@ -281,8 +239,8 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
     scr->color = color;
     size_t n = sc->n ? sc->n : 1;
     scr->ball_fg = calloc(n, sizeof *scr->ball_fg);
-    scr->ball_glyph = calloc(n, sizeof *scr->ball_glyph);
-    if (!scr->ball_fg || !scr->ball_glyph) {
+    scr->ball_label = calloc(n, sizeof *scr->ball_label);
+    if (!scr->ball_fg || !scr->ball_label) {
         screen_free(scr);
         return -1;
     }
@@ -295,7 +253,7 @@ void screen_free(struct screen *scr)
     view_free(&scr->v);
     free(scr->cell);
     free(scr->ball_fg);
-    free(scr->ball_glyph);
+    free(scr->ball_label);
     memset(scr, 0, sizeof *scr);
 }
 
@@ -605,6 +563,16 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
+    /* issue 17: the field, the friction law, the balls gone past an open side */
+    if (ss->engine == SESSION_SPRING) {
+        static const char *const law[] = {"", "drag", "linear", "rolling"};
+        if (s->p.gx != 0 || s->p.gy != 0)
+            add(&l, 6, 0, 0, "g %.3g,%.3g", s->p.gx, s->p.gy);
+        if (s->p.friction > 0 && s->p.friction < 4)
+            add(&l, 6, 0, 0, "%s %.3g", law[s->p.friction], s->p.friction_c);
+        if (d->out > 0)
+            add(&l, 6, 0, 0, "out %ld", d->out);
+    }
     /* Warnings, in their colours: never cut, brief when short of room. */
     double cs = session_contact_steps(ss);
     if (ss->nonfinite) {
@@ -636,6 +604,10 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         p = add(&l, 3, 0, SCREEN_BOLD, "aim %.0f\xc2\xb0 v %s", deg, sp);
         if (f->glyphs == VIEW_ASCII)
             snprintf(p->text, sizeof p->text, "aim %.0f deg v %s", deg, sp);
+    }
+    if (f->recording) {
+        p = add(&l, 1, SCREEN_ALERT, SCREEN_BOLD, "REC %s %lld", f->recording, f->rec_frames);
+        snprintf(p->brief, sizeof p->brief, "REC");
     }
     add(&l, 9, 0, 0, "%zu balls", s->n);
     add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
@@ -717,8 +689,10 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
                 view_trail(v, s->x[i], s->y[i]);
         for (size_t i = 0; i < s->n; i++) {
             size_t k = sim_ball(s, i);
-            if (f->open)
-                view_label(v, s->x[i], s->y[i], scr->ball_glyph[k], scr->ball_fg[k]);
+            if (f->open && scr->ball_label[k][0])
+                view_text(v, s->x[i], s->y[i], scr->ball_label[k], scr->ball_fg[k]);
+            else if (f->open)
+                view_ball(v, s->x[i], s->y[i], 0, scr->ball_fg[k]); /* past 64 bodies: dots */
             else
                 view_ball(v, s->x[i], s->y[i], s->r[i], scr->ball_fg[k]);
         }
@@ -745,9 +719,26 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
             int attr = layer == VIEW_TRAIL ? SCREEN_DIM : layer == VIEW_MARK ? SCREEN_BOLD : 0;
             screen_put(scr, t.x + i, t.y + j, ch, layer == VIEW_RIM ? 0 : color, attr);
         }
-    if (v->rim == VIEW_RIM_BOX)
-        screen_box(scr, (struct screen_rect){t.x + m->left - 1, t.y + m->top - 1,
-                                             m->w + 2, m->h + 2}, NULL, v->glyphs);
+    if (v->rim == VIEW_RIM_BOX) {
+        int l = t.x + m->left - 1, tp = t.y + m->top - 1;
+        int r = l + m->w + 1, b = tp + m->h + 1;
+        screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, NULL, v->glyphs);
+        /* issue 17: an open side is a gap between the corners (y up: the
+         * top side is the top row) */
+        unsigned op = s->p.shape == SIM_RECT ? s->p.open : 0;
+        for (int i = l + 1; i < r && (op & (SIM_SIDE_TOP | SIM_SIDE_BOTTOM)); i++) {
+            if (op & SIM_SIDE_TOP)
+                screen_put(scr, i, tp, ' ', 0, 0);
+            if (op & SIM_SIDE_BOTTOM)
+                screen_put(scr, i, b, ' ', 0, 0);
+        }
+        for (int j = tp + 1; j < b && (op & (SIM_SIDE_LEFT | SIM_SIDE_RIGHT)); j++) {
+            if (op & SIM_SIDE_LEFT)
+                screen_put(scr, l, j, ' ', 0, 0);
+            if (op & SIM_SIDE_RIGHT)
+                screen_put(scr, r, j, ' ', 0, 0);
+        }
+    }
 }
 
 /* === Help === */
@@ -1005,7 +996,7 @@ size_t screen_dump(const struct screen *scr, char *buf, size_t size, int ansi)
                     n += snprintf(sgr + n, sizeof sgr - (size_t)n, ";7");
                 if (c->fg)
                     n += snprintf(sgr + n, sizeof sgr - (size_t)n, ";38;5;%d",
-                                  screen_color_256(c->fg & 0xffffff));
+                                  palette_ink_of(c->fg & 0xffffff, 256).fg);
                 snprintf(sgr + n, sizeof sgr - (size_t)n, "m");
                 emits(&o, sgr);
                 fg = c->fg;

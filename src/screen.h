@@ -33,6 +33,7 @@
 #ifndef SCREEN_H
 #define SCREEN_H
 
+#include "palette.h"
 #include "view.h"
 
 #include <stddef.h>
@@ -91,6 +92,8 @@ struct front {
     int glyphs;         ///< enum view_glyphs
     int open;           ///< open space (universe): labels, no cue ball
     int mouse;          ///< mouse reporting on (shown in the help)
+    const char *recording; ///< the file R records to, NULL when not recording
+    long long rec_frames;  ///< frames recorded so far
 };
 
 /// One help entry: the keys (e.g. "k K") and what they do.
@@ -132,9 +135,11 @@ struct screen {
     struct view v;              ///< the table's cells
     double aspect;              ///< cell height / width
     const struct scene *sc;     ///< colours, names, the view rectangle
-    uint32_t *ball_fg;          ///< colour of each scene ball (0 none)
-    uint32_t *ball_glyph;       ///< label of each body in open space
-    int color;                  ///< 0: draw without colours
+    uint32_t *ball_fg;          ///< colour of each scene ball (0: the foreground)
+    char (*ball_label)[PALETTE_LABEL_MAX]; ///< label of each body in open space ("": a dot)
+    int color;                  ///< colours: 0 none, 8, 16 or 256 (1 counts as 256)
+    int bg;                     ///< enum palette_bg: what the background is known to be
+    int filled;                 ///< palette_fill's key (colours, background, glyphs), 0 none
     const struct screen_panel *panel[SCREEN_MAX_PANELS];
     int panel_on[SCREEN_MAX_PANELS];
     int npanels;
@@ -142,7 +147,10 @@ struct screen {
 };
 
 /// Starts a screen for scene @p sc (kept by pointer) with the given cell
-/// aspect; @p color 0 draws no colours. @return 0, or -1 (memory).
+/// aspect; @p color: the terminal's colours, 0 (none), 8, 16 or 256 (1
+/// counts as 256). Ball colours and body labels come from palette.h for
+/// that many colours and scr->bg (unknown unless set). @return 0, or -1
+/// (memory).
 int screen_init(struct screen *scr, const struct scene *sc, double aspect, int color);
 
 /// Frees it. Safe on a zeroed struct.
@@ -198,10 +206,6 @@ int screen_cp_width(uint32_t cp);
 /// The 0xrrggbb of scene ball @p k as the screen draws it, 0 for none.
 uint32_t screen_ball_color(const struct screen *scr, size_t k);
 
-/// Colour conversions for the terminal: the xterm 256-colour index, and
-/// the nearest of the 8 basic colours (-1: the default foreground).
-int screen_color_256(uint32_t rgb);
-int screen_color_8(uint32_t rgb);
 
 /// The drift of @p e from @p ref as the status line writes it
 /// ("+0.125%", "0.000%", "+2.5e+03%", "?").

@@ -142,7 +142,10 @@ static int spring_forward(struct session *ss)
         ss->msg = "state not finite: ',' steps back, 'r' resets";
         return -1;
     }
-    sim_step(&ss->s);
+    if (sim_step(&ss->s)) { /* no grid: never a silent all-pairs crawl */
+        ss->msg = "out of memory: the contact grid (paused)";
+        return -1;
+    }
     ss->pos++;
     touch(ss);
     if (ss->have_history)
@@ -182,9 +185,8 @@ static int ev_build(struct session *ss)
     if (rc == EVENT_OK)
         return 0;
     memset(&ss->ev, 0, sizeof ss->ev);
-    ss->msg = rc == EVENT_EWALL ? "event engine: a ball is through a wall"
-            : rc == EVENT_EOVERLAP ? "event engine: balls overlap"
-            : "event engine: out of memory";
+    /* The one wording of -H too, with the balls' numbers. */
+    ss->msg = event_fault_text(ss->fault, sizeof ss->fault, rc, &f, &ss->s);
     return -1;
 }
 
@@ -662,6 +664,7 @@ const struct session_diag *session_diag(struct session *ss)
         d->py = sd.py;
         d->contacts = sd.contacts;
         d->dissipated = sd.dissipated;
+        d->out = sd.out;
     }
     ss->diag_version = ss->version;
     d->e_ref = ss->engine == SESSION_EVENT ? ss->e0 : spring_eref(ss);

@@ -80,6 +80,7 @@ struct session_diag {
     double px, py;     ///< total momentum
     long contacts;     ///< overlapping pairs (springs)
     double dissipated; ///< energy taken out by dashpots so far
+    long out;          ///< balls gone past an open side (springs; sim_diag)
 };
 
 /// One sample for plots: the diagnostics of one state shown.
@@ -105,7 +106,8 @@ struct session {
     int nonfinite;      ///< the state is not finite: forward moves refuse
     int runaway;        ///< session_advance stopped a blow-up (see there)
     const char *msg;    ///< what the last call that failed or refused says,
-                        ///< a static string, or NULL
+                        ///< a static string, fault, or NULL
+    char fault[128];    ///< room for an event fault's message (msg points here)
     double k0, dt0;     ///< starting k and dt: the live bounds are about these
     /* springs */
     struct history h;

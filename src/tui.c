@@ -18,6 +18,8 @@
 #include "event.h"
 #include "gravity.h"
 #include "scene.h"
+#include "palette.h"
+#include "recording.h"
 #include "screen.h"
 #include "script.h"
 #include "session.h"
@@ -85,7 +87,7 @@ struct ui {
     struct screen scr;
     struct front f;
     int live;              /* 1: a terminal; 0: --snapshot */
-    int ncolors;           /* 0, 8 or 256 */
+    int ncolors;           /* 0, 8, 16 or 256 */
     int quit;
     double wall;           /* the clock: now() live, the script's in a snapshot */
     double target;         /* simulated time the run aims at */
@@ -102,6 +104,7 @@ struct ui {
     /* fps */
     int frames;
     double fps_since, last_frame;
+    struct recording rec;  /* R: the states shown, to files (recording.h) */
 };
 
 static void note_level(struct ui *u, int level, const char *fmt, ...)
@@ -420,6 +423,21 @@ static void k_help(struct ui *u, int key)
     u->f.help = 1;
 }
 
+/* R: starts or stops recording the states shown (recording.h). */
+static void k_record(struct ui *u, int key)
+{
+    (void)key;
+    char msg[sizeof u->f.note];
+    if (u->rec.on) {
+        int rc = recording_stop(&u->rec, msg, sizeof msg);
+        note_level(u, rc ? SCREEN_ERROR : SCREEN_INFO, "%s", msg);
+    } else {
+        int rc = recording_start(&u->rec, "springball", &u->ss, msg, sizeof msg);
+        note_level(u, rc ? SCREEN_ERROR : SCREEN_INFO, "%s", msg);
+    }
+    u->f.recording = u->rec.on ? u->rec.traj_name : NULL;
+}
+
 /*
  * The key table: every key the program knows, in the order the help
  * lists them. A key whose help is NULL shares the entry above (K next to
@@ -458,6 +476,7 @@ static const struct binding {
     {'t', k_trails, "t", "trails on / off"},
     {'m', k_engine, "m", "engine: springs / exact events"},
     {'g', k_gravity, "g", "gravity on / off"},
+    {'R', k_record, "R", "record the states shown to springball-N.xyz, .csv / stop"},
     {KEY_CTRL_L, k_redraw, "C-l", "redraw the screen"},
     {'?', k_help, NULL, NULL}, /* the title line says "? help" */
     {'q', k_quit, "q Esc", "quit"},
@@ -648,16 +667,25 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
 
 static void ui_free(struct ui *u)
 {
+    recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);
     session_free(&u->ss);
     free(u->items);
 }
 
-/* The front end's per-frame bookkeeping: the note expires. */
+/* The front end's per-frame bookkeeping: the note expires; a recording
+ * writes the state shown when it changed. */
 static void frame_state(struct ui *u)
 {
     if (u->f.note[0] && u->wall >= u->note_until)
         u->f.note[0] = 0;
+    if (u->rec.on && recording_frame(&u->rec, &u->ss)) {
+        char msg[sizeof u->f.note];
+        recording_stop(&u->rec, msg, sizeof msg);
+        note_level(u, SCREEN_ERROR, "%s", msg);
+        u->f.recording = NULL;
+    }
+    u->f.rec_frames = u->rec.frames;
 }
 
 /* === --snapshot === */
@@ -670,7 +698,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         return 1;
     }
     const char *nc = getenv("NO_COLOR");
-    int color = !o->no_color && !(nc && *nc);
+    int color = !o->no_color && !(nc && *nc) ? 256 : 0;
     int rc = ui_init(u, sc, name, o, o->ascii ? VIEW_ASCII : VIEW_BRAILLE, color);
     if (rc) {
         if (rc == -1)
@@ -826,23 +854,29 @@ static int ui_begin(void)
     return 0;
 }
 
-/* Curses colour pairs, made as colours are first met. */
-static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs)
+/* Curses colour pairs, made as colours are first met: the terminal colour
+ * that shows the cell's 0xrrggbb (palette.h), and bold where that is how
+ * 8 colours show a bright one (kept as a negative pair number). */
+static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs,
+                     int *bold)
 {
+    *bold = 0;
     if (!fg || !u->ncolors)
         return 0;
     for (int i = 0; i < *npairs; i++)
-        if (keys[i] == fg)
-            return pairs[i];
+        if (keys[i] == fg) {
+            *bold = pairs[i] < 0;
+            return (short)(pairs[i] < 0 ? -pairs[i] : pairs[i]);
+        }
     if (*npairs >= 250 || *npairs + 1 >= COLOR_PAIRS)
         return 0;
-    uint32_t rgb = fg & 0xffffff;
-    int c = u->ncolors == 256 ? screen_color_256(rgb) : screen_color_8(rgb);
+    struct palette_ink k = palette_ink_of(fg & 0xffffff, u->ncolors);
     short p = (short)(*npairs + 1);
-    init_pair(p, (short)c, -1);
+    init_pair(p, k.fg, -1);
     keys[*npairs] = fg;
-    pairs[*npairs] = p;
+    pairs[*npairs] = (short)(k.bold ? -p : p);
     (*npairs)++;
+    *bold = k.bold;
     return p;
 }
 
@@ -883,7 +917,11 @@ static void flush(struct ui *u, struct screen_cell **shown, int *shown_n)
                 a |= A_REVERSE;
             wchar_t wc[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
-            setcchar(&cc, wc, a, pair_of(u, c->fg, pairs, pair_keys, &npairs), NULL);
+            int bold;
+            short pr = pair_of(u, c->fg, pairs, pair_keys, &npairs, &bold);
+            if (bold)
+                a |= A_BOLD;
+            setcchar(&cc, wc, a, pr, NULL);
             mvadd_wch(y, x, &cc);
             if (screen_cp_width(c->ch) == 2 && *shown && x + 1 < scr->cols)
                 (*shown)[i + 1].ch = 0; /* the tail is rewritten with the head */
@@ -1085,9 +1123,10 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         u->ncolors = 0;
         if (!o->no_color && !(nc && *nc) && has_colors() && start_color() == OK) {
             use_default_colors();
-            u->ncolors = COLORS >= 256 ? 256 : 8;
+            u->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
         }
-        u->scr.color = u->ncolors != 0;
+        u->scr.color = u->ncolors;
+        u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
         mouse_apply(u);
         rc = loop(u);
     }

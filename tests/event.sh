@@ -45,6 +45,15 @@ check "break accepted" test $? -eq 0
 "$SPRINGBALL" -H --engine=spring -n 2000 --stats 2>&1 | cmp -s - tests/golden/break.out
 check "--engine=spring is the default" test $? -eq 0
 
+# a 1e200 table of 20000 balls: cells from sqrt(w) sqrt(h/n) (sqrt(w h / n)
+# overflowed to one cell: 3.3 s against 0.2 s); bounded by timeout
+awk 'BEGIN { print "table 1e200 1e200"; m = 142
+    for (i = 0; i < 20000; i++)
+        printf "ball %.17g %.17g %g %g 1 1e195\n", ((i % m) + 0.5) / m * 1e200,
+            (int(i / m) + 0.5) / m * 1e200, (i % 3 ? 1 : -2) * 1e150, (i % 5 ? 1 : -1) * 1e150 }' >"$tmp"
+timeout 20 "$SPRINGBALL" -H --engine=event -n 20 --stats "$tmp" 2>"$err" >/dev/null
+check "1e200 table: 20 events in bounded time" grep -q ' steps=20 .*engine=event' "$err"
+
 # errors
 printf 'ball 100 100 0 0 1 10\nball 300 100 0 0 1 10\nball 315 100 0 0 1 10\n' >"$tmp"
 expect_fail 2 "springball: event engine: balls 2 and 3 overlap" "$SPRINGBALL" -H --engine=event "$tmp"

@@ -483,6 +483,20 @@ T kill-session -t lost
 gone() { i=0; while [ $i -lt 50 ]; do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
 check "lost terminal: the process ends" gone "$lpid"
 [ -n "$lpid" ] && kill "$lpid" 2>/dev/null
+# --- issue 17: the field, friction and open sides on screen ---
+start fo 80 24 scenes/field.scene
+check "field: status shows g" wait_for fo "  g 0,-0.7"
+check "field: the open top is not drawn" wait_for fo "^┌ {78}┐$"
+check "field: the floor is" wait_for fo "^└─{78}┘$"
+keys fo m
+check "field: no event engine" wait_for fo "no event engine: a"
+keys fo q
+check "field: q exits 0" [ "$(wait_rc fo)" = 0 ]
+start fr 80 24 --ascii scenes/friction.scene
+check "friction: status shows the law" wait_for fr "  rolling 0.05"
+check "friction: box closed" wait_for fr "^\+-{78}\+$"
+keys fr q
+check "friction: q exits 0" [ "$(wait_rc fr)" = 0 ]
 
 # --- --keys in a terminal plays a demo: <t 2> at 20 t/s lasts 0.1 s ---
 start kd 80 24 "--keys='<t 2> space'"

@@ -1,18 +1,26 @@
 /*
- * event.c - bench-event: events per second of the event engine on a random
- * gas of N balls of radius 1 at packing fraction 0.3 (N pi / L^2 = 0.3 on an
- * L x L table, placed by the scene's `random`, speed 1).
+ * event.c - bench-event: events per second of the event engine on a gas of
+ * N balls of radius 1, mass 1 and speed 1 at packing fraction PHI
+ * (N pi / L^2 = PHI on an L x L table). Up to PHI = 0.4 the balls are
+ * placed by the scene's `random` (seeded by SEED); denser gases, which
+ * random placement cannot reach, start on a square lattice (spacing
+ * sqrt(pi / PHI)) with directions drawn from SEED, and melt.
  *
- *     bench-event N GRID EVENTS SEED
+ *     bench-event N GRID EVENTS SEED [PHI]      (PHI 0.3 by default)
+ *     bench-event FILE GRID EVENTS              (a particle file or scene)
  *
- * prints one line: n grid events crossings init_seconds run_seconds.
+ * GRID is event_config.grid (1: the default, grid above 20 balls; 2: grid
+ * always; 0: all pairs). Prints one line:
+ *     n grid events crossings init_seconds run_seconds de collisions
  */
 #define _POSIX_C_SOURCE 200809L
 #include "event.h"
+#include "formats.h"
 #include "scene.h"
 #include "sim.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,29 +33,86 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* splitmix64, for the lattice's directions */
+static double uniform(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return (double)((z ^ (z >> 31)) >> 11) * 0x1p-53;
+}
+
+static int lattice(struct sim *s, long n, double phi, uint64_t seed)
+{
+    long m = (long)ceil(sqrt((double)n));
+    double a = sqrt(SIM_PI / phi), L = (double)m * a;
+    struct sim_params p = sim_default_params();
+    p.w = p.h = L;
+    if (sim_init(s, (size_t)n, &p))
+        return -1;
+    for (long i = 0; i < n; i++) {
+        double th = 2 * SIM_PI * uniform(&seed);
+        s->x[i] = ((double)(i % m) + 0.5) * a;
+        s->y[i] = ((double)(i / m) + 0.5) * a;
+        s->vx[i] = cos(th);
+        s->vy[i] = sin(th);
+        s->m[i] = 1;
+        s->r[i] = 1;
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fputs("usage: bench-event N GRID EVENTS SEED\n", stderr);
+    if (argc != 4 && argc != 5 && argc != 6) {
+        fputs("usage: bench-event N GRID EVENTS SEED [PHI] | FILE GRID EVENTS\n", stderr);
         return 2;
     }
-    long n = atol(argv[1]);
     int grid = atoi(argv[2]);
     long long events = atoll(argv[3]);
-    double L = sqrt((double)n * SIM_PI / 0.3);
-    char text[256];
-    snprintf(text, sizeof text, "table %.17g %.17g\nrandom %ld 1 1 1 %s\n", L, L,
-             n, argv[4]);
-    struct scene sc;
-    struct scene_error err;
-    if (scene_parse(&sc, text, strlen(text), &err)) {
-        fprintf(stderr, "bench-event: %d: %s\n", err.line, err.msg);
-        return 1;
-    }
     struct sim s;
-    if (scene_to_sim(&sc, &s)) {
-        fputs("bench-event: out of memory\n", stderr);
-        return 1;
+    struct scene sc;
+    int have_scene = 0;
+    if (argc == 4) {
+        FILE *f = fopen(argv[1], "rb");
+        static char text[1 << 24];
+        size_t len = f ? fread(text, 1, sizeof text, f) : 0;
+        if (f)
+            fclose(f);
+        struct scene_error err;
+        if (!f || formats_parse(&sc, text, len, FORMATS_AUTO, &err)) {
+            fprintf(stderr, "bench-event: %s: cannot read\n", argv[1]);
+            return 1;
+        }
+        have_scene = 1;
+        if (scene_to_sim(&sc, &s)) {
+            fputs("bench-event: out of memory\n", stderr);
+            return 1;
+        }
+    } else {
+        long n = atol(argv[1]);
+        double phi = argc == 6 ? atof(argv[5]) : 0.3;
+        if (phi > 0.4) {
+            if (lattice(&s, n, phi, (uint64_t)atoll(argv[4]))) {
+                fputs("bench-event: out of memory\n", stderr);
+                return 1;
+            }
+        } else {
+            double L = sqrt((double)n * SIM_PI / phi);
+            char text[256];
+            snprintf(text, sizeof text, "table %.17g %.17g\nrandom %ld 1 1 1 %s\n", L, L,
+                     n, argv[4]);
+            struct scene_error err;
+            if (scene_parse(&sc, text, strlen(text), &err)) {
+                fprintf(stderr, "bench-event: %d: %s\n", err.line, err.msg);
+                return 1;
+            }
+            have_scene = 1;
+            if (scene_to_sim(&sc, &s)) {
+                fputs("bench-event: out of memory\n", stderr);
+                return 1;
+            }
+        }
     }
     struct event_config cfg = event_default_config();
     cfg.grid = grid;
@@ -62,10 +127,11 @@ int main(int argc, char **argv)
     double t2 = now();
     struct event_diag d;
     event_diag(&ev, &d);
-    printf("%ld %d %lld %lld %.6f %.6f %.3g\n", n, grid, done, d.crossings,
-           t1 - t0, t2 - t1, d.de);
+    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld\n", s.n, grid, done, d.crossings,
+           t1 - t0, t2 - t1, d.de, d.collisions);
     event_free(&ev);
     sim_free(&s);
-    scene_free(&sc);
+    if (have_scene)
+        scene_free(&sc);
     return 0;
 }

@@ -1,39 +1,55 @@
 #!/bin/sh
 # event.sh - events per second of the event engine (collisions and wall
-# bounces; cell crossings are not counted) on random gases at packing
-# fraction 0.3, with the grid and without it (all pairs, O(N) per event:
-# only up to 10^4 balls). Median of RUNS runs (default 5), each on its own
-# seed. BENCH_EVENT is the driver (default build/bench-event).
+# bounces; cell crossings are not counted): gases of radius-1 balls at speed
+# 1, packing fraction 0.3 (random placement) and 0.6 (a melting lattice),
+# 10^3 to 10^6 balls; the textbook's p10.txt and billiards5.txt; and all
+# pairs (no grid, O(N) per event) beside the default at 10^3 balls and on
+# the textbook inputs. Each row is the median of RUNS runs (default 3), the
+# rows' runs interleaved (run 1 of every row, then run 2, ...) so that the
+# machine's drift spreads over all of them; min-max is the spread.
+# BENCH_EVENT is the driver (default build/bench-event).
 cd "$(dirname "$0")/../.." || exit 1
 B=${BENCH_EVENT:-build/bench-event}
-RUNS=${RUNS:-5}
+RUNS=${RUNS:-3}
 [ -x "$B" ] || { echo "event.sh: $B not built (make bench builds it)"; exit 1; }
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
 
-# median RATE-LIST: the middle of the sorted numbers
-median() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'; }
+# Rows: name|driver arguments (seed and packing filled in per run)
+rows='1000 0.3|1000 1 2000000 @ 0.3
+1000 0.3 all pairs|1000 0 20000 @ 0.3
+10000 0.3|10000 1 2000000 @ 0.3
+100000 0.3|100000 1 2000000 @ 0.3
+1000000 0.3|1000000 1 3000000 @ 0.3
+1000 0.6|1000 1 2000000 @ 0.6
+10000 0.6|10000 1 2000000 @ 0.6
+100000 0.6|100000 1 2000000 @ 0.6
+1000000 0.6|1000000 1 3000000 @ 0.6
+p10.txt|tests/particles/p10.txt 1 2000000
+p10.txt grid|tests/particles/p10.txt 2 2000000
+billiards5.txt|tests/particles/billiards5.txt 1 2000000
+billiards5.txt grid|tests/particles/billiards5.txt 2 2000000'
 
-# bench N GRID EVENTS: prints the median events/s and init seconds
-bench() {
-    rates= inits=
-    for seed in $(seq 1 "$RUNS"); do
-        set -- $("$B" "$1" "$2" "$3" "$seed") "$1" "$2" "$3"
-        # fields: n grid done crossings init run de ; then N GRID EVENTS again
-        rates="$rates $(awk -v d="$3" -v t="$6" 'BEGIN { printf "%.0f", d / t }')"
-        inits="$inits $5"
-        shift 7
+for run in $(seq 1 "$RUNS"); do
+    printf '%s\n' "$rows" | while IFS='|' read -r name args; do
+        set -- $(echo "$args" | sed "s/@/$run/")
+        # fields: n grid done crossings init run de
+        "$B" "$@" | awk -v name="$name" '{ printf "%s|%.0f|%.3f\n", name, $3 / $6, $5 }'
     done
-    echo "$(median $rates) $(median $inits)"
-}
+done >"$out"
 
-printf '%-8s %-6s %10s %14s %10s %14s\n' balls grid events events/s init_s "grid/no-grid"
-for n in 1000 10000 100000; do
-    set -- $(bench $n 1 200000)
-    g=$1
-    printf '%-8s %-6s %10s %14s %10s %14s\n' $n on 200000 "$1" "$2" ""
-    if [ $n -le 10000 ]; then
-        ev=$((20000000 / n))
-        set -- $(bench $n 0 $ev)
-        printf '%-8s %-6s %10s %14s %10s %14s\n' $n off $ev "$1" "$2" \
-            "$(awk -v a="$g" -v b="$1" 'BEGIN { printf "%.1f", a / b }')"
-    fi
+printf '%-24s %12s %22s %9s\n' input events/s "(min-max)" init_s
+printf '%s\n' "$rows" | while IFS='|' read -r name args; do
+    grep -F "$name|" "$out" | awk -F'|' -v name="$name" '$1 == name' | awk -F'|' '
+        { r[NR] = $2; i[NR] = $3 }
+        END {
+            n = NR
+            for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) {
+                if (r[b] < r[a]) { x = r[a]; r[a] = r[b]; r[b] = x }
+                if (i[b] < i[a]) { x = i[a]; i[a] = i[b]; i[b] = x }
+            }
+            m = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+            mi = (n % 2) ? i[(n + 1) / 2] : (i[n / 2] + i[n / 2 + 1]) / 2
+            printf "%12.0f %10.0f-%-11.0f %9.3f\n", m, r[1], r[n], mi
+        }' | sed "s/^/$(printf '%-24s' "$name")/"
 done

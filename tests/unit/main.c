@@ -18,12 +18,16 @@ static const struct {
     {"event", test_event},
     {"particles", test_particles},
     {"view", test_view},
+    {"palette", test_palette},
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"friction", test_friction},
     {"session", test_session},
     {"screen", test_screen},
     {"script", test_script},
+    {"numfmt", test_numfmt},
+    {"record", test_record},
 };
 
 int main(int argc, char **argv)

@@ -479,7 +479,7 @@ static void draw_title(struct screen *scr, struct session *ss, const struct fron
     snprintf(p->brief, sizeof p->brief, "?");
     int cols = scr->cols;
     const char *name = f->title ? f->title : "";
-    char full[400], brief[400], cut[400];
+    char full[420], brief[420], cut[400];
     snprintf(full, sizeof full, " springball%s%s", dot, name);
     snprintf(brief, sizeof brief, " %s", name);
     /* The state and the speed first, then the name, then the rest. */

@@ -32,9 +32,9 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim grid contact gravity event history session
+CORE   = sim grid contact gravity event history session twin
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view palette screen script numfmt record export recording
+PURE   = text scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen
 # The front end and the entry point.
 FRONT  = main tui
 

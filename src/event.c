@@ -38,8 +38,12 @@ struct event_ball {
  */
 #define EVENT_APPROACH 1e-10
 
-/* At most this many balls: all pairs, no grid (measured: see README). */
+/* All pairs, no grid, up to EVENT_GRID_MIN balls at packing fraction 0.3,
+ * and more in a dilute gas, where the grid's crossings cost more: up to
+ * EVENT_GRID_MIN (0.3 / packing)^(1/4), at most EVENT_GRID_MAX (measured
+ * crossovers: 20 balls at 0.3, 40 at 0.01, 90 at 0.001; see README). */
 #define EVENT_GRID_MIN 20
+#define EVENT_GRID_MAX 200
 
 /* The inner loop's functions, inlined where the compiler allows asking. */
 #if defined(__GNUC__)
@@ -768,52 +772,71 @@ static int overlap(const struct event *ev, size_t k, size_t j)
     return dx * dx + dy * dy < sig * sig;
 }
 
-/* The first overlapping pair in ball number order (i, j), or EVENT_OK.
- * With the grid, each record looks in its cells only (small balls are
- * there, big ones are looked at by all), so the check is linear in n for
- * balls of similar sizes; without it, all pairs. */
-static int find_overlap(const struct event *ev, struct event_fault *f)
+/* Pair (k, j) as a candidate for record k's earliest collision. */
+static void offer(struct event *ev, size_t k, size_t j, double t)
 {
-    size_t n = ev->n, bi = n, bj = n;
+    const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
+    if (t < a->tlim && t < q->tlim) {
+        struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
+        if (ev_less(ev, &e, &ev->pair[k]))
+            ev->pair[k] = e;
+    }
+}
+
+struct first_pair {
+    int check;       /* look for overlaps */
+    size_t bi, bj;   /* the first overlapping pair in ball order so far */
+};
+
+/* Pair (k, j) at init: its collision for both, and the overlap check. */
+static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *fp)
+{
+    if (fp->check && overlap(ev, k, j)) {
+        size_t i1 = (size_t)ev->id[k], i2 = (size_t)ev->id[j];
+        size_t lo = i1 < i2 ? i1 : i2, hi = i1 < i2 ? i2 : i1;
+        if (lo < fp->bi || (lo == fp->bi && hi < fp->bj)) {
+            fp->bi = lo;
+            fp->bj = hi;
+        }
+    }
+    double t = pair_time(ev->t, &ev->b[k], &ev->b[j]);
+    offer(ev, k, j, t);
+    offer(ev, j, k, t);
+}
+
+/*
+ * Every record's earliest collision, each pair tried once (the times are
+ * the same from either side), and with @p fp->check the first overlapping
+ * pair in ball order: small balls meet the small ones in their cells, a
+ * big ball meets those within its reach and the other big ones. Linear in
+ * n for balls of similar sizes (all pairs without the grid).
+ */
+static void init_pairs(struct event *ev, struct first_pair *fp)
+{
+    size_t n = ev->n;
+    for (size_t k = 0; k < n; k++)
+        ev->pair[k] = (struct event_item){INFINITY, (int32_t)k, -1, 0};
     for (size_t k = 0; k < n; k++) {
-        size_t i = (size_t)ev->id[k];
-        if (!ev->grid) { /* records are in ball number order */
-            for (size_t j = k + 1; j < n && bi == n; j++)
-                if (overlap(ev, k, j)) {
-                    bi = k;
-                    bj = j;
-                }
-            if (bi < n)
-                break;
+        if (!ev->grid) {
+            for (size_t j = k + 1; j < n; j++)
+                init_pair(ev, k, j, fp);
             continue;
         }
+        int big = ev->reach[k] > 1;
         long x0, x1, y0, y1;
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next) {
-                    size_t jj = (size_t)ev->id[j];
-                    if (jj > i && (i < bi || (i == bi && jj < bj)) && overlap(ev, k, (size_t)j)) {
-                        bi = i;
-                        bj = jj;
-                    }
-                }
-        for (size_t c = 0; c < ev->nbig; c++) {
-            size_t j = (size_t)ev->big[c], jj = (size_t)ev->id[j];
-            if (jj > i && (i < bi || (i == bi && jj < bj)) && overlap(ev, k, j)) {
-                bi = i;
-                bj = jj;
-            }
-        }
+                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next)
+                    if (big || (size_t)j > k)
+                        init_pair(ev, k, (size_t)j, fp);
+        if (big)
+            for (size_t c = 0; c < ev->nbig; c++)
+                if ((size_t)ev->big[c] > k)
+                    init_pair(ev, k, (size_t)ev->big[c], fp);
     }
-    if (bi == n)
-        return EVENT_OK;
-    if (f) {
-        f->i = bi;
-        f->j = bj;
-    }
-    return EVENT_EOVERLAP;
 }
+
 static int find_wall(const struct sim *s, struct event_fault *f)
 {
     for (size_t i = 0; i < s->n; i++) {
@@ -888,7 +911,15 @@ int event_init(struct event *ev, const struct sim *s,
     ev->p = s->p;
     ev->t = ev->t0 = s->t;
     /* A few balls: all pairs beat the grid's crossings (see README). */
-    ev->grid = cfg->grid == 2 || (cfg->grid != 0 && n > EVENT_GRID_MIN);
+    double phi = 0;
+    for (size_t i = 0; i < n; i++) /* sum of pi r^2 / (w h), without overflow */
+        phi += SIM_PI * (s->r[i] / s->p.w) * (s->r[i] / s->p.h);
+    double few = phi > 0 ? EVENT_GRID_MIN * pow(0.3 / phi, 0.25) : EVENT_GRID_MAX;
+    if (!(few >= EVENT_GRID_MIN))
+        few = EVENT_GRID_MIN;
+    if (few > EVENT_GRID_MAX)
+        few = EVENT_GRID_MAX;
+    ev->grid = cfg->grid == 2 || (cfg->grid != 0 && (double)n > few);
     int fail = !(ev->b = malloc(cnt * sizeof *ev->b));
     double **d[] = {&ev->vx, &ev->vy, &ev->m, &ev->tlast};
     for (size_t a = 0; a < sizeof d / sizeof *d; a++)
@@ -932,29 +963,28 @@ int event_init(struct event *ev, const struct sim *s,
     }
     if (ev->grid)
         grid_link(ev);
-    if (!cfg->allow_overlap) {
-        int rc = find_overlap(ev, fault);
-        if (rc) {
-            event_free(ev);
-            return rc;
-        }
-    }
     ev->rmin = rmin;
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
     set_scales(ev, vmax);
     ev->ke0 = kinetic(ev);
     /* Own events first, so that every pair sees both limits; then each
-     * ball's earliest collision (every pair is tried from both sides). */
+     * ball's earliest collision, and the overlap check on the way. */
     for (size_t k = 0; k < n; k++)
         predict_own(ev, k, &ev->slot[k]);
-    for (size_t k = 0; k < n; k++) {
-        struct event_item pair = {INFINITY, (int32_t)k, -1, 0};
-        predict_pairs(ev, k, (size_t)-1, &pair);
-        ev->pair[k] = pair;
-        if (ev_less(ev, &pair, &ev->slot[k]))
-            ev->slot[k] = pair;
+    struct first_pair fp = {!cfg->allow_overlap, n, n};
+    init_pairs(ev, &fp);
+    if (fp.bi < n) {
+        if (fault) {
+            fault->i = fp.bi;
+            fault->j = fp.bj;
+        }
+        event_free(ev);
+        return EVENT_EOVERLAP;
     }
+    for (size_t k = 0; k < n; k++)
+        if (ev_less(ev, &ev->pair[k], &ev->slot[k]))
+            ev->slot[k] = ev->pair[k];
     q_rebuild(ev);
     publish(ev);
     return EVENT_OK;

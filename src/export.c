@@ -42,6 +42,10 @@ const char *export_lammps_unsupported(const struct sim *s)
         return "gravity between balls";
     if (p->reach != 0)
         return "interactions beyond touching";
+    if (p->friction != SIM_FRICTION_NONE)
+        return "friction";
+    if (p->open)
+        return "open sides";
     if (s->n == 0)
         return "a scene without balls";
     if (p->walls == SIM_WALLS_HARD && p->restitution != 1)
@@ -166,6 +170,14 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
             num(f, p->k), fputs(" 0 ", f), num(f, gw), fprintf(f, " 0 0 0 %s 0 ", names[a]);
             num(f, len[a]), fputc('\n', f);
         }
+    }
+    if (p->gx != 0 || p->gy != 0) {
+        /* A uniform field: LAMMPS's gravity is an acceleration, the force
+         * m g along a unit vector. */
+        double g = hypot(p->gx, p->gy);
+        fputs("# The uniform field: force m (gx, gy) on every ball.\nfix field all gravity ", f);
+        num(f, g), fputs(" vector ", f), num(f, p->gx / g), fputc(' ', f);
+        num(f, p->gy / g), fputs(" 0\n", f);
     }
     fputs("fix move all nve/sphere\nfix flat all enforce2d\n\n", f);
 

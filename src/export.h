@@ -21,9 +21,11 @@
  *    with the same Hooke law, force k times the penetration r - distance.
  *    Hard walls (restitution 1, one radius) are fix wall/reflect at r from
  *    the edges.
+ *  - a uniform field (gx, gy): fix gravity |g| vector gx/|g| gy/|g| 0, the
+ *    force m g on every ball. Friction and open sides are refused.
  *  - fix nve/sphere (velocity Verlet: springball integrates by
- *    semi-implicit Euler; the difference is O(dt) per collision, see
- *    README), the same dt, run N steps, the thermo output every 100
+ *    semi-implicit Euler; see README "Beyond one machine" for what that
+ *    changes), the same dt, run N steps, the thermo output every 100
  *    steps, and a dump of PREFIX.xyz (LAMMPS's xyz: positions) every
  *    EVERY steps plus PREFIX.lammpstrj (ids, positions, velocities).
  * What has no equivalent here is refused (export_unsupported).

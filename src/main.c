@@ -321,7 +321,7 @@ static void rec_init(struct recorder *rec, const struct rec_options *r, int even
 }
 
 /* Opens the files; prints the reason and returns 1 when one cannot be. */
-static int rec_open(struct recorder *rec)
+static int rec_open(struct recorder *rec, const struct sim *s)
 {
     rec->opened = 1;
     const char *paths[2] = {rec->want_traj, rec->want_series};
@@ -340,7 +340,7 @@ static int rec_open(struct recorder *rec)
         *(k ? &rec->series_path : &rec->traj_path) = paths[k];
     }
     if (rec->series_path)
-        record_series_header(&rec->series, rec->events);
+        record_series_header(&rec->series, &s->p, rec->events);
     return 0;
 }
 
@@ -349,7 +349,7 @@ static int rec_open(struct recorder *rec)
  * or when a file cannot be opened (reported then): the run stops. */
 static int rec_frame(struct recorder *rec, const struct sim *s, const struct event *ev)
 {
-    if (!rec->opened && rec_open(rec))
+    if (!rec->opened && rec_open(rec, s))
         return 2; /* reported */
     long long step = s->steps;
     if (ev) {
@@ -754,7 +754,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
             fclose(f);
         if (!text) {
             fprintf(stderr, "%s:0: cannot read: %s\n", *name, strerror(e));
-            exit(2);
+            exit(e == ENOMEM ? 1 : 2); /* memory, not the input, failed */
         }
     }
     struct scene_error err;
@@ -916,7 +916,9 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
                 if (!overflow)
                     fprintf(stderr, "springball: the state became non-finite at "
                                     "step %lld (t = %.17g): dt is too large for %s\n",
-                            s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
+                            s->steps, s->t,
+                            s->p.gravity != 0 || s->p.gx != 0 || s->p.gy != 0
+                                ? "the forces" : "k");
                 else
                     fprintf(stderr, "springball: the forces overflow at step %lld "
                                     "(t = %.17g): the scene's sizes or strengths are "

@@ -208,16 +208,19 @@ static void put8(char *p, uint32_t v)
 
 /* The n decimal digits of u < 10^20 into buf[0..n): all twenty into a
  * scratch row (two 64-bit divisions by constants, the rest in 32 bits),
- * then the last n of them. */
+ * then the last n of them. The copy is always 20 bytes (a fixed-size copy
+ * is two moves, a variable one a call), so buf[n..20) gets zeros that the
+ * caller writes over or leaves past the end: buf has room for 20 bytes. */
 static void put_digits(char *buf, uint64_t u, int n)
 {
-    char row[20];
+    char row[40];
     uint64_t hi = u / 100000000u;
     put8(row + 12, (uint32_t)(u - hi * 100000000u));
     uint64_t top = hi / 100000000u;
     put8(row + 4, (uint32_t)(hi - top * 100000000u));
     put4(row, (uint32_t)top);
-    memcpy(buf, row + 20 - n, (size_t)n);
+    memset(row + 20, 0, 20);
+    memcpy(buf, row + 20 - n, 20);
 }
 
 size_t numfmt_u64(char *buf, uint64_t u)
@@ -259,9 +262,11 @@ size_t numfmt_double(char *buf, double v)
             memset(p, '0', (size_t)e);
             p += e;
         } else if (x >= 0) {
-            /* dd.ddd: the digits, then the tail moved one place right */
-            put_digits(p, d, n);
-            memmove(p + x + 2, p + x + 1, (size_t)(n - x - 1));
+            /* dd.ddd: the digits one place right, then the x + 1 before
+             * the point moved back (usually one to three of them) */
+            put_digits(p + 1, d, n);
+            for (int k = 0; k <= x; k++)
+                p[k] = p[k + 1];
             p[x + 1] = '.';
             p += n + 1;
         } else {

@@ -42,7 +42,9 @@ size_t numfmt_double(char *buf, double v);
 /// (The sign is not part of it.) Zero and non-finite values give *digits 0.
 void numfmt_decimal(double v, uint64_t *digits, int *exp10);
 
-/// Writes the unsigned integer @p u in decimal (no NUL). @return its length.
+/// Writes the unsigned integer @p u in decimal (no NUL) into @p buf, which
+/// has room for 20 bytes (what follows the digits there is overwritten).
+/// @return its length.
 size_t numfmt_u64(char *buf, uint64_t u);
 
 #endif

@@ -460,8 +460,10 @@ int palette_balls(struct palette *p, const struct palette_ball *b, size_t n,
     if (touching(b, n, &at, &nb))
         return -1;
     /* Greedy in file order: a ball whose ink is too near that of a
-     * neighbour already settled takes the nearest readable ink far enough
-     * from all of them. */
+     * neighbour of another colour already settled takes the nearest
+     * readable ink far enough from all of them. Neighbours of the same
+     * colour stay alike (a wall of equal balls is one colour; the view
+     * keeps a free dot between them). */
     bg = effective_bg(ncolors, bg);
     uint32_t fg = default_fg(bg);
     uint32_t avoid[64];
@@ -471,8 +473,8 @@ int palette_balls(struct palette *p, const struct palette_ball *b, size_t n,
         uint32_t mine = palette_ink_rgb(p->ink[which[i]], ncolors, fg);
         for (size_t k = at[i]; k < at[i + 1] && na < 64; k++) {
             size_t j = nb[k];
-            if (j > i)
-                continue; /* settled later, against this one */
+            if (j > i || b[j].rgb == b[i].rgb)
+                continue; /* settled later against this one; or alike by intent */
             avoid[na] = palette_ink_rgb(p->ink[which[j]], ncolors, fg);
             clash |= palette_distance(avoid[na], mine) < PALETTE_MIN_DE;
             na++;

@@ -20,12 +20,14 @@
  * theme; the ratios are computed with xterm's defaults (as tmux shows
  * them), and bold stands for bright with 8.
  *
- * Touching balls. palette_balls gives two balls that touch in the initial
- * state inks at least PALETTE_MIN_DE apart (a distance in OKLab, about 5
- * just-noticeable differences), as near as it can to the colours the scene
- * asked for, so that a rack of touching balls reads as balls, not as one
- * mosaic. Balls without a scene colour keep the foreground ink: a gas of
- * equal balls stays one colour.
+ * Touching balls. palette_balls gives two balls of different colours that
+ * touch in the initial state inks at least PALETTE_MIN_DE apart (a
+ * distance in OKLab, about 5 just-noticeable differences), as near as it
+ * can to the colours the scene asked for, so that a rack of touching balls
+ * reads as balls, not as one mosaic, even where two of its colours fall on
+ * one terminal colour. Balls of the same colour stay alike (a wall of equal
+ * balls is one colour; the view keeps a free dot between touching balls),
+ * and balls without a scene colour keep the foreground ink.
  *
  * Labels. palette_labels gives each body of a universe (which has no size
  * on screen) a short label, unique among the bodies, from its name: the
@@ -121,9 +123,9 @@ struct palette {
     struct palette_ink ink[PALETTE_MAX_INKS];
 };
 
-/// Inks for @p n balls: ink[which[i]] is ball i's. Balls that touch (their
-/// gap is under 5% of the smaller radius) get inks PALETTE_MIN_DE apart
-/// when the palette has enough readable inks. ink[0] is always the default
+/// Inks for @p n balls: ink[which[i]] is ball i's. Balls of different
+/// colours that touch (their gap is under 5% of the smaller radius) get
+/// inks PALETTE_MIN_DE apart when the palette has enough readable inks. ink[0] is always the default
 /// foreground. Work O(n log n) plus the touching pairs.
 /// @return 0, or -1 when memory is short (then each ball has the ink its
 /// colour asks for, touching or not).

@@ -266,20 +266,30 @@ void record_xyz(struct record *w, const struct sim *s, long long step)
     }
 }
 
-void record_series_header(struct record *w, int events)
+/* The optional columns of a run: pf with a field, out with open sides. */
+static int has_field(const struct sim_params *p)
+{
+    return p->gx != 0 || p->gy != 0;
+}
+
+void record_series_header(struct record *w, const struct sim_params *sp, int events)
 {
     char *p = room(w);
     p = put_str(p, "t,step,ke,pe,pg,e,px,py,contacts,dissipated");
+    if (has_field(sp))
+        p = put_str(p, ",pf");
+    if (sp->open)
+        p = put_str(p, ",out");
     if (events)
         p = put_str(p, ",collisions,walls,crossings,mft");
     *p++ = '\n';
     w->len = (size_t)(p - w->buf);
 }
 
-/* The columns every row has. */
-static char *put_common(char *p, double t, long long step, double ke, double pe,
-                        double pg, double e, double px, double py, long contacts,
-                        double dissipated)
+/* The columns every row has, and those of the run's parameters. */
+static char *put_common(char *p, const struct sim_params *sp, const struct sim_diag *d,
+                        double t, long long step, double ke, double pe, double pg,
+                        double e, double px, double py, long contacts, double dissipated)
 {
     const double v[] = {t, 0, ke, pe, pg, e, px, py};
     for (int k = 0; k < 8; k++) {
@@ -291,7 +301,16 @@ static char *put_common(char *p, double t, long long step, double ke, double pe,
     }
     p = put_ll(p, contacts);
     *p++ = ',';
-    return put_num(p, dissipated);
+    p = put_num(p, dissipated);
+    if (has_field(sp)) {
+        *p++ = ',';
+        p = put_num(p, d->pf);
+    }
+    if (sp->open) {
+        *p++ = ',';
+        p = put_ll(p, d->out);
+    }
+    return p;
 }
 
 void record_series_row(struct record *w, const struct sim *s, long long step)
@@ -299,7 +318,7 @@ void record_series_row(struct record *w, const struct sim *s, long long step)
     struct sim_diag d;
     sim_diag(s, &d);
     char *p = room(w);
-    p = put_common(p, s->t, step, d.ke, d.pe, d.pg, d.e, d.px, d.py,
+    p = put_common(p, &s->p, &d, s->t, step, d.ke, d.pe, d.pg, d.e, d.px, d.py,
                    d.contacts, d.dissipated);
     *p++ = '\n';
     w->len = (size_t)(p - w->buf);
@@ -313,7 +332,7 @@ void record_series_event_row(struct record *w, const struct sim *s,
     sim_diag(s, &d);
     event_diag(ev, &ed);
     char *p = room(w);
-    p = put_common(p, ev->t, ed.events, ed.ke, 0, 0, ed.ke, ed.px, ed.py,
+    p = put_common(p, &s->p, &d, ev->t, ed.events, ed.ke, 0, 0, ed.ke, ed.px, ed.py,
                    d.contacts, ed.ke0 - ed.ke);
     *p++ = ',';
     p = put_ll(p, ed.collisions);

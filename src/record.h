@@ -19,9 +19,11 @@
  *
  * CSV: a header line, then one row per sample:
  *     t,step,ke,pe,pg,e,px,py,contacts,dissipated
- * and in the event engine also collisions,walls,crossings,mft (step then
- * counts events; hard balls store no energy, so pe = pg = 0, e = ke and
- * dissipated = ke0 - ke).
+ * then pf (the uniform field's potential, part of e) when the run has a
+ * field, out (balls gone past an open side) when it has open sides, as
+ * --stats adds them; and in the event engine collisions,walls,crossings,mft
+ * (step then counts events; hard balls store no energy, so pe = pg = 0,
+ * e = ke and dissipated = ke0 - ke).
  *
  * The writer buffers its output in large blocks and remembers the first
  * write error; record_close reports it.
@@ -62,8 +64,9 @@ int record_close(struct record *w);
 /// Writes one extended XYZ frame of @p s at step count @p step.
 void record_xyz(struct record *w, const struct sim *s, long long step);
 
-/// Writes the CSV header; @p events adds the event engine's columns.
-void record_series_header(struct record *w, int events);
+/// Writes the CSV header for a run with parameters @p p; @p events adds
+/// the event engine's columns.
+void record_series_header(struct record *w, const struct sim_params *p, int events);
 
 /// Writes one CSV row of the state @p s with the step count @p step (the
 /// sim's steps, or a front end's count of steps or events).

@@ -48,7 +48,7 @@ int recording_start(struct recording *r, const char *prefix, struct session *ss,
         /* The streams are ours: record_close leaves them open, and
          * recording_stop closes them. */
         r->on = 1;
-        record_series_header(&r->series, 0);
+        record_series_header(&r->series, &ss->s.p, 0);
         r->version = ss->version - 1; /* the state now is the first frame */
         snprintf(msg, msgsize, "recording to %s and %s (R stops)", r->traj_name,
                  r->series_name);

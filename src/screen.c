@@ -4,6 +4,7 @@
  */
 #include "screen.h"
 
+#include "labscreen.h"
 #include "scene.h"
 #include "session.h"
 #include "sim.h"
@@ -234,6 +235,7 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
 {
     memset(scr, 0, sizeof *scr);
     view_init(&scr->v);
+    view_init(&scr->v2);
     scr->sc = sc;
     scr->aspect = aspect;
     scr->color = color;
@@ -251,6 +253,7 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
 void screen_free(struct screen *scr)
 {
     view_free(&scr->v);
+    view_free(&scr->v2);
     free(scr->cell);
     free(scr->ball_fg);
     free(scr->ball_label);
@@ -270,7 +273,9 @@ int screen_add_panel(struct screen *scr, const struct screen_panel *p)
 static void world_rect(const struct screen *scr, const struct sim *s, double *x0,
                        double *y0, double *x1, double *y1, int *rim)
 {
-    if (s->p.shape == SIM_OPEN) {
+    /* The scene's own bounds: a table whose walls were taken away (the b
+     * key) is still drawn where it was. */
+    if (scr->sc->p.shape == SIM_OPEN) {
         *x0 = scr->sc->view.x0;
         *y0 = scr->sc->view.y0;
         *x1 = scr->sc->view.x1;
@@ -282,7 +287,7 @@ static void world_rect(const struct screen *scr, const struct sim *s, double *x0
     *y0 = 0;
     *x1 = s->p.w;
     *y1 = s->p.h;
-    *rim = s->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
+    *rim = scr->sc->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
 }
 
 int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs)
@@ -307,20 +312,63 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     L->title = (struct screen_rect){0, 0, cols, 1};
     L->status = (struct screen_rect){0, rows - 1, cols, 1};
     L->note = (struct screen_rect){0, rows - 2, cols, 1};
-    /* Panels on the right when the table keeps 60 columns. */
-    int side = 0;
+    /* Panels on the right when the table keeps 60 columns, else in a
+     * band under it. */
+    int side = 0, band = 0;
     for (int i = 0; i < scr->npanels; i++)
-        if (scr->panel_on[i] && scr->panel[i]->want_w > side)
-            side = scr->panel[i]->want_w;
-    if (side > 0 && cols - side < 60)
+        if (scr->panel_on[i]) {
+            if (scr->panel[i]->want_w > side)
+                side = scr->panel[i]->want_w;
+            band += scr->panel[i]->want_h;
+        }
+    if (side > 0 && cols - side < 60) {
         side = 0;
-    L->table = (struct screen_rect){0, 1, cols - side, rows - 2};
+        int on = 0, hmax = 0;
+        for (int i = 0; i < scr->npanels; i++)
+            if (scr->panel_on[i]) {
+                on++;
+                hmax = scr->panel[i]->want_h > hmax ? scr->panel[i]->want_h : hmax;
+            }
+        if (on > 1 && cols / on >= 40)
+            band = hmax; /* side by side */
+        int most = (rows - 2) / 2;
+        if (rows - 2 - most < 6)
+            most = rows - 2 - 6;
+        band = band < most ? band : most;
+        if (band < 3)
+            band = 0;
+    } else {
+        band = 0;
+    }
+    L->table = (struct screen_rect){0, 1, cols - side, rows - 2 - band};
     L->side = (struct screen_rect){cols - side, 1, side, side ? rows - 2 : 0};
+    L->bottom = (struct screen_rect){0, rows - 1 - band, band ? cols : 0, band};
     int rc = 1;
     if (!L->too_small) {
         double x0, y0, x1, y1;
         int rim;
         world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+        if (scr->split) {
+            /* the two tables side by side or one above the other,
+             * whichever shows the world larger */
+            struct screen_rect t = L->table;
+            double ww = x1 - x0, wh = y1 - y0;
+            double beside = fmin((t.w / 2 - 2) / ww, (t.h - 2) * scr->aspect / wh);
+            double above = fmin((t.w - 2) / ww, (t.h / 2 - 2) * scr->aspect / wh);
+            if (beside > above) {
+                L->table = (struct screen_rect){t.x, t.y, t.w / 2, t.h};
+                L->table2 = (struct screen_rect){t.x + t.w / 2, t.y, t.w - t.w / 2, t.h};
+            } else {
+                L->table = (struct screen_rect){t.x, t.y, t.w, t.h / 2};
+                L->table2 = (struct screen_rect){t.x, t.y + t.h / 2, t.w, t.h - t.h / 2};
+            }
+            rc = view_layout(&scr->v2, L->table2.w, L->table2.h, x0, y0, x1, y1,
+                             scr->aspect, rim, glyphs);
+            if (rc < 0)
+                return -1;
+            if (rc != 0)
+                L->table2.w = 0;
+        }
         rc = view_layout(&scr->v, L->table.w, L->table.h, x0, y0, x1, y1, scr->aspect,
                          rim, glyphs);
         if (rc < 0)
@@ -555,6 +603,9 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         if (s->p.contact != SIM_CONTACT_NONE)
             add(&l, 5, 0, 0, "k %.4g", s->p.k);
     }
+    /* The energies apart (kinetic, and the springs' when there are
+     * springs), their sum with its drift, the total momentum. */
+    int ascii = f->glyphs == VIEW_ASCII;
     if (isfinite(d->e)) {
         p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
         snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
@@ -563,6 +614,34 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
+    /* The lab's: E's parts (kinetic, and the springs' where there are
+     * springs), the total momentum; the restitution and the border when
+     * they are not the scene's defaults. */
+    if (f->lab) {
+        /* while a panel or the overlay is on they rank above dt and k */
+        const struct panel_state *ps = &f->lab->ps;
+        int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
+                   ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
+        add(&l, rank, 0, 0, "KE %.5g", d->ke);
+        if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
+            add(&l, rank, 0, 0, "PE %.4g", d->pe);
+        /* a total within its rounding shows as 0 (lab_round_total) */
+        double ax = 0, ay = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            ax += fabs(s->m[i] * s->vx[i]);
+            ay += fabs(s->m[i] * s->vy[i]);
+        }
+        double tpx = lab_round_total(d->px, ax, s->n), tpy = lab_round_total(d->py, ay, s->n);
+        char px[32], py[32];
+        snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
+        snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
+        add(&l, rank, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
+        if (s->p.restitution != 1)
+            add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);
+        int border = lab_border(&s->p);
+        if (border != LAB_BORDER_SPRING && !f->open)
+            add(&l, 3, 0, SCREEN_BOLD, "%s", lab_border_name(border));
+    }
     /* issue 17: the field, the friction law, the balls gone past an open side */
     if (ss->engine == SESSION_SPRING) {
         static const char *const law[] = {"", "drag", "linear", "rolling"};
@@ -677,16 +756,27 @@ static void draw_note(struct screen *scr, const struct front *f)
 
 /* === Table === */
 
-static void draw_table(struct screen *scr, struct session *ss, const struct front *f)
+/* Draws the balls of @p s into view @p v and the view into rectangle
+ * @p t: the trails, the aim mark when @p aim, the lab's overlay, the box
+ * with @p title on its top edge (NULL: none). */
+static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect t,
+                          const struct sim *s, struct session *ss, const struct front *f,
+                          int aim, const char *title)
 {
-    struct view *v = &scr->v;
-    const struct sim *s = &ss->s;
+    struct lab_front *lf = f->lab;
     /* A state that is not finite is not drawn: the last frame stays. */
-    if (!ss->nonfinite) {
+    if (!ss->nonfinite || s != &ss->s) {
         view_begin(v);
-        if (f->trails)
+        if (f->trails) {
             for (size_t i = 0; i < s->n; i++)
                 view_trail(v, s->x[i], s->y[i]);
+            if (lf && lf->ps.ov.cm) { /* the centre of mass' path */
+                struct lab_totals tot;
+                lab_totals(s, &tot);
+                if (isfinite(tot.cx) && isfinite(tot.cy))
+                    view_trail(v, tot.cx, tot.cy);
+            }
+        }
         for (size_t i = 0; i < s->n; i++) {
             size_t k = sim_ball(s, i);
             if (f->open && scr->ball_label[k][0])
@@ -697,7 +787,7 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
                 view_ball(v, s->x[i], s->y[i], s->r[i], scr->ball_fg[k]);
         }
         /* The cue ball is told apart by its arrow while aiming or paused. */
-        if ((f->aiming || !f->running) && !f->open) {
+        if (aim && (f->aiming || !f->running) && !f->open) {
             size_t c = session_slot(ss, f->cue);
             if (c < s->n)
                 view_mark(v, s->x[c], s->y[c], s->r[c], f->aim, scr->ball_fg[f->cue]);
@@ -705,7 +795,6 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
         view_end(v);
     }
     const struct view_map *m = &v->map;
-    struct screen_rect t = scr->lay.table;
     for (int j = 0; j < m->rows; j++)
         for (int i = 0; i < m->cols; i++) {
             uint32_t ch, color;
@@ -722,7 +811,7 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
     if (v->rim == VIEW_RIM_BOX) {
         int l = t.x + m->left - 1, tp = t.y + m->top - 1;
         int r = l + m->w + 1, b = tp + m->h + 1;
-        screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, NULL, v->glyphs);
+        screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, title, v->glyphs);
         /* issue 17: an open side is a gap between the corners (y up: the
          * top side is the top row) */
         unsigned op = s->p.shape == SIM_RECT ? s->p.open : 0;
@@ -738,7 +827,44 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
             if (op & SIM_SIDE_RIGHT)
                 screen_put(scr, r, j, ' ', 0, 0);
         }
+    } else if (title) {
+        screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
     }
+    const struct panel_overlay *o = lf ? &lf->ps.ov : NULL;
+    if (o && (o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE) &&
+        !(ss->nonfinite && s == &ss->s)) {
+        /* What the lab draws over the table is of the state shown (the
+         * velocities synchronised in the spring engine). */
+        const struct sim *shown = s == &ss->s ? labscreen_state(lf, ss) : s;
+        const double *fx = NULL, *fy = NULL;
+        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s)
+            labscreen_forces(lf, ss, &fx, &fy);
+        labscreen_overlay(scr, v, t, shown, lf, fx, fy, v->glyphs);
+    }
+}
+
+static void draw_table(struct screen *scr, struct session *ss, const struct front *f)
+{
+    struct lab_front *lf = f->lab;
+    if (scr->lay.table2.w > 0 && lf && lf->twin_on) {
+        char a[96], b[96];
+        int ascii = f->glyphs == VIEW_ASCII;
+        const struct session_diag *d = session_diag(ss);
+        struct lab_totals tot;
+        lab_totals(&lf->tw.hard, &tot);
+        const char *dot = ascii ? " - " : " \xc2\xb7 ";
+        snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
+        snprintf(b, sizeof b, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,
+                 lf->tw.ev.collisions);
+        draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a);
+        /* the event engine's forces are impulses: no force arrows there */
+        unsigned keep = lf->ps.ov.arrows;
+        lf->ps.ov.arrows &= ~(unsigned)PANEL_ARROW_F;
+        draw_table_of(scr, &scr->v2, scr->lay.table2, &lf->tw.hard, ss, f, 0, b);
+        lf->ps.ov.arrows = keep;
+        return;
+    }
+    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL);
 }
 
 /* === Help === */
@@ -906,6 +1032,41 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
             struct screen_rect r = {side.x, y, side.w, h};
             p->draw(scr, r, ss, f, p->data);
             y += h;
+        }
+    }
+    struct screen_rect bot = scr->lay.bottom;
+    if (bot.h > 0) {
+        /* side by side when each gets 40 columns, else stacked (the last
+         * takes what is left) */
+        int on = 0, sumw = 0;
+        for (int i = 0; i < scr->npanels; i++)
+            if (scr->panel_on[i]) {
+                on++;
+                sumw += scr->panel[i]->want_w;
+            }
+        int beside = on > 1 && bot.w / on >= 40;
+        int x = bot.x, y = bot.y, k = 0;
+        for (int i = 0; i < scr->npanels; i++) {
+            if (!scr->panel_on[i])
+                continue;
+            const struct screen_panel *p = scr->panel[i];
+            struct screen_rect r;
+            if (beside) { /* widths in proportion to what they want */
+                int w = k + 1 == on ? bot.x + bot.w - x
+                                    : (int)((long)bot.w * p->want_w / (sumw > 0 ? sumw : 1));
+                r = (struct screen_rect){x, bot.y, w - (k + 1 < on), bot.h};
+                x += w;
+            } else {
+                int h = k + 1 == on ? bot.y + bot.h - y : p->want_h;
+                if (y + h > bot.y + bot.h)
+                    h = bot.y + bot.h - y;
+                if (h <= 0)
+                    break;
+                r = (struct screen_rect){bot.x, y, bot.w, h};
+                y += h;
+            }
+            p->draw(scr, r, ss, f, p->data);
+            k++;
         }
     }
     draw_title(scr, ss, f);

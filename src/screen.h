@@ -24,8 +24,9 @@
  *
  * screen_layout gives the enabled panels a column on the right of the
  * table (stacked, each its wanted height; the last one takes what is
- * left) when the terminal is wide enough for both, else none: the table
- * comes first. Inside its rectangle a panel draws with screen_put,
+ * left) when the table keeps 60 columns beside it; else a band under the
+ * table, at most half the rows (the table keeps at least 6), the panels
+ * side by side in it when each gets 40 columns, else stacked. Inside its rectangle a panel draws with screen_put,
  * screen_text, screen_textf and screen_box; nothing is clipped for it
  * beyond the rectangle it is given, which it must not leave. A panel is
  * redrawn every frame, after the table, before the overlays.
@@ -41,6 +42,7 @@
 
 struct scene;
 struct session;
+struct lab_front;
 
 /// A colour in a cell: SCREEN_RGB | 0xrrggbb; 0 is the default colour.
 #define SCREEN_RGB 0x1000000u
@@ -92,6 +94,7 @@ struct front {
     int glyphs;         ///< enum view_glyphs
     int open;           ///< open space (universe): labels, no cue ball
     int mouse;          ///< mouse reporting on (shown in the help)
+    struct lab_front *lab; ///< the classroom lab's state (labscreen.h), or NULL
     const char *recording; ///< the file R records to, NULL when not recording
     long long rec_frames;  ///< frames recorded so far
 };
@@ -118,6 +121,9 @@ struct screen_layout {
     struct screen_rect title; ///< row 0
     struct screen_rect table; ///< the table's grid (the view), box included
     struct screen_rect side;  ///< the panel column, w = 0 when none
+    struct screen_rect bottom;///< the panel band under the table when the column
+                              ///< does not fit, h = 0 when none
+    struct screen_rect table2;///< split view: the event engine's table, w = 0 when none
     struct screen_rect status;///< the last row
     struct screen_rect note;  ///< the row(s) above the status line
 };
@@ -133,6 +139,8 @@ struct screen {
     struct screen_cell *cell;   ///< cols * rows, row-major
     struct screen_layout lay;
     struct view v;              ///< the table's cells
+    struct view v2;             ///< split view: the event engine's table
+    int split;                  ///< lay out the split view (set before screen_layout)
     double aspect;              ///< cell height / width
     const struct scene *sc;     ///< colours, names, the view rectangle
     uint32_t *ball_fg;          ///< colour of each scene ball (0: the foreground)

@@ -13,7 +13,8 @@ static const struct {
 } key_names[] = {
     {"space", ' '}, {"enter", '\r'}, {"esc", 27}, {"tab", '\t'},
     {"up", SCRIPT_UP}, {"down", SCRIPT_DOWN}, {"left", SCRIPT_LEFT}, {"right", SCRIPT_RIGHT},
-    {"backspace", SCRIPT_BACKSPACE}, {"btab", SCRIPT_BTAB},
+    {"backspace", SCRIPT_BACKSPACE}, {"btab", SCRIPT_BTAB}, {"pgup", SCRIPT_PGUP},
+    {"pgdn", SCRIPT_PGDN},
 };
 
 int script_parse(const char *s, struct script_item **items, char *err, size_t errsize)
@@ -87,7 +88,7 @@ int script_parse(const char *s, struct script_item **items, char *err, size_t er
             }
             if (one.key < 0) {
                 snprintf(err, errsize, "'%.*s': not a key (a character, space, enter, "
-                         "esc, tab, up, down, left, right, C-x)", (int)(len < 20 ? len : 20), p);
+                         "esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)", (int)(len < 20 ? len : 20), p);
                 goto fail;
             }
             p = end;

@@ -5,7 +5,8 @@
  *
  * Syntax: tokens separated by blanks. A token is
  *   - a key: one printable ASCII character, or a name: space, enter, esc,
- *     tab, btab, backspace, up, down, left, right, or C-x (Control-x);
+ *     tab, btab, backspace, up, down, left, right, pgup, pgdn, or C-x
+ *     (Control-x);
  *   - <t T>: wait T >= 0 units of simulated time;
  *   - <click COL ROW>: a click on that screen cell, from 0, 0 at the top left;
  * any of them followed by *N (1 <= N <= 100000) for N times.
@@ -33,6 +34,8 @@ enum script_special {
     SCRIPT_RIGHT,
     SCRIPT_BACKSPACE,
     SCRIPT_BTAB, ///< shift-tab
+    SCRIPT_PGUP,
+    SCRIPT_PGDN,
 };
 
 struct script_item {

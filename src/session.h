@@ -54,6 +54,9 @@ enum session_action_kind {
     SESSION_SET_K = 2,   ///< k = a
     SESSION_SET_DT = 3,  ///< dt = a
     SESSION_GRAVITY = 4, ///< gravity G = a, softening b (0: off)
+    SESSION_SET_E = 5,   ///< restitution = a
+    SESSION_BORDER = 6,  ///< table shape = a (enum sim_shape), walls = b (enum sim_walls),
+                         ///< open sides = ball (enum sim_side bits)
 };
 
 /// One user action at a position of the timeline.
@@ -186,6 +189,19 @@ int session_set_dt(struct session *ss, double dt);
 /// Sets gravity G and softening (G = 0: off): an action, springs only.
 /// @return 0, or -1 (event mode: ss->msg).
 int session_set_gravity(struct session *ss, double G, double softening);
+
+/// Sets the restitution e (0 < e <= 1) of both engines: an action in the
+/// spring engine; the event engine is rebuilt from the current state with
+/// it (its kept future is dropped). @return 0, or -1 (ss->msg).
+int session_set_restitution(struct session *ss, double e);
+
+/// Sets the border: the table shape (the scene's SIM_RECT or SIM_CIRCLE,
+/// or SIM_OPEN for no walls at all), the wall law (enum sim_walls) and the
+/// open sides of a rectangle (enum sim_side bits). An action in the spring
+/// engine; the event engine takes spring and hard walls alike (as hard
+/// walls) and refuses open sides and open space.
+/// @return 0, or -1 (ss->msg).
+int session_set_border(struct session *ss, int shape, int walls, unsigned open);
 
 /// The slot of scene ball @p ball in ss->s, or ss->s.n.
 size_t session_slot(const struct session *ss, size_t ball);

@@ -17,6 +17,8 @@
 
 #include "event.h"
 #include "gravity.h"
+#include "lab.h"
+#include "labscreen.h"
 #include "scene.h"
 #include "palette.h"
 #include "recording.h"
@@ -86,6 +88,7 @@ struct ui {
     struct session ss;
     struct screen scr;
     struct front f;
+    struct lab_front lab;  /* the classroom lab: panels, vectors, split view */
     int live;              /* 1: a terminal; 0: --snapshot */
     int ncolors;           /* 0, 8, 16 or 256 */
     int quit;
@@ -106,6 +109,18 @@ struct ui {
     double fps_since, last_frame;
     struct recording rec;  /* R: the states shown, to files (recording.h) */
 };
+
+static void lab_select(struct ui *u, size_t ball);
+
+/* The wheel's buttons, where curses has them. */
+#ifdef BUTTON5_PRESSED
+#define MOUSE_WHEEL (BUTTON4_PRESSED | BUTTON5_PRESSED)
+#else
+#define MOUSE_WHEEL 0
+#endif
+
+/* Steps a search for a contact event (] [) may take at most. */
+#define LAB_SEEK_MAX 20000
 
 static void note_level(struct ui *u, int level, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -312,12 +327,12 @@ static void k_kick(struct ui *u, int key)
     kick(u);
 }
 
-/* [ and ]: the kick speed. */
+/* < and >: the kick speed ([ and ] step between contact events). */
 static void k_kick_speed(struct ui *u, int key)
 {
     if (no_cue(u))
         return;
-    double v = key == ']' ? u->f.kick_speed * 1.25 : u->f.kick_speed / 1.25;
+    double v = key == '>' ? u->f.kick_speed * 1.25 : u->f.kick_speed / 1.25;
     if (isfinite(v) && v > 1e-300 && v < 1e300)
         u->f.kick_speed = v;
     u->f.aiming = 1;
@@ -331,7 +346,8 @@ static void k_cue(struct ui *u, int key)
     size_t n = u->ss.s.n;
     u->f.cue = key == KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
     u->f.aiming = 1;
-    note(u, "cue ball: ball %zu", u->f.cue + 1);
+    lab_select(u, u->f.cue); /* marked, its row and contacts in the values panel */
+    note(u, "cue ball: ball %zu (selected)", u->f.cue + 1);
 }
 
 /* A click on a ball makes it the cue ball; elsewhere it kicks the cue
@@ -344,7 +360,8 @@ static void click(struct ui *u, int x, int y)
     if (b != (size_t)-1) {
         u->f.cue = b;
         u->f.aiming = 1;
-        note(u, "cue ball: ball %zu", b + 1);
+        lab_select(u, b);
+        note(u, "cue ball: ball %zu (selected)", b + 1);
         return;
     }
     if (u->ss.nonfinite)
@@ -366,7 +383,17 @@ static void k_mouse(struct ui *u, int key)
     (void)key;
     if (u->live) {
         MEVENT ev;
-        if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        if (getmouse(&ev) != OK)
+            return;
+#ifdef BUTTON5_PRESSED
+        /* the wheel scrolls the values panel */
+        if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+            panel_key(&u->lab.ps, ev.bstate & BUTTON4_PRESSED ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
+                      u->ss.s.n);
+            return;
+        }
+#endif
+        if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
             return;
         u->click_x = ev.x;
         u->click_y = ev.y;
@@ -377,7 +404,7 @@ static void k_mouse(struct ui *u, int key)
 static void mouse_apply(struct ui *u)
 {
     if (u->live)
-        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_CLICKED : 0, NULL);
+        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_CLICKED | MOUSE_WHEEL : 0, NULL);
 }
 
 static void k_mouse_toggle(struct ui *u, int key)
@@ -410,6 +437,141 @@ static void k_quit(struct ui *u, int key)
 }
 
 static void relayout(struct ui *u);
+
+/* === The classroom lab's keys === */
+
+/* Lays the screen out again (a panel shown or hidden, the split view). */
+static void lab_relayout(struct ui *u)
+{
+    if (u->live) {
+        relayout(u);
+        return;
+    }
+    labscreen_panels(&u->lab, &u->scr, &u->ss);
+    if (screen_layout(&u->scr, u->o.snap_cols, u->o.snap_rows, &u->ss, u->f.glyphs)) {
+        note_level(u, SCREEN_ERROR, "out of memory");
+    }
+}
+
+static void lab_select(struct ui *u, size_t ball)
+{
+    int had = u->lab.ps.ov.selected != PANEL_NONE;
+    u->lab.ps.ov.selected = ball;
+    u->lab.ps.pv.selected = ball;
+    u->lab.ps.pv.free_scroll = 0;
+    if (!had && u->lab.ps.values) /* the contacts' lines */
+        lab_relayout(u);
+}
+
+/* v p f c n i P s, PgUp PgDn: what is shown. */
+static void k_lab(struct ui *u, int key)
+{
+    int pk = key == KEY_PPAGE ? PANEL_KEY_PGUP : key == KEY_NPAGE ? PANEL_KEY_PGDN : key;
+    if (key == 's') {
+        const char *why;
+        int on = !u->lab.ps.split;
+        if (labscreen_split(&u->lab, &u->ss, on, &why)) {
+            note(u, "no split view: %s", why);
+            return;
+        }
+        u->lab.ps.split = on;
+        lab_relayout(u);
+        note(u, "%s", on ? "split: the spring engine and the event engine, time-locked"
+                         : "split off");
+        return;
+    }
+    const char *msg = panel_key(&u->lab.ps, pk, u->ss.s.n);
+    if (key == 'i' || key == 'P')
+        lab_relayout(u);
+    if (msg && *msg)
+        note(u, "%s", msg);
+}
+
+/* e E: restitution down / up a tenth. */
+static void k_restitution(struct ui *u, int key)
+{
+    double e = lab_restitution_step(u->ss.s.p.restitution, key == 'E' ? 1 : -1);
+    if (session_set_restitution(&u->ss, e)) {
+        session_note(u, SCREEN_WARNING);
+        return;
+    }
+    note(u, "restitution %.1f%s", e, e == 1 ? ": elastic" : e <= 0.1 ? ": nearly sticky" : "");
+}
+
+/* b: spring walls -> hard walls -> no walls. */
+static void k_border(struct ui *u, int key)
+{
+    (void)key;
+    if (u->f.open) {
+        note(u, "open space has no walls");
+        return;
+    }
+    int b = lab_border_next(lab_border(&u->ss.s.p));
+    struct sim_params p = u->ss.s.p;
+    lab_border_set(&p, b, u->sc->p.shape, u->sc->p.open);
+    if (session_set_border(&u->ss, p.shape, p.walls, p.open)) {
+        session_note(u, SCREEN_WARNING);
+        return;
+    }
+    note(u, "%s", lab_border_name(b));
+}
+
+/* One move of the session forward or back, for lab_seek_event. */
+static const struct sim *seek_forward(void *ctx)
+{
+    struct session *ss = ctx;
+    return session_forward(ss) == 1 ? &ss->s : NULL;
+}
+
+static const struct sim *seek_back(void *ctx)
+{
+    struct session *ss = ctx;
+    return session_back(ss) == 0 ? &ss->s : NULL;
+}
+
+/* ] [: to the next / previous contact event (a contact begins or ends). */
+static void k_contact(struct ui *u, int key)
+{
+    if (u->ss.engine != SESSION_SPRING) {
+        note(u, "event mode: '.' steps one collision");
+        return;
+    }
+    u->f.running = 0;
+    struct lab_event ev;
+    int fwd = key == ']';
+    if (lab_seek_event(&u->ss.s, fwd ? seek_forward : seek_back, &u->ss, LAB_SEEK_MAX, &ev)) {
+        note_level(u, SCREEN_ERROR, "out of memory");
+        return;
+    }
+    if (!ev.found) {
+        if (u->ss.nonfinite)
+            session_note(u, SCREEN_ERROR);
+        else if (ev.steps < LAB_SEEK_MAX)
+            note(u, "%s", fwd ? "no contact event ahead" : "no contact event back to the start");
+        else
+            note(u, "no contact event within %d steps", LAB_SEEK_MAX);
+        return;
+    }
+    if (fwd) {
+        if (ev.began && ev.ended)
+            note(u, "%zu contact%s began, %zu ended (%ld step%s on)", ev.began,
+                 ev.began > 1 ? "s" : "", ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
+        else
+            note(u, "%zu contact%s %s (%ld step%s on)", ev.began + ev.ended,
+                 ev.began + ev.ended > 1 ? "s" : "", ev.began ? "began" : "ended", ev.steps,
+                 ev.steps > 1 ? "s" : "");
+        return;
+    }
+    /* Back: what the next step forward does. */
+    if (ev.began && ev.ended)
+        note(u, "at the next step %zu contact%s end, %zu begin (%ld step%s back)", ev.began,
+             ev.began > 1 ? "s" : "", ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
+    else
+        note(u, "%zu contact%s %s at the next step (%ld step%s back)", ev.began + ev.ended,
+             ev.began + ev.ended > 1 ? "s" : "",
+             ev.began ? (ev.began > 1 ? "end" : "ends") : (ev.ended > 1 ? "begin" : "begins"),
+             ev.steps, ev.steps > 1 ? "s" : "");
+}
 
 static void k_resize(struct ui *u, int key)
 {
@@ -467,11 +629,11 @@ static const struct binding {
     {'\r', k_kick, "enter", "kick: the cue ball leaves along the aim at the kick speed"},
     {'\n', k_kick, NULL, NULL},
     {KEY_ENTER, k_kick, NULL, NULL},
-    {'[', k_kick_speed, "[ ]", "kick speed down / up (x1.25)"},
-    {']', k_kick_speed, NULL, NULL},
-    {'\t', k_cue, "tab", "next ball as the cue ball"},
+    {'<', k_kick_speed, "< >", "kick speed down / up (x1.25)"},
+    {'>', k_kick_speed, NULL, NULL},
+    {'\t', k_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
     {KEY_BTAB, k_cue, NULL, NULL},
-    {KEY_MOUSE, k_mouse, "click", "on a ball: the cue ball; elsewhere: kick toward it"},
+    {KEY_MOUSE, k_mouse, "click", "on a ball: the cue ball, selected; elsewhere: kick toward it"},
     {'M', k_mouse_toggle, "M", "mouse on / off (off: select text)"},
     {'t', k_trails, "t", "trails on / off"},
     {'m', k_engine, "m", "engine: springs / exact events"},
@@ -481,6 +643,21 @@ static const struct binding {
     {'?', k_help, NULL, NULL}, /* the title line says "? help" */
     {'q', k_quit, "q Esc", "quit"},
     {27, k_quit, NULL, NULL},
+    {'v', k_lab, "v p f", "velocity / momentum / force arrows on / off"},
+    {'p', k_lab, NULL, NULL},
+    {'f', k_lab, NULL, NULL},
+    {'c', k_lab, "c", "centre of mass (its path with the trails)"},
+    {'n', k_lab, "n", "ball numbers"},
+    {'i', k_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts (wheel, PgUp, PgDn scroll)"},
+    {KEY_PPAGE, k_lab, NULL, NULL},
+    {KEY_NPAGE, k_lab, NULL, NULL},
+    {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
+    {']', k_contact, "] [", "step to the next / previous contact event (springs)"},
+    {'[', k_contact, NULL, NULL},
+    {'e', k_restitution, "e E", "restitution down / up 0.1 (both engines)"},
+    {'E', k_restitution, NULL, NULL},
+    {'b', k_border, "b", "border: spring walls, hard walls, no walls"},
+    {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
     {KEY_RESIZE, k_resize, NULL, NULL},
 };
 
@@ -507,6 +684,8 @@ static int curses_key(int key)
     case SCRIPT_RIGHT: return KEY_RIGHT;
     case SCRIPT_BACKSPACE: return KEY_BACKSPACE;
     case SCRIPT_BTAB: return KEY_BTAB;
+    case SCRIPT_PGUP: return KEY_PPAGE;
+    case SCRIPT_PGDN: return KEY_NPAGE;
     default: return key;
     }
 }
@@ -631,8 +810,14 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         session_free(&u->ss);
         return -1;
     }
+    if (labscreen_init(&u->lab, &u->scr)) {
+        screen_free(&u->scr);
+        session_free(&u->ss);
+        return -1;
+    }
     help_fill();
     struct front *f = &u->f;
+    f->lab = &u->lab;
     f->title = sc->title ? sc->title : name;
     f->glyphs = glyphs;
     f->speed = o->speed > 0 ? o->speed : default_speed(sc);
@@ -667,6 +852,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
 
 static void ui_free(struct ui *u)
 {
+    labscreen_free(&u->lab);
     recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);
     session_free(&u->ss);
@@ -679,6 +865,18 @@ static void frame_state(struct ui *u)
 {
     if (u->f.note[0] && u->wall >= u->note_until)
         u->f.note[0] = 0;
+    /* the split view follows the session's time */
+    if (u->lab.ps.split) {
+        int rc = labscreen_sync_twin(&u->lab, &u->ss, u->live ? 200000 : 0);
+        if (rc < 0 || u->ss.engine != SESSION_SPRING) {
+            const char *why;
+            labscreen_split(&u->lab, &u->ss, 0, &why);
+            u->lab.ps.split = 0;
+            lab_relayout(u);
+            note(u, "split off: %s", u->ss.engine != SESSION_SPRING
+                                         ? "the event engine is on (m)" : "the event engine failed");
+        }
+    }
     if (u->rec.on && recording_frame(&u->rec, &u->ss)) {
         char msg[sizeof u->f.note];
         recording_stop(&u->rec, msg, sizeof msg);
@@ -931,6 +1129,7 @@ static void flush(struct ui *u, struct screen_cell **shown, int *shown_n)
 
 static void relayout(struct ui *u)
 {
+    labscreen_panels(&u->lab, &u->scr, &u->ss);
     if (screen_layout(&u->scr, COLS, LINES, &u->ss, u->f.glyphs))
         note_level(u, SCREEN_ERROR, "out of memory for a %dx%d screen", COLS, LINES);
     erase();

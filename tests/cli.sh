@@ -183,6 +183,7 @@ fi
 if (ulimit -v 400000 && "$SPRINGBALL" --version) >/dev/null 2>&1; then
     printf 'random 5000000 0.1 1 1 1\n' >"$tmp"
     expect_fail 1 "$tmp:1: out of memory" sh -c "ulimit -v 100000; exec \"$SPRINGBALL\" -H '$tmp'"
+    expect_fail 1 "<stdin>:0: cannot read: Cannot allocate memory" sh -c "yes 'ball 1 1 0 0 1 1' | head -c 80000000 | (ulimit -v 30000; exec \"$SPRINGBALL\" -H -)"
 fi
 # Messages that say what is wrong (issue 11).
 overflow="the scene's sizes or strengths are beyond the range of double (no dt helps)"
@@ -197,4 +198,9 @@ printf 'table 800 400\rball 100 100 0 0 1 5\rball 200 100 0 0 1 5 red\r' | "$SPR
 check "CR-only line ends read as lines" grep -qx 'ball 200 100 0 0 1 5 red' "$out"
 printf 'table 800 400\r\nball 100 100 0 0 1 5\r\n' | "$SPRINGBALL" -H - >"$out" 2>"$err"
 check "CR LF line ends still read" grep -qx 'ball 100 100 0 0 1 5' "$out"
+# The layering (issue 10): the broad phase knows nothing of the simulation.
+# grid.c compiles with grid.h and the C library alone.
+mkdir -p "$tmp.d" && cp src/grid.h src/grid.c "$tmp.d/"
+check "grid.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid.c"
+rm -rf "$tmp.d"
 summary

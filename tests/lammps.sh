@@ -148,6 +148,36 @@ check "e 0.8: the wall returns 8, LAMMPS" near "$l3" 8 0.2
 check "e 0.8: the wall returns 8, springball" near "$p3" 8 0.2
 check "e 0.8: the wall's velocities agree to O(dt)" near "$p3" "$l3" 0.2
 
+# --- a uniform field: fix gravity gives the force m g --------------------
+# Two balls of masses 1 and 3 fly free for t = 10 under g = (0.3, -0.7):
+# velocity Verlet lands on the parabola x0 + v0 t + g t^2 / 2 exactly,
+# semi-implicit Euler half a step ahead of it, by g dt t / 2.
+cat >"$tmp/field.scene" <<'EOF'
+table 800 400
+k 50
+dt 0.02
+field 0.3 -0.7
+ball 300 300 2 1 1 10
+ball 500 300 -1 0 3 15
+EOF
+run field 500
+grep -q '^fix field all gravity ' "$tmp/field.in"
+check "field: exported as fix gravity" test $? -eq 0
+check "field: LAMMPS on the parabola, both masses" awk '
+    $1 == 500 { t = 10; gx = 0.3; gy = -0.7
+        x0 = ($2 == 1) ? 300 : 500; y0 = 300; vx = ($2 == 1) ? 2 : -1; vy = ($2 == 1) ? 1 : 0
+        ex = x0 + vx * t + gx * t * t / 2; ey = y0 + vy * t + gy * t * t / 2
+        d = $3 - ex; if (d < 0) d = -d; e = $4 - ey; if (e < 0) e = -e
+        if (d > 1e-9 || e > 1e-9) bad++; n++ }
+    END { exit bad || n != 2 }' "$tmp/field.lmp"
+check "field: springball half a step ahead (g dt t / 2)" awk '
+    $1 == 500 { t = 10; dt = 0.02; gx = 0.3; gy = -0.7
+        x0 = ($2 == 1) ? 300 : 500; y0 = 300; vx = ($2 == 1) ? 2 : -1; vy = ($2 == 1) ? 1 : 0
+        ex = x0 + vx * t + gx * (t * t + dt * t) / 2; ey = y0 + vy * t + gy * (t * t + dt * t) / 2
+        d = $3 - ex; if (d < 0) d = -d; e = $4 - ey; if (e < 0) e = -e
+        if (d > 1e-9 || e > 1e-9) bad++; n++ }
+    END { exit bad || n != 2 }' "$tmp/field.sb"
+
 # --- the break: 16 balls ---------------------------------------------------
 cp scenes/break.scene "$tmp/break.scene"
 run break 1600
@@ -199,7 +229,8 @@ else
 fi
 
 # --- what has no equivalent is refused -----------------------------------
-for s in scenes/round.scene scenes/softexp.scene scenes/gravity.scene scenes/planets.txt; do
+for s in scenes/round.scene scenes/softexp.scene scenes/gravity.scene scenes/planets.txt \
+         scenes/friction.scene scenes/field.scene; do
     "$SB" --export=lammps "$tmp/refused" -n 10 "$s" >/dev/null 2>"$tmp/err"
     rc=$?
     check "$s is refused" test $rc -eq 2 -a ! -e "$tmp/refused.in"

@@ -37,6 +37,13 @@ check "last frame = final state" awk '
     f == 101 && NF == 9 { r++; if ($2 != bx[r] || $3 != by[r] || $5 != bvx[r] || $6 != bvy[r]) bad++ }
     END { exit bad || r != 16 }' "$out" "$tmp/break.xyz"
 
+# A field and open sides add pf and out, as --stats does; e = ke + pe + pg + pf.
+"$SPRINGBALL" -H -n 200 --every 50 --series="$tmp/f.csv" scenes/field.scene >/dev/null
+check "series: pf and out with a field and an open side" test "$(head -n 1 "$tmp/f.csv")" = \
+    "t,step,ke,pe,pg,e,px,py,contacts,dissipated,pf,out"
+check "series: e = ke + pe + pg + pf" awk -F, 'NR > 1 { d = $6 - ($3 + $4 + $5 + $11); if (d < 0) d = -d
+    if (NF != 12 || d > 1e-9 * ($6 < 0 ? -$6 : $6) + 1e-9) bad++ } END { exit bad || NR != 6 }' "$tmp/f.csv"
+
 # --every-t: frames at t = 0, 1, ..., 10 (within half a step).
 "$SPRINGBALL" -H -T 10 --every-t 1 --traj="$tmp/t.xyz" scenes/break.scene >/dev/null
 check "--every-t: 11 frames" test "$(frames "$tmp/t.xyz")" -eq 11
@@ -146,7 +153,7 @@ check "R: the series" test "$(cut -d, -f1,2 "$tmp/rk/springball-1.csv" | tr '\n'
 snapr --keys='R <t 1>' >"$out" 2>"$err"
 check "R: the next free name, nothing overwritten" \
     test -s "$tmp/rk/springball-2.xyz" -a "$(grep -c Lattice "$tmp/rk/springball-1.xyz")" -eq 3
-check "R: REC on the status line" sh -c 'tail -n 1 "$1" | grep -q "REC springball-2.xyz 2 "' sh "$out"
+check "R: REC on the status line" sh -c 'tail -n 1 "$1" | grep -Eq "REC springball-2.xyz 2( |$)"' sh "$out"
 check "R: the note names both files" grep -q "recording to springball-3.xyz and springball-3.csv (R stops)" \
     "$(snapr --keys='R' >"$out"; echo "$out")"
 # Paused: one frame per '.', ',' or kick, none while nothing changes.

@@ -130,6 +130,17 @@ for d in 'friction linear 1:friction' 'field 0 -1:a field' 'open top:open sides'
         "$SPRINGBALL" -H --engine=event -n 10 "$out.scene"
 done
 rm -f "$out.scene"
+# the LAMMPS export refuses them rather than leave them out
+for d in 'friction drag 0.01:friction' 'field 0 -1:a uniform field' 'open top:open sides'; do
+    printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
+    expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of ${d#*:}" \
+        "$SPRINGBALL" --export=lammps "$out.x" -n 10 "$out.scene"
+done
+rm -f "$out.scene" "$out.x.in" "$out.x.data"
+# a field too strong for the step: the run stops and blames the forces, not k
+printf 'field 1e307 -1e308\nball 100 100 1 0 1 10\n' >"$out.scene"
+expect_fail 1 "springball: the state became non-finite at step 23 (t = 1.1500000000000001): dt is too large for the forces" \
+    "$SPRINGBALL" -H -n 1000 "$out.scene"
 # errors name the file and line
 printf 'ball 100 100 1 0 1 10\nfriction drag -1\n' >"$out.scene"
 expect_fail 2 "$out.scene:2: friction drag C must be > 0" "$SPRINGBALL" -H "$out.scene"

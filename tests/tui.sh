@@ -176,9 +176,12 @@ keys a ' '
 check "runs" wait_for a "running · speed 10 t/s"
 # help overlay
 keys a '?'
-check "help" wait_for a "any key closes"
+check "help" wait_for a "space: next page, other keys close"
 check "help lists keys" wait_for a "one step back"
-check "help box" wait_for a "┌─ keys ─+┐"
+check "help box" wait_for a "┌─ keys 1/2 ─+┐"
+check "help lists the lab's keys" wait_for a "e E +restitution down / up 0.1"
+keys a ' '
+check "help: last page" wait_for a "any key closes"
 keys a x
 check "help closes" wait_gone a "any key closes"
 # trails
@@ -435,7 +438,7 @@ check "--no-mouse: not reported" not mouse nm
 keys nm q
 
 # --- fps after the help is closed, and while behind (issue 12, 5 and 11) ---
-start fp 80 24
+start fp 132 24
 check "fp up" wait_for fp " [0-9]+ fps"
 keys fp '?'
 sleep 2

@@ -728,24 +728,32 @@ static void test_grid_ties(void)
     CHECK(coll > 20000);
 }
 
-static void test_few_balls(void)
+/* The broad phase event_init chooses for @p text. */
+static int chosen_grid(const char *text)
 {
-    /* Up to 20 balls the engine uses all pairs whatever the config (fewer
-     * instructions per event than the grid's crossings, measured); above,
-     * the grid. Both give the same trajectories (test_grid_ties). */
     struct sim s;
     struct event ev;
     struct event_config c1 = config(1);
-    CHECK(load(&s, "table 100 100\nrandom 20 1 1 1 3\n") == 0);
-    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
-    CHECK(ev.grid == 0);
+    if (load(&s, text) != 0)
+        return -1;
+    int g = event_init(&ev, &s, &c1, NULL) == EVENT_OK ? ev.grid : -1;
     event_free(&ev);
     sim_free(&s);
-    CHECK(load(&s, "table 100 100\nrandom 21 1 1 1 3\n") == 0);
-    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
-    CHECK(ev.grid == 1);
-    event_free(&ev);
-    sim_free(&s);
+    return g;
+}
+
+static void test_few_balls(void)
+{
+    /* All pairs for a few balls whatever the config (fewer instructions per
+     * event than the grid's crossings, measured): up to 20 at packing 0.3,
+     * more when dilute (20 (0.3 / packing)^(1/4), at most 200); the grid
+     * above. Both give the same trajectories (test_grid_ties). */
+    CHECK(chosen_grid("table 15 15\nrandom 20 1 1 1 3\n") == 0);  /* 0.28 */
+    CHECK(chosen_grid("table 15 15\nrandom 21 1 1 1 3\n") == 1);  /* 0.29 */
+    CHECK(chosen_grid("table 400 400\nrandom 70 1 1 1 3\n") == 0); /* 0.0014: 77 */
+    CHECK(chosen_grid("table 400 400\nrandom 90 1 1 1 3\n") == 1);
+    CHECK(chosen_grid("table 1e6 1e6\nrandom 200 1 1 1 3\n") == 0); /* at most 200 */
+    CHECK(chosen_grid("table 1e6 1e6\nrandom 201 1 1 1 3\n") == 1);
 }
 
 static void test_extreme_tables(void)

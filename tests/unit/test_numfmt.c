@@ -104,6 +104,9 @@ static int check_value(double v, int full)
     size_t n = numfmt_double(buf, v);
     if (n >= NUMFMT_MAX || buf[n] != 0 || strlen(buf) != n)
         return fail_once("length", v, buf);
+    for (size_t k = NUMFMT_MAX; k < sizeof buf; k++)
+        if (buf[k] != 'Z')
+            return fail_once("wrote past NUMFMT_MAX", v, buf);
     if (isnan(v))
         return strcmp(buf, "nan") == 0 || fail_once("nan", v, buf);
     if (!reads_back(buf, v))
@@ -236,6 +239,11 @@ static void check_table(void)
 
 static void check_edges(long *count, long *ok)
 {
+    /* Both zeros read back with their sign. */
+    ++*count;
+    *ok += check_value(0.0, 1);
+    ++*count;
+    *ok += check_value(-0.0, 1);
     double vals[64];
     size_t nv = 0;
     vals[nv++] = DBL_MAX;

@@ -140,14 +140,30 @@ static void test_touching(void)
             CHECK(pairs == 30); /* 3 * 10 neighbour pairs in 5 rows */
             CHECK(close == 0);
         }
-    /* Two red balls side by side, a third apart: the touching pair differs,
-     * the lone ball keeps the asked-for red. */
+    /* Two reds that the terminal shows alike, side by side, a third ball
+     * apart: the touching pair differs, the lone ball keeps the asked-for
+     * red. */
     struct palette_ball two[3] = {
-        {0, 0, 1, 0xcd0000, 1}, {2, 0, 1, 0xcd0000, 1}, {10, 0, 1, 0xcd0000, 1}};
+        {0, 0, 1, 0xcd0000, 1}, {2, 0, 1, 0xd00000, 1}, {10, 0, 1, 0xd00000, 1}};
     CHECK(palette_balls(&p, two, 3, 256, PALETTE_BG_UNKNOWN, w) == 0);
-    CHECK(w[0] != w[1] && w[0] == w[2]);
+    CHECK(w[1] != w[0] && w[2] == w[0]);
     CHECK(palette_distance(palette_ink_rgb(p.ink[w[0]], 256, 0), palette_ink_rgb(p.ink[w[1]], 256, 0)) >=
           PALETTE_MIN_DE);
+    /* The same in 8 colours, and on a light background. */
+    CHECK(palette_balls(&p, two, 3, 8, PALETTE_BG_UNKNOWN, w) == 0);
+    CHECK(w[1] != w[0]);
+    CHECK(palette_balls(&p, two, 3, 256, PALETTE_BG_LIGHT, w) == 0);
+    CHECK(w[1] != w[0]);
+    /* Equal colours stay alike: a wall of touching black balls (the
+     * membrane of diffusion.txt) is one colour, as is a row of reds. */
+    struct palette_ball wall[20];
+    for (int i = 0; i < 20; i++)
+        wall[i] = (struct palette_ball){0.5, 0.02 + 0.041 * i, 0.02, i < 10 ? 0x000000u : 0xcd0000u, 1};
+    CHECK(palette_balls(&p, wall, 20, 256, PALETTE_BG_UNKNOWN, w) == 0);
+    int same = 1;
+    for (int i = 1; i < 20; i++)
+        same &= i == 10 || w[i] == w[i - 1];
+    CHECK(same && w[0] == 0 && w[10] != 0);
     /* Balls without a colour are never changed: a gas stays one colour. */
     two[0].colored = two[1].colored = 0;
     CHECK(palette_balls(&p, two, 3, 256, PALETTE_BG_UNKNOWN, w) == 0);
@@ -261,11 +277,11 @@ static void test_garbage(void)
     CHECK(bad == 0);
     struct palette_ball b[6] = {
         {NAN, 0, 1, 0xff0000, 1}, {0, INFINITY, 1, 0xff0000, 1}, {0, 0, NAN, 0xff0000, 1},
-        {0, 0, 0, 0xff0000, 1},   {0, 0, 1e308, 0xff0000, 1},   {1, 0, 1e308, 0xff0000, 1}};
+        {0, 0, 0, 0xff0000, 1},   {0, 0, 1e308, 0xff0000, 1},   {1, 0, 1e308, 0xfe0000, 1}};
     uint16_t w[6];
     static struct palette p;
     CHECK(palette_balls(&p, b, 6, 256, 0, w) == 0);
-    CHECK(w[4] != w[5]); /* two huge balls overlap: told apart */
+    CHECK(w[4] != w[5]); /* two huge balls of near colours overlap: told apart */
 #undef RND
 }
 

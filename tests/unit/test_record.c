@@ -9,6 +9,7 @@
 #include "export.h"
 #include "numfmt.h"
 #include "record.h"
+#include "recording.h"
 #include "scene.h"
 #include "test.h"
 
@@ -286,7 +287,7 @@ static void test_series(void)
     FILE *f = tmpfile();
     struct record w;
     CHECK(record_attach(&w, f) == 0);
-    record_series_header(&w, 0);
+    record_series_header(&w, &s.p, 0);
     struct sim_diag want[11];
     double tw[11];
     for (int k = 0; k <= 10; k++) {
@@ -343,7 +344,7 @@ static void test_series_event(void)
     FILE *f = tmpfile();
     struct record w;
     CHECK(record_attach(&w, f) == 0);
-    record_series_header(&w, 1);
+    record_series_header(&w, &s.p, 1);
     record_series_event_row(&w, &s, &ev);
     CHECK(record_close(&w) == 0);
     size_t len;
@@ -401,7 +402,7 @@ static void test_write_error(void)
     fclose(f);
     f = fopen("/dev/full", "w");
     CHECK(record_attach(&w, f) == 0);
-    record_series_header(&w, 0);
+    record_series_header(&w, &s.p, 0);
     CHECK(w.err == 0);
     CHECK(record_close(&w) == ENOSPC); /* found at the flush */
     fclose(f);
@@ -513,6 +514,89 @@ static void test_export(void)
     }
 }
 
+/* The terminal's recording: a frame per change of the state shown, the
+ * first free name, and what it says. */
+static void test_recording(void)
+{
+    struct scene sc;
+    struct sim s;
+    CHECK(parse_scene(&sc, &s, "ball 100 100 1 0 1 5\nball 300 100 -1 0 1 5\n") == 0);
+    struct session ss;
+    CHECK(session_init(&ss, &s) == 0);
+    const char *prefix = "/tmp/springball-unit-recording";
+    char name[2][128];
+    /* Leftovers of an earlier run must not be overwritten: take a name. */
+    snprintf(name[0], sizeof name[0], "%s-1.xyz", prefix);
+    FILE *f = fopen(name[0], "r");
+    int had1 = f != NULL;
+    if (f)
+        fclose(f);
+    struct recording r;
+    memset(&r, 0, sizeof r);
+    char msg[256];
+    CHECK(recording_start(&r, prefix, &ss, msg, sizeof msg) == 0);
+    CHECK(r.on && r.frames == 1);
+    CHECK(strstr(msg, "recording to ") == msg && strstr(msg, "(R stops)"));
+    CHECK(had1 ? strcmp(r.traj_name, name[0]) != 0 : strcmp(r.traj_name, name[0]) == 0);
+    snprintf(name[0], sizeof name[0], "%s", r.traj_name);
+    snprintf(name[1], sizeof name[1], "%s", r.series_name);
+    CHECK(recording_frame(&r, &ss) == 0 && r.frames == 1); /* no change: no frame */
+    session_forward(&ss);
+    session_forward(&ss);
+    CHECK(recording_frame(&r, &ss) == 0 && r.frames == 2);
+    session_back(&ss);
+    CHECK(recording_frame(&r, &ss) == 0 && r.frames == 3);
+    /* A second recording takes the next name. */
+    struct recording r2;
+    char msg2[256];
+    CHECK(recording_start(&r2, prefix, &ss, msg2, sizeof msg2) == 0);
+    CHECK(strcmp(r2.traj_name, r.traj_name) != 0);
+    CHECK(recording_stop(&r2, NULL, 0) == 0);
+    remove(r2.traj_name);
+    remove(r2.series_name);
+    CHECK(recording_stop(&r, msg, sizeof msg) == 0 && !r.on);
+    char want[400];
+    snprintf(want, sizeof want, "recorded 3 frames to %s and %s", name[0], name[1]);
+    CHECK(strcmp(msg, want) == 0);
+    /* The files: 3 frames at steps 0, 2, 1, and 3 rows. */
+    f = fopen(name[0], "rb");
+    CHECK(f != NULL);
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        size_t len;
+        char *text = slurp(f, &len);
+        fclose(f);
+        const char *p = text;
+        struct xyz_frame fr;
+        long long steps[3] = {-1, -1, -1};
+        int k = 0;
+        while (k < 3 && xyz_read(&p, &fr) == 0) {
+            steps[k++] = fr.step;
+            free(fr.v);
+        }
+        CHECK(k == 3 && *p == 0 && steps[0] == 0 && steps[1] == 2 && steps[2] == 1);
+        free(text);
+    }
+    f = fopen(name[1], "rb");
+    CHECK(f != NULL);
+    if (f) {
+        int lines = 0, c;
+        while ((c = fgetc(f)) != EOF)
+            lines += c == '\n';
+        fclose(f);
+        CHECK(lines == 4);
+    }
+    remove(name[0]);
+    remove(name[1]);
+    /* Where nothing can be made, it says why and records nothing. */
+    CHECK(recording_start(&r, "/nonexistent-dir/x", &ss, msg, sizeof msg) == -1 && !r.on);
+    CHECK(strncmp(msg, "cannot record: /nonexistent-dir/x-1.xyz: ", 41) == 0);
+    CHECK(recording_stop(&r, msg, sizeof msg) == 0);
+    session_free(&ss);
+    sim_free(&s);
+    scene_free(&sc);
+}
+
 void test_record(void)
 {
     test_xyz_text();
@@ -522,4 +606,5 @@ void test_record(void)
     test_series_event();
     test_write_error();
     test_export();
+    test_recording();
 }

@@ -145,7 +145,7 @@ for o in --snapshot --keys --no-mouse --fps --speed --duration --ascii --no-colo
     check "README has $o" grep -q -- "$o" README.md
     check "man page has $o" grep -q -- "\\\\-\\\\-${o#--}" man/springball.1
 done
-for k in "Ctrl-L" "shift-tab" "^.BR \\[ " "KEY SCRIPTS"; do
+for k in "Ctrl-L" "shift-tab" "^.BR < " "KEY SCRIPTS"; do
     check "man page: $k" grep -q -- "$k" man/springball.1
 done
 

@@ -837,7 +837,8 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
          * velocities synchronised in the spring engine). */
         const struct sim *shown = s == &ss->s ? labscreen_state(lf, ss) : s;
         const double *fx = NULL, *fy = NULL;
-        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s)
+        /* hard balls have impulses, not forces: no force arrows there */
+        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s && ss->engine == SESSION_SPRING)
             labscreen_forces(lf, ss, &fx, &fy);
         labscreen_overlay(scr, v, t, shown, lf, fx, fy, v->glyphs);
     }

@@ -119,8 +119,10 @@ static void lab_select(struct ui *u, size_t ball);
 #define MOUSE_WHEEL 0
 #endif
 
-/* Steps a search for a contact event (] [) may take at most. */
+/* Steps a search for a contact event (] [) may take at most, and ball-steps
+ * (each step looks at every ball): a keypress never hangs a large scene. */
 #define LAB_SEEK_MAX 20000
+#define LAB_SEEK_WORK 1e7
 
 static void note_level(struct ui *u, int level, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -539,17 +541,20 @@ static void k_contact(struct ui *u, int key)
     u->f.running = 0;
     struct lab_event ev;
     int fwd = key == ']';
-    if (lab_seek_event(&u->ss.s, fwd ? seek_forward : seek_back, &u->ss, LAB_SEEK_MAX, &ev)) {
+    long most = LAB_SEEK_MAX;
+    if (u->ss.s.n > 0 && LAB_SEEK_WORK / (double)u->ss.s.n < most)
+        most = (long)(LAB_SEEK_WORK / (double)u->ss.s.n) + 1;
+    if (lab_seek_event(&u->ss.s, fwd ? seek_forward : seek_back, &u->ss, most, &ev)) {
         note_level(u, SCREEN_ERROR, "out of memory");
         return;
     }
     if (!ev.found) {
         if (u->ss.nonfinite)
             session_note(u, SCREEN_ERROR);
-        else if (ev.steps < LAB_SEEK_MAX)
+        else if (ev.steps < most)
             note(u, "%s", fwd ? "no contact event ahead" : "no contact event back to the start");
         else
-            note(u, "no contact event within %d steps", LAB_SEEK_MAX);
+            note(u, "no contact event within %ld steps", most);
         return;
     }
     if (fwd) {

@@ -20,6 +20,10 @@ WARN       = -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes -Wmissing-prot
 # optimisation level or the machine beyond IEEE rounding.
 SB_CFLAGS  = -std=c11 -ffp-contract=off $(WARN)
 
+# POSIX threads: the trajectory writer formats a large frame on every CPU
+# (src/record.c); in glibc's libc since 2.34, -pthread for the others.
+THREAD_LIBS ?= -pthread
+
 CURSES_CFLAGS ?= $(shell $(PKG_CONFIG) --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   ?= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
 
@@ -28,9 +32,9 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim grid contact gravity event history session
+CORE   = sim grid contact gravity event history session twin
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view screen
+PURE   = text scene universe particles formats view palette screen numfmt record export recording plot lab panel labscreen
 # The front end and the entry point.
 FRONT  = main tui
 
@@ -45,7 +49,7 @@ UNIT_OBJ  = $(UNIT_SRC:tests/unit/%.c=$(O)/tests/%.o)
 all: $(BIN)
 
 $(BIN): $(LIB_OBJ) $(FRONT_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) -lm $(THREAD_LIBS) $(LDLIBS)
 
 # Core and pure modules never see the curses flags.
 $(O)/%.o: src/%.c
@@ -66,13 +70,14 @@ $(O)/tests/%.o: tests/unit/%.c
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc -Itests/unit $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-# Unit tests link the core and pure objects with libm alone.
+# Unit tests link the core and pure objects with libm alone (and the
+# threads of the trajectory writer).
 $(O)/unit: $(UNIT_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
 # The benchmark driver of tests/bench/grid.sh (POSIX clocks, links the core).
 $(O)/bench-grid: tests/bench/bench-grid.c $(LIB_OBJ)
-	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
 test: $(BIN) $(O)/unit
 	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
@@ -80,10 +85,21 @@ test: $(BIN) $(O)/unit
 # Benchmark drivers link the core like the unit tests.
 $(O)/bench-event: tests/bench/event.c $(LIB_OBJ)
 	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
+
+# The drawing driver of tests/bench/view.sh links the core and the view.
+$(O)/bench-view: tests/bench/view.c $(LIB_OBJ)
+	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event $(O)/bench-grid
-	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid sh tests/bench/run.sh
+# The driver of tests/bench/record.sh: printers and frame writers.
+$(O)/bench-record: tests/bench/bench-record.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
+
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record
+	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid \
+	    BENCH_VIEW=$(O)/bench-view BENCH_RECORD=$(O)/bench-record sh tests/bench/run.sh
 
 # float-cast-overflow: a NaN or an out-of-range double converted to an
 # integer (gcc leaves it out of "undefined").

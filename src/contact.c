@@ -170,22 +170,30 @@ static void add_out(struct contact_sum *sum, const struct contact_out *o)
 /* ===== Spring walls ===== */
 
 double contact_wall_axis(const struct contact_law *law, double q, double v,
-                         double r, double m, double len, struct contact_sum *sum)
+                         double r, double m, double len, unsigned sides,
+                         struct contact_sum *sum)
 {
     struct contact_out o;
     double f = 0;
     /* the low wall at 0: inward normal +1 */
-    if (contact_eval(law, q - r, m, v, &o)) {
+    if ((sides & 1) && contact_eval(law, q - r, m, v, &o)) {
         f += o.f;
         add_out(sum, &o);
     }
     /* the high wall at len: inward normal -1 */
     /* len - (q + r): minus the Hooke path's penetration, to the bit */
-    if (contact_eval(law, len - (q + r), m, -v, &o)) {
+    if ((sides & 2) && contact_eval(law, len - (q + r), m, -v, &o)) {
         f -= o.f;
         add_out(sum, &o);
     }
     return f;
+}
+
+unsigned contact_walls_of(unsigned open, int axis)
+{
+    unsigned lo = axis ? SIM_SIDE_BOTTOM : SIM_SIDE_LEFT;
+    unsigned hi = axis ? SIM_SIDE_TOP : SIM_SIDE_RIGHT;
+    return (open & lo ? 0u : 1u) | (open & hi ? 0u : 2u);
 }
 
 void contact_wall_circle(const struct contact_law *law, double x, double y,
@@ -204,6 +212,47 @@ void contact_wall_circle(const struct contact_law *law, double x, double y,
         *fy += o.f * ny;
         add_out(sum, &o);
     }
+}
+
+/* ===== Friction ===== */
+
+void contact_friction_init(struct contact_friction *f, const struct sim_params *p)
+{
+    memset(f, 0, sizeof *f);
+    f->kind = p->friction;
+    f->c = p->friction_c;
+    f->dt = p->dt;
+    f->factor = f->kind == SIM_FRICTION_LINEAR ? exp(-f->c * f->dt) : 1;
+    f->dv = f->c * f->dt;
+}
+
+double contact_friction_apply(const struct contact_friction *f, double *vx,
+                              double *vy)
+{
+    double u = *vx, v = *vy, v2 = u * u + v * v;
+    if (!(v2 > 0)) /* at rest (or not finite): nothing to take out */
+        return 0;
+    double scale;
+    switch (f->kind) {
+    case SIM_FRICTION_DRAG:
+        scale = 1 / (1 + f->c * sqrt(v2) * f->dt);
+        break;
+    case SIM_FRICTION_LINEAR:
+        scale = f->factor;
+        break;
+    case SIM_FRICTION_ROLLING: {
+        double sp = sqrt(v2), left = sp - f->dv;
+        scale = left > 0 ? left / sp : 0;
+        break;
+    }
+    default:
+        return 0;
+    }
+    u *= scale;
+    v *= scale;
+    *vx = u;
+    *vy = v;
+    return 0.5 * (v2 - (u * u + v * v));
 }
 
 /* ===== Hard walls ===== */

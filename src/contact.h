@@ -81,11 +81,18 @@ int contact_eval(const struct contact_law *law, double gap, double mu, double vn
                  struct contact_out *out);
 
 /// Spring wall of a rectangle along one axis: a ball at coordinate @p q with
-/// velocity @p v, radius @p r and mass @p m between walls at 0 and @p len.
-/// @return the force component on the ball; adds pe, power and clamps to
-/// @p sum.
+/// velocity @p v, radius @p r and mass @p m between walls at 0 and @p len,
+/// of which @p sides are there (bit 1 the wall at 0, bit 2 the one at len;
+/// an open side has none). @return the force component on the ball; adds
+/// pe, power and clamps to @p sum.
 double contact_wall_axis(const struct contact_law *law, double q, double v,
-                         double r, double m, double len, struct contact_sum *sum);
+                         double r, double m, double len, unsigned sides,
+                         struct contact_sum *sum);
+
+/// The walls of axis x (@p axis 0: left and right) or y (1: bottom and top)
+/// that a rectangle with open sides @p open has, as contact_wall_axis takes
+/// them.
+unsigned contact_walls_of(unsigned open, int axis);
 
 /// Spring wall of the round table of radius @p R centred at (cx, cy): with
 /// Hooke, force k p along the radius when the penetration p = |x - c| + r - R
@@ -118,6 +125,38 @@ double contact_reflect_circle(double px, double py, double *qx, double *qy,
 /// |x - c| = rho, for p inside and q outside (0 when p is not inside).
 double contact_circle_crossing(double px, double py, double qx, double qy,
                                double cx, double cy, double rho);
+
+/*
+ * Friction: a deceleration a(|v|) opposite the velocity, the same for every
+ * mass (the force is m times it), applied after the kick of the other
+ * forces as the exact solution of dv/dt = -a(|v|) v/|v| over the step dt:
+ *
+ *  drag     a = c |v|^2:  v <- v / (1 + c |v| dt)   (1/|v| grows by c dt)
+ *  linear   a = c |v|:    v <- v exp(-c dt)
+ *  rolling  a = A:        |v| <- max(|v| - A dt, 0), the direction kept
+ *
+ * So a free ball's speed follows the closed forms v0/(1 + c v0 t), v0
+ * exp(-c t) and v0 - A t to rounding, whatever dt; no law can reverse a
+ * velocity, however large c dt; a rolling ball stops in finite time and a
+ * ball at rest stays at rest (the force vanishes at v = 0). After a kick
+ * dv from other forces, rolling friction holds the ball while |dv| <= A
+ * dt: static friction with the same coefficient, as Coulomb's law has it.
+ */
+struct contact_friction {
+    int kind;      ///< enum sim_friction
+    double c;      ///< drag or linear c, rolling A
+    double dt;     ///< the step
+    double factor; ///< linear: exp(-c dt)
+    double dv;     ///< rolling: A dt
+};
+
+/// The friction of a run's parameters over one step of p->dt.
+void contact_friction_init(struct contact_friction *f, const struct sim_params *p);
+
+/// Applies one step of friction to the velocity (*vx, *vy). @return the
+/// kinetic energy taken out per unit mass, (|v|^2 - |v'|^2)/2 >= 0.
+double contact_friction_apply(const struct contact_friction *f, double *vx,
+                              double *vy);
 
 /// The exponential integral E1(x) = integral_x^inf exp(-t)/t dt, x > 0
 /// (series below 1, continued fraction above; relative error ~1e-15).

@@ -98,6 +98,8 @@ const char *event_unsupported(const struct sim_params *p)
         return "gravity";
     if (p->contact == SIM_CONTACT_EXP)
         return "contact exp";
+    if (p->friction || p->gx != 0 || p->gy != 0 || p->open)
+        return p->friction ? "friction" : p->gx != 0 || p->gy != 0 ? "a field" : "open sides";
     return NULL;
 }
 

@@ -146,7 +146,7 @@ static int geometry(struct grid *g, const struct grid_balls *b)
     const size_t strip = (size_t)1 << shift;
     const size_t nkeys = ((size_t)nx + strip - 1) / strip * strip * (size_t)ny;
     /* The memory first: when it is short, the grid keeps its old cells,
-     * which still fit cs (grid_sort may use them). */
+     * which still fit cs (grid_order may use them). */
     if (nkeys + 2 > g->cs_cap) {
         uint32_t *ncs = realloc(g->cs, (nkeys + 2) * sizeof *ncs);
         if (!ncs)
@@ -264,7 +264,7 @@ static long cell_coord(double q, double c, long cells)
 
 /* The number of cell (cx, cy): strip by strip of GRID_STRIP columns, each
  * strip row by row, so that the cells a ball's stencil reaches are near it
- * in this order (see grid_sort). */
+ * in this order (see grid_order). */
 static size_t cell_key(const struct grid *g, size_t cx, size_t cy)
 {
     return (((cx >> g->strip_shift) * (size_t)g->ny + cy) << g->strip_shift) +

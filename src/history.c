@@ -114,7 +114,10 @@ int history_back(struct history *h, struct sim *s)
     int last = slot(h, h->count - 1);
     sim_copy(s, &h->cp[last]);
     for (long long p = h->pos[last]; p < target; p++)
-        sim_step(s);
+        if (sim_step(s)) { /* no memory for the grid: stop where the state is */
+            h->now = p;
+            return -2;
+        }
     h->now = target;
     return 0;
 }

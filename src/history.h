@@ -58,7 +58,9 @@ int history_changed(struct history *h, const struct sim *s);
 
 /// Steps @p s one step back: restores the latest checkpoint before the
 /// current position and replays up to it.
-/// @return 0, or -1 when the history reaches no further back (s unchanged).
+/// @return 0, or -1 when the history reaches no further back (s unchanged),
+/// or -2 when a replayed step failed (out of memory for the grid): s then
+/// holds the state of an earlier position, which is where the history stands.
 int history_back(struct history *h, struct sim *s);
 
 /// How many steps history_back can still undo.

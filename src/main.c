@@ -3,9 +3,12 @@
  * terminal front end, and exit codes (0 fine, 1 failure at run time, 2 bad
  * input or usage).
  */
+#include "contact.h"
 #include "event.h"
+#include "export.h"
 #include "formats.h"
 #include "gravity.h"
+#include "record.h"
 #include "scene.h"
 #include "sim.h"
 #include "tui.h"
@@ -23,6 +26,28 @@
 
 #define VERSION "0.1.0"
 
+/* === Recording and export (issue 15): the options ===================== */
+
+/* --traj, --series, --every, --every-t and --export=lammps PREFIX. */
+struct rec_options {
+    const char *traj;           /* --traj=FILE, "-" for stdout; NULL: none */
+    const char *series;         /* --series=FILE */
+    unsigned long long every;   /* --every=N steps (events); 0: not given */
+    double every_t;             /* --every-t=T simulated time; 0: not given */
+    const char *export_prefix;  /* --export=lammps PREFIX; NULL: none */
+};
+
+enum { OPT_TRAJ = 512, OPT_SERIES, OPT_EVERY, OPT_EVERY_T, OPT_EXPORT };
+
+#define REC_LONGOPTS                                                       \
+    {"traj", required_argument, NULL, OPT_TRAJ},                           \
+    {"series", required_argument, NULL, OPT_SERIES},                       \
+    {"every", required_argument, NULL, OPT_EVERY},                         \
+    {"every-t", required_argument, NULL, OPT_EVERY_T},                     \
+    {"export", required_argument, NULL, OPT_EXPORT},
+
+/* === end of the recording options ===================================== */
+
 struct options {
     int headless;
     int stats;
@@ -38,11 +63,12 @@ struct options {
     int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
     int snapshot;            /* --snapshot: print one screen, no terminal */
     struct ui_options ui;    /* the terminal front end */
+    struct rec_options rec;  /* recording and export (issue 15) */
 };
 
 enum { ENGINE_SPRING, ENGINE_EVENT };
 
-static void die_usage(const char *fmt, ...)
+_Noreturn static void die_usage(const char *fmt, ...)
 {
     va_list ap;
     fputs("springball: ", stderr);
@@ -63,7 +89,7 @@ static void usage(void)
 "\n"
 "  -H, --headless         simulate without the terminal, then print the final\n"
 "                         state to standard output as a scene\n"
-"  -T, --time=T           simulate while t < T (t starts at 0, each step adds dt)\n"
+"  -T, --time=T           simulate while t < T (t = steps * dt, exact)\n"
 "  -n, --steps=N          simulate N steps\n"
 "  -k, --stiffness=K      spring stiffness K > 0 (overrides the scene)\n"
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
@@ -78,6 +104,18 @@ static void usage(void)
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
 "                         0 < THETA <= 1, or 0 for the exact sum (default:\n"
 "                         exact up to 4096 bodies, THETA 0.5 above)\n"
+"\n"
+"Recording a headless run (FILE - is standard output):\n"
+"      --traj=FILE        write the balls every --every steps as extended XYZ\n"
+"                         frames (OVITO, ASE), from step 0\n"
+"      --series=FILE      write t, step, energies, momentum, contacts as CSV\n"
+"      --every=N          a frame every N steps (events with --engine=event);\n"
+"                         default 1\n"
+"      --every-t=T        a frame every T of simulated time instead\n"
+"      --export=lammps PREFIX\n"
+"                         write PREFIX.in and PREFIX.data, the scene as a\n"
+"                         LAMMPS run of -n/-T steps (lmp -in PREFIX.in),\n"
+"                         dumping every --every steps; then exit\n"
 "\n"
 "Terminal front end (press ? in it for the keys):\n"
 "      --fps=N            draw at most N frames a second (default 30)\n"
@@ -131,9 +169,388 @@ static unsigned long long opt_count(const char *opt, const char *arg)
     return v;
 }
 
+/* Exits 0 once standard output is written, or 1 on a write error
+ * (--help > /dev/full). */
+_Noreturn static void exit_flushed(void)
+{
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "springball: write error: %s\n", strerror(errno));
+        exit(1);
+    }
+    exit(0);
+}
+
+/* Why getopt_long refused the long option @p arg ("--name[=value]"): an
+ * ambiguous abbreviation, a value given to an option that takes none, or a
+ * name it does not know. */
+_Noreturn static void die_long_option(const char *arg, const struct option *longopts)
+{
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    const struct option *hit = NULL;
+    int matches = 0;
+    char list[256] = "";
+    for (const struct option *o = longopts; o->name; o++) {
+        if (strncmp(o->name, name, len) != 0)
+            continue;
+        if (strlen(o->name) == len) { /* an exact name wins */
+            hit = o;
+            matches = 1;
+            break;
+        }
+        hit = o;
+        matches++;
+        size_t at = strlen(list);
+        snprintf(list + at, sizeof list - at, "%s--%s", at ? ", " : "", o->name);
+    }
+    if (matches == 1 && name[len] == '=' && hit->has_arg == no_argument)
+        die_usage("option '--%s' takes no value", hit->name);
+    if (matches > 1)
+        die_usage("option '--%.*s' is ambiguous: %s", (int)len, name, list);
+    die_usage("unknown option '--%.*s'", (int)len, name);
+}
+
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE };
+
+/* === Recording and export (issue 15) ==================================
+ *
+ * --traj and --series write frames and rows at step 0 and then every
+ * --every steps (events in the event engine) or every --every-t of
+ * simulated time; --export=lammps PREFIX writes the scene as a LAMMPS run
+ * and exits. The writers are record.c and export.c; here are the options,
+ * the cadence and the files.
+ */
+
+/* A PREFIX that LAMMPS's input parser would split or expand. */
+static int lammps_unsafe(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s <= ' ' || strchr("\"'$#&{}", *s))
+            return 1;
+    return 0;
+}
+
+/* One recording option; --export=lammps takes the next argument as PREFIX. */
+static void rec_option(int c, const char *arg, int argc, char **argv,
+                       struct rec_options *r)
+{
+    switch (c) {
+    case OPT_TRAJ:
+    case OPT_SERIES:
+        if (!*arg)
+            die_usage("%s: the file name is empty", c == OPT_TRAJ ? "--traj" : "--series");
+        *(c == OPT_TRAJ ? &r->traj : &r->series) = arg;
+        break;
+    case OPT_EVERY:
+        r->every = opt_count("--every", arg);
+        if (r->every == 0)
+            die_usage("--every: '%s' must be >= 1", arg);
+        break;
+    case OPT_EVERY_T:
+        r->every_t = opt_double("--every-t", arg, 0, 1);
+        break;
+    case OPT_EXPORT:
+        if (strcmp(arg, "lammps") != 0)
+            die_usage("--export: unknown format '%s' (use lammps)", arg);
+        if (optind >= argc || !*argv[optind] || argv[optind][0] == '-')
+            die_usage("--export=lammps needs a PREFIX for PREFIX.in and PREFIX.data");
+        r->export_prefix = argv[optind++];
+        if (lammps_unsafe(r->export_prefix))
+            die_usage("--export=lammps: PREFIX '%s' has a blank, quote, $, #, & "
+                      "or brace, which LAMMPS would not read back", r->export_prefix);
+        break;
+    }
+}
+
+static void rec_check_options(const struct options *o)
+{
+    const struct rec_options *r = &o->rec;
+    if (r->every && r->every_t > 0)
+        die_usage("give --every or --every-t, not both");
+    if ((r->every || r->every_t > 0) && !r->traj && !r->series && !r->export_prefix)
+        die_usage("--every and --every-t need --traj, --series or --export");
+    if (r->traj && r->series && !strcmp(r->traj, "-") && !strcmp(r->series, "-"))
+        die_usage("--traj and --series cannot both write to standard output");
+    if (r->traj && r->series && !strcmp(r->traj, r->series))
+        die_usage("--traj and --series cannot write to the same file '%s'", r->traj);
+    if ((r->traj || r->series) && !o->headless && !r->export_prefix)
+        die_usage("--traj and --series record a headless run: add -H "
+                  "(in the terminal, R records)");
+    if (r->export_prefix && (r->traj || r->series))
+        die_usage("--export writes a LAMMPS run and does not simulate: "
+                  "drop --traj and --series");
+    if (r->export_prefix && !o->have_steps && !o->have_time)
+        die_usage("--export=lammps needs the run length: -n STEPS or -T TIME");
+    if (r->export_prefix && o->engine == ENGINE_EVENT)
+        die_usage("--export=lammps: the event engine has no LAMMPS equivalent "
+                  "(gran/hooke is the spring engine)");
+}
+
+/* The files of a recorded run and where its cadence stands. The files
+ * are opened at the first frame, so that a run refused before it (bad
+ * input to the event engine) leaves existing files as they were. */
+struct recorder {
+    struct record traj, series;
+    const char *want_traj, *want_series; /* the paths asked for */
+    const char *traj_path, *series_path; /* the files open */
+    int opened;               /* the files were opened (or failed to) */
+    int events;               /* the event engine's rows */
+    unsigned long long every; /* steps or events between frames, 0 with every_t */
+    double every_t;           /* simulated time between frames, 0 with every */
+    double next_t;            /* every_t: the time of the next frame */
+    const char *failed;       /* the path of a failed write, NULL while fine */
+    int err;
+};
+
+static int rec_active(const struct recorder *rec)
+{
+    return rec && (rec->want_traj || rec->want_series);
+}
+
+static void rec_init(struct recorder *rec, const struct rec_options *r, int events)
+{
+    memset(rec, 0, sizeof *rec);
+    rec->want_traj = r->traj;
+    rec->want_series = r->series;
+    rec->events = events;
+    rec->every_t = r->every_t;
+    rec->every = r->every_t > 0 ? 0 : r->every ? r->every : 1;
+    rec->next_t = 0; /* every_t: frame 0 first */
+}
+
+/* Opens the files; prints the reason and returns 1 when one cannot be. */
+static int rec_open(struct recorder *rec, const struct sim *s)
+{
+    rec->opened = 1;
+    const char *paths[2] = {rec->want_traj, rec->want_series};
+    struct record *ws[2] = {&rec->traj, &rec->series};
+    for (int k = 0; k < 2; k++) {
+        if (!paths[k])
+            continue;
+        if (record_open(ws[k], paths[k])) {
+            fprintf(stderr, "springball: %s: cannot write: %s\n", paths[k],
+                    strerror(errno));
+            if (k == 1 && rec->traj_path)
+                record_close(&rec->traj);
+            rec->traj_path = NULL;
+            return 1;
+        }
+        *(k ? &rec->series_path : &rec->traj_path) = paths[k];
+    }
+    if (rec->series_path)
+        record_series_header(&rec->series, &s->p, rec->events);
+    return 0;
+}
+
+/* Writes a frame and a row of the state in s (and ev in the event engine).
+ * Opens the files at the first frame. Returns nonzero after a write error
+ * or when a file cannot be opened (reported then): the run stops. */
+static int rec_frame(struct recorder *rec, const struct sim *s, const struct event *ev)
+{
+    if (!rec->opened && rec_open(rec, s))
+        return 2; /* reported */
+    long long step = s->steps;
+    if (ev) {
+        struct event_diag d;
+        event_diag(ev, &d);
+        step = d.events;
+    }
+    if (rec->traj_path)
+        record_xyz(&rec->traj, s, step);
+    if (rec->series_path) {
+        if (ev)
+            record_series_event_row(&rec->series, s, ev);
+        else
+            record_series_row(&rec->series, s, s->steps);
+    }
+    if (rec->traj.err && !rec->failed)
+        rec->failed = rec->traj_path, rec->err = rec->traj.err;
+    if (rec->series.err && !rec->failed)
+        rec->failed = rec->series_path, rec->err = rec->series.err;
+    return rec->failed != NULL;
+}
+
+/* Closes the files: returns 1 with the reason printed when a write failed. */
+static int rec_close(struct recorder *rec)
+{
+    int e1 = rec->traj_path ? record_close(&rec->traj) : 0;
+    int e2 = rec->series_path ? record_close(&rec->series) : 0;
+    if (!rec->failed && (e1 || e2)) {
+        rec->failed = e1 ? rec->traj_path : rec->series_path;
+        rec->err = e1 ? e1 : e2;
+    }
+    if (rec->failed) {
+        fprintf(stderr, "springball: %s: write error: %s\n",
+                strcmp(rec->failed, "-") ? rec->failed : "standard output",
+                strerror(rec->err));
+        return 1;
+    }
+    return 0;
+}
+
+/* The spring engine's hook after each step (done steps so far): a frame
+ * when due. A non-finite state is not written (run_spring reports it
+ * within FINITE_EVERY steps). Returns 1 after a write error. */
+static int rec_after_step(struct recorder *rec, const struct sim *s,
+                          unsigned long long done)
+{
+    if (rec->every) {
+        if (done % rec->every)
+            return 0;
+    } else {
+        /* t grows by repeated addition of dt: half a step of slack. */
+        if (s->t < rec->next_t - 0.5 * s->p.dt)
+            return 0;
+        rec->next_t = (floor((s->t + 0.5 * s->p.dt) / rec->every_t) + 1) * rec->every_t;
+    }
+    return sim_finite(s) ? rec_frame(rec, s, NULL) : 0;
+}
+
+/* The event engine's run with frames: every N events exactly, or at the
+ * exact times j T; -T stops at T, -n after that many events. Returns
+ * EVENT_OK, EVENT_ENOMEM, or 1 after a write error. */
+static int rec_event_run(const struct options *o, struct event *ev, struct sim *s,
+                         struct recorder *rec)
+{
+    event_to_sim(ev, s);
+    if (rec_frame(rec, s, ev))
+        return 1;
+    long long left = !o->have_steps ? LLONG_MAX
+                     : o->steps > (unsigned long long)LLONG_MAX ? LLONG_MAX
+                     : (long long)o->steps;
+    if (!o->have_time && !o->have_steps)
+        return EVENT_OK;
+    if (rec->every) {
+        long long n = rec->every > (unsigned long long)LLONG_MAX
+                          ? LLONG_MAX : (long long)rec->every;
+        for (;;) {
+            long long want = n < left ? n : left, got;
+            if (want <= 0)
+                break;
+            if (o->have_time) {
+                struct event_diag d0, d1;
+                event_diag(ev, &d0);
+                int rc = event_advance(ev, o->time, want);
+                if (rc < 0)
+                    return rc;
+                event_diag(ev, &d1);
+                got = d1.events - d0.events;
+                if (rc == 1 && got < want)
+                    break; /* reached T between frames */
+            } else {
+                got = event_step(ev, want);
+            }
+            if (ev->nomem)
+                return EVENT_ENOMEM;
+            left -= got;
+            if (got < want)
+                break; /* no more events */
+            if (got == n) {
+                event_to_sim(ev, s);
+                if (rec_frame(rec, s, ev))
+                    return 1;
+            }
+        }
+    } else {
+        for (long long j = 1;; j++) {
+            double tj = j * rec->every_t;
+            if (o->have_time && tj > o->time)
+                break;
+            struct event_diag d0, d1;
+            event_diag(ev, &d0);
+            int rc = event_advance(ev, tj, left == LLONG_MAX ? 0 : left);
+            if (rc < 0 || ev->nomem)
+                return EVENT_ENOMEM;
+            event_diag(ev, &d1);
+            left -= d1.events - d0.events;
+            if (rc == 0)
+                break; /* the -n budget ran out before tj */
+            event_to_sim(ev, s);
+            if (rec_frame(rec, s, ev))
+                return 1;
+        }
+    }
+    /* -T ends exactly at T, frame or not. */
+    if (o->have_time && event_advance(ev, o->time, 0) < 0)
+        return EVENT_ENOMEM;
+    return ev->nomem ? EVENT_ENOMEM : EVENT_OK;
+}
+
+/* The steps springball's loop takes for -T: while t < T, t += dt. */
+static unsigned long long steps_for_time(double T, double dt)
+{
+    double n = ceil(T / dt);
+    if (n > 1e8)
+        return n >= 1.8e19 ? ULLONG_MAX : (unsigned long long)n;
+    unsigned long long k = 0;
+    for (double t = 0; t < T; t += dt)
+        k++;
+    return k;
+}
+
+/* Writes PREFIX.in and PREFIX.data; returns the exit status. */
+static int run_export(const struct options *o, const struct scene *sc)
+{
+    struct sim s;
+    if (scene_to_sim(sc, &s)) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    const char *why = export_lammps_unsupported(&s);
+    if (why) {
+        fprintf(stderr, "springball: --export=lammps: LAMMPS's gran/hooke mapping "
+                        "has no equivalent of %s\n", why);
+        sim_free(&s);
+        return 2;
+    }
+    const char *prefix = o->rec.export_prefix;
+    size_t len = strlen(prefix) + 8;
+    char *in_name = malloc(len), *data_name = malloc(len);
+    int rc = 0;
+    if (!in_name || !data_name) {
+        fputs("springball: out of memory\n", stderr);
+        rc = 1;
+    }
+    struct export_run run = {
+        .data_name = data_name,
+        .dump_prefix = prefix,
+        .steps = o->have_steps ? o->steps : steps_for_time(o->time, s.p.dt),
+        .every = o->rec.every ? o->rec.every
+                 : o->rec.every_t > 0 ? (unsigned long long)fmax(1, round(o->rec.every_t / s.p.dt))
+                 : 0,
+        .title = sc->title,
+    };
+    for (int k = 0; k < 2 && rc == 0; k++) {
+        char *name = k ? in_name : data_name;
+        snprintf(name, len, "%s.%s", prefix, k ? "in" : "data");
+        FILE *f = fopen(name, "w");
+        if (!f) {
+            fprintf(stderr, "springball: %s: cannot write: %s\n", name, strerror(errno));
+            rc = 1;
+            break;
+        }
+        if (k)
+            export_lammps_in(f, &s, &run);
+        else
+            export_lammps_data(f, &s, sc->title);
+        if (fflush(f) || ferror(f)) {
+            fprintf(stderr, "springball: %s: write error: %s\n", name, strerror(errno));
+            rc = 1;
+        }
+        if (fclose(f) && rc == 0) {
+            fprintf(stderr, "springball: %s: write error: %s\n", name, strerror(errno));
+            rc = 1;
+        }
+    }
+    free(in_name);
+    free(data_name);
+    sim_free(&s);
+    return rc;
+}
+
+/* === end of recording and export ====================================== */
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -158,6 +575,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
         {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
+        REC_LONGOPTS
         {NULL, 0, NULL, 0},
     };
     memset(o, 0, sizeof *o);
@@ -247,8 +665,12 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_KEYS: o->ui.keys = optarg; break;
         case OPT_NO_MOUSE: o->ui.mouse = 0; break;
-        case 'h': usage(); exit(0);
-        case OPT_VERSION: puts("springball " VERSION); exit(0);
+        case OPT_TRAJ: case OPT_SERIES: case OPT_EVERY: case OPT_EVERY_T:
+        case OPT_EXPORT:
+            rec_option(c, optarg, argc, argv, &o->rec);
+            break;
+        case 'h': usage(); exit_flushed();
+        case OPT_VERSION: puts("springball " VERSION); exit_flushed();
         case ':':
             if (strncmp(argv[optind - 1], "--", 2) != 0)
                 die_usage("option '-%c' needs an argument", optopt);
@@ -257,7 +679,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         default:
             if (strncmp(argv[optind - 1], "--", 2) != 0)
                 die_usage("unknown option '-%c'", optopt);
-            die_usage("unknown option '%s'", argv[optind - 1]);
+            die_long_option(argv[optind - 1], longopts);
         }
     }
     if (o->have_time && o->have_steps)
@@ -268,9 +690,12 @@ static void parse_options(int argc, char **argv, struct options *o)
         die_usage("the scene file name is empty");
     if (optind < argc)
         die_usage("only one scene at a time ('%s' is extra)", argv[optind]);
+    rec_check_options(o);
 }
 
-/* Reads a whole stream into a NUL-terminated buffer. */
+/* Reads a whole stream into a NUL-terminated buffer, or up to its first
+ * NUL byte, which no text format holds (the parser then names its line):
+ * /dev/zero once read 4.2 GB before failing. */
 static char *read_all(FILE *f, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;
@@ -289,7 +714,12 @@ static char *read_all(FILE *f, size_t *len)
             cap *= 2;
         }
         size_t got = fread(buf + n, 1, cap - n - 1, f);
+        const char *nul = memchr(buf + n, 0, got);
         n += got;
+        if (nul) {
+            n = (size_t)(nul - buf) + 1;
+            break;
+        }
         if (got == 0) {
             if (ferror(f)) {
                 int e = errno;
@@ -324,7 +754,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
             fclose(f);
         if (!text) {
             fprintf(stderr, "%s:0: cannot read: %s\n", *name, strerror(e));
-            exit(2);
+            exit(e == ENOMEM ? 1 : 2); /* memory, not the input, failed */
         }
     }
     struct scene_error err;
@@ -332,7 +762,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     free(text);
     if (rc) {
         fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
-        exit(2);
+        exit(err.nomem ? 1 : 2); /* out of memory is a failure, not bad input */
     }
 }
 
@@ -352,6 +782,11 @@ static int print_stats(const struct sim *s)
     if (!sim_hooke_rect(&s->p))
         fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
                 d.dissipated, d.clamps);
+    /* A field adds its potential (in e), open sides the balls gone. */
+    if (s->p.gx != 0 || s->p.gy != 0)
+        fprintf(stderr, " pf=%.17g", d.pf);
+    if (s->p.open)
+        fprintf(stderr, " out=%ld", d.out);
     fputc('\n', stderr);
     return 0;
 }
@@ -376,7 +811,8 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
 /* Runs the event engine on @p s: -T stops exactly at T, -n counts events
  * (collisions and wall bounces); the state is then written back into s.
  * Returns 0 with *ev live, or an exit status with a message printed. */
-static int run_event(const struct options *o, struct sim *s, struct event *ev)
+static int run_event(const struct options *o, struct sim *s, struct event *ev,
+                     struct recorder *rec)
 {
     /* Say so rather than run something else under the engine's name. */
     const char *why = event_unsupported(&s->p);
@@ -392,7 +828,13 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev)
         fprintf(stderr, "springball: %s\n", event_fault_text(msg, sizeof msg, rc, &f, s));
         return 2;
     }
-    if (rc == EVENT_OK && o->have_time)
+    if (rc == EVENT_OK && rec_active(rec)) {
+        rc = rec_event_run(o, ev, s, rec);
+        if (rc == 1) { /* a write error, reported by rec_close */
+            event_free(ev);
+            return 1;
+        }
+    } else if (rc == EVENT_OK && o->have_time)
         event_advance(ev, o->time, 0);
     else if (rc == EVENT_OK && o->have_steps)
         event_step(ev, o->steps > (unsigned long long)LLONG_MAX
@@ -404,6 +846,27 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev)
     }
     event_to_sim(ev, s);
     return 0;
+}
+
+/*
+ * Whether the forces of @p s overflow whatever dt is, so that a state that
+ * becomes non-finite is no matter of dt: they do at the start (a radius of
+ * 1e308 pressed into a wall, masses of 1e300 under gravity), or the
+ * exponential contact's force at the closest gap its clamp allows does
+ * (contact exp 1e-300 1e300). Leaves fx, fy set.
+ */
+static int forces_overflow(struct sim *s)
+{
+    if (sim_forces(s) != SIM_OK)
+        return 0;
+    double mmax = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (!isfinite(s->fx[i]) || !isfinite(s->fy[i]))
+            return 1;
+        mmax = fmax(mmax, fabs(s->m[i]));
+    }
+    return s->p.contact == SIM_CONTACT_EXP &&
+           !isfinite(0.5 * mmax * s->p.exp_kappa / (CONTACT_EXP_GMIN * s->p.exp_eps));
 }
 
 /* Steps between the finiteness checks of a headless spring run. */
@@ -418,9 +881,11 @@ enum { FINITE_EVERY = 64 };
  * (t never stalls in practice: t + dt == t needs some 2^52 steps from 0.)
  * Returns 0, or an exit status with a message printed.
  */
-static int run_spring(const struct options *o, struct sim *s)
+static int run_spring(const struct options *o, struct sim *s, struct recorder *rec)
 {
     struct sim good;
+    if (rec_active(rec) && rec_after_step(rec, s, 0))
+        return 1;
     if (!o->have_time && !o->have_steps)
         return 0;
     if (sim_init(&good, s->n, &s->p)) {
@@ -428,6 +893,7 @@ static int run_spring(const struct options *o, struct sim *s)
         return 1;
     }
     sim_copy(&good, s);
+    const int overflow = forces_overflow(s);
     unsigned long long done = 0;
     int rc = 0;
     for (;;) {
@@ -439,16 +905,25 @@ static int run_spring(const struct options *o, struct sim *s)
                 long long bad = s->steps;
                 double bad_t = s->t;
                 sim_copy(s, &good);
-                do
+                do {
+                    sim_copy(&good, s); /* the state before the step */
                     sim_step(s);
-                while (sim_finite(s) && s->steps < bad);
+                } while (sim_finite(s) && s->steps < bad);
                 if (sim_finite(s)) {
                     s->steps = bad;
                     s->t = bad_t;
                 }
-                fprintf(stderr, "springball: the state became non-finite at "
-                                "step %lld (t = %.17g): dt is too large for %s\n",
-                        s->steps, s->t, s->p.gravity != 0 ? "the forces" : "k");
+                if (!overflow)
+                    fprintf(stderr, "springball: the state became non-finite at "
+                                    "step %lld (t = %.17g): dt is too large for %s\n",
+                            s->steps, s->t,
+                            s->p.gravity != 0 || s->p.gx != 0 || s->p.gy != 0
+                                ? "the forces" : "k");
+                else
+                    fprintf(stderr, "springball: the forces overflow at step %lld "
+                                    "(t = %.17g): the scene's sizes or strengths are "
+                                    "beyond the range of double (no dt helps)\n",
+                            s->steps, s->t);
                 rc = 1;
                 break;
             }
@@ -466,6 +941,10 @@ static int run_spring(const struct options *o, struct sim *s)
             break;
         }
         done++;
+        if (rec_active(rec) && rec_after_step(rec, s, done)) {
+            rc = 1; /* a write error, reported by rec_close */
+            break;
+        }
     }
     sim_free(&good);
     return rc;
@@ -475,13 +954,15 @@ static int run_headless(const struct options *o, const struct scene *sc)
 {
     struct sim s;
     struct event ev;
+    struct recorder rec;
     int erc = 0;
     if (scene_to_sim(sc, &s)) {
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
+    rec_init(&rec, &o->rec, o->engine == ENGINE_EVENT);
     if (o->engine == ENGINE_EVENT) {
-        erc = run_event(o, &s, &ev);
+        erc = run_event(o, &s, &ev, &rec);
         if (erc == 0 && !sim_finite(&s)) {
             event_free(&ev);
             fputs("springball: the state became non-finite (event engine)\n",
@@ -489,13 +970,24 @@ static int run_headless(const struct options *o, const struct scene *sc)
             erc = 1;
         }
     } else {
-        erc = run_spring(o, &s);
+        erc = run_spring(o, &s, &rec);
+    }
+    /* A write error of the recording is the run's failure (the engine
+     * is live when the run itself went well). */
+    if (rec_close(&rec) && !erc) {
+        if (o->engine == ENGINE_EVENT)
+            event_free(&ev);
+        erc = 1;
     }
     if (erc) {
         sim_free(&s);
         return erc;
     }
-    formats_write(stdout, sc, &s);
+    /* A recording on standard output takes the place of the final state. */
+    int rec_stdout = (o->rec.traj && !strcmp(o->rec.traj, "-")) ||
+                     (o->rec.series && !strcmp(o->rec.series, "-"));
+    if (!rec_stdout)
+        formats_write(stdout, sc, &s);
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
     else if (o->stats && print_stats(&s))
@@ -519,7 +1011,7 @@ int main(int argc, char **argv)
     struct scene sc;
     const char *name;
     load_scene(&o, &sc, &name);
-    if (!o.headless && !o.snapshot && !isatty(STDOUT_FILENO)) {
+    if (!o.headless && !o.snapshot && !o.rec.export_prefix && !isatty(STDOUT_FILENO)) {
         scene_free(&sc);
         fputs("springball: standard output is not a terminal "
               "(use -H for a headless run)\n", stderr);
@@ -532,7 +1024,9 @@ int main(int argc, char **argv)
     if (o.have_theta)
         sc.p.theta = o.theta;
     int rc;
-    if (o.headless) {
+    if (o.rec.export_prefix) {
+        rc = run_export(&o, &sc);
+    } else if (o.headless) {
         rc = run_headless(&o, &sc);
     } else if (o.snapshot) {
         o.ui.engine = o.engine == ENGINE_EVENT;

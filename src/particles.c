@@ -28,6 +28,8 @@ static int fail(struct reader *rd, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(rd->err->msg, sizeof rd->err->msg, fmt, ap);
     va_end(ap);
+    /* Memory, not the input, failed: the caller exits 1, not 2. */
+    rd->err->nomem = strcmp(fmt, "out of memory") == 0;
     rd->err->line = rd->line;
     return -1;
 }
@@ -77,9 +79,11 @@ static int next_nonblank(struct reader *rd, struct text_token *tok, int max)
     return n;
 }
 
+/* Digits only, of any length (detection and the count's message); a
+ * value is read only from up to 18 of them. */
 static int is_count(struct text_token t)
 {
-    if (t.len == 0 || t.len > 18)
+    if (t.len == 0)
         return 0;
     for (size_t i = 0; i < t.len; i++)
         if (t.s[i] < '0' || t.s[i] > '9')
@@ -111,7 +115,7 @@ static int get_channel(struct reader *rd, struct text_token t, const char *what,
                        unsigned *out)
 {
     char buf[64];
-    text_str(t, buf, sizeof buf);
+    text_shown(t, buf, sizeof buf);
     if (!is_count(t))
         return fail(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
     unsigned long v = strtoul(buf, NULL, 10);
@@ -200,8 +204,8 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
         return fail(&rd, "expected the number of particles alone on the line");
     if (!is_count(tok[0]))
         return fail(&rd, "particle count: '%s' is not a whole number",
-                    text_str(tok[0], buf, sizeof buf));
-    unsigned long long n = strtoull(tok[0].s, NULL, 10);
+                    text_shown(tok[0], buf, sizeof buf));
+    unsigned long long n = tok[0].len > 18 ? 0 : strtoull(tok[0].s, NULL, 10);
     if (n < 1 || n > PARTICLES_MAX)
         return fail(&rd, "particle count must be between 1 and %llu", PARTICLES_MAX);
     int count_line = rd.line;

@@ -3,7 +3,7 @@
  * (rack, random).
  *
  * A scene is line-based text. '#' at the start of a token begins a comment
- * (except a ball's #rrggbb colour); blank lines are ignored; tokens are
+ * (except a ball's #rrggbb colour: '#' and six bytes there); blank lines are ignored; tokens are
  * separated by spaces or tabs. Errors carry the line and stop the parse.
  */
 #include "scene.h"
@@ -40,6 +40,7 @@ struct parser {
     int generating;        /* add_ball is called by rack or random */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
     int seen_walls, seen_contact, seen_gravity;
+    int seen_friction, seen_field, seen_open;
 };
 
 static int fail(struct parser *ps, const char *fmt, ...)
@@ -48,6 +49,8 @@ static int fail(struct parser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
     va_end(ap);
+    /* Memory, not the input, failed: the caller exits 1, not 2. */
+    ps->err->nomem = strcmp(fmt, "out of memory") == 0;
     ps->err->line = ps->line;
     return -1;
 }
@@ -83,13 +86,15 @@ static int parse_count(struct parser *ps, struct text_token t, const char *what,
                        unsigned long long lo, unsigned long long hi,
                        unsigned long long *out)
 {
-    char buf[64];
+    char buf[64], shown[96];
     text_str(t, buf, sizeof buf);
     if (t.len == 0 || t.len >= sizeof buf)
-        return fail(ps, "%s: '%s' is not a whole number", what, buf);
+        return fail(ps, "%s: '%s' is not a whole number", what,
+                    text_shown(t, shown, sizeof shown));
     for (size_t i = 0; i < t.len; i++)
         if (buf[i] < '0' || buf[i] > '9')
-            return fail(ps, "%s: '%s' is not a whole number", what, buf);
+            return fail(ps, "%s: '%s' is not a whole number", what,
+                        text_shown(t, shown, sizeof shown));
     errno = 0;
     unsigned long long v = strtoull(buf, NULL, 10);
     if (errno == ERANGE || v < lo || v > hi)
@@ -134,9 +139,12 @@ static int parse_color(struct parser *ps, struct text_token t, uint32_t *out)
     if ((*out = parse_hex_color(t)))
         return 0;
     char buf[64];
+    if (t.len > 0 && t.s[0] == '#')
+        return fail(ps, "colour '%s' is not #rrggbb (six hex digits)",
+                    text_shown(t, buf, sizeof buf));
     return fail(ps, "unknown colour '%s' (use red, green, yellow, blue, "
                     "magenta, cyan, white or #rrggbb)",
-                text_str(t, buf, sizeof buf));
+                text_shown(t, buf, sizeof buf));
 }
 
 static int add_ball(struct parser *ps, const struct scene_ball *b)
@@ -194,7 +202,7 @@ static int expect_fields(struct parser *ps, const struct text_token *tok, int nt
         return fail(ps, "%s: missing field (expected %s)", usage, usage);
     if (ntok - 1 > hi)
         return fail(ps, "%s: extra field '%s' (expected %s)", usage,
-                    text_str(tok[hi + 1], buf, sizeof buf), usage);
+                    text_shown(tok[hi + 1], buf, sizeof buf), usage);
     return 0;
 }
 
@@ -276,7 +284,7 @@ static int d_walls(struct parser *ps, const struct text_token *tok, int ntok)
     else {
         char buf[64];
         return fail(ps, "walls: unknown kind '%s' (use hard or spring)",
-                    text_str(tok[1], buf, sizeof buf));
+                    text_shown(tok[1], buf, sizeof buf));
     }
     return 0;
 }
@@ -306,7 +314,7 @@ static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
                         "contact exp EPS KAPPA)");
     char buf[64];
     return fail(ps, "contact: unknown law '%s' (use hooke or exp EPS KAPPA)",
-                text_str(tok[1], buf, sizeof buf));
+                text_shown(tok[1], buf, sizeof buf));
 }
 
 static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
@@ -324,6 +332,69 @@ static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
         if (!(p->softening >= 0))
             return fail(ps, "gravity softening must be >= 0");
     }
+    return 0;
+}
+
+static int d_friction(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    static const struct { const char *name, *usage, *what; int kind; } law[] = {
+        {"drag", "friction drag C", "friction drag C", SIM_FRICTION_DRAG},
+        {"linear", "friction linear C", "friction linear C", SIM_FRICTION_LINEAR},
+        {"rolling", "friction rolling A", "friction rolling A", SIM_FRICTION_ROLLING},
+    };
+    char buf[64];
+    if (ntok < 2)
+        return fail(ps, "friction: missing law (expected friction drag C, "
+                        "friction linear C or friction rolling A)");
+    for (size_t i = 0; i < sizeof law / sizeof *law; i++) {
+        if (!tok_is(tok[1], law[i].name))
+            continue;
+        if (expect_fields(ps, tok, ntok, 2, 2, law[i].usage) ||
+            once(ps, &ps->seen_friction, "friction"))
+            return -1;
+        struct sim_params *p = &ps->sc->p;
+        if (parse_positive(ps, tok[2], law[i].what, &p->friction_c))
+            return -1;
+        p->friction = law[i].kind;
+        return 0;
+    }
+    return fail(ps, "friction: unknown law '%s' (use drag C, linear C or "
+                    "rolling A)", text_str(tok[1], buf, sizeof buf));
+}
+
+static int d_field(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 2, 2, "field GX GY") ||
+        once(ps, &ps->seen_field, "field"))
+        return -1;
+    struct sim_params *p = &ps->sc->p;
+    return parse_double(ps, tok[1], "field GX", &p->gx) ||
+           parse_double(ps, tok[2], "field GY", &p->gy) ? -1 : 0;
+}
+
+static const char *const side_names[] = {"left", "right", "bottom", "top"};
+
+static int d_open(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    if (expect_fields(ps, tok, ntok, 1, 4, "open SIDE... (left right bottom top)") ||
+        once(ps, &ps->seen_open, "open"))
+        return -1;
+    unsigned open = 0;
+    for (int t = 1; t < ntok; t++) {
+        unsigned bit = 0;
+        for (unsigned i = 0; i < 4; i++)
+            if (tok_is(tok[t], side_names[i]))
+                bit = 1u << i;
+        char buf[64];
+        if (!bit)
+            return fail(ps, "open: unknown side '%s' (use left, right, bottom "
+                            "or top)", text_str(tok[t], buf, sizeof buf));
+        if (open & bit)
+            return fail(ps, "open: side '%s' given twice",
+                        text_str(tok[t], buf, sizeof buf));
+        open |= bit;
+    }
+    ps->sc->p.open = open;
     return 0;
 }
 
@@ -392,6 +463,64 @@ static uint64_t rng_next(uint64_t *state)
 static double rng_unit(uint64_t *state)
 {
     return (double)(rng_next(state) >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/*
+ * ln x for a finite x > 0 from frexp (exact) and +, -, *, / (correctly
+ * rounded in IEEE 754, and -ffp-contract=off keeps them apart), so that
+ * the same bits come out on every machine: libm's log is faithful, not
+ * correctly rounded, and its last bit differs between libraries. With x =
+ * m 2^e, m in [sqrt(1/2), sqrt(2)), ln m = 2 atanh(s) = 2 s (1 + s^2/3 +
+ * s^4/5 + ...) with s = (m - 1)/(m + 1), |s| <= 0.1716: 13 terms leave
+ * s^26/27 < 1e-21. ln 2 in two parts (fdlibm's split: e ln2_hi is exact
+ * for |e| < 2000). Within 2 ulp of the true value (tested against libm).
+ */
+double scene_log(double x)
+{
+    static const double ln2_hi = 6.93147180369123816490e-01;
+    static const double ln2_lo = 1.90821492927058770002e-10;
+    int e;
+    double m = frexp(x, &e); /* m in [0.5, 1) */
+    if (m < 0.70710678118654752440) {
+        m *= 2;
+        e--;
+    }
+    double sq = (m - 1) / (m + 1), s2 = sq * sq, sum = 0;
+    for (int k = 13; k >= 1; k--)
+        sum = s2 * (1.0 / (2 * k + 1) + sum);
+    double lnm = 2 * sq + 2 * sq * sum;
+    return e * ln2_hi + (e * ln2_lo + lnm);
+}
+
+/* A direction uniform on the circle, without trigonometry (whose last bits
+ * differ between libms): a point in the unit disc, scaled to length 1. */
+static void rng_direction(uint64_t *st, double *ux, double *uy)
+{
+    double u, v, q;
+    do {
+        u = 2 * rng_unit(st) - 1;
+        v = 2 * rng_unit(st) - 1;
+        q = u * u + v * v;
+    } while (q > 1 || q < 1e-12);
+    q = sqrt(q);
+    *ux = u / q;
+    *uy = v / q;
+}
+
+/* Two independent standard normal numbers (Marsaglia's polar method: a
+ * point uniform in the unit disc, scaled by sqrt(-2 ln q / q)), from the
+ * generator's bits, sqrt and scene_log alone: the same on every machine. */
+static void rng_normal2(uint64_t *st, double *a, double *b)
+{
+    double u, v, q;
+    do {
+        u = 2 * rng_unit(st) - 1;
+        v = 2 * rng_unit(st) - 1;
+        q = u * u + v * v;
+    } while (q >= 1 || q == 0);
+    double f = sqrt(-2 * scene_log(q) / q);
+    *a = u * f;
+    *b = v * f;
 }
 
 /*
@@ -473,20 +602,63 @@ static int scene_holds(const struct sim_params *p, double x, double y, double r)
     return x >= r && x <= p->w - r && y >= r && y <= p->h - r;
 }
 
+/* scene_holds with no bound past an open side: where hard walls may take
+ * a ball (it keeps flying once it has left), so where one may start. */
+static int scene_holds_open(const struct sim_params *p, double x, double y,
+                            double r)
+{
+    if (p->shape != SIM_RECT || !p->open)
+        return scene_holds(p, x, y, r);
+    return (p->open & SIM_SIDE_LEFT || x >= r) &&
+           (p->open & SIM_SIDE_RIGHT || x <= p->w - r) &&
+           (p->open & SIM_SIDE_BOTTOM || y >= r) &&
+           (p->open & SIM_SIDE_TOP || y <= p->h - r);
+}
+
+/* The radius field of random: R, or RMIN..RMAX (0 < RMIN <= RMAX). */
+static int parse_radii(struct parser *ps, struct text_token t, double *r0,
+                       double *r1)
+{
+    for (size_t i = 0; i + 1 < t.len; i++)
+        if (t.s[i] == '.' && t.s[i + 1] == '.') {
+            struct text_token a = {t.s, i}, b = {t.s + i + 2, t.len - i - 2};
+            if (parse_positive(ps, a, "smallest radius", r0) ||
+                parse_positive(ps, b, "largest radius", r1))
+                return -1;
+            if (*r1 < *r0)
+                return fail(ps, "random: radius range %.17g..%.17g runs "
+                                "backwards", *r0, *r1);
+            return 0;
+        }
+    if (parse_positive(ps, t, "radius", r0))
+        return -1;
+    *r1 = *r0;
+    return 0;
+}
+
 static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
 {
-    if (expect_fields(ps, tok, ntok, 5, 5, "random N R M SPEED SEED"))
+    if (expect_fields(ps, tok, ntok, 5, 6, "random N R[..RMAX] M SPEED SEED [maxwell]"))
         return -1;
     unsigned long long n, seed;
-    double R, m, speed;
+    double R, m, speed, R0;
     if (parse_count(ps, tok[1], "count", 1, SCENE_MAX_BALLS, &n) ||
-        parse_positive(ps, tok[2], "radius", &R) ||
+        parse_radii(ps, tok[2], &R0, &R) ||
         parse_positive(ps, tok[3], "mass", &m) ||
         parse_double(ps, tok[4], "speed", &speed) ||
         parse_count(ps, tok[5], "seed", 0, UINT64_MAX, &seed))
         return -1;
     if (speed < 0)
         return fail(ps, "speed must be >= 0");
+    int maxwell = 0;
+    const double sigma = speed * sqrt(0.5);
+    if (ntok == 7) {
+        char buf[64];
+        if (!tok_is(tok[6], "maxwell"))
+            return fail(ps, "random: unknown option '%s' (use maxwell)",
+                        text_str(tok[6], buf, sizeof buf));
+        maxwell = 1;
+    }
     struct scene *sc = ps->sc;
     const double w = sc->p.w, h = sc->p.h;
     if (!scene_holds(&sc->p, 0.5 * w, 0.5 * h, R))
@@ -539,6 +711,12 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         struct scene_ball b = {0};
         b.m = m;
         b.r = R;
+        if (R0 < R) {
+            /* uniform in [R0, R], mass M (r/R0)^2: one density of discs */
+            b.r = R0 + rng_unit(&st) * (R - R0);
+            b.m = m * ((b.r / R0) * (b.r / R0));
+        }
+        const double r = b.r;
         long t = 0;
         do {
             if (++t > tries || ++used > budget) {
@@ -546,21 +724,23 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
                          "without overlap (placed %llu)", n, R, i);
                 goto out;
             }
-            b.x = R + rng_unit(&st) * (w - 2 * R);
-            b.y = R + rng_unit(&st) * (h - 2 * R);
-        } while (!scene_holds(&sc->p, b.x, b.y, R) ||
-                 !grid_free_spot(&g, sc, b.x, b.y, R));
-        /* A direction uniform on the circle, without trigonometry (whose
-         * last bits differ between libms): a point in the unit disc. */
-        double u, v, q;
-        do {
-            u = 2 * rng_unit(&st) - 1;
-            v = 2 * rng_unit(&st) - 1;
-            q = u * u + v * v;
-        } while (q > 1 || q < 1e-12);
-        q = sqrt(q);
-        b.vx = speed * (u / q);
-        b.vy = speed * (v / q);
+            b.x = r + rng_unit(&st) * (w - 2 * r);
+            b.y = r + rng_unit(&st) * (h - 2 * r);
+        } while (!scene_holds(&sc->p, b.x, b.y, r) ||
+                 !grid_free_spot(&g, sc, b.x, b.y, r));
+        if (maxwell) {
+            /* 2-D Maxwell-Boltzmann: Gaussian components of variance
+             * SPEED^2/2 each, so that the mean of |v|^2 is SPEED^2. */
+            double a, c;
+            rng_normal2(&st, &a, &c);
+            b.vx = sigma * a;
+            b.vy = sigma * c;
+        } else {
+            double u, v;
+            rng_direction(&st, &u, &v);
+            b.vx = speed * u;
+            b.vy = speed * v;
+        }
         ps->generating = 1;
         int added = add_ball(ps, &b);
         ps->generating = 0;
@@ -598,8 +778,8 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
 }
 
 /* Splits one line into tokens, storing the first @p max; returns how many
- * there are. A token opening with '#' ends the line, except a #rrggbb right
- * where a ball's colour stands. */
+ * there are. A token opening with '#' ends the line, except a '#' and six
+ * bytes (#rrggbb) right where a ball's colour stands. */
 static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
 {
     int n = 0;
@@ -613,7 +793,9 @@ static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
         while (j < len && s[j] != ' ' && s[j] != '\t')
             j++;
         struct text_token t = {s + i, j - i};
-        if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && parse_hex_color(t)))
+        /* Where a ball's colour stands, '#' and six more bytes is a colour
+         * (a bad one is an error: #12345g once became a comment). */
+        if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && t.len == 7))
             break;
         if (n < max)
             tok[n] = t;
@@ -643,6 +825,12 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_contact(ps, tok, ntok);
     if (tok_is(tok[0], "gravity"))
         return d_gravity(ps, tok, ntok);
+    if (tok_is(tok[0], "friction"))
+        return d_friction(ps, tok, ntok);
+    if (tok_is(tok[0], "field"))
+        return d_field(ps, tok, ntok);
+    if (tok_is(tok[0], "open"))
+        return d_open(ps, tok, ntok);
     if (tok_is(tok[0], "ball"))
         return d_ball(ps, tok, ntok);
     if (tok_is(tok[0], "rack"))
@@ -665,7 +853,7 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_title(ps, rest, rlen);
     }
     char buf[64];
-    return fail(ps, "unknown directive '%s'", text_str(tok[0], buf, sizeof buf));
+    return fail(ps, "unknown directive '%s'", text_shown(tok[0], buf, sizeof buf));
 }
 
 /*
@@ -680,12 +868,17 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
 static int check_inside(struct parser *ps)
 {
     const struct scene *sc = ps->sc;
+    if (sc->p.open && sc->p.shape != SIM_RECT) {
+        ps->line = ps->seen_open;
+        return fail(ps, "open: only a rectangular table has sides to open");
+    }
     for (size_t i = 0; i < sc->n; i++) {
         const struct scene_ball *b = &sc->balls[i];
         int made = ps->ball_line[i] < 0;
-        /* Hard walls keep every ball wholly on the table, so it must
-         * start there. */
-        if (sc->p.walls == SIM_WALLS_HARD && !scene_holds(&sc->p, b->x, b->y, b->r)) {
+        /* Hard walls keep every ball wholly on the table (or past an open
+         * side), so it must start there. */
+        if (sc->p.walls == SIM_WALLS_HARD &&
+            !scene_holds_open(&sc->p, b->x, b->y, b->r)) {
             ps->line = made ? -ps->ball_line[i] : ps->ball_line[i];
             return fail(ps, "ball %zu at (%.17g, %.17g) of radius %.17g crosses "
                             "a wall (with walls hard every ball must lie wholly "
@@ -846,6 +1039,19 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
             fprintf(f, "gravity %.17g %.17g\n", s->p.gravity, s->p.softening);
         else
             fprintf(f, "gravity %.17g\n", s->p.gravity);
+    }
+    static const char *const friction_names[] = {NULL, "drag", "linear", "rolling"};
+    if (s->p.friction > SIM_FRICTION_NONE && s->p.friction <= SIM_FRICTION_ROLLING)
+        fprintf(f, "friction %s %.17g\n", friction_names[s->p.friction],
+                s->p.friction_c);
+    if (s->p.gx != 0 || s->p.gy != 0)
+        fprintf(f, "field %.17g %.17g\n", s->p.gx, s->p.gy);
+    if (s->p.open && s->p.shape == SIM_RECT) {
+        fputs("open", f);
+        for (unsigned i = 0; i < 4; i++)
+            if (s->p.open & 1u << i)
+                fprintf(f, " %s", side_names[i]);
+        fputc('\n', f);
     }
     /* In scene order, whatever slots the core keeps the balls in. */
     for (size_t b = 0; b < s->n; b++) {

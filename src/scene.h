@@ -70,6 +70,7 @@ int scene_add_name(struct scene *sc, const char *name, size_t len, uint32_t *off
 struct scene_error {
     int line;      ///< 1-based line of the fault
     char msg[256];
+    int nomem;     ///< 1 when memory ran short ("out of memory"), not the input
 };
 
 /// Parses @p len bytes of scene text into @p sc (which it initialises).
@@ -96,6 +97,10 @@ const char *scene_color_name(uint32_t color, char *buf);
 /// The 0xrrggbb value of a colour (a plain terminal palette for the names);
 /// SCENE_COLOR_NONE gives white.
 uint32_t scene_color_rgb(uint32_t color);
+
+/// ln x for a finite x > 0 with the same bits on every IEEE 754 machine
+/// (no libm log): what random's Maxwell-Boltzmann sampling uses.
+double scene_log(double x);
 
 /// The built-in scene (identical to scenes/break.scene), NUL-terminated.
 extern const char scene_builtin[];

@@ -4,6 +4,7 @@
  */
 #include "screen.h"
 
+#include "labscreen.h"
 #include "scene.h"
 #include "session.h"
 #include "sim.h"
@@ -17,91 +18,49 @@
 /* === Colours and labels: the one place that maps scene balls to what is
  * drawn (the palette). === */
 
-/* The xterm 256-colour index nearest to 0xrrggbb: the 6x6x6 cube or the
- * 24 greys. */
-int screen_color_256(uint32_t rgb)
-{
-    static const int level[6] = {0, 95, 135, 175, 215, 255};
-    int c[3] = {(int)(rgb >> 16) & 255, (int)(rgb >> 8) & 255, (int)rgb & 255};
-    int q[3];
-    long dc = 0;
-    for (int i = 0; i < 3; i++) {
-        int best = 0;
-        for (int j = 1; j < 6; j++)
-            if (abs(level[j] - c[i]) < abs(level[best] - c[i]))
-                best = j;
-        q[i] = best;
-        dc += (long)(level[best] - c[i]) * (level[best] - c[i]);
-    }
-    int avg = (c[0] + c[1] + c[2]) / 3;
-    int g = avg < 8 ? 0 : avg > 238 ? 23 : (avg - 8 + 5) / 10;
-    if (g > 23)
-        g = 23;
-    int gv = 8 + 10 * g;
-    long dg = 0;
-    for (int i = 0; i < 3; i++)
-        dg += (long)(gv - c[i]) * (gv - c[i]);
-    return dg < dc ? 232 + g : 16 + 36 * q[0] + 6 * q[1] + q[2];
-}
-
-/* The basic colour nearest to 0xrrggbb; black becomes the default
- * foreground (-1) so that a black ball stays visible. */
-int screen_color_8(uint32_t rgb)
-{
-    static const uint32_t base[8] = {0x000000, 0xcd0000, 0x00cd00, 0xcdcd00,
-                                     0x0000ee, 0xcd00cd, 0x00cdcd, 0xe5e5e5};
-    int best = 0;
-    long bd = -1;
-    for (int i = 0; i < 8; i++) {
-        long d = 0;
-        for (int sh = 0; sh <= 16; sh += 8) {
-            long a = (long)(rgb >> sh) & 255, b = (long)(base[i] >> sh) & 255;
-            d += (a - b) * (a - b);
-        }
-        if (bd < 0 || d < bd) {
-            bd = d;
-            best = i;
-        }
-    }
-    return best == 0 ? -1 : best;
-}
-
-/* The colour of scene ball k in a cell: its scene colour, or none. */
-static uint32_t palette_ball(const struct scene *sc, size_t k)
-{
-    uint32_t c = sc->balls[k].color;
-    if (c == SCENE_COLOR_NONE)
-        return 0;
-    return SCREEN_RGB | scene_color_rgb(c);
-}
-
-/* The label of body k in open space: the first letter of its name in
- * upper case, the largest mass a star. */
-static uint32_t palette_label(const struct scene *sc, size_t k, size_t star, int glyphs)
-{
-    if (k == star)
-        return glyphs == VIEW_ASCII ? '*' : 0x2736; /* six-pointed star */
-    const char *name = scene_ball_name(sc, k);
-    unsigned char c = (unsigned char)name[0];
-    if (c >= 'a' && c <= 'z')
-        return (uint32_t)(c - 'a' + 'A');
-    if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'))
-        return c;
-    return 'o';
-}
-
-/* Fills scr->ball_fg and ball_glyph for the scene. */
+/* Fills scr->ball_fg and ball_label for the scene (palette.h): colours
+ * readable on dark and light backgrounds, touching balls told apart,
+ * labels unique among the bodies. Again only when the colours, the
+ * background or the glyphs changed. A cell keeps a ball's colour as
+ * 0xrrggbb: that of its terminal colour, which the front end finds back
+ * with palette_ink_of. */
 static void palette_fill(struct screen *scr, int glyphs)
 {
     const struct scene *sc = scr->sc;
-    size_t star = 0;
-    for (size_t i = 1; i < sc->n; i++)
-        if (sc->balls[i].m > sc->balls[star].m)
-            star = i;
+    int nc = scr->color == 1 ? 256 : scr->color;
+    int key = 1 + ((nc * 4 + scr->bg) * 2 + (glyphs == VIEW_ASCII));
+    if (scr->filled == key)
+        return;
+    scr->filled = key;
+    size_t n = sc->n ? sc->n : 1;
+    struct palette_ball *b = calloc(n, sizeof *b);
+    uint16_t *w = calloc(n, sizeof *w);
+    const char **names = calloc(n, sizeof *names);
+    double *m = calloc(n, sizeof *m);
+    struct palette p;
     for (size_t i = 0; i < sc->n; i++) {
-        scr->ball_fg[i] = scr->color ? palette_ball(sc, i) : 0;
-        scr->ball_glyph[i] = palette_label(sc, i, star, glyphs);
+        scr->ball_fg[i] = 0;
+        scr->ball_label[i][0] = 0;
     }
+    if (b && w && names && m) {
+        for (size_t i = 0; i < sc->n; i++) {
+            const struct scene_ball *q = &sc->balls[i];
+            b[i] = (struct palette_ball){q->x, q->y, q->r, scene_color_rgb(q->color),
+                                         q->color != SCENE_COLOR_NONE};
+            names[i] = scene_ball_name(sc, i);
+            m[i] = q->m;
+        }
+        palette_balls(&p, b, sc->n, nc, scr->bg, w);
+        for (size_t i = 0; i < sc->n; i++)
+            scr->ball_fg[i] = w[i] ? SCREEN_RGB | palette_ink_rgb(p.ink[w[i]], nc, 0) : 0;
+        palette_labels(names, m, sc->n, glyphs == VIEW_ASCII, scr->ball_label);
+    } else {
+        scr->filled = 0; /* short of memory: the foreground and dots, for now */
+    }
+    free(b);
+    free(w);
+    free(names);
+    free(m);
 }
 
 uint32_t screen_ball_color(const struct screen *scr, size_t k)
@@ -276,13 +235,14 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
 {
     memset(scr, 0, sizeof *scr);
     view_init(&scr->v);
+    view_init(&scr->v2);
     scr->sc = sc;
     scr->aspect = aspect;
     scr->color = color;
     size_t n = sc->n ? sc->n : 1;
     scr->ball_fg = calloc(n, sizeof *scr->ball_fg);
-    scr->ball_glyph = calloc(n, sizeof *scr->ball_glyph);
-    if (!scr->ball_fg || !scr->ball_glyph) {
+    scr->ball_label = calloc(n, sizeof *scr->ball_label);
+    if (!scr->ball_fg || !scr->ball_label) {
         screen_free(scr);
         return -1;
     }
@@ -293,9 +253,10 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
 void screen_free(struct screen *scr)
 {
     view_free(&scr->v);
+    view_free(&scr->v2);
     free(scr->cell);
     free(scr->ball_fg);
-    free(scr->ball_glyph);
+    free(scr->ball_label);
     memset(scr, 0, sizeof *scr);
 }
 
@@ -312,7 +273,9 @@ int screen_add_panel(struct screen *scr, const struct screen_panel *p)
 static void world_rect(const struct screen *scr, const struct sim *s, double *x0,
                        double *y0, double *x1, double *y1, int *rim)
 {
-    if (s->p.shape == SIM_OPEN) {
+    /* The scene's own bounds: a table whose walls were taken away (the b
+     * key) is still drawn where it was. */
+    if (scr->sc->p.shape == SIM_OPEN) {
         *x0 = scr->sc->view.x0;
         *y0 = scr->sc->view.y0;
         *x1 = scr->sc->view.x1;
@@ -324,7 +287,7 @@ static void world_rect(const struct screen *scr, const struct sim *s, double *x0
     *y0 = 0;
     *x1 = s->p.w;
     *y1 = s->p.h;
-    *rim = s->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
+    *rim = scr->sc->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
 }
 
 int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs)
@@ -349,20 +312,63 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     L->title = (struct screen_rect){0, 0, cols, 1};
     L->status = (struct screen_rect){0, rows - 1, cols, 1};
     L->note = (struct screen_rect){0, rows - 2, cols, 1};
-    /* Panels on the right when the table keeps 60 columns. */
-    int side = 0;
+    /* Panels on the right when the table keeps 60 columns, else in a
+     * band under it. */
+    int side = 0, band = 0;
     for (int i = 0; i < scr->npanels; i++)
-        if (scr->panel_on[i] && scr->panel[i]->want_w > side)
-            side = scr->panel[i]->want_w;
-    if (side > 0 && cols - side < 60)
+        if (scr->panel_on[i]) {
+            if (scr->panel[i]->want_w > side)
+                side = scr->panel[i]->want_w;
+            band += scr->panel[i]->want_h;
+        }
+    if (side > 0 && cols - side < 60) {
         side = 0;
-    L->table = (struct screen_rect){0, 1, cols - side, rows - 2};
+        int on = 0, hmax = 0;
+        for (int i = 0; i < scr->npanels; i++)
+            if (scr->panel_on[i]) {
+                on++;
+                hmax = scr->panel[i]->want_h > hmax ? scr->panel[i]->want_h : hmax;
+            }
+        if (on > 1 && cols / on >= 40)
+            band = hmax; /* side by side */
+        int most = (rows - 2) / 2;
+        if (rows - 2 - most < 6)
+            most = rows - 2 - 6;
+        band = band < most ? band : most;
+        if (band < 3)
+            band = 0;
+    } else {
+        band = 0;
+    }
+    L->table = (struct screen_rect){0, 1, cols - side, rows - 2 - band};
     L->side = (struct screen_rect){cols - side, 1, side, side ? rows - 2 : 0};
+    L->bottom = (struct screen_rect){0, rows - 1 - band, band ? cols : 0, band};
     int rc = 1;
     if (!L->too_small) {
         double x0, y0, x1, y1;
         int rim;
         world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+        if (scr->split) {
+            /* the two tables side by side or one above the other,
+             * whichever shows the world larger */
+            struct screen_rect t = L->table;
+            double ww = x1 - x0, wh = y1 - y0;
+            double beside = fmin((t.w / 2 - 2) / ww, (t.h - 2) * scr->aspect / wh);
+            double above = fmin((t.w - 2) / ww, (t.h / 2 - 2) * scr->aspect / wh);
+            if (beside > above) {
+                L->table = (struct screen_rect){t.x, t.y, t.w / 2, t.h};
+                L->table2 = (struct screen_rect){t.x + t.w / 2, t.y, t.w - t.w / 2, t.h};
+            } else {
+                L->table = (struct screen_rect){t.x, t.y, t.w, t.h / 2};
+                L->table2 = (struct screen_rect){t.x, t.y + t.h / 2, t.w, t.h - t.h / 2};
+            }
+            rc = view_layout(&scr->v2, L->table2.w, L->table2.h, x0, y0, x1, y1,
+                             scr->aspect, rim, glyphs);
+            if (rc < 0)
+                return -1;
+            if (rc != 0)
+                L->table2.w = 0;
+        }
         rc = view_layout(&scr->v, L->table.w, L->table.h, x0, y0, x1, y1, scr->aspect,
                          rim, glyphs);
         if (rc < 0)
@@ -597,6 +603,9 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         if (s->p.contact != SIM_CONTACT_NONE)
             add(&l, 5, 0, 0, "k %.4g", s->p.k);
     }
+    /* The energies apart (kinetic, and the springs' when there are
+     * springs), their sum with its drift, the total momentum. */
+    int ascii = f->glyphs == VIEW_ASCII;
     if (isfinite(d->e)) {
         p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
         snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
@@ -605,6 +614,44 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
+    /* The lab's: E's parts (kinetic, and the springs' where there are
+     * springs), the total momentum; the restitution and the border when
+     * they are not the scene's defaults. */
+    if (f->lab) {
+        /* while a panel or the overlay is on they rank above dt and k */
+        const struct panel_state *ps = &f->lab->ps;
+        int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
+                   ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
+        add(&l, rank, 0, 0, "KE %.5g", d->ke);
+        if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
+            add(&l, rank, 0, 0, "PE %.4g", d->pe);
+        /* a total within its rounding shows as 0 (lab_round_total) */
+        double ax = 0, ay = 0;
+        for (size_t i = 0; i < s->n; i++) {
+            ax += fabs(s->m[i] * s->vx[i]);
+            ay += fabs(s->m[i] * s->vy[i]);
+        }
+        double tpx = lab_round_total(d->px, ax, s->n), tpy = lab_round_total(d->py, ay, s->n);
+        char px[32], py[32];
+        snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
+        snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
+        add(&l, rank, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
+        if (s->p.restitution != 1)
+            add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);
+        int border = lab_border(&s->p);
+        if (border != LAB_BORDER_SPRING && !f->open)
+            add(&l, 3, 0, SCREEN_BOLD, "%s", lab_border_name(border));
+    }
+    /* issue 17: the field, the friction law, the balls gone past an open side */
+    if (ss->engine == SESSION_SPRING) {
+        static const char *const law[] = {"", "drag", "linear", "rolling"};
+        if (s->p.gx != 0 || s->p.gy != 0)
+            add(&l, 6, 0, 0, "g %.3g,%.3g", s->p.gx, s->p.gy);
+        if (s->p.friction > 0 && s->p.friction < 4)
+            add(&l, 6, 0, 0, "%s %.3g", law[s->p.friction], s->p.friction_c);
+        if (d->out > 0)
+            add(&l, 6, 0, 0, "out %ld", d->out);
+    }
     /* Warnings, in their colours: never cut, brief when short of room. */
     double cs = session_contact_steps(ss);
     if (ss->nonfinite) {
@@ -636,6 +683,10 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         p = add(&l, 3, 0, SCREEN_BOLD, "aim %.0f\xc2\xb0 v %s", deg, sp);
         if (f->glyphs == VIEW_ASCII)
             snprintf(p->text, sizeof p->text, "aim %.0f deg v %s", deg, sp);
+    }
+    if (f->recording) {
+        p = add(&l, 1, SCREEN_ALERT, SCREEN_BOLD, "REC %s %lld", f->recording, f->rec_frames);
+        snprintf(p->brief, sizeof p->brief, "REC");
     }
     add(&l, 9, 0, 0, "%zu balls", s->n);
     add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
@@ -705,25 +756,38 @@ static void draw_note(struct screen *scr, const struct front *f)
 
 /* === Table === */
 
-static void draw_table(struct screen *scr, struct session *ss, const struct front *f)
+/* Draws the balls of @p s into view @p v and the view into rectangle
+ * @p t: the trails, the aim mark when @p aim, the lab's overlay, the box
+ * with @p title on its top edge (NULL: none). */
+static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect t,
+                          const struct sim *s, struct session *ss, const struct front *f,
+                          int aim, const char *title)
 {
-    struct view *v = &scr->v;
-    const struct sim *s = &ss->s;
+    struct lab_front *lf = f->lab;
     /* A state that is not finite is not drawn: the last frame stays. */
-    if (!ss->nonfinite) {
+    if (!ss->nonfinite || s != &ss->s) {
         view_begin(v);
-        if (f->trails)
+        if (f->trails) {
             for (size_t i = 0; i < s->n; i++)
                 view_trail(v, s->x[i], s->y[i]);
+            if (lf && lf->ps.ov.cm) { /* the centre of mass' path */
+                struct lab_totals tot;
+                lab_totals(s, &tot);
+                if (isfinite(tot.cx) && isfinite(tot.cy))
+                    view_trail(v, tot.cx, tot.cy);
+            }
+        }
         for (size_t i = 0; i < s->n; i++) {
             size_t k = sim_ball(s, i);
-            if (f->open)
-                view_label(v, s->x[i], s->y[i], scr->ball_glyph[k], scr->ball_fg[k]);
+            if (f->open && scr->ball_label[k][0])
+                view_text(v, s->x[i], s->y[i], scr->ball_label[k], scr->ball_fg[k]);
+            else if (f->open)
+                view_ball(v, s->x[i], s->y[i], 0, scr->ball_fg[k]); /* past 64 bodies: dots */
             else
                 view_ball(v, s->x[i], s->y[i], s->r[i], scr->ball_fg[k]);
         }
         /* The cue ball is told apart by its arrow while aiming or paused. */
-        if ((f->aiming || !f->running) && !f->open) {
+        if (aim && (f->aiming || !f->running) && !f->open) {
             size_t c = session_slot(ss, f->cue);
             if (c < s->n)
                 view_mark(v, s->x[c], s->y[c], s->r[c], f->aim, scr->ball_fg[f->cue]);
@@ -731,7 +795,6 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
         view_end(v);
     }
     const struct view_map *m = &v->map;
-    struct screen_rect t = scr->lay.table;
     for (int j = 0; j < m->rows; j++)
         for (int i = 0; i < m->cols; i++) {
             uint32_t ch, color;
@@ -741,9 +804,63 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
             int attr = layer == VIEW_TRAIL ? SCREEN_DIM : layer == VIEW_MARK ? SCREEN_BOLD : 0;
             screen_put(scr, t.x + i, t.y + j, ch, layer == VIEW_RIM ? 0 : color, attr);
         }
-    if (v->rim == VIEW_RIM_BOX)
-        screen_box(scr, (struct screen_rect){t.x + m->left - 1, t.y + m->top - 1,
-                                             m->w + 2, m->h + 2}, NULL, v->glyphs);
+    if (v->rim == VIEW_RIM_BOX) {
+        int l = t.x + m->left - 1, tp = t.y + m->top - 1;
+        int r = l + m->w + 1, b = tp + m->h + 1;
+        screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, title, v->glyphs);
+        /* issue 17: an open side is a gap between the corners (y up: the
+         * top side is the top row) */
+        unsigned op = s->p.shape == SIM_RECT ? s->p.open : 0;
+        for (int i = l + 1; i < r && (op & (SIM_SIDE_TOP | SIM_SIDE_BOTTOM)); i++) {
+            if (op & SIM_SIDE_TOP)
+                screen_put(scr, i, tp, ' ', 0, 0);
+            if (op & SIM_SIDE_BOTTOM)
+                screen_put(scr, i, b, ' ', 0, 0);
+        }
+        for (int j = tp + 1; j < b && (op & (SIM_SIDE_LEFT | SIM_SIDE_RIGHT)); j++) {
+            if (op & SIM_SIDE_LEFT)
+                screen_put(scr, l, j, ' ', 0, 0);
+            if (op & SIM_SIDE_RIGHT)
+                screen_put(scr, r, j, ' ', 0, 0);
+        }
+    } else if (title) {
+        screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
+    }
+    const struct panel_overlay *o = lf ? &lf->ps.ov : NULL;
+    if (o && (o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE) &&
+        !(ss->nonfinite && s == &ss->s)) {
+        /* What the lab draws over the table is of the state shown (the
+         * velocities synchronised in the spring engine). */
+        const struct sim *shown = s == &ss->s ? labscreen_state(lf, ss) : s;
+        const double *fx = NULL, *fy = NULL;
+        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s)
+            labscreen_forces(lf, ss, &fx, &fy);
+        labscreen_overlay(scr, v, t, shown, lf, fx, fy, v->glyphs);
+    }
+}
+
+static void draw_table(struct screen *scr, struct session *ss, const struct front *f)
+{
+    struct lab_front *lf = f->lab;
+    if (scr->lay.table2.w > 0 && lf && lf->twin_on) {
+        char a[96], b[96];
+        int ascii = f->glyphs == VIEW_ASCII;
+        const struct session_diag *d = session_diag(ss);
+        struct lab_totals tot;
+        lab_totals(&lf->tw.hard, &tot);
+        const char *dot = ascii ? " - " : " \xc2\xb7 ";
+        snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
+        snprintf(b, sizeof b, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,
+                 lf->tw.ev.collisions);
+        draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a);
+        /* the event engine's forces are impulses: no force arrows there */
+        unsigned keep = lf->ps.ov.arrows;
+        lf->ps.ov.arrows &= ~(unsigned)PANEL_ARROW_F;
+        draw_table_of(scr, &scr->v2, scr->lay.table2, &lf->tw.hard, ss, f, 0, b);
+        lf->ps.ov.arrows = keep;
+        return;
+    }
+    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL);
 }
 
 /* === Help === */
@@ -913,6 +1030,41 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
             y += h;
         }
     }
+    struct screen_rect bot = scr->lay.bottom;
+    if (bot.h > 0) {
+        /* side by side when each gets 40 columns, else stacked (the last
+         * takes what is left) */
+        int on = 0, sumw = 0;
+        for (int i = 0; i < scr->npanels; i++)
+            if (scr->panel_on[i]) {
+                on++;
+                sumw += scr->panel[i]->want_w;
+            }
+        int beside = on > 1 && bot.w / on >= 40;
+        int x = bot.x, y = bot.y, k = 0;
+        for (int i = 0; i < scr->npanels; i++) {
+            if (!scr->panel_on[i])
+                continue;
+            const struct screen_panel *p = scr->panel[i];
+            struct screen_rect r;
+            if (beside) { /* widths in proportion to what they want */
+                int w = k + 1 == on ? bot.x + bot.w - x
+                                    : (int)((long)bot.w * p->want_w / (sumw > 0 ? sumw : 1));
+                r = (struct screen_rect){x, bot.y, w - (k + 1 < on), bot.h};
+                x += w;
+            } else {
+                int h = k + 1 == on ? bot.y + bot.h - y : p->want_h;
+                if (y + h > bot.y + bot.h)
+                    h = bot.y + bot.h - y;
+                if (h <= 0)
+                    break;
+                r = (struct screen_rect){bot.x, y, bot.w, h};
+                y += h;
+            }
+            p->draw(scr, r, ss, f, p->data);
+            k++;
+        }
+    }
     draw_title(scr, ss, f);
     draw_status(scr, ss, f);
     draw_note(scr, f);
@@ -999,7 +1151,7 @@ size_t screen_dump(const struct screen *scr, char *buf, size_t size, int ansi)
                     n += snprintf(sgr + n, sizeof sgr - (size_t)n, ";7");
                 if (c->fg)
                     n += snprintf(sgr + n, sizeof sgr - (size_t)n, ";38;5;%d",
-                                  screen_color_256(c->fg & 0xffffff));
+                                  palette_ink_of(c->fg & 0xffffff, 256).fg);
                 snprintf(sgr + n, sizeof sgr - (size_t)n, "m");
                 emits(&o, sgr);
                 fg = c->fg;

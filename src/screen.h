@@ -24,8 +24,9 @@
  *
  * screen_layout gives the enabled panels a column on the right of the
  * table (stacked, each its wanted height; the last one takes what is
- * left) when the terminal is wide enough for both, else none: the table
- * comes first. Inside its rectangle a panel draws with screen_put,
+ * left) when the table keeps 60 columns beside it; else a band under the
+ * table, at most half the rows (the table keeps at least 6), the panels
+ * side by side in it when each gets 40 columns, else stacked. Inside its rectangle a panel draws with screen_put,
  * screen_text, screen_textf and screen_box; nothing is clipped for it
  * beyond the rectangle it is given, which it must not leave. A panel is
  * redrawn every frame, after the table, before the overlays.
@@ -33,6 +34,7 @@
 #ifndef SCREEN_H
 #define SCREEN_H
 
+#include "palette.h"
 #include "view.h"
 
 #include <stddef.h>
@@ -40,6 +42,7 @@
 
 struct scene;
 struct session;
+struct lab_front;
 
 /// A colour in a cell: SCREEN_RGB | 0xrrggbb; 0 is the default colour.
 #define SCREEN_RGB 0x1000000u
@@ -91,6 +94,9 @@ struct front {
     int glyphs;         ///< enum view_glyphs
     int open;           ///< open space (universe): labels, no cue ball
     int mouse;          ///< mouse reporting on (shown in the help)
+    struct lab_front *lab; ///< the classroom lab's state (labscreen.h), or NULL
+    const char *recording; ///< the file R records to, NULL when not recording
+    long long rec_frames;  ///< frames recorded so far
 };
 
 /// One help entry: the keys (e.g. "k K") and what they do.
@@ -115,6 +121,9 @@ struct screen_layout {
     struct screen_rect title; ///< row 0
     struct screen_rect table; ///< the table's grid (the view), box included
     struct screen_rect side;  ///< the panel column, w = 0 when none
+    struct screen_rect bottom;///< the panel band under the table when the column
+                              ///< does not fit, h = 0 when none
+    struct screen_rect table2;///< split view: the event engine's table, w = 0 when none
     struct screen_rect status;///< the last row
     struct screen_rect note;  ///< the row(s) above the status line
 };
@@ -130,11 +139,15 @@ struct screen {
     struct screen_cell *cell;   ///< cols * rows, row-major
     struct screen_layout lay;
     struct view v;              ///< the table's cells
+    struct view v2;             ///< split view: the event engine's table
+    int split;                  ///< lay out the split view (set before screen_layout)
     double aspect;              ///< cell height / width
     const struct scene *sc;     ///< colours, names, the view rectangle
-    uint32_t *ball_fg;          ///< colour of each scene ball (0 none)
-    uint32_t *ball_glyph;       ///< label of each body in open space
-    int color;                  ///< 0: draw without colours
+    uint32_t *ball_fg;          ///< colour of each scene ball (0: the foreground)
+    char (*ball_label)[PALETTE_LABEL_MAX]; ///< label of each body in open space ("": a dot)
+    int color;                  ///< colours: 0 none, 8, 16 or 256 (1 counts as 256)
+    int bg;                     ///< enum palette_bg: what the background is known to be
+    int filled;                 ///< palette_fill's key (colours, background, glyphs), 0 none
     const struct screen_panel *panel[SCREEN_MAX_PANELS];
     int panel_on[SCREEN_MAX_PANELS];
     int npanels;
@@ -142,7 +155,10 @@ struct screen {
 };
 
 /// Starts a screen for scene @p sc (kept by pointer) with the given cell
-/// aspect; @p color 0 draws no colours. @return 0, or -1 (memory).
+/// aspect; @p color: the terminal's colours, 0 (none), 8, 16 or 256 (1
+/// counts as 256). Ball colours and body labels come from palette.h for
+/// that many colours and scr->bg (unknown unless set). @return 0, or -1
+/// (memory).
 int screen_init(struct screen *scr, const struct scene *sc, double aspect, int color);
 
 /// Frees it. Safe on a zeroed struct.
@@ -198,10 +214,6 @@ int screen_cp_width(uint32_t cp);
 /// The 0xrrggbb of scene ball @p k as the screen draws it, 0 for none.
 uint32_t screen_ball_color(const struct screen *scr, size_t k);
 
-/// Colour conversions for the terminal: the xterm 256-colour index, and
-/// the nearest of the 8 basic colours (-1: the default foreground).
-int screen_color_256(uint32_t rgb);
-int screen_color_8(uint32_t rgb);
 
 /// The drift of @p e from @p ref as the status line writes it
 /// ("+0.125%", "0.000%", "+2.5e+03%", "?").

@@ -107,6 +107,13 @@ static void apply(struct session *ss, const struct session_action *a)
         s->p.gravity = a->a;
         s->p.softening = a->b;
         break;
+    case SESSION_SET_E: s->p.restitution = a->a; break;
+    case SESSION_BORDER:
+        s->p.shape = (int)a->a;
+        s->p.walls = (int)a->b;
+        s->p.open = (unsigned)a->ball;
+        sim_touch(s); /* the force path and its broad phase change */
+        break;
     }
     touch(ss);
 }
@@ -142,7 +149,10 @@ static int spring_forward(struct session *ss)
         ss->msg = "state not finite: ',' steps back, 'r' resets";
         return -1;
     }
-    sim_step(&ss->s);
+    if (sim_step(&ss->s)) { /* no grid: never a silent all-pairs crawl */
+        ss->msg = "out of memory: the contact grid (paused)";
+        return -1;
+    }
     ss->pos++;
     touch(ss);
     if (ss->have_history)
@@ -182,9 +192,8 @@ static int ev_build(struct session *ss)
     if (rc == EVENT_OK)
         return 0;
     memset(&ss->ev, 0, sizeof ss->ev);
-    ss->msg = rc == EVENT_EWALL ? "event engine: a ball is through a wall"
-            : rc == EVENT_EOVERLAP ? "event engine: balls overlap"
-            : "event engine: out of memory";
+    /* The one wording of -H too, with the balls' numbers. */
+    ss->msg = event_fault_text(ss->fault, sizeof ss->fault, rc, &f, &ss->s);
     return -1;
 }
 
@@ -662,6 +671,7 @@ const struct session_diag *session_diag(struct session *ss)
         d->py = sd.py;
         d->contacts = sd.contacts;
         d->dissipated = sd.dissipated;
+        d->out = sd.out;
     }
     ss->diag_version = ss->version;
     d->e_ref = ss->engine == SESSION_EVENT ? ss->e0 : spring_eref(ss);
@@ -678,4 +688,63 @@ size_t session_samples(const struct session *ss)
 const struct session_sample *session_sample(const struct session *ss, size_t i)
 {
     return &ss->ring[(ss->ring0 + i) % SESSION_SAMPLES];
+}
+
+/* A parameter of the event engine changed: rebuilt from the state now,
+ * the kept future dropped, the energy reference taken again. */
+static int event_rebuilt(struct session *ss)
+{
+    long long events = ss->ev.collisions + ss->ev.walls, coll = ss->ev.collisions;
+    if (ev_build(ss))
+        return -1;
+    ss->ev_events0 += events; /* the new engine counts from 0 */
+    ss->ev_coll0 += coll;
+    touch(ss);
+    ss->e0 = energy_now(ss);
+    if (snap_keep(ss))
+        ss->msg = "out of memory: cannot step back here";
+    return 0;
+}
+
+int session_set_restitution(struct session *ss, double e)
+{
+    ss->msg = NULL;
+    if (!(e > 0 && e <= 1)) {
+        ss->msg = "restitution must be in (0, 1]";
+        return -1;
+    }
+    if (ss->engine == SESSION_EVENT) {
+        double old = ss->s.p.restitution;
+        ss->s.p.restitution = e;
+        if (event_rebuilt(ss)) {
+            ss->s.p.restitution = old;
+            ev_build(ss);
+            return -1;
+        }
+        return 0;
+    }
+    struct session_action a = {0};
+    a.kind = SESSION_SET_E;
+    a.a = e;
+    return spring_action(ss, a);
+}
+
+int session_set_border(struct session *ss, int shape, int walls, unsigned open)
+{
+    ss->msg = NULL;
+    if (ss->engine == SESSION_EVENT) {
+        if (shape == SIM_OPEN || open) {
+            ss->msg = "no walls needs the spring engine (m)";
+            return -1;
+        }
+        ss->s.p.shape = shape;
+        ss->s.p.walls = walls;
+        return event_rebuilt(ss);
+    }
+    struct session_action a = {0};
+    a.kind = SESSION_BORDER;
+    a.a = shape;
+    a.b = walls;
+    a.ball = open;
+    return spring_action(ss, a);
 }

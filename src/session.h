@@ -54,6 +54,9 @@ enum session_action_kind {
     SESSION_SET_K = 2,   ///< k = a
     SESSION_SET_DT = 3,  ///< dt = a
     SESSION_GRAVITY = 4, ///< gravity G = a, softening b (0: off)
+    SESSION_SET_E = 5,   ///< restitution = a
+    SESSION_BORDER = 6,  ///< table shape = a (enum sim_shape), walls = b (enum sim_walls),
+                         ///< open sides = ball (enum sim_side bits)
 };
 
 /// One user action at a position of the timeline.
@@ -80,6 +83,7 @@ struct session_diag {
     double px, py;     ///< total momentum
     long contacts;     ///< overlapping pairs (springs)
     double dissipated; ///< energy taken out by dashpots so far
+    long out;          ///< balls gone past an open side (springs; sim_diag)
 };
 
 /// One sample for plots: the diagnostics of one state shown.
@@ -105,7 +109,8 @@ struct session {
     int nonfinite;      ///< the state is not finite: forward moves refuse
     int runaway;        ///< session_advance stopped a blow-up (see there)
     const char *msg;    ///< what the last call that failed or refused says,
-                        ///< a static string, or NULL
+                        ///< a static string, fault, or NULL
+    char fault[128];    ///< room for an event fault's message (msg points here)
     double k0, dt0;     ///< starting k and dt: the live bounds are about these
     /* springs */
     struct history h;
@@ -184,6 +189,19 @@ int session_set_dt(struct session *ss, double dt);
 /// Sets gravity G and softening (G = 0: off): an action, springs only.
 /// @return 0, or -1 (event mode: ss->msg).
 int session_set_gravity(struct session *ss, double G, double softening);
+
+/// Sets the restitution e (0 < e <= 1) of both engines: an action in the
+/// spring engine; the event engine is rebuilt from the current state with
+/// it (its kept future is dropped). @return 0, or -1 (ss->msg).
+int session_set_restitution(struct session *ss, double e);
+
+/// Sets the border: the table shape (the scene's SIM_RECT or SIM_CIRCLE,
+/// or SIM_OPEN for no walls at all), the wall law (enum sim_walls) and the
+/// open sides of a rectangle (enum sim_side bits). An action in the spring
+/// engine; the event engine takes spring and hard walls alike (as hard
+/// walls) and refuses open sides and open space.
+/// @return 0, or -1 (ss->msg).
+int session_set_border(struct session *ss, int shape, int walls, unsigned open);
 
 /// The slot of scene ball @p ball in ss->s, or ss->s.n.
 size_t session_slot(const struct session *ss, size_t ball);

@@ -50,6 +50,22 @@ enum sim_contact {
     SIM_CONTACT_NONE = 2,  ///< no contacts (point masses of a universe)
 };
 
+/// Friction laws (sim_params.friction): a deceleration opposite the velocity.
+enum sim_friction {
+    SIM_FRICTION_NONE = 0,
+    SIM_FRICTION_DRAG = 1,    ///< quadratic drag: dv/dt = -c |v| v (force -c m |v| v)
+    SIM_FRICTION_LINEAR = 2,  ///< linear drag: dv/dt = -c v
+    SIM_FRICTION_ROLLING = 3, ///< rolling: |v| falls at the constant rate A, stops at 0
+};
+
+/// Sides of a rectangle (sim_params.open: the ones without a wall).
+enum sim_side {
+    SIM_SIDE_LEFT = 1,   ///< x = 0
+    SIM_SIDE_RIGHT = 2,  ///< x = w
+    SIM_SIDE_BOTTOM = 4, ///< y = 0
+    SIM_SIDE_TOP = 8,    ///< y = h
+};
+
 /// Parameters of a run. Every field is finite; the ones marked > 0 are.
 struct sim_params {
     int shape;   ///< enum sim_shape, default SIM_RECT
@@ -68,6 +84,12 @@ struct sim_params {
                         ///< SIM_BH_MIN bodies, SIM_BH_THETA above
     double reach; ///< gap beyond touching at which pairs still interact, >= 0,
                   ///< default 0 (the broad phase finds pairs up to it)
+    int friction;      ///< enum sim_friction, default SIM_FRICTION_NONE
+    double friction_c; ///< its constant (drag c, linear c, rolling A), > 0 when used
+    double gx, gy;     ///< uniform field: every ball feels the force m (gx, gy);
+                       ///< default 0 0 (off)
+    unsigned open;     ///< sides of a rectangle without a wall (enum sim_side
+                       ///< bits), default 0; a ball that leaves keeps flying
 };
 
 /// Below this many balls the O(n^2) pair loop is faster than the grid
@@ -93,7 +115,10 @@ struct sim_diag {
     /* Fields of the other systems (contact laws, walls, gravity): zero in
      * a plain Hooke scene. */
     double pg;         ///< gravitational potential, -sum G m_i m_j / sqrt(d^2 + soft^2); in e
-    double dissipated; ///< energy taken out so far by dashpots and inelastic hard walls
+    double dissipated; ///< energy taken out so far by dashpots, inelastic hard
+                       ///< walls and friction
+    double pf;         ///< potential of the uniform field, -sum m (gx x + gy y); in e
+    long out;          ///< balls wholly outside the table, past an open side
     long long clamps;  ///< exponential contact steps whose gap was clamped (dt too large)
 };
 
@@ -207,10 +232,11 @@ int sim_diag(const struct sim *s, struct sim_diag *d);
 double sim_contact_time(const struct sim *s);
 
 /// There are two force paths. 1 when the parameters take the Hooke
-/// rectangle's fast path (rectangle, spring walls, Hooke contacts,
-/// restitution 1, no gravity: the original system, whose forces are fused
-/// with the integration over the grid); 0 when they take the general path
-/// (every law through contact.c and gravity.c; see sim_step_general).
+/// rectangle's fast path (rectangle, spring walls on all four sides, Hooke
+/// contacts, restitution 1, no gravity, friction or field: the original
+/// system, whose forces are fused with the integration over the grid); 0
+/// when they take the general path (every law through contact.c and
+/// gravity.c; see sim_step_general).
 int sim_hooke_rect(const struct sim_params *p);
 
 /// 1 when every position and velocity is finite.

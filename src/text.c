@@ -18,6 +18,51 @@ const char *text_str(struct text_token t, char *buf, size_t size)
     return buf;
 }
 
+/* The code point of an invisible or space-like character whose UTF-8 form
+ * starts at s[0] (n bytes left), with its length in *len; 0 if none. */
+static unsigned invisible(const unsigned char *s, size_t n, size_t *len)
+{
+    if (n >= 2 && s[0] == 0xc2 && (s[1] == 0xa0 || s[1] == 0xad)) {
+        *len = 2;
+        return 0x80u + (s[1] - 0x80u); /* U+00A0, U+00AD */
+    }
+    if (n < 3)
+        return 0;
+    unsigned cp = (s[0] & 0x0fu) << 12 | (s[1] & 0x3fu) << 6 | (s[2] & 0x3fu);
+    if ((s[0] & 0xf0) != 0xe0 || (s[1] & 0xc0) != 0x80 || (s[2] & 0xc0) != 0x80)
+        return 0;
+    *len = 3;
+    if (cp == 0x180e || (cp >= 0x2000 && cp <= 0x200f) ||
+        (cp >= 0x2028 && cp <= 0x202f) || (cp >= 0x205f && cp <= 0x2064) ||
+        cp == 0x3000 || cp == 0xfeff)
+        return cp;
+    return 0;
+}
+
+const char *text_shown(struct text_token t, char *buf, size_t size)
+{
+    size_t o = 0;
+    const unsigned char *s = (const unsigned char *)t.s;
+    for (size_t i = 0; i < t.len && o + 1 < size;) {
+        size_t len;
+        unsigned cp = invisible(s + i, t.len - i, &len);
+        if (cp) {
+            char mark[16];
+            int m = snprintf(mark, sizeof mark, "<U+%04X>", cp);
+            if (o + (size_t)m + 1 > size)
+                break;
+            for (int k = 0; k < m; k++)
+                buf[o++] = mark[k];
+            i += len;
+            continue;
+        }
+        buf[o++] = s[i] < 0x20 || s[i] == 0x7f ? '?' : (char)s[i];
+        i++;
+    }
+    buf[o] = 0;
+    return buf;
+}
+
 int text_digits(struct text_token t)
 {
     if (t.len == 0)
@@ -37,14 +82,16 @@ int text_number(struct text_token t, const char *what, double *out, char *msg,
         return -1;
     }
     text_str(t, buf, sizeof buf);
-    char *end;
+    char *end, shown[128];
     double v = strtod(buf, &end);
     if (end == buf || *end) {
-        snprintf(msg, msgsize, "%s: '%s' is not a number", what, buf);
+        snprintf(msg, msgsize, "%s: '%s' is not a number", what,
+                 text_shown(t, shown, sizeof shown));
         return -1;
     }
     if (!isfinite(v)) { /* overflow gives HUGE_VAL; underflow is fine */
-        snprintf(msg, msgsize, "%s: '%s' is not a finite number", what, buf);
+        snprintf(msg, msgsize, "%s: '%s' is not a finite number", what,
+                 text_shown(t, shown, sizeof shown));
         return -1;
     }
     *out = v;

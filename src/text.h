@@ -21,6 +21,12 @@ struct text_token {
 /// terminal. @return buf.
 const char *text_str(struct text_token t, char *buf, size_t size);
 
+/// The token for a message, as text_str, with invisible characters made
+/// visible: a no-break space, a byte-order mark, a zero-width or other odd
+/// space (UTF-8) appears as <U+00A0>, <U+FEFF>, ... so that "unknown
+/// directive 'table'" never hides why 'table' was not known. @return buf.
+const char *text_shown(struct text_token t, char *buf, size_t size);
+
 /// 1 when the token is one or more decimal digits and nothing else.
 int text_digits(struct text_token t);
 

@@ -17,7 +17,11 @@
 
 #include "event.h"
 #include "gravity.h"
+#include "lab.h"
+#include "labscreen.h"
 #include "scene.h"
+#include "palette.h"
+#include "recording.h"
 #include "screen.h"
 #include "session.h"
 #include "sim.h"
@@ -92,7 +96,7 @@ static const struct {
 } key_names[] = {
     {"space", ' '}, {"enter", '\r'}, {"esc", 27}, {"tab", '\t'},
     {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT}, {"right", KEY_RIGHT},
-    {"backspace", KEY_BACKSPACE}, {"btab", KEY_BTAB},
+    {"backspace", KEY_BACKSPACE}, {"btab", KEY_BTAB}, {"pgup", KEY_PPAGE}, {"pgdn", KEY_NPAGE},
 };
 
 /* Parses a key script into *items. Returns the count, or -1 with a message
@@ -171,7 +175,7 @@ static int parse_script(const char *s, struct item **items, char *err, size_t er
             }
             if (one.key < 0) {
                 snprintf(err, errsize, "'%.*s': not a key (a character, space, enter, "
-                         "esc, tab, up, down, left, right, C-x)", (int)(len < 20 ? len : 20), p);
+                         "esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)", (int)(len < 20 ? len : 20), p);
                 goto fail;
             }
             p = end;
@@ -218,8 +222,9 @@ struct ui {
     struct session ss;
     struct screen scr;
     struct front f;
+    struct lab_front lab;  /* the classroom lab: panels, vectors, split view */
     int live;              /* 1: a terminal; 0: --snapshot */
-    int ncolors;           /* 0, 8 or 256 */
+    int ncolors;           /* 0, 8, 16 or 256 */
     int quit;
     double wall;           /* the clock: now() live, the script's in a snapshot */
     double target;         /* simulated time the run aims at */
@@ -234,7 +239,20 @@ struct ui {
     /* fps */
     int frames;
     double fps_since, last_frame;
+    struct recording rec;  /* R: the states shown, to files (recording.h) */
 };
+
+static void lab_select(struct ui *u, size_t ball);
+
+/* The wheel's buttons, where curses has them. */
+#ifdef BUTTON5_PRESSED
+#define MOUSE_WHEEL (BUTTON4_PRESSED | BUTTON5_PRESSED)
+#else
+#define MOUSE_WHEEL 0
+#endif
+
+/* Steps a search for a contact event (] [) may take at most. */
+#define LAB_SEEK_MAX 20000
 
 static void note_level(struct ui *u, int level, const char *fmt, ...)
 #if defined(__GNUC__)
@@ -441,12 +459,12 @@ static void k_kick(struct ui *u, int key)
     kick(u);
 }
 
-/* [ and ]: the kick speed. */
+/* < and >: the kick speed ([ and ] step between contact events). */
 static void k_kick_speed(struct ui *u, int key)
 {
     if (no_cue(u))
         return;
-    double v = key == ']' ? u->f.kick_speed * 1.25 : u->f.kick_speed / 1.25;
+    double v = key == '>' ? u->f.kick_speed * 1.25 : u->f.kick_speed / 1.25;
     if (isfinite(v) && v > 1e-300 && v < 1e300)
         u->f.kick_speed = v;
     u->f.aiming = 1;
@@ -460,7 +478,8 @@ static void k_cue(struct ui *u, int key)
     size_t n = u->ss.s.n;
     u->f.cue = key == KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
     u->f.aiming = 1;
-    note(u, "cue ball: ball %zu", u->f.cue + 1);
+    lab_select(u, u->f.cue); /* marked, its row and contacts in the values panel */
+    note(u, "cue ball: ball %zu (selected)", u->f.cue + 1);
 }
 
 /* A click on a ball makes it the cue ball; elsewhere it kicks the cue
@@ -473,7 +492,8 @@ static void click(struct ui *u, int x, int y)
     if (b != (size_t)-1) {
         u->f.cue = b;
         u->f.aiming = 1;
-        note(u, "cue ball: ball %zu", b + 1);
+        lab_select(u, b);
+        note(u, "cue ball: ball %zu (selected)", b + 1);
         return;
     }
     if (u->ss.nonfinite)
@@ -495,7 +515,17 @@ static void k_mouse(struct ui *u, int key)
     (void)key;
     if (u->live) {
         MEVENT ev;
-        if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+        if (getmouse(&ev) != OK)
+            return;
+#ifdef BUTTON5_PRESSED
+        /* the wheel scrolls the values panel */
+        if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+            panel_key(&u->lab.ps, ev.bstate & BUTTON4_PRESSED ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
+                      u->ss.s.n);
+            return;
+        }
+#endif
+        if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
             return;
         u->click_x = ev.x;
         u->click_y = ev.y;
@@ -506,7 +536,7 @@ static void k_mouse(struct ui *u, int key)
 static void mouse_apply(struct ui *u)
 {
     if (u->live)
-        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_CLICKED : 0, NULL);
+        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_CLICKED | MOUSE_WHEEL : 0, NULL);
 }
 
 static void k_mouse_toggle(struct ui *u, int key)
@@ -540,6 +570,141 @@ static void k_quit(struct ui *u, int key)
 
 static void relayout(struct ui *u);
 
+/* === The classroom lab's keys === */
+
+/* Lays the screen out again (a panel shown or hidden, the split view). */
+static void lab_relayout(struct ui *u)
+{
+    if (u->live) {
+        relayout(u);
+        return;
+    }
+    labscreen_panels(&u->lab, &u->scr, &u->ss);
+    if (screen_layout(&u->scr, u->o.snap_cols, u->o.snap_rows, &u->ss, u->f.glyphs)) {
+        note_level(u, SCREEN_ERROR, "out of memory");
+    }
+}
+
+static void lab_select(struct ui *u, size_t ball)
+{
+    int had = u->lab.ps.ov.selected != PANEL_NONE;
+    u->lab.ps.ov.selected = ball;
+    u->lab.ps.pv.selected = ball;
+    u->lab.ps.pv.free_scroll = 0;
+    if (!had && u->lab.ps.values) /* the contacts' lines */
+        lab_relayout(u);
+}
+
+/* v p f c n i P s, PgUp PgDn: what is shown. */
+static void k_lab(struct ui *u, int key)
+{
+    int pk = key == KEY_PPAGE ? PANEL_KEY_PGUP : key == KEY_NPAGE ? PANEL_KEY_PGDN : key;
+    if (key == 's') {
+        const char *why;
+        int on = !u->lab.ps.split;
+        if (labscreen_split(&u->lab, &u->ss, on, &why)) {
+            note(u, "no split view: %s", why);
+            return;
+        }
+        u->lab.ps.split = on;
+        lab_relayout(u);
+        note(u, "%s", on ? "split: the spring engine and the event engine, time-locked"
+                         : "split off");
+        return;
+    }
+    const char *msg = panel_key(&u->lab.ps, pk, u->ss.s.n);
+    if (key == 'i' || key == 'P')
+        lab_relayout(u);
+    if (msg && *msg)
+        note(u, "%s", msg);
+}
+
+/* e E: restitution down / up a tenth. */
+static void k_restitution(struct ui *u, int key)
+{
+    double e = lab_restitution_step(u->ss.s.p.restitution, key == 'E' ? 1 : -1);
+    if (session_set_restitution(&u->ss, e)) {
+        session_note(u, SCREEN_WARNING);
+        return;
+    }
+    note(u, "restitution %.1f%s", e, e == 1 ? ": elastic" : e <= 0.1 ? ": nearly sticky" : "");
+}
+
+/* b: spring walls -> hard walls -> no walls. */
+static void k_border(struct ui *u, int key)
+{
+    (void)key;
+    if (u->f.open) {
+        note(u, "open space has no walls");
+        return;
+    }
+    int b = lab_border_next(lab_border(&u->ss.s.p));
+    struct sim_params p = u->ss.s.p;
+    lab_border_set(&p, b, u->sc->p.shape, u->sc->p.open);
+    if (session_set_border(&u->ss, p.shape, p.walls, p.open)) {
+        session_note(u, SCREEN_WARNING);
+        return;
+    }
+    note(u, "%s", lab_border_name(b));
+}
+
+/* One move of the session forward or back, for lab_seek_event. */
+static const struct sim *seek_forward(void *ctx)
+{
+    struct session *ss = ctx;
+    return session_forward(ss) == 1 ? &ss->s : NULL;
+}
+
+static const struct sim *seek_back(void *ctx)
+{
+    struct session *ss = ctx;
+    return session_back(ss) == 0 ? &ss->s : NULL;
+}
+
+/* ] [: to the next / previous contact event (a contact begins or ends). */
+static void k_contact(struct ui *u, int key)
+{
+    if (u->ss.engine != SESSION_SPRING) {
+        note(u, "event mode: '.' steps one collision");
+        return;
+    }
+    u->f.running = 0;
+    struct lab_event ev;
+    int fwd = key == ']';
+    if (lab_seek_event(&u->ss.s, fwd ? seek_forward : seek_back, &u->ss, LAB_SEEK_MAX, &ev)) {
+        note_level(u, SCREEN_ERROR, "out of memory");
+        return;
+    }
+    if (!ev.found) {
+        if (u->ss.nonfinite)
+            session_note(u, SCREEN_ERROR);
+        else if (ev.steps < LAB_SEEK_MAX)
+            note(u, "%s", fwd ? "no contact event ahead" : "no contact event back to the start");
+        else
+            note(u, "no contact event within %d steps", LAB_SEEK_MAX);
+        return;
+    }
+    if (fwd) {
+        if (ev.began && ev.ended)
+            note(u, "%zu contact%s began, %zu ended (%ld step%s on)", ev.began,
+                 ev.began > 1 ? "s" : "", ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
+        else
+            note(u, "%zu contact%s %s (%ld step%s on)", ev.began + ev.ended,
+                 ev.began + ev.ended > 1 ? "s" : "", ev.began ? "began" : "ended", ev.steps,
+                 ev.steps > 1 ? "s" : "");
+        return;
+    }
+    /* Back: what the next step forward does. */
+    if (ev.began && ev.ended)
+        note(u, "at the next step %zu contact%s end, %zu begin (%ld step%s back)", ev.began,
+             ev.began > 1 ? "s" : "", ev.ended, ev.steps, ev.steps > 1 ? "s" : "");
+    else
+        note(u, "%zu contact%s %s at the next step (%ld step%s back)", ev.began + ev.ended,
+             ev.began + ev.ended > 1 ? "s" : "",
+             ev.began ? (ev.began > 1 ? "end" : "ends") : (ev.ended > 1 ? "begin" : "begins"),
+             ev.steps, ev.steps > 1 ? "s" : "");
+}
+
 static void k_resize(struct ui *u, int key)
 {
     (void)key;
@@ -550,6 +715,21 @@ static void k_help(struct ui *u, int key)
 {
     (void)key;
     u->f.help = 1;
+}
+
+/* R: starts or stops recording the states shown (recording.h). */
+static void k_record(struct ui *u, int key)
+{
+    (void)key;
+    char msg[sizeof u->f.note];
+    if (u->rec.on) {
+        int rc = recording_stop(&u->rec, msg, sizeof msg);
+        note_level(u, rc ? SCREEN_ERROR : SCREEN_INFO, "%s", msg);
+    } else {
+        int rc = recording_start(&u->rec, "springball", &u->ss, msg, sizeof msg);
+        note_level(u, rc ? SCREEN_ERROR : SCREEN_INFO, "%s", msg);
+    }
+    u->f.recording = u->rec.on ? u->rec.traj_name : NULL;
 }
 
 /*
@@ -581,19 +761,35 @@ static const struct binding {
     {'\r', k_kick, "enter", "kick: the cue ball leaves along the aim at the kick speed"},
     {'\n', k_kick, NULL, NULL},
     {KEY_ENTER, k_kick, NULL, NULL},
-    {'[', k_kick_speed, "[ ]", "kick speed down / up (x1.25)"},
-    {']', k_kick_speed, NULL, NULL},
-    {'\t', k_cue, "tab", "next ball as the cue ball"},
+    {'<', k_kick_speed, "< >", "kick speed down / up (x1.25)"},
+    {'>', k_kick_speed, NULL, NULL},
+    {'\t', k_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
     {KEY_BTAB, k_cue, NULL, NULL},
-    {KEY_MOUSE, k_mouse, "click", "on a ball: the cue ball; elsewhere: kick toward it"},
+    {KEY_MOUSE, k_mouse, "click", "on a ball: the cue ball, selected; elsewhere: kick toward it"},
     {'M', k_mouse_toggle, "M", "mouse on / off (off: select text)"},
     {'t', k_trails, "t", "trails on / off"},
     {'m', k_engine, "m", "engine: springs / exact events"},
     {'g', k_gravity, "g", "gravity on / off"},
+    {'R', k_record, "R", "record the states shown to springball-N.xyz, .csv / stop"},
     {KEY_CTRL_L, k_redraw, "C-l", "redraw the screen"},
     {'?', k_help, NULL, NULL}, /* the title line says "? help" */
     {'q', k_quit, "q Esc", "quit"},
     {27, k_quit, NULL, NULL},
+    {'v', k_lab, "v p f", "velocity / momentum / force arrows on / off"},
+    {'p', k_lab, NULL, NULL},
+    {'f', k_lab, NULL, NULL},
+    {'c', k_lab, "c", "centre of mass (its path with the trails)"},
+    {'n', k_lab, "n", "ball numbers"},
+    {'i', k_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts (wheel, PgUp, PgDn scroll)"},
+    {KEY_PPAGE, k_lab, NULL, NULL},
+    {KEY_NPAGE, k_lab, NULL, NULL},
+    {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
+    {']', k_contact, "] [", "step to the next / previous contact event (springs)"},
+    {'[', k_contact, NULL, NULL},
+    {'e', k_restitution, "e E", "restitution down / up 0.1 (both engines)"},
+    {'E', k_restitution, NULL, NULL},
+    {'b', k_border, "b", "border: spring walls, hard walls, no walls"},
+    {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
     {KEY_RESIZE, k_resize, NULL, NULL},
 };
 
@@ -728,8 +924,14 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         session_free(&u->ss);
         return -1;
     }
+    if (labscreen_init(&u->lab, &u->scr)) {
+        screen_free(&u->scr);
+        session_free(&u->ss);
+        return -1;
+    }
     help_fill();
     struct front *f = &u->f;
+    f->lab = &u->lab;
     f->title = sc->title ? sc->title : name;
     f->glyphs = glyphs;
     f->speed = o->speed > 0 ? o->speed : default_speed(sc);
@@ -764,16 +966,38 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
 
 static void ui_free(struct ui *u)
 {
+    labscreen_free(&u->lab);
+    recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);
     session_free(&u->ss);
     free(u->items);
 }
 
-/* The front end's per-frame bookkeeping: the note expires. */
+/* The front end's per-frame bookkeeping: the note expires; a recording
+ * writes the state shown when it changed. */
 static void frame_state(struct ui *u)
 {
     if (u->f.note[0] && u->wall >= u->note_until)
         u->f.note[0] = 0;
+    /* the split view follows the session's time */
+    if (u->lab.ps.split) {
+        int rc = labscreen_sync_twin(&u->lab, &u->ss, u->live ? 200000 : 0);
+        if (rc < 0 || u->ss.engine != SESSION_SPRING) {
+            const char *why;
+            labscreen_split(&u->lab, &u->ss, 0, &why);
+            u->lab.ps.split = 0;
+            lab_relayout(u);
+            note(u, "split off: %s", u->ss.engine != SESSION_SPRING
+                                         ? "the event engine is on (m)" : "the event engine failed");
+        }
+    }
+    if (u->rec.on && recording_frame(&u->rec, &u->ss)) {
+        char msg[sizeof u->f.note];
+        recording_stop(&u->rec, msg, sizeof msg);
+        note_level(u, SCREEN_ERROR, "%s", msg);
+        u->f.recording = NULL;
+    }
+    u->f.rec_frames = u->rec.frames;
 }
 
 /* === --snapshot === */
@@ -786,7 +1010,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         return 1;
     }
     const char *nc = getenv("NO_COLOR");
-    int color = !o->no_color && !(nc && *nc);
+    int color = !o->no_color && !(nc && *nc) ? 256 : 0;
     int rc = ui_init(u, sc, name, o, o->ascii ? VIEW_ASCII : VIEW_BRAILLE, color);
     if (rc) {
         if (rc == -1)
@@ -929,23 +1153,29 @@ static int ui_begin(void)
     return 0;
 }
 
-/* Curses colour pairs, made as colours are first met. */
-static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs)
+/* Curses colour pairs, made as colours are first met: the terminal colour
+ * that shows the cell's 0xrrggbb (palette.h), and bold where that is how
+ * 8 colours show a bright one (kept as a negative pair number). */
+static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs,
+                     int *bold)
 {
+    *bold = 0;
     if (!fg || !u->ncolors)
         return 0;
     for (int i = 0; i < *npairs; i++)
-        if (keys[i] == fg)
-            return pairs[i];
+        if (keys[i] == fg) {
+            *bold = pairs[i] < 0;
+            return (short)(pairs[i] < 0 ? -pairs[i] : pairs[i]);
+        }
     if (*npairs >= 250 || *npairs + 1 >= COLOR_PAIRS)
         return 0;
-    uint32_t rgb = fg & 0xffffff;
-    int c = u->ncolors == 256 ? screen_color_256(rgb) : screen_color_8(rgb);
+    struct palette_ink k = palette_ink_of(fg & 0xffffff, u->ncolors);
     short p = (short)(*npairs + 1);
-    init_pair(p, (short)c, -1);
+    init_pair(p, k.fg, -1);
     keys[*npairs] = fg;
-    pairs[*npairs] = p;
+    pairs[*npairs] = (short)(k.bold ? -p : p);
     (*npairs)++;
+    *bold = k.bold;
     return p;
 }
 
@@ -986,7 +1216,11 @@ static void flush(struct ui *u, struct screen_cell **shown, int *shown_n)
                 a |= A_REVERSE;
             wchar_t wc[2] = {(wchar_t)c->ch, 0};
             cchar_t cc;
-            setcchar(&cc, wc, a, pair_of(u, c->fg, pairs, pair_keys, &npairs), NULL);
+            int bold;
+            short pr = pair_of(u, c->fg, pairs, pair_keys, &npairs, &bold);
+            if (bold)
+                a |= A_BOLD;
+            setcchar(&cc, wc, a, pr, NULL);
             mvadd_wch(y, x, &cc);
             if (screen_cp_width(c->ch) == 2 && *shown && x + 1 < scr->cols)
                 (*shown)[i + 1].ch = 0; /* the tail is rewritten with the head */
@@ -996,6 +1230,7 @@ static void flush(struct ui *u, struct screen_cell **shown, int *shown_n)
 
 static void relayout(struct ui *u)
 {
+    labscreen_panels(&u->lab, &u->scr, &u->ss);
     if (screen_layout(&u->scr, COLS, LINES, &u->ss, u->f.glyphs))
         note_level(u, SCREEN_ERROR, "out of memory for a %dx%d screen", COLS, LINES);
     erase();
@@ -1173,9 +1408,10 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         u->ncolors = 0;
         if (!o->no_color && !(nc && *nc) && has_colors() && start_color() == OK) {
             use_default_colors();
-            u->ncolors = COLORS >= 256 ? 256 : 8;
+            u->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
         }
-        u->scr.color = u->ncolors != 0;
+        u->scr.color = u->ncolors;
+        u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
         mouse_apply(u);
         rc = loop(u);
     }

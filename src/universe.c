@@ -29,6 +29,8 @@ static int fail(struct uparser *ps, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
     va_end(ap);
+    /* Memory, not the input, failed: the caller exits 1, not 2. */
+    ps->err->nomem = strcmp(fmt, "out of memory") == 0;
     ps->err->line = ps->line;
     return -1;
 }
@@ -93,7 +95,7 @@ static int parse_n(struct uparser *ps, const struct text_token *tok, int ntok,
                         "fields", ntok);
     if (!text_digits(tok[0]))
         return fail(ps, "body count: '%s' is not a whole number",
-                    text_str(tok[0], buf, sizeof buf));
+                    text_shown(tok[0], buf, sizeof buf));
     errno = 0;
     unsigned long long v = strtoull(text_str(tok[0], buf, sizeof buf), NULL, 10);
     if (tok[0].len >= sizeof buf || errno == ERANGE || v < 1 || v > UNIVERSE_MAX_N)

@@ -15,7 +15,29 @@ static const uint8_t dot_bit[4][2] = {
     {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80},
 };
 
-enum { ASCII_DISC = '@', ASCII_BALL = 'O', ASCII_SMALL = 'o', ASCII_TRAIL = '.', ASCII_RIM = '#' };
+enum { ASCII_BALL = 'O', ASCII_SMALL = 'o', ASCII_TRAIL = '.', ASCII_RIM = '#' };
+
+/* ASCII: a cell's dots as its four quadrants (one dot of two is enough),
+ * and the quadrants as the character that has that shape: the edge of a
+ * disc is '/', '\\', '(' or ')', its top '_' and its bottom '"' where
+ * only half a cell is covered, its inside '@'. Index: top left 1, top
+ * right 2, bottom left 4, bottom right 8. */
+static const char quad_char[16] = {
+    ' ', '\'', '\'', '"', '.', ')', '/', '/', '.', '\\', '(', '\\', '_', '\\', '/', '@',
+};
+
+/* Fills of a density of 1 to 8 dots: the dots of rank < k in this order,
+ * spread over the cell. */
+static const uint8_t density_rank[4][2] = {{0, 4}, {6, 2}, {1, 5}, {7, 3}};
+static const char density_ascii[9] = " .:-=+*#@";
+
+static char ascii_of_bits(unsigned b)
+{
+    unsigned q = ((b & 0x03) != 0) | ((b & 0x18) != 0) << 1 | ((b & 0x44) != 0) << 2 |
+                 ((b & 0xa0) != 0) << 3;
+    return quad_char[q];
+}
+
 
 int view_fit(struct view_map *m, double x0, double y0, double x1, double y1,
              int cols, int rows, double aspect)
@@ -77,6 +99,7 @@ void view_free(struct view *v)
     free(v->prev);
     free(v->dirty);
     free(v->paint);
+    free(v->scratch);
     memset(v, 0, sizeof *v);
 }
 
@@ -154,7 +177,8 @@ int view_layout(struct view *v, int cols, int rows, double x0, double y0,
         v->prev = malloc(n * sizeof *v->prev);
         v->dirty = malloc(n * sizeof *v->dirty);
         v->paint = malloc(n * sizeof *v->paint);
-        if (!v->cell || !v->used || !v->prev || !v->dirty || !v->paint) {
+        v->scratch = malloc(n);
+        if (!v->cell || !v->used || !v->prev || !v->dirty || !v->paint || !v->scratch) {
             view_free(v);
             *v = old;
             return -1;
@@ -171,7 +195,19 @@ int view_layout(struct view *v, int cols, int rows, double x0, double y0,
     if (rim == VIEW_RIM_CIRCLE)
         draw_circle_rim(v);
     v->ndirty = 0; /* a new layout is painted whole */
+    v->all = 0;
+    v->nsmall = 0;
+    v->density = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct view_cell *c = &v->cell[i];
+        c->shown_layer = (uint8_t)view_glyph(v, (int)i, &c->shown_ch, &c->shown_color);
+    }
     return 0;
+}
+
+void view_invalidate(struct view *v)
+{
+    v->all = 1;
 }
 
 void view_begin(struct view *v)
@@ -182,6 +218,7 @@ void view_begin(struct view *v)
     v->used = t;
     v->nused = 0;
     v->ndirty = 0;
+    v->nsmall = 0;
     v->stamp++;
     if (v->stamp == 0) { /* wrapped after 2^32 frames: forget all stamps */
         for (size_t i = 0; i < (size_t)v->map.cols * (size_t)v->map.rows; i++)
@@ -200,10 +237,16 @@ static struct view_cell *touch(struct view *v, int i, int j)
     int idx = j * m->cols + i;
     struct view_cell *c = &v->cell[idx];
     if (c->stamp != v->stamp) {
+        if (c->stamp + 1 != v->stamp)
+            c->level = 0; /* empty last frame: no density to keep */
         c->stamp = v->stamp;
         c->bits = 0;
         c->ch = 0;
         c->layer = VIEW_EMPTY;
+        c->hbits = 0;
+        c->small = 0;
+        c->votes = 0;
+        c->area = 0;
         v->used[v->nused++] = idx;
     }
     return c;
@@ -232,40 +275,92 @@ static void ball_char(struct view *v, int i, int j, uint32_t ch, uint32_t color,
     c->layer = (uint8_t)layer;
 }
 
-/* Calls the cell or dot of every lattice point (i + 0.5, j + 0.5) inside
- * the ellipse of centre (cx, cy) and radii (rx, ry), in lattice units.
- * Returns how many. */
-static long fill_ellipse(struct view *v, double cx, double cy, double rx, double ry,
-                         int dots, uint32_t color)
+static int popcount8(unsigned b)
 {
-    long n = 0;
-    long i0 = lattice(floor(cx - rx)), i1 = lattice(ceil(cx + rx));
-    long j0 = lattice(floor(cy - ry)), j1 = lattice(ceil(cy + ry));
-    /* Clip to the inner area first so that a huge ball costs only what
-     * shows. */
+    int n = 0;
+    for (; b; b &= b - 1)
+        n++;
+    return n;
+}
+
+/* One ball's dots of cell (i, j) into the ball layer: one colour a cell,
+ * so where two colours meet, the one with more dots here keeps the cell. */
+static void merge(struct view *v, int i, int j, uint8_t bits, uint32_t color)
+{
+    struct view_cell *c = touch(v, i, j);
+    if (!c)
+        return;
+    if ((c->bits || c->ch) && !c->ch && c->color != color &&
+        popcount8(c->bits) >= popcount8(bits))
+        return;
+    if (c->ch || c->color != color)
+        c->bits = 0;
+    c->bits |= bits;
+    c->ch = 0;
+    c->color = color;
+    c->layer = VIEW_BALL;
+}
+
+/* A ball too small to draw as a disc: counted in the cell of lattice point
+ * (X, Y) (a dot, or in ASCII a cell), settled in view_end. */
+static void small_ball(struct view *v, long X, long Y, double area, int wide, uint32_t color)
+{
+    int ascii = v->glyphs == VIEW_ASCII;
+    if (X < 0 || Y < 0)
+        return;
+    struct view_cell *c = ascii ? touch(v, (int)X, (int)Y) : touch(v, (int)(X / 2), (int)(Y / 4));
+    if (!c)
+        return;
+    c->hbits |= ascii ? (uint8_t)(wide != 0) : dot_bit[Y % 4][X % 2];
+    if (c->small < UINT16_MAX)
+        c->small++;
+    c->area += (float)area;
+    if (c->votes == 0) {
+        c->vcolor = color;
+        c->votes = 1;
+    } else if (c->vcolor == color) {
+        if (c->votes < UINT16_MAX)
+            c->votes++;
+    } else {
+        c->votes--;
+    }
+    v->nsmall++;
+}
+
+/* ASCII: the cell for a one-character ball whose centre is at grid point
+ * (c, r): its own cell, or when another ball has it this frame (and balls
+ * are still few enough to be told apart), the free neighbour nearest to
+ * the centre, so that a rack of balls a cell apart keeps all its balls. */
+static void ascii_cell(struct view *v, double c, double r, long *i, long *j)
+{
+    *i = lattice(floor(c));
+    *j = lattice(floor(r));
     const struct view_map *m = &v->map;
-    long lo_i = dots ? 2L * m->left : m->left, hi_i = dots ? 2L * (m->left + m->w) : m->left + m->w;
-    long lo_j = dots ? 4L * m->top : m->top, hi_j = dots ? 4L * (m->top + m->h) : m->top + m->h;
-    if (i0 < lo_i) i0 = lo_i;
-    if (i1 > hi_i - 1) i1 = hi_i - 1;
-    if (j0 < lo_j) j0 = lo_j;
-    if (j1 > hi_j - 1) j1 = hi_j - 1;
-    for (long j = j0; j <= j1; j++) {
-        double dy = (j + 0.5 - cy) / ry;
-        if (dy * dy > 1)
-            continue;
-        for (long i = i0; i <= i1; i++) {
-            double dx = (i + 0.5 - cx) / rx;
-            if (dx * dx + dy * dy <= 1 + 1e-12) {
-                if (dots)
-                    ball_dot(v, i, j, color, VIEW_BALL);
-                else
-                    ball_char(v, (int)i, (int)j, ASCII_DISC, color, VIEW_BALL);
-                n++;
+    if (*i < m->left || *i >= m->left + m->w || *j < m->top || *j >= m->top + m->h)
+        return;
+    const struct view_cell *own = &v->cell[*j * m->cols + *i];
+    if (own->stamp != v->stamp ||
+        (double)v->nsmall >= VIEW_DENSITY_SHARE * (double)m->w * m->h)
+        return;
+    double best = 2.5; /* beyond this a ball is too far from its place */
+    long bi = *i, bj = *j;
+    for (long dj = -1; dj <= 1; dj++)
+        for (long di = -1; di <= 1; di++) {
+            long ni = *i + di, nj = *j + dj;
+            if ((!di && !dj) || ni < m->left || ni >= m->left + m->w || nj < m->top ||
+                nj >= m->top + m->h || v->cell[nj * m->cols + ni].stamp == v->stamp)
+                continue;
+            /* Distance in cell widths, a row being `aspect` widths. */
+            double ex = ni + 0.5 - c, ey = (nj + 0.5 - r) * m->aspect;
+            double d = ex * ex + ey * ey;
+            if (d < best) {
+                best = d;
+                bi = ni;
+                bj = nj;
             }
         }
-    }
-    return n;
+    *i = bi;
+    *j = bj;
 }
 
 void view_ball(struct view *v, double x, double y, double r, uint32_t color)
@@ -275,22 +370,85 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
     view_to_grid(m, x, y, &c, &rr);
     if (!isfinite(c) || !isfinite(rr))
         return;
-    double rx = r * m->sx, ry = r * m->sy; /* radii in cells */
-    if (v->glyphs == VIEW_ASCII) {
-        /* A disc when the ball is at least 3 cells across and 1.5 rows
-         * tall; else one character in the cell of its centre, 'O' when the
-         * ball is at least a cell wide, 'o' when smaller (touching balls
-         * then stay apart on screen). */
-        if (rx >= 1.5 && ry >= 0.75 && fill_ellipse(v, c, rr, rx, ry, 0, color) > 0)
+    int ascii = v->glyphs == VIEW_ASCII;
+    double ex = 2 * r * m->sx, ey = 4 * r * m->sy; /* radii in dots */
+    if (!(ex >= 0) || !(ey >= 0))
+        ex = ey = 0; /* a NaN or negative radius: a point */
+    /* Too small for a disc: a dot (braille, under a dot across) or a
+     * character (ASCII, under three cells across or 1.5 rows tall). */
+    if (ascii ? !(ex >= 3 && ey >= 3) : !(ex >= 0.5 && ey >= 0.5)) {
+        double area = VIEW_PI * ex * ey;
+        if (!(area < 1e30))
+            area = 1e30;
+        if (ascii) {
+            long i, j;
+            ascii_cell(v, c, rr, &i, &j);
+            small_ball(v, i, j, area, ex >= 1, color);
             return;
-        ball_char(v, (int)lattice(floor(c)), (int)lattice(floor(rr)), rx >= 0.5 ? ASCII_BALL : ASCII_SMALL,
-                  color, VIEW_BALL);
+        }
+        /* The dot under the centre: the inner area's dots are
+         * [2 left, 2 (left + w)) x [4 top, 4 (top + h)), so a point inside
+         * converts to long without floor. */
+        double X = 2 * c, Y = 4 * rr;
+        if (X >= 2.0 * m->left && X < 2.0 * (m->left + m->w) && Y >= 4.0 * m->top &&
+            Y < 4.0 * (m->top + m->h))
+            small_ball(v, (long)X, (long)Y, area, 0, color);
         return;
     }
-    /* In dots: at least one dot of radius, so a tiny ball is 2 to 5 dots. */
-    double dx = fmax(2 * rx, 1.0), dy = fmax(4 * ry, 1.0);
-    if (fill_ellipse(v, 2 * c, 4 * rr, dx, dy, 1, color) == 0)
-        ball_dot(v, lattice(floor(2 * c)), lattice(floor(4 * rr)), color, VIEW_BALL);
+    /* Half a dot smaller past 1.5 dots of radius: touching balls keep a
+     * free dot between them. */
+    if (ex >= 1.5 && ey >= 1.5 && !ascii) {
+        ex -= 0.5;
+        ey -= 0.5;
+    }
+    double cx = 2 * c, cy = 4 * rr; /* centre in dots */
+    /* The dots of the inner area the ellipse can reach. */
+    long lo_x = 2L * m->left, hi_x = 2L * (m->left + m->w) - 1;
+    long lo_y = 4L * m->top, hi_y = 4L * (m->top + m->h) - 1;
+    long X0 = lattice(floor(cx - ex)), X1 = lattice(ceil(cx + ex));
+    long Y0 = lattice(floor(cy - ey)), Y1 = lattice(ceil(cy + ey));
+    if (X0 < lo_x)
+        X0 = lo_x;
+    if (X1 > hi_x)
+        X1 = hi_x;
+    if (Y0 < lo_y)
+        Y0 = lo_y;
+    if (Y1 > hi_y)
+        Y1 = hi_y;
+    if (X0 > X1 || Y0 > Y1)
+        return;
+    long I0 = X0 / 2, J0 = Y0 / 4, bw = X1 / 2 - I0 + 1, bh = Y1 / 4 - J0 + 1;
+    memset(v->scratch, 0, (size_t)(bw * bh));
+    long n = 0;
+    /* Row by row, the span of dot centres inside: (X + 0.5 - cx)^2 / ex^2
+     * + (Y + 0.5 - cy)^2 / ey^2 <= 1. */
+    for (long Y = Y0; Y <= Y1; Y++) {
+        double t = (Y + 0.5 - cy) / ey;
+        double q = 1 - t * t;
+        if (q < 0)
+            continue;
+        double half = ex * sqrt(q);
+        long a = lattice(ceil(cx - half - 0.5)), b = lattice(floor(cx + half - 0.5));
+        if (a < X0)
+            a = X0;
+        if (b > X1)
+            b = X1;
+        uint8_t *row = v->scratch + (Y / 4 - J0) * bw;
+        for (long X = a; X <= b; X++)
+            row[X / 2 - I0] |= dot_bit[Y % 4][X % 2];
+        n += b >= a ? b - a + 1 : 0;
+    }
+    if (n == 0) {
+        /* Between dots: the one under its centre, when inside. */
+        long X = lattice(floor(cx)), Y = lattice(floor(cy));
+        if (X < X0 || X > X1 || Y < Y0 || Y > Y1)
+            return;
+        v->scratch[(Y / 4 - J0) * bw + X / 2 - I0] = dot_bit[Y % 4][X % 2];
+    }
+    for (long j = 0; j < bh; j++)
+        for (long i = 0; i < bw; i++)
+            if (v->scratch[j * bw + i])
+                merge(v, (int)(I0 + i), (int)(J0 + j), v->scratch[j * bw + i], color);
 }
 
 void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color)
@@ -302,6 +460,29 @@ void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color)
         r >= v->map.rows)
         return;
     ball_char(v, (int)floor(c), (int)floor(r), ch, color, VIEW_BALL);
+}
+
+void view_text(struct view *v, double x, double y, const char *s, uint32_t color)
+{
+    double c, r;
+    view_to_grid(&v->map, x, y, &c, &r);
+    if (!isfinite(c) || !isfinite(r) || c < 0 || r < 0 || c >= v->map.cols ||
+        r >= v->map.rows)
+        return;
+    int i = (int)floor(c), j = (int)floor(r);
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && i < v->map.left + v->map.w) {
+        /* UTF-8: a lead byte and its continuation bytes. */
+        uint32_t u = *p++;
+        int more = u >= 0xf0 ? 3 : u >= 0xe0 ? 2 : u >= 0xc0 ? 1 : 0;
+        if (more)
+            u &= 0x3fu >> more;
+        for (; more && (*p & 0xc0) == 0x80; more--)
+            u = u << 6 | (*p++ & 0x3fu);
+        if (more || u < 0x20)
+            u = '?';
+        ball_char(v, i++, j, u, color, VIEW_BALL);
+    }
 }
 
 void view_trail(struct view *v, double x, double y)
@@ -368,18 +549,87 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
               VIEW_MARK);
 }
 
+/* Settles the point-sized balls of the cells of this frame: their dots,
+ * or a density (see view_end in view.h). */
+static void settle_small(struct view *v)
+{
+    v->density = 0;
+    if (v->nsmall == 0)
+        return;
+    int ascii = v->glyphs == VIEW_ASCII;
+    double points = (double)v->map.w * v->map.h * (ascii ? 1 : 8);
+    v->density = (double)v->nsmall > VIEW_DENSITY_SHARE * points;
+    for (size_t u = 0; u < v->nused; u++) {
+        struct view_cell *c = &v->cell[v->used[u]];
+        if (!c->small)
+            continue;
+        int k = 0;
+        if (v->density) {
+            /* Covered share of the cell's 8 dots, against close packing;
+             * the level shown last stays while the share is within half a
+             * dot of it, so that noise does not repaint the cell. */
+            double d = 8 * c->area / (8 * 0.9069);
+            k = d >= 8 ? 8 : (int)ceil(d);
+            if (k < 1)
+                k = 1;
+            int was = c->level;
+            if (was && d > was - 1 - 0.5 && d < was + 0.5)
+                k = was;
+            c->level = (uint8_t)k;
+        } else {
+            c->level = 0;
+        }
+        if (c->bits || c->ch) { /* a disc is here too: it keeps the cell */
+            if (!ascii && !c->ch && c->color == c->vcolor)
+                c->bits |= c->hbits;
+            continue;
+        }
+        c->color = c->vcolor;
+        c->layer = VIEW_BALL;
+        if (ascii) {
+            c->ch = (uint32_t)(v->density ? density_ascii[k] : c->hbits ? ASCII_BALL : ASCII_SMALL);
+        } else if (v->density) {
+            uint8_t b = 0;
+            for (int y = 0; y < 4; y++)
+                for (int x = 0; x < 2; x++)
+                    if (density_rank[y][x] < k)
+                        b |= dot_bit[y][x];
+            c->bits = b;
+        } else {
+            c->bits = c->hbits;
+        }
+    }
+}
+
+/* Lists cell idx when what it shows differs from what was reported. */
 static void list_paint(struct view *v, int idx)
 {
     struct view_cell *c = &v->cell[idx];
-    if (c->pstamp != v->stamp) {
-        c->pstamp = v->stamp;
-        v->paint[v->npaint++] = idx;
-    }
+    if (c->pstamp == v->stamp)
+        return;
+    c->pstamp = v->stamp;
+    uint32_t ch, color;
+    int layer = view_glyph(v, idx, &ch, &color);
+    /* A blank looks the same in any colour. */
+    if (!v->all && layer == c->shown_layer && ch == c->shown_ch &&
+        (ch == ' ' || color == c->shown_color))
+        return;
+    c->shown_layer = (uint8_t)layer;
+    c->shown_ch = ch;
+    c->shown_color = color;
+    v->paint[v->npaint++] = idx;
 }
 
 void view_end(struct view *v)
 {
+    settle_small(v);
     v->npaint = 0;
+    if (v->all) {
+        for (int idx = 0; idx < v->map.cols * v->map.rows; idx++)
+            list_paint(v, idx);
+        v->all = 0;
+        return;
+    }
     for (size_t i = 0; i < v->nused; i++)
         list_paint(v, v->used[i]);
     for (size_t i = 0; i < v->nprev; i++)
@@ -399,6 +649,8 @@ int view_glyph(const struct view *v, int idx, uint32_t *ch, uint32_t *color)
         *color = c->color;
         if (c->ch)
             *ch = c->ch;
+        else if (v->glyphs == VIEW_ASCII)
+            *ch = (uint32_t)ascii_of_bits(c->bits);
         else
             *ch = 0x2800u + (uint32_t)(c->bits | c->bg);
         return c->layer;

@@ -15,10 +15,13 @@
  * ball moves by half a cell at a time. With ASCII a ball is one character
  * when small and a disc of characters when it spans several cells.
  *
- * The cost of a frame is in proportion to the cells the balls cover: the
+ * The cost of a frame is bounded by the screen: a ball costs its cells, a
+ * ball smaller than a dot costs O(1), and many of those are a density. The
  * buffer is never cleared as a whole. A frame counter ("stamp") marks which
  * cells the current frame set, and the cells of the previous frame are kept
- * in a list so that those left behind can be repainted.
+ * in a list so that those left behind can be repainted. Each cell remembers
+ * what it last showed, so that only cells that changed are listed: the
+ * bytes a frame sends follow the cells that changed.
  */
 #ifndef VIEW_H
 #define VIEW_H
@@ -79,13 +82,28 @@ struct view_cell {
     uint32_t stamp;  ///< frame that last set the ball layer
     uint32_t pstamp; ///< frame that last listed the cell for painting
     uint32_t dstamp; ///< frame that last changed the background
-    uint32_t ch;     ///< an explicit glyph (ASCII ball, arrow), or 0: braille bits
+    uint32_t ch;     ///< an explicit glyph (label, arrow, ASCII ball), or 0: dots
     uint32_t color;  ///< the caller's colour tag of the ball or mark
-    uint8_t bits;    ///< braille dots of the ball layer
+    uint8_t bits;    ///< dots of the ball layer (braille bits; ASCII: quadrants from them)
     uint8_t layer;   ///< enum view_layer of the ball layer
     uint8_t bg;      ///< background: braille dots, or the ASCII character
     uint8_t bgkind;  ///< background layer: VIEW_EMPTY, VIEW_RIM or VIEW_TRAIL
+    /* Balls drawn as a point (smaller than a dot; in ASCII, than a cell):
+     * their dots, how many, their area and their most common colour. */
+    uint8_t hbits;   ///< dots they hit (ASCII: 1 when one is at least a cell wide)
+    uint16_t small;  ///< how many (saturates)
+    uint16_t votes;  ///< majority vote for vcolor (Boyer-Moore)
+    float area;      ///< their area in dot units (a dot is 1 x 1)
+    uint32_t vcolor; ///< their leading colour
+    uint8_t level;   ///< the density last drawn here (1..8), 0: none
+    /* What the front end was last told the cell shows. */
+    uint32_t shown_ch, shown_color;
+    uint8_t shown_layer;
 };
+
+/// Past this share of the lattice (dots, or cells in ASCII) covered by
+/// point-sized balls, they are drawn as a density (see view_end).
+#define VIEW_DENSITY_SHARE 0.25
 
 /// The cell buffer of one grid.
 struct view {
@@ -101,6 +119,10 @@ struct view {
     int *paint;              ///< what view_end found to repaint
     size_t npaint;
     size_t ncells;           ///< allocated cells
+    uint8_t *scratch;        ///< one ball's dots per cell while it is drawn
+    size_t nsmall;           ///< point-sized balls this frame
+    int density;             ///< 1: the last view_end drew them as a density
+    int all;                 ///< 1: view_end lists every cell (view_invalidate)
 };
 
 /// A zeroed view; view_layout allocates.
@@ -120,8 +142,18 @@ int view_layout(struct view *v, int cols, int rows, double x0, double y0,
 void view_begin(struct view *v);
 
 /// Draws a ball of radius @p r centred at (x, y) with colour tag @p color,
-/// clipped to the inner area. A ball smaller than a dot still shows as a
-/// few dots (braille) or one character (ASCII).
+/// clipped to the inner area, as the dots (or in ASCII the quadrants of
+/// cells) whose centres lie inside it. Two touching balls never merge:
+/// a ball of more than 1.5 dots of radius is drawn half a dot smaller, which
+/// leaves a free dot between them (a drawn dot reaches about a third of a
+/// dot beyond its centre), and a cell that two colours share shows the one
+/// with more dots in it (only one colour fits in a cell). A ball smaller
+/// than a dot is one dot. In ASCII a ball under three cells across or 1.5
+/// rows tall is one character, 'o', or 'O' when at least a cell wide, in
+/// its centre's cell or, when another ball has that one, the free
+/// neighbour nearest to its centre; a larger one is a disc of quarter
+/// cells ('/', '(', '_', '@'...). Cost: O(1) for a ball drawn as a point,
+/// else in proportion to its cells.
 void view_ball(struct view *v, double x, double y, double r, uint32_t color);
 
 /// Draws the character @p ch (a Unicode code point, ASCII in VIEW_ASCII) in
@@ -142,10 +174,28 @@ void view_clear_trails(struct view *v);
 void view_mark(struct view *v, double x, double y, double r, double angle,
                uint32_t color);
 
-/// Ends a frame: fills v->paint with each cell whose glyph may have
-/// changed since the last frame (the cells of this frame, those of the last
-/// one, changed background), each once.
+/// Draws the UTF-8 text @p s (a body's label, one to a few characters) from
+/// the cell under (x, y) rightwards, in the ball layer with colour tag
+/// @p color; clipped to the grid. Nothing when the point is not finite.
+void view_text(struct view *v, double x, double y, const char *s, uint32_t color);
+
+/// Ends a frame and fills v->paint with each cell whose glyph, layer or
+/// colour differs from what the last view_end reported (every cell after
+/// view_invalidate), each once: what a front end must write, no more.
+///
+/// Point-sized balls (see view_ball) become a density when they are more
+/// than VIEW_DENSITY_SHARE of the lattice points: a cell then lights
+/// ceil(8 * a / 0.9069) dots, a being the share of the cell their areas
+/// cover (0.9069: the densest packing of discs), at least one; so a close-
+/// packed crystal is all eight dots and a cell of a gas at 20% packing two.
+/// The dots lit follow a fixed order, and a cell keeps its level while the
+/// density stays within half a dot of it, so that a cell changes only when
+/// its density does. In ASCII the density is one of ".:-=+*#@".
 void view_end(struct view *v);
+
+/// Forgets what the front end was told: the next view_end lists every cell
+/// of the grid (after the front end cleared or covered the screen).
+void view_invalidate(struct view *v);
 
 /// What cell @p idx (row * cols + column) shows: its layer, its glyph as a
 /// Unicode code point (ASCII in VIEW_ASCII) and its colour tag: for balls

@@ -73,7 +73,7 @@ expect_fail 2 "springball: unknown option '--bogus'" "$SPRINGBALL" scenes/headon
 # a state that becomes non-finite: nothing on stdout, the first bad step, status 1
 expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.75): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -T 100 scenes/break.scene
 expect_fail 1 "springball: the state became non-finite at step 755 (t = 37.75): dt is too large for k" "$SPRINGBALL" -H -k 1e300 -n 755 scenes/break.scene
-expect_fail 1 "springball: the state became non-finite at step 1 (t = 0.050000000000000003): dt is too large for the forces" sh -c "printf 'gravity 1e300\nball 1 1 0 0 1e300 1\nball 20 20 0 0 1e300 1\n' | \"$SPRINGBALL\" -H -n 1000 -"
+expect_fail 1 "springball: the forces overflow at step 1 (t = 0.050000000000000003): the scene's sizes or strengths are beyond the range of double (no dt helps)" sh -c "printf 'gravity 1e300\nball 1 1 0 0 1e300 1\nball 20 20 0 0 1e300 1\n' | \"$SPRINGBALL\" -H -n 1000 -"
 "$SPRINGBALL" -H -k 1e300 -n 754 scenes/break.scene >"$out" 2>"$err"
 check "non-finite: the step before is printed" test $? -eq 0 -a -s "$out" -a ! -s "$err"
 ref=$(mktemp)
@@ -168,4 +168,39 @@ done
 printf '2\n0.98 0.5 3 0 0.01 1 255 0 0\n0.5 0.5 0 0 0.01 1 0 0 255\n' | "$SPRINGBALL" -H -k 1 --dt 0.001 -n 30 - >"$out"
 "$SPRINGBALL" -H -k 1 --dt 0.001 - <"$out" >"$err" 2>&1
 check "printed particles read back" cmp -s "$out" "$err"
+# A NUL byte ends the reading (issue 11: /dev/zero was read to 4.2 GB).
+expect_fail 2 "/dev/zero:1: NUL byte in the scene" timeout 10 "$SPRINGBALL" -H /dev/zero
+# A write error is a failure, even for --help and --version (issue 11).
+if [ -w /dev/full ]; then
+    "$SPRINGBALL" --help >/dev/full 2>"$err"
+    check "--help > /dev/full: status 1" test $? -eq 1
+    check "--help > /dev/full: says so" grep -q '^springball: write error' "$err"
+    "$SPRINGBALL" --version >/dev/full 2>"$err"
+    check "--version > /dev/full: status 1" test $? -eq 1
+fi
+# Out of memory while parsing is a failure at run time: status 1, not 2
+# (issue 11). Not under a sanitizer, which cannot run with a memory limit.
+if (ulimit -v 400000 && "$SPRINGBALL" --version) >/dev/null 2>&1; then
+    printf 'random 5000000 0.1 1 1 1\n' >"$tmp"
+    expect_fail 1 "$tmp:1: out of memory" sh -c "ulimit -v 100000; exec \"$SPRINGBALL\" -H '$tmp'"
+    expect_fail 1 "<stdin>:0: cannot read: Cannot allocate memory" sh -c "yes 'ball 1 1 0 0 1 1' | head -c 80000000 | (ulimit -v 30000; exec \"$SPRINGBALL\" -H -)"
+fi
+# Messages that say what is wrong (issue 11).
+overflow="the scene's sizes or strengths are beyond the range of double (no dt helps)"
+expect_fail 1 "springball: the forces overflow at step 1 (t = 0.050000000000000003): $overflow" sh -c "printf 'ball 100 100 1 0 1 1e308\n' | \"$SPRINGBALL\" -H -n 10 -"
+expect_fail 1 "springball: the forces overflow at step 27 (t = 1.3500000000000001): $overflow" sh -c "printf 'contact exp 1e-300 1e300\nball 100 100 1 0 1 10\nball 125 100 -3 0 1 10\n' | \"$SPRINGBALL\" -H -n 100 -"
+expect_fail 2 "<stdin>:1: particle count must be between 1 and 268435455" sh -c "printf '1234567890123456789\n0.5 0.5 0 0 0.1 1 0 0 0\n' | \"$SPRINGBALL\" -H -"
+expect_fail 2 "springball: option '--st' is ambiguous: --steps, --stiffness, --stats" "$SPRINGBALL" -H --st 3
+expect_fail 2 "springball: option '--headless' takes no value" "$SPRINGBALL" --headless=1
+expect_fail 2 "<stdin>:1: unknown directive '<U+FEFF>table'" sh -c "printf '\357\273\277\357\273\277table 800 400\n' | \"$SPRINGBALL\" -H -"
+expect_fail 2 "<stdin>:2: colour '#12345g' is not #rrggbb (six hex digits)" sh -c "printf 'k 5\nball 100 100 0 0 1 5 #12345g\n' | \"$SPRINGBALL\" -H -"
+printf 'table 800 400\rball 100 100 0 0 1 5\rball 200 100 0 0 1 5 red\r' | "$SPRINGBALL" -H - >"$out" 2>"$err"
+check "CR-only line ends read as lines" grep -qx 'ball 200 100 0 0 1 5 red' "$out"
+printf 'table 800 400\r\nball 100 100 0 0 1 5\r\n' | "$SPRINGBALL" -H - >"$out" 2>"$err"
+check "CR LF line ends still read" grep -qx 'ball 100 100 0 0 1 5' "$out"
+# The layering (issue 10): the broad phase knows nothing of the simulation.
+# grid.c compiles with grid.h and the C library alone.
+mkdir -p "$tmp.d" && cp src/grid.h src/grid.c "$tmp.d/"
+check "grid.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid.c"
+rm -rf "$tmp.d"
 summary

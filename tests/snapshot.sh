@@ -28,7 +28,7 @@ check "snapshot: colours by default" sh -c '"$0" --snapshot | grep -q "$(printf 
 check "snapshot: NO_COLOR" sh -c '! NO_COLOR=1 "$0" --snapshot | grep -q "$(printf "\033")"' "$SB"
 check "snapshot: no terminal needed" sh -c '"$0" --snapshot </dev/null >/dev/null' "$SB"
 expect_fail 2 "springball: --snapshot: '80' is not COLSxROWS (1 to 1000 each)" "$SB" --snapshot=80
-expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, up, down, left, right, C-x)" "$SB" --snapshot --keys=foo
+expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)" "$SB" --snapshot --keys=foo
 expect_fail 2 "springball: --keys: <t -1>: the wait must be a finite time >= 0" "$SB" --snapshot --keys='<t -1>'
 expect_fail 2 "springball: --keys: '<t 1': no closing '>'" "$SB" --snapshot --keys='<t 1'
 expect_fail 2 "springball: --keys: 'up*0': a count from 1 to 100000 after '*'" "$SB" --snapshot --keys='up*0'
@@ -64,8 +64,8 @@ s=$(snap --keys='up*5')
 check "aim shown with the kick speed" sh -c 'echo "$0" | tail -n 1 | grep -q "aim 20° v 10"' "$s"
 s=$(snap --keys='up*5 enter')
 check "5 x up, enter: E stays 50 (was 190.6)" [ "$(echo "$s" | status_of | efield)" = 50 ]
-s=$(snap --keys='] enter')
-check "] raises the kick speed: E = 12.5^2/2" [ "$(echo "$s" | status_of | efield)" = 78.125 ]
+s=$(snap --keys='> enter')
+check "> raises the kick speed: E = 12.5^2/2" [ "$(echo "$s" | status_of | efield)" = 78.125 ]
 check "a click on empty table kicks toward it at the kick speed" sh -c '"$0" --snapshot --no-color --keys="<click 40 3>" | tail -n 1 | grep -q " E 50 "' "$SB"
 
 # --- defect 5: notes are never cut ---
@@ -81,12 +81,12 @@ check "40x12: E and its drift" sh -c 'echo "$0" | tail -n 1 | grep -q "E 50 (0.0
 # every word of the help shows on some page at 40x12, none cut
 words() { tr -c 'A-Za-z0-9/.()-' '\n' | grep -E '^[a-z]{3,}$' | sort -u; }
 full=$(snap --snapshot=120x50 --keys='?' | words | grep -vx -e balls -e springball -e help)
-small=$(for p in 0 1 2 3 4 5; do
+small=$(for p in 0 1 2 3 4 5 6 7 8 9 10 11; do
     k='?'; i=0; while [ $i -lt $p ]; do k="$k space"; i=$((i + 1)); done
     snap --snapshot=40x12 --keys="$k"; done | words)
 check "40x12 help: every word on some page, none cut" [ "$(printf '%s\n' "$full" | comm -23 - "$(printf '%s\n' "$small" > "$tmpd/small"; echo "$tmpd/small")")" = "" ]
 check "40x12 help: pages" sh -c '"$0" --snapshot=40x12 --no-color --keys="?" | grep -q "keys 1/"' "$SB"
-check "help fits 80x24 on one page" sh -c '"$0" --snapshot --no-color --keys="?" | grep -q "─ keys ─"' "$SB"
+check "help at 80x24: the front end's keys on page 1 of 2" sh -c '"$0" --snapshot --no-color --keys="?" | grep -q "─ keys 1/2 ─"' "$SB"
 check "help closes" [ "$(snap --keys='? x')" = "$(snap)" ]
 
 # --- defect 8: the energy of a head-on contact at the default dt ---
@@ -122,5 +122,9 @@ for w in 80 40 24; do
     l=$(snap --snapshot=${w}x12 "$tmpd/cjk.scene" | head -n 1 | wc -L)
     check "CJK title at $w columns: $l wide" [ "$l" -le "$w" ]
 done
+
+# a missing scene is reported before the terminal is looked at
+"$SB" "$tmpd/missing.scene" >"$out" 2>"$err"
+check "missing scene, stdout a file: the file is named first" grep -q "missing.scene:0: cannot read" "$err"
 
 summary

@@ -66,4 +66,85 @@ for bad in -1 1.5 x; do
     if [ $? -eq 2 ] && [ ! -s "$out" ] && grep -q "^springball: --theta: '$bad'" "$err"; then ok; else
         bad "--theta $bad: $(head -n 1 "$err")"; fi
 done
+# ===== issue 17: friction, the uniform field, open sides, the level-6 scene =====
+# level6.scene holds the values of the issue: 7 balls of radius 10 and mass 1,
+# the cue at (30, h/2) at speed 8, the 1-2-1-2 diamond at w-111 ... w-60
+"$SPRINGBALL" -H -n 0 scenes/level6.scene >"$out"
+cat >"$out.want" <<'STATE'
+title Level 6
+table 800 400
+k 5
+dt 0.050000000000000003
+ball 30 200 8 0 1 10 white
+ball 689 200 0 0 1 10 yellow
+ball 706 189 0 0 1 10 red
+ball 706 211 0 0 1 10 red
+ball 723 200 0 0 1 10 blue
+ball 740 189 0 0 1 10 green
+ball 740 211 0 0 1 10 green
+STATE
+check "level6 is the issue's scene" cmp -s "$out" "$out.want"
+rm -f "$out.want"
+# every neighbour in the diamond 0.25 apart (sqrt(410) - 20 = 0.248)
+check "level6 gaps" awk '$1 == "ball" && $2 > 600 { n++; x[n] = $2; y[n] = $3 }
+    END { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) {
+        d = sqrt((x[i] - x[j]) ^ 2 + (y[i] - y[j]) ^ 2) - 20
+        if (d < 1) { c++; if (d < 0.247 || d > 0.249) bad = 1 } }
+      exit bad || c != 6 }' scenes/level6.scene
+# the cue scatters the diamond (t = 80); before any ball reaches a wall
+# momentum stays (8, 0) and the energy 32 (to the integrator's order)
+"$SPRINGBALL" -H -n 2000 --stats scenes/level6.scene >/dev/null 2>"$err"
+check "level6 momentum and energy ($(field px) $(field e))" awk -v px="$(field px)" -v e="$(field e)" \
+    'BEGIN { exit !(px - 8 < 1e-12 && 8 - px < 1e-12 && e > 31.9 && e < 32.1) }'
+
+# friction: the break on cloth comes to rest for good, all its energy dissipated
+"$SPRINGBALL" -H -n 0 --stats scenes/friction.scene >/dev/null 2>"$err"
+e0=$(field e)
+"$SPRINGBALL" -H -n 6000 --stats scenes/friction.scene >"$out" 2>"$err"
+check "friction: all at rest (ke=$(field ke))" test "$(field ke)" = 0
+check "friction: dissipated = e0 ($(field dissipated), $e0)" awk -v d="$(field dissipated)" -v e="$e0" \
+    'BEGIN { r = (d - e) / e; exit !(r < 1e-3 && r > -1e-3) }'
+"$SPRINGBALL" -H -n 1000 "$out" >"$out.2"
+check "friction: at rest stays at rest" cmp -s "$out" "$out.2"
+rm -f "$out.2"
+
+# the field: the stats line adds pf= (in e) and out= after clamps=
+"$SPRINGBALL" -H -n 10 --stats scenes/field.scene 2>"$err" >/dev/null
+check "field stats line" grep -qE ' dissipated=0 clamps=0 pf=[^ ]+ out=[0-9]+$' "$err"
+check "field: e = ke + pe + pf" awk -v ke="$(field ke)" -v pe="$(field pe)" -v pf="$(field pf)" -v e="$(field e)" \
+    'BEGIN { d = ke + pe + pf - e; exit !(d < 1e-9 * e && -d < 1e-9 * e) }'
+# a ball thrown through the open top keeps flying: the printed state, with
+# it above the table, is a valid scene that prints back unchanged
+printf 'field 0 -0.7\nopen top\nball 400 300 0 30 1 10\n' >"$out.scene"
+"$SPRINGBALL" -H -n 400 --stats "$out.scene" >"$out" 2>"$err"
+check "open top: out=1 at y > 400" sh -c "grep -q ' out=1\$' '$err' && awk '\$1 == \"ball\" { exit !(\$3 > 410) }' '$out'"
+if "$SPRINGBALL" -H "$out" | cmp -s - "$out"; then ok; else bad "open top round trip"; fi
+"$SPRINGBALL" -H -n 2000 --stats "$out.scene" >"$out" 2>"$err"
+check "open top: back in (out=0)" grep -q ' out=0$' "$err"
+rm -f "$out.scene"
+
+# the event engine refuses them with a reason
+for d in 'friction linear 1:friction' 'field 0 -1:a field' 'open top:open sides'; do
+    printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
+    expect_fail 2 "springball: event engine: cannot simulate ${d#*:} (use --engine=spring)" \
+        "$SPRINGBALL" -H --engine=event -n 10 "$out.scene"
+done
+rm -f "$out.scene"
+# the LAMMPS export refuses them rather than leave them out
+for d in 'friction drag 0.01:friction' 'field 0 -1:a uniform field' 'open top:open sides'; do
+    printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
+    expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of ${d#*:}" \
+        "$SPRINGBALL" --export=lammps "$out.x" -n 10 "$out.scene"
+done
+rm -f "$out.scene" "$out.x.in" "$out.x.data"
+# a field too strong for the step: the run stops and blames the forces, not k
+printf 'field 1e307 -1e308\nball 100 100 1 0 1 10\n' >"$out.scene"
+expect_fail 1 "springball: the state became non-finite at step 23 (t = 1.1500000000000001): dt is too large for the forces" \
+    "$SPRINGBALL" -H -n 1000 "$out.scene"
+# errors name the file and line
+printf 'ball 100 100 1 0 1 10\nfriction drag -1\n' >"$out.scene"
+expect_fail 2 "$out.scene:2: friction drag C must be > 0" "$SPRINGBALL" -H "$out.scene"
+printf 'table circle 100\nopen top\nball 100 100 1 0 1 10\n' >"$out.scene"
+expect_fail 2 "$out.scene:2: open: only a rectangular table has sides to open" "$SPRINGBALL" -H "$out.scene"
+rm -f "$out.scene"
 summary

@@ -176,9 +176,12 @@ keys a ' '
 check "runs" wait_for a "running · speed 10 t/s"
 # help overlay
 keys a '?'
-check "help" wait_for a "any key closes"
+check "help" wait_for a "space: next page, other keys close"
 check "help lists keys" wait_for a "one step back"
-check "help box" wait_for a "┌─ keys ─+┐"
+check "help box" wait_for a "┌─ keys 1/2 ─+┐"
+check "help lists the lab's keys" wait_for a "e E +restitution down / up 0.1"
+keys a ' '
+check "help: last page" wait_for a "any key closes"
 keys a x
 check "help closes" wait_gone a "any key closes"
 # trails
@@ -435,7 +438,7 @@ check "--no-mouse: not reported" not mouse nm
 keys nm q
 
 # --- fps after the help is closed, and while behind (issue 12, 5 and 11) ---
-start fp 80 24
+start fp 132 24
 check "fp up" wait_for fp " [0-9]+ fps"
 keys fp '?'
 sleep 2
@@ -470,11 +473,25 @@ cp scenes/gas.scene "$tmpd/lost.scene"
 T -f /dev/null new-session -d -s lost -x 80 -y 24 \
     "LC_ALL=C.UTF-8 TERM=xterm-256color setsid -w $SB $tmpd/lost.scene"
 check "lost: up" wait_for lost "running"
-lpid=$(pgrep -f "$SB $tmpd/lost.scene" | head -n 1)
+lpid=$(pgrep -f "^$SB $tmpd/lost.scene" | head -n 1)
 check "lost: found its pid" [ -n "$lpid" ]
 T kill-session -t lost
 gone() { i=0; while [ $i -lt 50 ]; do kill -0 "$1" 2>/dev/null || return 0; sleep 0.1; i=$((i + 1)); done; return 1; }
 check "lost terminal: the process ends" gone "$lpid"
 [ -n "$lpid" ] && kill "$lpid" 2>/dev/null
+# --- issue 17: the field, friction and open sides on screen ---
+start fo 80 24 scenes/field.scene
+check "field: status shows g" wait_for fo "  g 0,-0.7"
+check "field: the open top is not drawn" wait_for fo "^┌ {78}┐$"
+check "field: the floor is" wait_for fo "^└─{78}┘$"
+keys fo m
+check "field: no event engine" wait_for fo "no event engine: a"
+keys fo q
+check "field: q exits 0" [ "$(wait_rc fo)" = 0 ]
+start fr 80 24 --ascii scenes/friction.scene
+check "friction: status shows the law" wait_for fr "  rolling 0.05"
+check "friction: box closed" wait_for fr "^\+-{78}\+$"
+keys fr q
+check "friction: q exits 0" [ "$(wait_rc fr)" = 0 ]
 
 summary

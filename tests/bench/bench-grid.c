@@ -71,7 +71,10 @@ static int gen(long n, uint64_t seed, long relax, const char *scene_path,
     /* The lattice has no contacts yet: let the gas mix first, so that
      * both programs start from a gas in its steady state. */
     for (long i = 0; i < relax; i++)
-        sim_step(&s);
+        if (sim_step(&s)) {
+            fputs("bench-grid gen: out of memory (the contact grid)\n", stderr);
+            return 1;
+        }
     /* LAMMPS (29 Sep 2021) takes the mass of a sphere, 4/3 pi (d/2)^3
      * times the density, even in 2d: this density gives exactly 1. */
     const double density = nextafter(3 / (4 * SIM_PI), 1);
@@ -147,10 +150,12 @@ static int run(int brute, long steps, int runs, const char *path)
     for (int k = 0; k < runs; k++) {
         double a = now();
         for (long i = 0; i < steps; i++) {
-            if (brute)
+            if (brute) {
                 sim_step_brute(&s);
-            else
-                sim_step(&s);
+            } else if (sim_step(&s)) {
+                fputs("bench-grid: out of memory (the contact grid)\n", stderr);
+                return 1;
+            }
         }
         t[k] = now() - a;
     }

@@ -18,11 +18,20 @@ static const struct {
     {"event", test_event},
     {"particles", test_particles},
     {"view", test_view},
+    {"palette", test_palette},
     {"history", test_history},
     {"fuzz", test_fuzz},
     {"grid", test_grid},
+    {"lab", test_lab},
+    {"plot", test_plot},
+    {"panel", test_labpanel},
+    {"twin", test_twin},
+    {"classroom", test_classroom},
+    {"friction", test_friction},
     {"session", test_session},
     {"screen", test_screen},
+    {"numfmt", test_numfmt},
+    {"record", test_record},
 };
 
 int main(int argc, char **argv)

@@ -57,10 +57,19 @@ void test_universe(void);
 void test_event(void);
 void test_particles(void);
 void test_view(void);
+void test_palette(void);
 void test_history(void);
 void test_fuzz(void);
 void test_grid(void);
+void test_lab(void);
+void test_plot(void);
+void test_labpanel(void);
+void test_twin(void);
+void test_classroom(void);
+void test_friction(void);
 void test_session(void);
 void test_screen(void);
+void test_numfmt(void);
+void test_record(void);
 
 #endif

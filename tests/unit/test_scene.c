@@ -238,6 +238,13 @@ static void test_errors(void)
         {"random 10 5 1 1 -1\n", 1, "seed: '-1' is not a whole number"},
         {"random 10 500 1 1 1\n", 1, "does not fit the table"},
         {"ball 50 50 0 0 1 5\n\x01\n", 2, "unknown directive '?'"},
+        /* invisible characters are shown, a bad #rrggbb is no comment
+         * (issue 11) */
+        {"table\xc2\xa0" "800 400\n", 1, "unknown directive 'table<U+00A0>800'"},
+        {"\xef\xbb\xbftable 800 400\n", 1, "unknown directive '<U+FEFF>table'"},
+        {"k\xe2\x80\x8b 5\n", 1, "unknown directive 'k<U+200B>'"},
+        {"k 5\xc2\xa0\n", 1, "k: '5<U+00A0>' is not a number"},
+        {"ball 50 50 0 0 1 5 #12345g\n", 1, "colour '#12345g' is not #rrggbb (six hex digits)"},
         /* limits (found by fuzzing: huge requests fail early and clearly) */
         {"rack 10 10 100000 1 1\n", 1, "too many balls: 0 before this line and 5000050000 on it (a scene holds at most 10000000)"},
         {"ball 1 1 0 0 1 1\nrandom 10000000 0.1 1 1 1\n", 2, "too many balls: 1 before this line and 10000000 on it"},

@@ -106,38 +106,40 @@ static void test_braille(void)
     CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
     view_begin(&v);
     /* A tiny ball (radius 0.1, less than a dot) in the top left dot of
-     * cell (11, 10): x in [80, 84), y in (300, 304]: a dot of radius 1
-     * around (82, 302) covers that dot and its four neighbours, two of
-     * which fall in the cells to the left and above. */
+     * cell (11, 10): x in [80, 84), y in (300, 304]: that one dot. */
     view_ball(&v, 82, 302, 0.1, 7);
+    view_end(&v);
     int layer;
     uint32_t col;
-    CHECK(glyph_at(&v, 11, 10, &layer, &col) == 0x2800u + 0x01 + 0x08 + 0x02);
+    CHECK(glyph_at(&v, 11, 10, &layer, &col) == 0x2800u + 0x01);
     CHECK(layer == VIEW_BALL && col == 7);
-    CHECK(glyph_at(&v, 10, 10, NULL, NULL) == 0x2800u + 0x08);
-    CHECK(glyph_at(&v, 11, 9, NULL, NULL) == 0x2800u + 0x40);
-    CHECK(test_ball_cells(&v) == 3);
-    CHECK(v.nused == 3);
-    /* Moving it by one dot (4 units) right moves the dots, not the cell:
-     * sub-cell motion. */
+    CHECK(glyph_at(&v, 10, 10, NULL, NULL) == ' ');
+    CHECK(test_ball_cells(&v) == 1);
+    CHECK(v.nused == 1);
+    CHECK(v.npaint == 1);
+    /* Moving it by one dot (4 units) right moves the dot, not the cell:
+     * sub-cell motion; only that cell is painted again. */
     view_begin(&v);
     view_ball(&v, 86, 302, 0.1, 7);
-    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 0x2800u + 0x01 + 0x08 + 0x10);
     view_end(&v);
-    /* Painted: this frame's cells and the last frame's, each once:
-     * (11,10) (11,9) (12,10) now, (10,10) before. */
-    CHECK(v.npaint == 4);
-    CHECK(glyph_at(&v, 10, 10, &layer, NULL) == ' ' && layer == VIEW_EMPTY);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 0x2800u + 0x08);
+    CHECK(v.npaint == 1 && v.paint[0] == 10 * v.map.cols + 11);
+    /* Half a dot across (radius 2 units) is already a disc of a few dots. */
+    view_begin(&v);
+    view_ball(&v, 82, 302, 2, 7);
+    view_end(&v);
+    CHECK(test_ball_cells(&v) >= 1);
 
-    /* A ball of radius 40 (10 dots, 5 columns) is a filled disc: the cell
-     * at its centre is all eight dots, a cell well outside is empty, and
-     * about pi * 10^2 dots are set (314 dots, 8 a cell: ~40 cells). */
+    /* A ball of radius 40 (10 dots, 5 columns) is a filled disc, drawn
+     * half a dot smaller (see view_ball): the cell at its centre is all
+     * eight dots, a cell well outside is empty, and about pi * 9.5^2 dots
+     * are set (284 dots, 8 a cell: ~36 cells). */
     view_begin(&v);
     view_ball(&v, 400, 200, 40, 3);
     CHECK(glyph_at(&v, 51, 16, NULL, NULL) == 0x28ffu);
     CHECK(glyph_at(&v, 51, 23, NULL, NULL) == ' ');
     int n = test_ball_cells(&v);
-    CHECK(n >= 40 && n <= 60);
+    CHECK(n >= 36 && n <= 56);
     long dots = 0;
     for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
         uint32_t ch, c2;
@@ -145,7 +147,7 @@ static void test_braille(void)
             for (uint32_t b = ch - 0x2800u; b; b >>= 1)
                 dots += b & 1;
     }
-    CHECK(dots >= 290 && dots <= 340);
+    CHECK(dots >= 265 && dots <= 305);
     /* Clipped to the inner area: a ball on the wall sets nothing outside. */
     view_begin(&v);
     view_ball(&v, 0, 0, 40, 3);
@@ -165,6 +167,7 @@ static void test_ascii(void)
     view_begin(&v);
     /* Small (radius 2 units = 0.25 columns): one 'o' in its centre's cell. */
     view_ball(&v, 85, 301, 2, 1);
+    view_end(&v);
     CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'o');
     CHECK(v.nused == 1);
     /* Medium (radius 6 = 0.75 columns): one 'O'; two touching medium
@@ -172,6 +175,7 @@ static void test_ascii(void)
     view_begin(&v);
     view_ball(&v, 85, 301, 6, 1);
     view_ball(&v, 97, 301, 6, 1);
+    view_end(&v);
     CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'O');
     CHECK(glyph_at(&v, 13, 10, NULL, NULL) == 'O');
     CHECK(glyph_at(&v, 12, 10, NULL, NULL) == ' ');
@@ -208,11 +212,11 @@ static void test_repaint(void)
     view_end(&v);
     size_t first = v.npaint;
     CHECK(first > 0 && first < 20);
-    /* The same ball again: the same cells (curses then sends nothing). */
+    /* The same ball again: nothing changed, nothing to paint. */
     view_begin(&v);
     view_ball(&v, 100, 100, 12, 1);
     view_end(&v);
-    CHECK(v.npaint == first);
+    CHECK(v.npaint == 0);
     /* Gone: its cells are painted once more, as blanks. */
     view_begin(&v);
     view_end(&v);
@@ -332,8 +336,226 @@ static void test_label(void)
     view_free(&v);
 }
 
+/* Defect 10: touching balls of the break at 100 x 32 stay apart: along
+ * the line of centres some dot between them is free, and a cell the two
+ * share holds the dots of one of them only, in its colour. */
+static void test_touching(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 100, 30, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    const double angles[] = {0, 0.5, 1.0471975511965976, 1.5707963267948966, 2.2};
+    for (int a = 0; a < 5; a++)
+        for (int shift = 0; shift < 4; shift++) {
+            double x0 = 300 + 1.3 * shift, y0 = 200 + 0.7 * shift;
+            double x1 = x0 + 24 * cos(angles[a]), y1 = y0 + 24 * sin(angles[a]);
+            view_begin(&v);
+            view_ball(&v, x0, y0, 12, 1);
+            view_ball(&v, x1, y1, 12, 2);
+            view_end(&v);
+            /* Walk the line of centres in steps of a tenth of a dot. */
+            int gap = 0;
+            for (int k = 0; k <= 240; k++) {
+                double x = x0 + (x1 - x0) * k / 240, y = y0 + (y1 - y0) * k / 240, c, r;
+                view_to_grid(&v.map, x, y, &c, &r);
+                long X = (long)floor(2 * c), Y = (long)floor(4 * r);
+                uint32_t ch, col;
+                int idx = (int)(Y / 4) * v.map.cols + (int)(X / 2);
+                int layer = view_glyph(&v, idx, &ch, &col);
+                static const uint8_t bit[4][2] = {{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}};
+                if (layer != VIEW_BALL || !((ch - 0x2800u) & bit[Y % 4][X % 2]))
+                    gap = 1;
+            }
+            CHECK(gap);
+        }
+    /* Two colours in one cell: the cell has one colour and only the dots
+     * of one ball. Drawn alone, then together, at several offsets, one
+     * above the other (a cell is 4 dots tall, so the free dot between them
+     * can be inside a cell). */
+    int shared = 0, mixed = 0;
+    for (int shift = 0; shift < 8; shift++) {
+        double y0 = 200 + 0.5 * shift, y1 = y0 + 24;
+        uint8_t alone[2][3000];
+        for (int b = 0; b < 2; b++) {
+            view_begin(&v);
+            view_ball(&v, 300, b ? y1 : y0, 12, (uint32_t)b + 1);
+            view_end(&v);
+            for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+                uint32_t ch, col;
+                alone[b][idx] = view_glyph(&v, idx, &ch, &col) == VIEW_BALL ? (uint8_t)(ch - 0x2800u) : 0;
+            }
+        }
+        /* Both orders: the ball with more dots wins whether drawn first
+         * or second. */
+        for (int order = 0; order < 2; order++) {
+            view_begin(&v);
+            view_ball(&v, 300, order ? y1 : y0, 12, order ? 2 : 1);
+            view_ball(&v, 300, order ? y0 : y1, 12, order ? 1 : 2);
+            view_end(&v);
+            for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+                uint32_t ch, col;
+                if (!alone[0][idx] || !alone[1][idx])
+                    continue;
+                shared++;
+                view_glyph(&v, idx, &ch, &col);
+                mixed += (ch - 0x2800u) != alone[col - 1][idx];
+                /* The ball with more dots here has it. */
+                int n0 = 0, n1 = 0;
+                for (int b = 0; b < 8; b++) {
+                    n0 += alone[0][idx] >> b & 1;
+                    n1 += alone[1][idx] >> b & 1;
+                }
+                if (n0 != n1)
+                    mixed += col != (n1 > n0 ? 2u : 1u);
+            }
+        }
+    }
+    CHECK(shared > 0);
+    CHECK(mixed == 0);
+    view_free(&v);
+}
+
+/* Big scenes: a ball smaller than a dot is one dot; past a quarter of the
+ * dots, the balls are a density, every cell costs O(1) and a frame lists
+ * only the cells whose density changed. */
+static void test_big(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 200, 58, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    /* Few: each is its dot. */
+    view_begin(&v);
+    for (int i = 0; i < 100; i++)
+        view_ball(&v, 10 + 7.9 * i, 200, 0.3, 1);
+    view_end(&v);
+    CHECK(!v.density);
+    long dots = 0;
+    for (size_t i = 0; i < v.nused; i++) {
+        uint32_t ch, col;
+        view_glyph(&v, v.used[i], &ch, &col);
+        for (uint32_t b = ch - 0x2800u; b; b >>= 1)
+            dots += b & 1;
+    }
+    CHECK(dots == 100);
+    /* 10^5 balls of radius 0.32 (10% packing) spread evenly: a density of
+     * ceil(8 * 0.1 / 0.9069) = 1 dot a cell; a close-packed corner of
+     * radius-0.32 balls (hexagonal, pitch 0.64) is all eight. */
+    enum { N = 100000 };
+    double r = sqrt(0.1 * 800 * 400 / (3.14159265358979 * N));
+    view_begin(&v);
+    unsigned long s = 12345;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double x = 100 + 700.0 * (double)(s >> 11) / 9007199254740992.0;
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double y = 400.0 * (double)(s >> 11) / 9007199254740992.0;
+        view_ball(&v, x, y, r, 1);
+    }
+    for (double y = r; y < 100; y += sqrt(3.0) * r)
+        for (double x = r; x < 90; x += 2 * r)
+            view_ball(&v, x + (((int)(y / (sqrt(3.0) * r))) & 1) * r, y, r, 2);
+    view_end(&v);
+    CHECK(v.density);
+    CHECK(v.nused <= (size_t)(v.map.w * v.map.h));
+    int full = 0, sparse = 0;
+    for (size_t i = 0; i < v.nused; i++) {
+        uint32_t ch, col;
+        view_glyph(&v, v.used[i], &ch, &col);
+        int idx = v.used[i], ci = idx % v.map.cols;
+        if (ci > 5 && ci < 20 && idx / v.map.cols > v.map.top + v.map.h - 10)
+            full += ch == 0x28ffu && col == 2;
+        if (ci > 60)
+            sparse += ch != 0x28ffu;
+    }
+    CHECK(full > 100);
+    CHECK(sparse > 5000);
+    /* The same balls moved a little: the density barely changes, and so
+     * do the cells listed. */
+    size_t before = v.npaint;
+    view_begin(&v);
+    s = 12345;
+    for (int i = 0; i < N; i++) {
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double x = 100 + 700.0 * (double)(s >> 11) / 9007199254740992.0;
+        s = s * 6364136223846793005ul + 1442695040888963407ul;
+        double y = 400.0 * (double)(s >> 11) / 9007199254740992.0;
+        view_ball(&v, x + 0.5, y, r, 1);
+    }
+    view_end(&v);
+    CHECK(before > 5000);
+    CHECK(v.npaint < 1000);
+    /* view_invalidate: the next frame lists every cell. */
+    view_invalidate(&v);
+    view_begin(&v);
+    view_end(&v);
+    CHECK(v.npaint == (size_t)(v.map.cols * v.map.rows));
+    view_free(&v);
+}
+
+/* Defect 10 in ASCII: a ball 4 columns by 2 rows (headon at 80 x 24) is
+ * a round shape, not a block of '@'; every ball of the rack at 80 x 24
+ * has a cell of its own. */
+static void test_ascii_shapes(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 80, 22, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_ASCII) == 0);
+    view_begin(&v);
+    view_ball(&v, 250, 200, 20, 1);
+    view_end(&v);
+    int at = 0, edge = 0;
+    for (int idx = 0; idx < v.map.cols * v.map.rows; idx++) {
+        uint32_t ch, col;
+        if (view_glyph(&v, idx, &ch, &col) != VIEW_BALL)
+            continue;
+        at += ch == '@';
+        edge += ch != '@';
+    }
+    CHECK(at >= 4 && edge >= 4);
+    /* The rack: 15 balls of radius 12 (2.3 columns, 1.2 rows at 80 x 24)
+     * at several terminal sizes and places. */
+    const int size[][2] = {{80, 22}, {60, 18}, {100, 30}, {70, 22}, {90, 26}};
+    for (int k = 0; k < 5; k++) {
+        CHECK(view_layout(&v, size[k][0], size[k][1], 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_ASCII) == 0);
+        for (int sh = 0; sh < 4; sh++) {
+            view_begin(&v);
+            const double pitch = sqrt(3.0) * 12;
+            for (int i = 0; i < 5; i++)
+                for (int j = 0; j <= i; j++)
+                    view_ball(&v, 560 + 3 * sh + i * pitch, 200 + 2.5 * sh + (2 * j - i) * 12, 12, 1);
+            view_end(&v);
+            CHECK(test_ball_cells(&v) == 15);
+        }
+    }
+    view_begin(&v);
+    CHECK(test_ball_cells(&v) == 0);
+    view_free(&v);
+}
+
+/* Labels of more than one character, and a star in UTF-8. */
+static void test_text(void)
+{
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_NONE, VIEW_BRAILLE) == 0);
+    view_begin(&v);
+    view_text(&v, 85, 301, "Ma", 3);
+    view_text(&v, 400, 200, "\xe2\x9c\xb6", 4);
+    view_text(&v, 1e300, 200, "X", 4);
+    view_text(&v, 790, 200, "Long", 4); /* cut at the edge of the table */
+    view_end(&v);
+    CHECK(glyph_at(&v, 11, 10, NULL, NULL) == 'M' && glyph_at(&v, 12, 10, NULL, NULL) == 'a');
+    CHECK(glyph_at(&v, 51, 16, NULL, NULL) == 0x2736u);
+    CHECK(test_ball_cells(&v) == 3 + 2);
+    view_free(&v);
+}
+
 void test_view(void)
 {
+    test_touching();
+    test_big();
+    test_ascii_shapes();
+    test_text();
     test_label();
     test_fit();
     test_isotropy();

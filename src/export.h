@@ -1,0 +1,65 @@
+/*
+ * export.h - the scene as a LAMMPS run: an input script and a data file
+ * that make LAMMPS (pair gran/hooke, MPI) simulate the same balls with the
+ * same forces.
+ *
+ * The mapping (checked against LAMMPS by tests/lammps.sh):
+ *  - atom_style sphere in 2-d (dimension 2, fix enforce2d); LAMMPS reads
+ *    a ball as a DIAMETER and a DENSITY, and takes the mass as density
+ *    times 4/3 pi r^3 even in 2-d (so the density written is m / (4/3 pi
+ *    r^3)); the script stops if the total mass LAMMPS computed is not the
+ *    scene's (another LAMMPS version with another convention).
+ *  - pair gran/hooke Kn Kt=0 gamma_n gamma_t=0 xmu=0 dampflag=0: the normal
+ *    force Kn delta - m_eff gamma_n v_n on the overlap delta = r_i + r_j -
+ *    d, with Kn in force/distance, is the scene's k s; no tangential force.
+ *  - restitution e < 1: springball's dashpot c = 2 zeta sqrt(k mu) with
+ *    zeta = -ln e / sqrt(pi^2 + ln^2 e) is LAMMPS's m_eff gamma_n with
+ *    gamma_n = 2 zeta sqrt(k / mu). gran/hooke has one gamma_n for all
+ *    pairs, so this needs one reduced mass: all balls of one mass m (mu =
+ *    m/2; a wall has mu = m, and its own gamma_n).
+ *  - spring walls: four fix wall/gran planes (x = 0, x = W, y = 0, y = H)
+ *    with the same Hooke law, force k times the penetration r - distance.
+ *    Hard walls (restitution 1, one radius) are fix wall/reflect at r from
+ *    the edges.
+ *  - a uniform field (gx, gy): fix gravity |g| vector gx/|g| gy/|g| 0, the
+ *    force m g on every ball. Friction and open sides are refused.
+ *  - fix nve/sphere (velocity Verlet: springball integrates by
+ *    semi-implicit Euler; see README "Beyond one machine" for what that
+ *    changes), the same dt, run N steps, the thermo output every 100
+ *    steps, and a dump of PREFIX.xyz (LAMMPS's xyz: positions) every
+ *    EVERY steps plus PREFIX.lammpstrj (ids, positions, velocities).
+ * What has no equivalent here is refused (export_unsupported).
+ */
+#ifndef EXPORT_H
+#define EXPORT_H
+
+#include "scene.h"
+#include "sim.h"
+
+#include <stdio.h>
+
+/// Why the parameters and balls of @p s cannot be exported faithfully
+/// ("the round table", "exponential contacts", "gravity", "open space",
+/// "hard walls with restitution < 1", ...), or NULL when they can.
+const char *export_lammps_unsupported(const struct sim *s);
+
+/// What the input script needs besides the state.
+struct export_run {
+    const char *data_name; ///< the data file's name as the script reads it
+    const char *dump_prefix; ///< dumps go to DUMP_PREFIX.xyz and .lammpstrj
+    unsigned long long steps; ///< run length
+    unsigned long long every; ///< dump interval in steps (0: no dump)
+    const char *title;    ///< for the comments; may be NULL
+};
+
+/// Writes the data file (balls in scene order, ids from 1).
+void export_lammps_data(FILE *f, const struct sim *s, const char *title);
+
+/// Writes the input script.
+void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run);
+
+/// The damping gamma_n of restitution @p e for reduced mass @p mu and
+/// stiffness @p k (0 when e = 1).
+double export_gamma_n(double e, double k, double mu);
+
+#endif

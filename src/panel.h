@@ -1,0 +1,203 @@
+/*
+ * panel.h - the classroom lab's panels: each one draw function that fills
+ * a plain grid of cells (struct plot) from a state and the lab's numbers.
+ *
+ * Pure C11 and libm, no curses: the screen gives each panel its rectangle
+ * as a struct plot and copies the cells out (or prints them for
+ * --snapshot), like htop's meters. Colours are the tags of enum
+ * panel_color, which the screen maps to terminal colours.
+ *
+ *  panel_values    the values table (PhET's "More Data"): a row per ball
+ *                  that fits (# m x y vx vy px py KE), the selected one
+ *                  highlighted, a totals row (sum px, sum py, sum KE), a
+ *                  line with the spring PE, E, M and the centre of mass, and
+ *                  with a ball selected its contacts: partner, overlap s,
+ *                  spring force k s and the dashpot force.
+ *  panel_energy    KE, PE and E over the last stretch of time (braille lines)
+ *  panel_momentum  sum px and sum py over time
+ *  panel_speeds    the speed histogram against the 2-D Maxwell-Boltzmann law
+ *  panel_overlay   what is drawn over the table: velocity, momentum and
+ *                  force arrows from each ball's centre with their legend,
+ *                  ball numbers, the selected ball's ring, the centre of mass
+ *                  and its path; a grid the size of the table's (view_map)
+ */
+#ifndef PANEL_H
+#define PANEL_H
+
+#include "lab.h"
+#include "plot.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct view_map;
+
+/// Above this many balls the overlay draws arrows and numbers for the
+/// selected ball alone (a few thousand arrows are a blur, and cost more
+/// than the step).
+#define PANEL_MANY 1000
+
+/// No ball selected.
+#define PANEL_NONE ((size_t)-1)
+
+/// Colour tags of the panels (values above any scene colour tag).
+enum panel_color {
+    PANEL_TEXT = 0x40000001,  ///< ordinary text
+    PANEL_DIM,                ///< axes, headers, units
+    PANEL_HILITE,             ///< the selected ball's row
+    PANEL_KE,                 ///< kinetic energy
+    PANEL_PE,                 ///< spring potential energy
+    PANEL_E,                  ///< total energy
+    PANEL_PX,                 ///< sum px
+    PANEL_PY,                 ///< sum py
+    PANEL_BAR,                ///< histogram bars
+    PANEL_CURVE,              ///< the Maxwell-Boltzmann curve
+    PANEL_V,                  ///< velocity arrows
+    PANEL_P,                  ///< momentum arrows
+    PANEL_F,                  ///< force arrows
+    PANEL_CM,                 ///< centre of mass and its path
+    PANEL_SELECT,             ///< the selected ball's ring
+    PANEL_WARN,               ///< a warning (energy drift)
+    PANEL_COLOR_END
+};
+
+/// What the values panel shows, and where it is scrolled to.
+struct panel_values {
+    size_t selected; ///< scene ball, or PANEL_NONE
+    size_t scroll;   ///< first ball row; moved to show the selected ball
+    int ascii;       ///< 1: ASCII only ("sum", "k*s")
+    int free_scroll; ///< 1: the user paged away: do not follow the selected ball
+};
+
+/// Draws the values panel of @p s. Rows from the top: the header, a row
+/// per ball from o->scroll on (moved so that the selected ball's row is
+/// shown unless o->free_scroll: o->scroll is updated), the totals row, the PE/E/centre-of-mass
+/// line, then the selected ball's contacts (as many as fit, at most 6
+/// lines, "+N more" when they do not).
+/// @return the number of ball rows shown (the step of PgUp/PgDn).
+int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
+
+/// The last @p window time units of @p ser (all of it when window <= 0):
+/// KE, PE and E as braille lines over time, E drawn last.
+/// @return 0, or -1 with a message in the grid (too small, no samples, memory).
+int panel_energy(struct plot *p, const struct lab_series *ser, double window);
+
+/// The line plot of the time plots: @p nch (<= LAB_SERIES_CH) series
+/// y[k][0..n) over t[0..n), named and coloured, the range from 0.
+/// @return 0, or -1 with a message in the grid (no samples, too small).
+int panel_lines(struct plot *p, size_t n, const double *t, const double *const *y,
+                const char *const *name, const uint32_t *color, int nch);
+
+/// Likewise sum px and sum py.
+int panel_momentum(struct plot *p, const struct lab_series *ser, double window);
+
+/// The speed histogram of @p s (2 N^(1/3) bins, as many as fit at two
+/// cells a bin, 4 .. LAB_HIST_MAX) under the curve N dv P(v) of the 2-D
+/// Maxwell-Boltzmann law with a^2 = <v^2>/2 of the balls themselves.
+/// @return 0, or -1 with a message in the grid.
+int panel_speeds(struct plot *p, const struct sim *s, int ascii);
+
+/// Arrow kinds (bits of panel_overlay.arrows).
+enum panel_arrow {
+    PANEL_ARROW_V = 1, ///< velocity v
+    PANEL_ARROW_P = 2, ///< momentum m v
+    PANEL_ARROW_F = 4, ///< net force F
+};
+
+/// What is drawn over the table, and the arrow scales kept between frames.
+struct panel_overlay {
+    unsigned arrows;             ///< PANEL_ARROW_* bits
+    struct lab_scale scale[3];   ///< v, p, F: kept while they fit (lab_scale_fit);
+                                 ///< reset one when its kind is switched on
+    int numbers;                 ///< 1: ball numbers (1-based, as in the values panel)
+    int cm;                      ///< 1: the centre of mass
+    const struct lab_series *path; ///< its path (LAB_CH_CX, CY), or NULL: none
+    size_t selected;             ///< the ball with a ring, or PANEL_NONE
+    double aspect;               ///< cell height / width (2)
+    int ascii;                   ///< 1: ASCII only
+};
+
+/// Draws the overlay of @p s onto @p p, a grid of m->cols x m->rows cells
+/// laid out by @p m (the table's view_map); only cells with something to
+/// show are set (plot_clear it first). @p fx, @p fy: the net forces in
+/// scene order (lab_forces) when force arrows are on, else may be NULL.
+/// The largest arrow of each kind is at most a quarter of the table's
+/// smaller side (at least 3 cells); the legend ("v 2/cell" in each kind's
+/// colour) is on the frame's bottom line. Above PANEL_MANY balls, arrows
+/// and numbers are drawn for the selected ball only (the scale still
+/// fits them all), and the legend says so.
+void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s,
+                   struct panel_overlay *o, const double *fx, const double *fy);
+
+/* ===== The lab's display state, its keys and its layout ===== */
+
+/// What the P key cycles through.
+enum panel_plot {
+    PANEL_PLOT_OFF = 0,
+    PANEL_PLOT_ENERGY,   ///< KE, PE, E over time
+    PANEL_PLOT_MOMENTUM, ///< sum px, sum py over time
+    PANEL_PLOT_SPEEDS,   ///< the speed histogram and the law
+    PANEL_PLOT_COUNT
+};
+
+/// Keys that are not characters (the front end maps its key codes).
+enum panel_keycode {
+    PANEL_KEY_NEXT = 0x110000, ///< Tab: select the next ball
+    PANEL_KEY_PREV,            ///< Shift-Tab: the previous one
+    PANEL_KEY_PGUP,            ///< PgUp, wheel up: the values panel up a page
+    PANEL_KEY_PGDN,            ///< PgDn, wheel down: down a page
+};
+
+/// The lab's display state: what is shown, kept by the front end.
+struct panel_state {
+    struct panel_overlay ov; ///< arrows and their scales, numbers, centre of
+                             ///< mass, the selected ball
+    int values;              ///< 1: the values panel is shown (i)
+    struct panel_values pv;  ///< its scroll; pv.selected follows ov.selected
+    int plot;                ///< enum panel_plot (P)
+    int split;               ///< 1: both engines side by side (s)
+    int rows;                ///< ball rows the values panel showed last (a page)
+};
+
+/// Everything off, no ball selected, cells twice as tall as wide.
+void panel_state_init(struct panel_state *ps);
+
+/// Applies the lab key @p key (v p f c i n P s, PANEL_KEY_*) to @p ps for
+/// a scene of @p nballs balls.
+/// @return a short message for the status line ("velocity arrows on",
+///   "ball 3", "plot: energy"), or NULL when the key is not one of these
+///   (e E b ] [ act on the simulation: the front end's).
+const char *panel_key(struct panel_state *ps, int key, size_t nballs);
+
+/// A rectangle of cells; w == 0 when absent.
+struct panel_rect {
+    int x, y, w, h;
+};
+
+/// Where everything goes in the area between the title and status lines.
+struct panel_rects {
+    struct panel_rect table;  ///< the table (the spring engine's when split)
+    struct panel_rect table2; ///< split: the event engine's table
+    struct panel_rect values; ///< the values panel
+    struct panel_rect plot;   ///< the plot panel
+};
+
+/// Lays out @p area for @p ps and a scene of @p nballs balls: the values
+/// panel and the plot share a band at the bottom (side by side from 100
+/// columns on, else the values above the plot), at most half the area's
+/// height (the values panel as tall as its rows need, the plot at least 6
+/// rows); the rest is the table, cut in two when split: side by side or
+/// one above the other, whichever shows a world @p world_w x @p world_h
+/// larger (cells ps->ov.aspect times as tall as wide, a frame of one cell
+/// around each table). A panel that would get under 3 rows (values) or 5
+/// (plot) is left out: the table keeps at least 4 rows.
+void panel_layout(struct panel_rect area, const struct panel_state *ps,
+                  size_t nballs, double world_w, double world_h,
+                  struct panel_rects *out);
+
+/// The glyph shown where the overlay's @p over (0: nothing) lies on the
+/// table's @p under: braille dots are merged, anything else of the overlay
+/// wins.
+uint32_t panel_merge(uint32_t under, uint32_t over);
+
+#endif

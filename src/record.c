@@ -1,0 +1,347 @@
+/*
+ * record.c - extended XYZ frames and CSV rows (see record.h).
+ *
+ * Rows are built straight into a buffer with numfmt_double and handed to
+ * fwrite in blocks of at least RECORD_BLOCK bytes: printf's format parsing
+ * and exact %.17g rounding cost 5-7 times more (README, "Recording a run").
+ * A frame's rows are formatted in blocks of RECORD_ROWS balls; from
+ * RECORD_PAR_MIN balls on, up to w->threads blocks at a time by as many
+ * POSIX threads (the rows of a ball depend on nothing else), then written
+ * in order, so the bytes are those of one thread.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "record.h"
+
+#include "numfmt.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/// Bytes gathered before a write.
+#define RECORD_BLOCK (1 << 20)
+
+/// The most one row can add: 8 numbers of NUMFMT_MAX, separators, the
+/// longest header.
+#define RECORD_ROW 512
+
+/// Balls formatted as one block, and the most bytes their rows take (four
+/// numbers, the " 0 r m" tail of two more, separators).
+#define RECORD_ROWS 8192
+#define RECORD_ROWS_MAX (6 * NUMFMT_MAX + 16)
+
+/// Frames of fewer balls are formatted by the calling thread alone.
+#define RECORD_PAR_MIN 32768
+
+/// At most this many threads format a frame.
+#define RECORD_THREADS_MAX 16
+
+int record_attach(struct record *w, FILE *f)
+{
+    memset(w, 0, sizeof *w);
+    w->cap = RECORD_BLOCK + RECORD_ROW + (size_t)RECORD_ROWS * RECORD_ROWS_MAX;
+    w->buf = malloc(w->cap);
+    if (!w->buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    w->f = f;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    w->threads = cpus < 1 ? 1 : cpus > RECORD_THREADS_MAX ? RECORD_THREADS_MAX : (int)cpus;
+    return 0;
+}
+
+int record_open(struct record *w, const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return record_attach(w, stdout);
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return -1;
+    if (record_attach(w, f)) {
+        fclose(f);
+        errno = ENOMEM;
+        return -1;
+    }
+    w->own = 1;
+    return 0;
+}
+
+static void flush_buf(struct record *w)
+{
+    if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
+        w->err = errno ? errno : EIO;
+    w->bytes += w->len;
+    w->len = 0;
+}
+
+/* Room for one more row. */
+static char *room(struct record *w)
+{
+    if (w->len >= RECORD_BLOCK)
+        flush_buf(w);
+    return w->buf + w->len;
+}
+
+int record_close(struct record *w)
+{
+    if (!w->f)
+        return 0;
+    errno = 0;
+    flush_buf(w);
+    if (!w->err && (fflush(w->f) || ferror(w->f)))
+        w->err = errno ? errno : EIO;
+    if (w->own && fclose(w->f) && !w->err)
+        w->err = errno ? errno : EIO;
+    free(w->buf);
+    w->buf = NULL;
+    free(w->par);
+    w->par = NULL;
+    int err = w->err;
+    memset(w, 0, sizeof *w);
+    return err;
+}
+
+static char *put_str(char *p, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(p, s, n);
+    return p + n;
+}
+
+static char *put_num(char *p, double v)
+{
+    return p + numfmt_double(p, v);
+}
+
+static char *put_ll(char *p, long long v)
+{
+    if (v < 0) {
+        *p++ = '-';
+        return p + numfmt_u64(p, 0 - (unsigned long long)v);
+    }
+    return p + numfmt_u64(p, (unsigned long long)v);
+}
+
+/* The rows of scene balls b0 .. b1 - 1 into p, which has room for
+ * (b1 - b0) * RECORD_ROWS_MAX bytes. @return the end. */
+static char *xyz_rows(char *p, const struct sim *s, size_t b0, size_t b1)
+{
+    /* The tail " 0 r m" of a row, kept while the balls in a row share r
+     * and m (a rack, a random gas: most scenes), printed again otherwise. */
+    char tail[2 * NUMFMT_MAX + 8];
+    size_t tail_len = 0;
+    double tail_r = 0, tail_m = 0;
+    for (size_t b = b0; b < b1; b++) {
+        /* Scene order: the slot that holds ball b (the sim may have sorted
+         * its slots by cell). */
+        size_t i = sim_slot(s, b);
+        if (!tail_len || memcmp(&s->r[i], &tail_r, sizeof tail_r) ||
+            memcmp(&s->m[i], &tail_m, sizeof tail_m)) {
+            tail_r = s->r[i];
+            tail_m = s->m[i];
+            char *t = put_str(tail, " 0 ");
+            t = put_num(t, tail_r);
+            *t++ = ' ';
+            t = put_num(t, tail_m);
+            *t++ = '\n';
+            tail_len = (size_t)(t - tail);
+        }
+        *p++ = 'X';
+        *p++ = ' ';
+        p = put_num(p, s->x[i]);
+        *p++ = ' ';
+        p = put_num(p, s->y[i]);
+        p = put_str(p, " 0 ");
+        p = put_num(p, s->vx[i]);
+        *p++ = ' ';
+        p = put_num(p, s->vy[i]);
+        memcpy(p, tail, tail_len);
+        p += tail_len;
+    }
+    return p;
+}
+
+/* One block for one thread. */
+struct xyz_job {
+    const struct sim *s;
+    size_t b0, b1;
+    char *buf;
+    size_t len;
+};
+
+static void *xyz_job_run(void *arg)
+{
+    struct xyz_job *j = arg;
+    j->len = (size_t)(xyz_rows(j->buf, j->s, j->b0, j->b1) - j->buf);
+    return NULL;
+}
+
+/* Writes the rows with up to w->threads threads, block after block in
+ * order. @return 0, or -1 when the buffers or a thread cannot be had (then
+ * nothing has been written and the caller formats alone). */
+static int xyz_rows_parallel(struct record *w, const struct sim *s)
+{
+    const int t = w->threads;
+    const size_t blk = (size_t)RECORD_ROWS * RECORD_ROWS_MAX;
+    if (!w->par) {
+        /* Block k of a round goes to par + k * blk; k = 0 is w->buf. */
+        w->par = malloc((size_t)(t - 1) * blk);
+        if (!w->par)
+            return -1;
+    }
+    flush_buf(w);
+    struct xyz_job jobs[RECORD_THREADS_MAX];
+    pthread_t tid[RECORD_THREADS_MAX];
+    for (size_t b = 0; b < s->n;) {
+        int k = 0;
+        for (; k < t && b < s->n; k++, b += RECORD_ROWS) {
+            jobs[k].s = s;
+            jobs[k].b0 = b;
+            jobs[k].b1 = s->n - b < RECORD_ROWS ? s->n : b + RECORD_ROWS;
+            jobs[k].buf = k == 0 ? w->buf : w->par + (size_t)(k - 1) * blk;
+        }
+        /* Blocks 1..k-1 on threads, block 0 here; a thread that cannot
+         * start has its block done here too. */
+        int started[RECORD_THREADS_MAX] = {0};
+        for (int j = 1; j < k; j++)
+            started[j] = pthread_create(&tid[j], NULL, xyz_job_run, &jobs[j]) == 0;
+        xyz_job_run(&jobs[0]);
+        for (int j = 1; j < k; j++) {
+            if (started[j])
+                pthread_join(tid[j], NULL);
+            else
+                xyz_job_run(&jobs[j]);
+        }
+        for (int j = 0; j < k; j++) {
+            if (!w->err && fwrite(jobs[j].buf, 1, jobs[j].len, w->f) != jobs[j].len)
+                w->err = errno ? errno : EIO;
+            w->bytes += jobs[j].len;
+        }
+    }
+    return 0;
+}
+
+void record_xyz(struct record *w, const struct sim *s, long long step)
+{
+    double z = 0;
+    for (size_t i = 0; i < s->n; i++)
+        if (2 * s->r[i] > z)
+            z = 2 * s->r[i];
+    if (!(z > 0))
+        z = 1; /* point masses: a box of height 1 */
+    char *p = room(w);
+    p += numfmt_u64(p, s->n);
+    p = put_str(p, "\nLattice=\"");
+    p = put_num(p, s->p.w);
+    p = put_str(p, " 0 0 0 ");
+    p = put_num(p, s->p.h);
+    p = put_str(p, " 0 0 0 ");
+    p = put_num(p, z);
+    p = put_str(p, "\" ");
+    if (s->p.shape == SIM_OPEN) {
+        p = put_str(p, "Origin=\"");
+        p = put_num(p, -0.5 * s->p.w);
+        *p++ = ' ';
+        p = put_num(p, -0.5 * s->p.h);
+        *p++ = ' ';
+        p = put_num(p, -0.5 * z);
+        p = put_str(p, "\" ");
+    }
+    p = put_str(p, "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=");
+    p = put_num(p, s->t);
+    p = put_str(p, " Step=");
+    p = put_ll(p, step);
+    p = put_str(p, " pbc=\"F F F\"\n");
+    w->len = (size_t)(p - w->buf);
+    if (s->n >= RECORD_PAR_MIN && w->threads > 1 && xyz_rows_parallel(w, s) == 0)
+        return;
+    for (size_t b = 0; b < s->n; b += RECORD_ROWS) {
+        size_t b1 = s->n - b < RECORD_ROWS ? s->n : b + RECORD_ROWS;
+        p = room(w);
+        w->len = (size_t)(xyz_rows(p, s, b, b1) - w->buf);
+    }
+}
+
+/* The optional columns of a run: pf with a field, out with open sides. */
+static int has_field(const struct sim_params *p)
+{
+    return p->gx != 0 || p->gy != 0;
+}
+
+void record_series_header(struct record *w, const struct sim_params *sp, int events)
+{
+    char *p = room(w);
+    p = put_str(p, "t,step,ke,pe,pg,e,px,py,contacts,dissipated");
+    if (has_field(sp))
+        p = put_str(p, ",pf");
+    if (sp->open)
+        p = put_str(p, ",out");
+    if (events)
+        p = put_str(p, ",collisions,walls,crossings,mft");
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}
+
+/* The columns every row has, and those of the run's parameters. */
+static char *put_common(char *p, const struct sim_params *sp, const struct sim_diag *d,
+                        double t, long long step, double ke, double pe, double pg,
+                        double e, double px, double py, long contacts, double dissipated)
+{
+    const double v[] = {t, 0, ke, pe, pg, e, px, py};
+    for (int k = 0; k < 8; k++) {
+        if (k == 1)
+            p = put_ll(p, step);
+        else
+            p = put_num(p, v[k]);
+        *p++ = ',';
+    }
+    p = put_ll(p, contacts);
+    *p++ = ',';
+    p = put_num(p, dissipated);
+    if (has_field(sp)) {
+        *p++ = ',';
+        p = put_num(p, d->pf);
+    }
+    if (sp->open) {
+        *p++ = ',';
+        p = put_ll(p, d->out);
+    }
+    return p;
+}
+
+void record_series_row(struct record *w, const struct sim *s, long long step)
+{
+    struct sim_diag d;
+    sim_diag(s, &d);
+    char *p = room(w);
+    p = put_common(p, &s->p, &d, s->t, step, d.ke, d.pe, d.pg, d.e, d.px, d.py,
+                   d.contacts, d.dissipated);
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}
+
+void record_series_event_row(struct record *w, const struct sim *s,
+                             const struct event *ev)
+{
+    struct sim_diag d;
+    struct event_diag ed;
+    sim_diag(s, &d);
+    event_diag(ev, &ed);
+    char *p = room(w);
+    p = put_common(p, &s->p, &d, ev->t, ed.events, ed.ke, 0, 0, ed.ke, ed.px, ed.py,
+                   d.contacts, ed.ke0 - ed.ke);
+    *p++ = ',';
+    p = put_ll(p, ed.collisions);
+    *p++ = ',';
+    p = put_ll(p, ed.walls);
+    *p++ = ',';
+    p = put_ll(p, ed.crossings);
+    *p++ = ',';
+    p = put_num(p, ed.mft);
+    *p++ = '\n';
+    w->len = (size_t)(p - w->buf);
+}

@@ -1,0 +1,132 @@
+#!/bin/sh
+# lab.sh - the classroom lab (issue 13) through --snapshot --keys: what each
+# key shows, its numbers against the headless run, ] and [ at the analytic
+# contact, the split view's two engines, restitution and the border, and
+# the issue's worksheet with keys alone.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+SB=$SPRINGBALL
+tmpd=$(mktemp -d)
+trap 'rm -rf "$tmpd"' EXIT
+export LC_ALL=C.UTF-8
+snap() { "$SB" --snapshot --no-color "$@"; }
+# has PATTERN ARGS...: the snapshot of ARGS matches the extended regex
+has() { p=$1; shift; snap "$@" | grep -Eq -- "$p"; }
+hasnt() { ! has "$@"; }
+status() { snap "$@" | tail -n 1; }
+# field NAME: the number after "NAME " on a line
+field() { sed -n "s/.*$1 \([-0-9.e+]*\).*/\1/p" | head -n 1; }
+# braille cells in the table (rows 2 to 22 at 80x24)
+braille() { snap "$@" | sed -n 2,22p | LC_ALL=C grep -o "$(printf '\342[\240-\243][\200-\277]')" | wc -l; }
+
+# --- v p f: arrows from the balls' centres, one scale per kind in a legend ---
+check "v: the velocity legend on the table's frame" has '└─ v 1/cell ─' --keys='v'
+check "v: arrows drawn" [ "$(braille --keys='v')" -gt "$(braille)" ]
+check "v twice: off" hasnt 'v [0-9.]+/cell' --keys='v v'
+check "p: the momentum legend" has '─ p 1/cell ─' --keys='p'
+check "v p: both legends" has '─ v 1/cell  p 1/cell ─' --keys='v p'
+# a force only in a contact: the head-on pair at its deepest overlap
+check "f: no force arrows apart" hasnt 'F [0-9.]+/cell' --keys='f' scenes/headon.scene
+check "f: the force legend in the contact" has '─ F [0-9.]+/cell ─' --keys='f ] .*10' scenes/headon.scene
+# the scale is kept while stepping (lengths compare), so a slower ball's
+# arrow is shorter: the unequal pair after the contact
+a=$(snap --keys='v' scenes/unequal.scene | grep -o 'v [0-9.]*/cell')
+b=$(snap --keys='v ] ]' scenes/unequal.scene | grep -o 'v [0-9.]*/cell')
+check "v: the scale kept through the collision ($a, $b)" [ "$a" = "$b" ]
+
+# --- c: the centre of mass, n: numbers ---
+check "c: the centre of mass marked" has '⊕' --keys='c'
+check "c: ASCII +" has '\+' --ascii --keys='c'
+check "n: ball 16 numbered on the table" has '│.*16.*│' --keys='n'
+check "n: off by default" hasnt '│.*16.*│'
+
+# --- i: the values panel, rows equal to the state ---
+s=$(snap --keys='i <t 10> space')
+check "i: the panel" sh -c 'echo "$0" | grep -q "── values ──"' "$s"
+check "i: the header" sh -c 'echo "$0" | grep -Eq "^ +# +m +x +y +vx +vy +px +py +KE$"' "$s"
+# ball 1 at t = 10 against the headless run
+hx=$("$SB" -H -T 10 | grep '^ball' | head -n 1 | cut -d' ' -f2)
+px=$(echo "$s" | grep -E '^ +1 +1.0000 ' | awk '{print $3}')
+check "i: ball 1's x is the state's ($px, $hx)" awk -v a="$px" -v b="$hx" 'BEGIN { exit !(a - b < 0.006 && b - a < 0.006) }'
+check "i: the totals row" sh -c 'echo "$0" | grep -Eq "^ +Σ +10.000 +0 +50.000$"' "$s"
+check "i: PE, E, M and the centre of mass" sh -c 'echo "$0" | grep -Eq "^PE 0  E 50  M 16  CM \("' "$s"
+check "i: ASCII sum row" has '^ +sum +10.000' --ascii --keys='i'
+# selection: Tab selects the next ball (the cue ball), its row marked
+check "tab: ball 2's row marked" has '^> +2 ' --keys='i tab'
+check "btab: back to ball 1" has '^> +1 ' --keys='i tab btab'
+check "click on a ball selects it" has '^> +1 ' --keys='<click 15 11> i'
+# with a ball selected, its contacts: partner, overlap s, k·s
+s=$(snap --keys='i ] .*5 tab' scenes/headon.scene)
+check "contacts: listed" sh -c 'echo "$0" | grep -q "ball 2 touches:"' "$s"
+check "contacts: s and k·s" sh -c 'echo "$0" | grep -Eq "^  ball 1 +s [0-9.]+  k·s [0-9.]+$"' "$s"
+sv=$(echo "$s" | sed -n 's/.* s \([0-9.]*\)  k·s.*/\1/p')
+ks=$(echo "$s" | sed -n 's/.*k·s \([0-9.]*\)$/\1/p')
+check "contacts: k·s = 5 s ($ks, $sv)" awk -v a="$ks" -v b="$sv" 'BEGIN { exit !(a - 5 * b < 0.01 && 5 * b - a < 0.01) }'
+check "contacts: the dashpot with restitution" has 'dashpot [0-9.-]+' --keys='e*5 i ] .*5 tab' scenes/headon.scene
+check "pgdn: the rows scroll" has '^ +13 +1.0000' --keys='i pgdn'
+check "pgdn pgup: back to the top" has '^ +1 +1.0000' --keys='i pgdn pgup'
+
+# --- ] [: contact events (the head-on pair meets after 13 = 260 steps) ---
+check "]: stops where the contact begins" has ' t 13.05  step 261 ' --keys=']' scenes/headon.scene
+check "]: says so" has '1 contact began \(261 steps on\)' --keys=']' scenes/headon.scene
+check "] ]: where it ends" has '1 contact ended' --keys='] ]' scenes/headon.scene
+check "] ] [: back to its last step" has '1 contact ends at the next step \(1 step back\)' --keys='] ] [' scenes/headon.scene
+check "] ] [ [: back before it began" has ' step 260 .*' --keys='] ] [ [' scenes/headon.scene
+check "]: pauses" has ' paused ' --keys=']' scenes/headon.scene
+check "[: at the start, nothing back" has 'no contact event back to the start' --keys='[' scenes/headon.scene
+check "]: the event engine steps with ." has "event mode: '.' steps one collision" --keys='m ]' scenes/headon.scene
+
+# --- e E b: restitution and border on the status line ---
+check "e: restitution 0.9" has '  e 0.9' --keys='e'
+check "e e E: 0.9" has '  e 0.9' --keys='e e E'
+check "e E: elastic again, not shown" hasnt '  e [0-9.]' --keys='e E'
+check "e*12: nearly sticky, 0.1" has '  e 0.1' --keys='e*12'
+check "b: hard walls" has '  hard walls' --keys='b'
+check "b b: no walls" has '  no walls' --keys='b b'
+check "b b b: spring walls again" sh -c '! "$0" --snapshot --no-color --keys="b b b" | tail -n 1 | grep -q walls' "$SB"
+# no walls: the cue ball leaves the table and does not come back
+check "no walls: ball 1 has left the table" has '^ +1 +1.0000 +-[0-9]' --keys='b b <t 100> i' scenes/headon.scene
+check "hard walls: ball 1 stays on it" has '^ +1 +1.0000 +[0-9]' --keys='b <t 100> i' scenes/headon.scene
+check "restitution 0.5: energy lost in the head-on contact" [ "$(status --keys='e*5 <t 30>' scenes/headon.scene | field KE | cut -d. -f1)" -lt 50 ]
+
+# --- P: the plots ---
+check "P: energy" has '── energy ──' --keys='P <t 5>'
+check "P: energy's legend" has '━ KE  ━ PE  ━ E' --keys='P <t 5>'
+check "P P: momentum" has '━ Σpx  ━ Σpy' --keys='P P <t 5>'
+check "P P P: speeds against the law" has 'Maxwell-Boltzmann, a [0-9.]+' --keys='P P P <t 5>' scenes/gas.scene
+check "P*4: off" hasnt '── (energy|momentum|speeds) ──' --keys='P P P P'
+
+# --- s: both engines, time-locked ---
+s=$(snap --keys='s <t 40> space' scenes/cradle.scene)
+check "s: the springs' table" sh -c 'echo "$0" | grep -q "springs · E "' "$s"
+check "s: the events' table" sh -c 'echo "$0" | grep -q "events · E 50"' "$s"
+check "s: one status, the springs' time" sh -c 'echo "$0" | tail -n 1 | grep -q " t 40.00 "' "$s"
+check "s: the springs' steps on their frame" sh -c 'echo "$0" | grep -q "springs · E [0-9.]* · step 800"' "$s"
+check "s: the event engine's collisions on its frame" sh -c 'echo "$0" | grep -q "events · E 50 · 5 collisions"' "$s"
+# time-locked after stepping back: the event side rebuilt to the same time
+a=$(snap --keys='s <t 40> space ,*100' scenes/cradle.scene | grep -o "events · E [0-9.]* · [0-9]* collisions")
+b=$(snap --keys='s <t 35> space' scenes/cradle.scene | grep -o "events · E [0-9.]* · [0-9]* collisions")
+check "s: back 100 steps = run to t 35 ($a, $b)" [ -n "$a" -a "$a" = "$b" ]
+check "s: refused with gravity" has 'no split view: gravity' --keys='s' scenes/gravity.scene
+check "s s: off" hasnt 'events · E' --keys='s s' scenes/cradle.scene
+check "s then m: split off" has 'split off: the event engine is on' --keys='s m' scenes/cradle.scene
+
+# --- the worksheet: unequal masses in 2-D with keys alone ---
+s0=$(status --snapshot=100x32 scenes/unequal.scene)
+s1=$(status --snapshot=100x32 --keys='i v ] . . . . .' scenes/unequal.scene)
+s2=$(status --snapshot=100x32 --keys='i v ] ]' scenes/unequal.scene)
+check "worksheet: Σp before" sh -c 'echo "$0" | grep -q "Σp (10, 0)"' "$s0"
+check "worksheet: Σp in the contact" sh -c 'echo "$0" | grep -q "Σp (10, 0)"' "$s1"
+check "worksheet: Σp after" sh -c 'echo "$0" | grep -q "Σp (10, 0)"' "$s2"
+ke=$(echo "$s2" | field KE)
+check "worksheet: KE back after ($ke of 50)" awk -v k="$ke" 'BEGIN { exit !(k > 49.9 && k < 50.1) }'
+s3=$(status --snapshot=100x32 --keys='e*5 ] ]' scenes/unequal.scene)
+check "worksheet e 0.5: Σp kept" sh -c 'echo "$0" | grep -q "Σp (10, "' "$s3"
+check "worksheet e 0.5: KE lost" [ "$(echo "$s3" | field KE | cut -d. -f1)" -lt 35 ]
+
+# --- small and ASCII screens ---
+check "40x12 with every panel: draws" sh -c '"$0" --snapshot=40x12 --no-color --keys="i P v p f c n tab s" >/dev/null' "$SB"
+check "40x12: the table keeps its rows" [ "$(snap --snapshot=40x12 --keys='i P' | grep -c '│')" -ge 4 ]
+check "ASCII: no braille or Σ with everything on" sh -c '! "$0" --snapshot --no-color --ascii --keys="i P v p c n tab" | sed "\$d" | grep -q "[^ -~]"' "$SB"
+
+summary

@@ -1,0 +1,212 @@
+#!/bin/sh
+# record.sh - trajectories, series and the LAMMPS export through the command
+# line: frame and row counts, times, the three input formats, both engines,
+# standard output, write errors and bad options; ASE reads every frame when
+# python3-ase is installed (skipped with a message otherwise).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+out=$(mktemp)
+err=$(mktemp)
+tmp=$(mktemp -d)
+trap 'rm -rf "$out" "$err" "$tmp"' EXIT
+
+frames() { grep -c '^Lattice=' "$1"; }
+
+# The issue's example: 101 frames of 16 balls.
+"$SPRINGBALL" -H -n 1000 --every 10 --traj="$tmp/break.xyz" --series="$tmp/break.csv" \
+    scenes/break.scene >"$out" 2>"$err"
+check "break: runs" test $? -eq 0 -a ! -s "$err"
+check "break: 101 frames" test "$(frames "$tmp/break.xyz")" -eq 101
+check "break: 16 rows a frame" awk 'NR % 18 == 1 && $0 != "16" { exit 1 }
+    NR % 18 > 2 || NR % 18 == 0 { if (NF != 9 || $1 != "X") exit 1 }
+    END { exit NR != 101 * 18 }' "$tmp/break.xyz"
+check "break: steps 0, 10, ..., 1000" awk '/^Lattice=/ { match($0, /Step=[0-9]+/)
+    if (substr($0, RSTART + 5, RLENGTH - 5) != 10 * k++) exit 1 } END { exit k != 101 }' \
+    "$tmp/break.xyz"
+check "break: the final state is printed as before" grep -q '^title The break' "$out"
+check "series: header" test "$(head -n 1 "$tmp/break.csv")" = \
+    "t,step,ke,pe,pg,e,px,py,contacts,dissipated"
+check "series: 101 rows of 10 fields" awk -F, 'NF != 10 { exit 1 } END { exit NR != 102 }' \
+    "$tmp/break.csv"
+check "series: energy 50 at the start" awk -F, 'NR == 2 { exit !($3 == 50 && $6 == 50) }' \
+    "$tmp/break.csv"
+# The last frame is the final state, to the bit (awk reads numbers by strtod).
+check "last frame = final state" awk '
+    FNR == NR { if ($1 == "ball") { bx[++nb] = $2; by[nb] = $3; bvx[nb] = $4; bvy[nb] = $5 } next }
+    /^Lattice=/ { f++; r = 0; next }
+    f == 101 && NF == 9 { r++; if ($2 != bx[r] || $3 != by[r] || $5 != bvx[r] || $6 != bvy[r]) bad++ }
+    END { exit bad || r != 16 }' "$out" "$tmp/break.xyz"
+
+# A field and open sides add pf and out, as --stats does; e = ke + pe + pg + pf.
+"$SPRINGBALL" -H -n 200 --every 50 --series="$tmp/f.csv" scenes/field.scene >/dev/null
+check "series: pf and out with a field and an open side" test "$(head -n 1 "$tmp/f.csv")" = \
+    "t,step,ke,pe,pg,e,px,py,contacts,dissipated,pf,out"
+check "series: e = ke + pe + pg + pf" awk -F, 'NR > 1 { d = $6 - ($3 + $4 + $5 + $11); if (d < 0) d = -d
+    if (NF != 12 || d > 1e-9 * ($6 < 0 ? -$6 : $6) + 1e-9) bad++ } END { exit bad || NR != 6 }' "$tmp/f.csv"
+
+# --every-t: frames at t = 0, 1, ..., 10 (within half a step).
+"$SPRINGBALL" -H -T 10 --every-t 1 --traj="$tmp/t.xyz" scenes/break.scene >/dev/null
+check "--every-t: 11 frames" test "$(frames "$tmp/t.xyz")" -eq 11
+check "--every-t: times" awk '/^Lattice=/ { match($0, /Time=[^ ]+/); t = substr($0, RSTART + 5, RLENGTH - 5)
+    d = t - k++; if (d < -0.025 || d > 0.025) exit 1 } END { exit k != 11 }' "$tmp/t.xyz"
+
+# The event engine: frames every 10 events, and at exact times.
+"$SPRINGBALL" -H --engine=event -n 50 --every 10 --traj="$tmp/e.xyz" --series="$tmp/e.csv" \
+    scenes/hard.scene >/dev/null 2>"$err"
+check "event: runs" test $? -eq 0 -a ! -s "$err"
+check "event: 6 frames" test "$(frames "$tmp/e.xyz")" -eq 6
+check "event: steps count events" awk '/^Lattice=/ { match($0, /Step=[0-9]+/)
+    if (substr($0, RSTART + 5, RLENGTH - 5) != 10 * k++) exit 1 }' "$tmp/e.xyz"
+check "event: series has its counters" test "$(head -n 1 "$tmp/e.csv")" = \
+    "t,step,ke,pe,pg,e,px,py,contacts,dissipated,collisions,walls,crossings,mft"
+check "event: 6 rows" test "$(wc -l <"$tmp/e.csv")" -eq 7
+"$SPRINGBALL" -H --engine=event -T 3 --every-t 0.5 --traj="$tmp/et.xyz" scenes/hard.scene >/dev/null
+check "event --every-t: exact times" test "$(grep -o 'Time=[^ ]*' "$tmp/et.xyz" | tr '\n' ' ')" = \
+    "Time=0 Time=0.5 Time=1 Time=1.5 Time=2 Time=2.5 Time=3 "
+
+# Universes and particle files.
+"$SPRINGBALL" -H -n 20 --every 10 --traj="$tmp/u.xyz" scenes/planets.txt >/dev/null
+check "universe: 3 frames of 5 bodies" test "$(frames "$tmp/u.xyz")" -eq 3 -a "$(head -n 1 "$tmp/u.xyz")" = 5
+check "universe: the box is -R..R" grep -q 'Origin="-250000000000 -250000000000 -0.5" ' "$tmp/u.xyz"
+p=$(ls tests/particles/*.txt | head -n 1)
+"$SPRINGBALL" -H -n 4 --every 2 --traj="$tmp/p.xyz" "$p" >/dev/null
+check "particles: 3 frames" test "$(frames "$tmp/p.xyz")" -eq 3
+
+# Standard output: the recording takes the place of the final state.
+"$SPRINGBALL" -H -n 10 --every 5 --traj=- scenes/headon.scene >"$out"
+check "--traj=-: frames on stdout, no scene" test "$(frames "$out")" -eq 3 -a "$(grep -c '^ball' "$out")" -eq 0
+"$SPRINGBALL" -H -n 10 --every 5 --series=- scenes/headon.scene >"$out"
+check "--series=-: rows on stdout" test "$(wc -l <"$out")" -eq 4
+
+# Write errors and unwritable files: status 1 and the reason.
+if [ -w /dev/full ]; then
+    expect_fail 1 "springball: /dev/full: write error: No space left on device" \
+        "$SPRINGBALL" -H -n 10 --traj=/dev/full scenes/break.scene
+    "$SPRINGBALL" -H -n 10 --traj=- scenes/break.scene >/dev/full 2>"$err"
+    check "stdout full: status 1" test $? -eq 1
+    check "stdout full: says so" grep -q "standard output: write error" "$err"
+fi
+expect_fail 1 "springball: $tmp/no/x.xyz: cannot write: No such file or directory" \
+    "$SPRINGBALL" -H -n 10 --traj="$tmp/no/x.xyz" scenes/break.scene
+
+# A run the event engine refuses leaves the files as they were.
+echo keep >"$tmp/g.xyz"
+expect_fail 2 "springball: event engine: cannot simulate gravity (use --engine=spring)" \
+    "$SPRINGBALL" -H --engine=event -n 5 --traj="$tmp/g.xyz" --series="$tmp/g.csv" scenes/gravity.scene
+check "refused run: files untouched" test "$(cat "$tmp/g.xyz")" = keep -a ! -e "$tmp/g.csv"
+
+# Bad options: status 2 and the first line says what is wrong.
+u="Try 'springball --help' for more information."
+expect_fail 2 "springball: --every: '0' must be >= 1" "$SPRINGBALL" -H --traj=x --every 0
+expect_fail 2 "springball: --every: 'x' is not a whole number" "$SPRINGBALL" -H --traj=x --every x
+expect_fail 2 "springball: --every-t: '0' must be > 0" "$SPRINGBALL" -H --traj=x --every-t 0
+expect_fail 2 "springball: give --every or --every-t, not both" \
+    "$SPRINGBALL" -H --traj=x --every 2 --every-t 1
+expect_fail 2 "springball: --every and --every-t need --traj, --series or --export" \
+    "$SPRINGBALL" -H --every 2
+expect_fail 2 "springball: --traj and --series record a headless run: add -H (in the terminal, R records)" \
+    "$SPRINGBALL" --traj=x
+expect_fail 2 "springball: --traj and --series cannot both write to standard output" \
+    "$SPRINGBALL" -H --traj=- --series=-
+expect_fail 2 "springball: --traj and --series cannot write to the same file 'a.out'" \
+    "$SPRINGBALL" -H --traj=a.out --series=a.out
+expect_fail 2 "springball: --traj: the file name is empty" "$SPRINGBALL" -H --traj=
+expect_fail 2 "springball: --export: unknown format 'gromacs' (use lammps)" \
+    "$SPRINGBALL" --export=gromacs x
+expect_fail 2 "springball: --export=lammps needs a PREFIX for PREFIX.in and PREFIX.data" \
+    "$SPRINGBALL" --export=lammps
+expect_fail 2 "springball: --export=lammps needs the run length: -n STEPS or -T TIME" \
+    "$SPRINGBALL" --export=lammps "$tmp/x"
+expect_fail 2 "springball: --export=lammps: PREFIX 'a b' has a blank, quote, \$, #, & or brace, which LAMMPS would not read back" \
+    "$SPRINGBALL" --export=lammps "a b" -n 1
+expect_fail 2 "springball: --export=lammps: the event engine has no LAMMPS equivalent (gran/hooke is the spring engine)" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -n 1 --engine=event
+expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of the round table" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -n 1 scenes/round.scene
+check "a refused export writes nothing" test ! -e "$tmp/x.in" -a ! -e "$tmp/x.data"
+
+# The export: both files, the PREFIX before or after the scene, -T in steps.
+"$SPRINGBALL" --export=lammps "$tmp/b" -T 10 scenes/break.scene >"$out" 2>"$err"
+check "export: status 0, quiet" test $? -eq 0 -a ! -s "$out" -a ! -s "$err"
+check "export: the script" grep -q "^run 200$" "$tmp/b.in"
+check "export: 16 atoms" grep -q "^16 atoms$" "$tmp/b.data"
+"$SPRINGBALL" scenes/headon.scene --export=lammps "$tmp/h" -n 7 >/dev/null 2>&1
+check "export: PREFIX after the scene" grep -q "^run 7$" "$tmp/h.in"
+expect_fail 1 "springball: $tmp/no/b.data: cannot write: No such file or directory" \
+    "$SPRINGBALL" --export=lammps "$tmp/no/b" -n 1
+
+# The terminal's R key, played by --snapshot in a directory of its own.
+SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
+here=$(pwd)
+mkdir "$tmp/rk"
+snapr() { (cd "$tmp/rk" && LC_ALL=C.UTF-8 "$SB" --snapshot --no-color "$@" "$here/scenes/break.scene"); }
+snapr --keys='R <t 5> <t 5> R' >"$out" 2>"$err"
+check "R: runs" test $? -eq 0 -a ! -s "$err"
+check "R: the note says what was written" \
+    grep -q "recorded 3 frames to springball-1.xyz and springball-1.csv" "$out"
+check "R: a frame at each state shown" test "$(grep -o 'Time=[^ ]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Time=0 Time=5 Time=10 "
+check "R: steps" test "$(grep -o 'Step=[0-9]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Step=0 Step=100 Step=200 "
+check "R: the series" test "$(cut -d, -f1,2 "$tmp/rk/springball-1.csv" | tr '\n' ' ')" = \
+    "t,step 0,0 5,100 10,200 "
+snapr --keys='R <t 1>' >"$out" 2>"$err"
+check "R: the next free name, nothing overwritten" \
+    test -s "$tmp/rk/springball-2.xyz" -a "$(grep -c Lattice "$tmp/rk/springball-1.xyz")" -eq 3
+check "R: REC on the status line" sh -c 'tail -n 1 "$1" | grep -Eq "REC springball-2.xyz 2( |$)"' sh "$out"
+check "R: the note names both files" grep -q "recording to springball-3.xyz and springball-3.csv (R stops)" \
+    "$(snapr --keys='R' >"$out"; echo "$out")"
+# Paused: one frame per '.', ',' or kick, none while nothing changes.
+rm -f "$tmp"/rk/*
+snapr --keys='space R . . , <t 3> enter R' >"$out"
+check "R paused: a frame per change" test "$(grep -o 'Step=[0-9]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Step=0 Step=1 Step=2 Step=1 Step=1 "
+# Event mode: Step counts events.
+rm -f "$tmp"/rk/*
+snapr --keys='m R . . . R' >"$out"
+check "R event mode: steps are events" test "$(grep -o 'Step=[0-9]*' "$tmp/rk/springball-1.xyz" | tr '\n' ' ')" = \
+    "Step=0 Step=1 Step=2 Step=3 "
+# Where no file can be made, a note says why and nothing records.
+# (/proc takes no new files, even from root.)
+if [ -d /proc ]; then
+    (cd /proc && LC_ALL=C.UTF-8 "$SB" --snapshot --no-color --keys='R <t 1>' "$here/scenes/break.scene") >"$out" 2>&1
+    check "R: cannot record, says so" grep -q "cannot record: springball-1.xyz: " "$out"
+    check "R: no REC then" sh -c '! tail -n 1 "$1" | grep -q REC' sh "$out"
+fi
+
+# ASE reads every frame, with the right positions.
+py=""
+for p in python3 /usr/bin/python3; do
+    if command -v "$p" >/dev/null 2>&1 && "$p" -c 'import ase.io' 2>/dev/null; then
+        py=$p
+        break
+    fi
+done
+if [ -z "$py" ]; then
+    echo "record: python3-ase is not installed: the ASE check is skipped"
+else
+    "$py" - "$tmp/break.xyz" "$tmp/u.xyz" <<'EOF' >"$out" 2>&1
+import sys
+import ase.io
+fr = ase.io.read(sys.argv[1], index=':')
+assert len(fr) == 101, len(fr)
+for k, a in enumerate(fr):
+    assert len(a) == 16 and a.info['Step'] == 10 * k
+    assert abs(a.info['Time'] - 0.5 * k) < 1e-9
+    assert list(a.cell.lengths()) == [800, 400, 24]
+# the cue ball's track: (160 + 10 t, 200) until it reaches the rack near x = 536
+for a in fr[:70]:
+    x, y, z = a.positions[0]
+    assert x == 160 + 10 * a.info['Time'] or abs(x - 160 - 10 * a.info['Time']) < 1e-9, x
+    assert y == 200 and z == 0
+assert (fr[0].arrays['velo'][0] == [10, 0, 0]).all()
+assert (fr[0].arrays['radius'] == 12).all() and (fr[0].arrays['mass'] == 1).all()
+u = ase.io.read(sys.argv[2], index=':')
+assert len(u) == 3 and len(u[0]) == 5
+print("ase ok")
+EOF
+    check "ASE reads every frame" grep -q "^ase ok$" "$out"
+    grep -q "^ase ok$" "$out" || cat "$out"
+fi
+
+summary

@@ -1,0 +1,490 @@
+/*
+ * test_panel.c - the lab's panels drawn from a state: the values panel's
+ * rows are the values of the state, the totals row their sum, the
+ * selected ball's row is marked and scrolled into view, its contacts are
+ * listed with lab_contacts' numbers; the plots over time and the speeds
+ * panel; the overlay's arrows start at the ball's centre with the length
+ * their scale gives, keep the scale while stepping, and carry a legend;
+ * numbers, the centre of mass, the ASCII fallback.
+ */
+#include "panel.h"
+#include "scene.h"
+#include "test.h"
+#include "view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int load(struct sim *s, const char *text)
+{
+    struct scene sc;
+    struct scene_error err;
+    if (scene_parse(&sc, text, strlen(text), &err)) {
+        printf("scene error %d: %s\n", err.line, err.msg);
+        return -1;
+    }
+    int rc = scene_to_sim(&sc, s);
+    scene_free(&sc);
+    return rc;
+}
+
+enum { PW = 100, PH = 40 };
+static struct plot_cell cells[PW * PH];
+
+static struct plot grid(int w, int h)
+{
+    struct plot p = {w, h, cells};
+    plot_clear(&p);
+    return p;
+}
+
+/* Row @p row as UTF-8 (blanks as spaces, trailing blanks cut). */
+static const char *row_text(const struct plot *p, int row)
+{
+    static char buf[4 * PW + 1];
+    size_t n = 0;
+    for (int c = 0; c < p->w; c++) {
+        uint32_t ch = p->cell[row * p->w + c].ch;
+        if (ch == 0)
+            ch = ' ';
+        if (ch < 0x80) {
+            buf[n++] = (char)ch;
+        } else if (ch < 0x800) {
+            buf[n++] = (char)(0xc0 | ch >> 6);
+            buf[n++] = (char)(0x80 | (ch & 63));
+        } else {
+            buf[n++] = (char)(0xe0 | ch >> 12);
+            buf[n++] = (char)(0x80 | ((ch >> 6) & 63));
+            buf[n++] = (char)(0x80 | (ch & 63));
+        }
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    buf[n] = 0;
+    return buf;
+}
+
+static int dot_at(const struct plot *p, int dx, int dy)
+{
+    static const uint8_t bit[2][4] = {{0x01, 0x02, 0x04, 0x40},
+                                      {0x08, 0x10, 0x20, 0x80}};
+    if (dx < 0 || dy < 0 || dx >= 2 * p->w || dy >= 4 * p->h)
+        return 0;
+    uint32_t ch = p->cell[(dy / 4) * p->w + dx / 2].ch;
+    if (ch < PLOT_BRAILLE || ch > PLOT_BRAILLE + 0xff)
+        return 0;
+    return ((ch - PLOT_BRAILLE) & bit[dx % 2][dy % 4]) != 0;
+}
+
+static const char *headon =
+    "table 800 400\nk 5\ndt 0.05\n"
+    "ball 250 200 10 0 1 20 red\nball 550 200 -10 0 2 20 blue\n";
+
+static void test_values(void)
+{
+    struct sim s;
+    CHECK(load(&s, headon) == 0);
+    struct plot p = grid(80, 12);
+    struct panel_values o = {PANEL_NONE, 0, 0, 0};
+    CHECK(panel_values(&p, &s, &o) == 2);
+    struct lab_layout lay;
+    lab_layout(&lay, 80);
+    char buf[256];
+    CHECK(strcmp(row_text(&p, 0), lab_header(buf, sizeof buf, &lay)) == 0);
+    /* a row per ball: the values of the state */
+    for (size_t b = 0; b < 2; b++) {
+        struct lab_row r;
+        lab_row(&s, b, &r);
+        CHECK(strcmp(row_text(&p, 1 + (int)b), lab_row_line(buf, sizeof buf, &lay, &r)) == 0);
+    }
+    CHECK(strstr(row_text(&p, 1), "   1   1.0000   250.00   200.00   10.000        0   10.000") ==
+          row_text(&p, 1));
+    /* totals: sum px = 10 - 20, sum KE = 50 + 100 */
+    CHECK(strncmp(row_text(&p, 3), "   Σ ", 6) == 0);
+    CHECK(strstr(row_text(&p, 3), "-10.000") && strstr(row_text(&p, 3), "150.00"));
+    CHECK(strcmp(row_text(&p, 4), "PE 0  E 150  M 3  CM (450, 200)") == 0);
+    CHECK(p.cell[1 * 80 + 5].color == PANEL_TEXT && p.cell[0].color != PANEL_HILITE);
+
+    /* in contact, ball 2 selected: its row marked, its contact listed */
+    for (int i = 0; i < 266; i++)
+        sim_step(&s);
+    o.selected = 1;
+    panel_values(&p, &s, &o);
+    CHECK(row_text(&p, 2)[0] == '>' && p.cell[2 * 80 + 5].color == PANEL_HILITE);
+    struct lab_contact c[2];
+    CHECK(lab_contacts(&s, 1, c, 2) == 1);
+    CHECK(strcmp(row_text(&p, 5), "ball 2 touches:") == 0);
+    char want[128], a[32], b[32];
+    snprintf(a, sizeof a, "%.5g", c[0].s);
+    snprintf(b, sizeof b, "%.5g", c[0].fs);
+    snprintf(want, sizeof want, "  ball 1      s %s  k·s %s", a, b);
+    CHECK(strcmp(row_text(&p, 6), want) == 0);
+    CHECK(c[0].s > 0);
+    /* ASCII: "k*s", "sum" */
+    o.ascii = 1;
+    panel_values(&p, &s, &o);
+    CHECK(strstr(row_text(&p, 6), "k*s") != NULL);
+    CHECK(strncmp(row_text(&p, 3), " sum", 4) == 0);
+    sim_free(&s);
+
+    /* with restitution the dashpot force is listed too */
+    CHECK(load(&s, "table 800 400\nrestitution 0.5\n"
+                   "ball 390 200 1 0 1 12\nball 410 200 -1 0 2 12\n") == 0);
+    o.selected = 0;
+    o.ascii = 0;
+    panel_values(&p, &s, &o);
+    CHECK(lab_contacts(&s, 0, c, 2) == 1);
+    snprintf(a, sizeof a, "dashpot %.5g", c[0].fd);
+    CHECK(strstr(row_text(&p, 6), a) != NULL);
+    CHECK(strstr(row_text(&p, 4), "lost") == NULL);
+    sim_free(&s);
+
+    /* the exponential law acts across a gap: "gap" and its force */
+    CHECK(load(&s, "table 800 400\ndt 0.01\ncontact exp 5 200\n"
+                   "ball 390 200 1 0 1 12\nball 416 200 -1 0 1 12\n") == 0);
+    panel_values(&p, &s, &o);
+    /* the law reaches the bottom and top walls 188 away (its range is 40
+     * eps = 200): listed, but not touching, and not in the panel */
+    struct lab_contact cc[8];
+    CHECK(lab_contacts(&s, 0, cc, 8) == 3);
+    CHECK(cc[0].partner == LAB_WALL + LAB_WALL_BOTTOM && !cc[0].touching);
+    CHECK(cc[2].partner == 1 && cc[2].touching);
+    snprintf(want, sizeof want, "  ball 2      gap %.5g  f %.5g", -cc[2].s, cc[2].f);
+    CHECK(strcmp(row_text(&p, 6), want) == 0);
+    CHECK_NEAR(-cc[2].s, 2, 1e-5);
+    CHECK(strcmp(row_text(&p, 7), "") == 0);
+    sim_free(&s);
+}
+
+static void test_values_scroll(void)
+{
+    struct sim s;
+    CHECK(load(&s, scene_builtin) == 0); /* 16 balls */
+    struct plot p = grid(80, 8);
+    /* 8 rows: header, totals, info, and with a selection the contacts line:
+     * 4 ball rows */
+    struct panel_values o = {15, 0, 0, 0};
+    CHECK(panel_values(&p, &s, &o) == 4);
+    CHECK(o.scroll == 12);
+    CHECK(strncmp(row_text(&p, 4), "> 16", 4) == 0);
+    CHECK(strncmp(row_text(&p, 1), "  13", 4) == 0);
+    CHECK(strstr(row_text(&p, 0), "13-16/16") == NULL); /* no room at 80 */
+    CHECK(strcmp(row_text(&p, 7), "ball 16: no contact") == 0);
+    /* back up to the first ball */
+    o.selected = 0;
+    panel_values(&p, &s, &o);
+    CHECK(o.scroll == 0 && strncmp(row_text(&p, 1), ">  1", 4) == 0);
+    /* no selection: the caller's scroll, kept within the rows */
+    o.selected = PANEL_NONE;
+    o.scroll = 100;
+    CHECK(panel_values(&p, &s, &o) == 5);
+    CHECK(o.scroll == 11);
+    /* 40 columns: the narrow layout */
+    p = grid(40, 8);
+    panel_values(&p, &s, &o);
+    CHECK(strcmp(row_text(&p, 0), "   #        m       vx       vy       KE") == 0);
+    /* too small: a message */
+    p = grid(6, 1);
+    CHECK(panel_values(&p, &s, &o) == 0);
+    sim_free(&s);
+}
+
+static void test_time_plots(void)
+{
+    struct sim s;
+    CHECK(load(&s, headon) == 0);
+    struct lab_series ser;
+    CHECK(lab_series_init(&ser, 1000) == 0);
+    struct plot p = grid(60, 12);
+    CHECK(panel_energy(&p, &ser, 0) == -1);
+    CHECK(strcmp(row_text(&p, 0), "no data yet") == 0);
+    for (int i = 0; i < 400; i++) {
+        sim_step(&s);
+        struct lab_totals t;
+        double v[LAB_SERIES_CH];
+        lab_totals(&s, &t);
+        lab_series_sample(&t, v);
+        lab_series_push(&ser, s.t, v);
+    }
+    CHECK(panel_energy(&p, &ser, 0) == 0);
+    CHECK(strcmp(row_text(&p, 0), "━ KE  ━ PE  ━ E") == 0);
+    CHECK(p.cell[0].color == PANEL_KE && p.cell[6].color == PANEL_PE);
+    /* the window: the last 5 time units */
+    CHECK(panel_energy(&p, &ser, 5) == 0);
+    CHECK(strncmp(row_text(&p, 11) + 8, "15 ", 3) == 0 && strstr(row_text(&p, 11), "20") != NULL);
+    CHECK(panel_momentum(&p, &ser, 0) == 0);
+    CHECK(strcmp(row_text(&p, 0), "━ sum px  ━ sum py") == 0);
+    /* sum px = 10 - 20 = -10 throughout: the px line is flat */
+    struct plot_frame f = {8, 1, 52, 10, 0, 0, 0, 0};
+    (void)f;
+    int px_cells = 0;
+    for (int i = 0; i < 60 * 12; i++)
+        px_cells += p.cell[i].color == PANEL_PX && p.cell[i].ch >= PLOT_BRAILLE;
+    CHECK(px_cells >= 52 && px_cells <= 53);
+    lab_series_free(&ser);
+    sim_free(&s);
+}
+
+static void test_speeds(void)
+{
+    struct sim s;
+    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    for (int i = 0; i < 100; i++)
+        sim_step(&s);
+    struct plot p = grid(80, 16);
+    CHECK(panel_speeds(&p, &s, 0) == 0);
+    CHECK(strstr(row_text(&p, 0), "balls") && strstr(row_text(&p, 0), "Maxwell-Boltzmann"));
+    int bars = 0, curve = 0;
+    for (int i = 0; i < 80 * 16; i++) {
+        bars += p.cell[i].color == PANEL_BAR;
+        curve += p.cell[i].color == PANEL_CURVE;
+    }
+    CHECK(bars > 20 && curve > 20);
+    sim_free(&s);
+    CHECK(load(&s, "table 800 400\nball 100 100 0 0 1 5\n") == 0);
+    CHECK(panel_speeds(&p, &s, 0) == -1);
+    CHECK(strcmp(row_text(&p, 0), "speeds: all at rest") == 0);
+    sim_free(&s);
+}
+
+static void test_overlay(void)
+{
+    struct sim s;
+    CHECK(load(&s, "table 800 400\nball 400 200 10 0 1 20\nball 100 100 0 0 1 20\n") == 0);
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 80, 24, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    struct plot p = grid(80, 24);
+    struct panel_overlay o = {0};
+    o.arrows = PANEL_ARROW_V;
+    o.aspect = 2;
+    o.selected = PANEL_NONE;
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    /* the table is 78 x 22 cells inside: the largest arrow at most
+     * min(78, 44) / 4 = 11 cells, 10 per 11 cells -> 1 per cell */
+    CHECK(o.scale[0].per_cell == 1);
+    double c, r;
+    view_to_grid(&v.map, 400, 200, &c, &r);
+    int y = (int)floor(4 * r), x0 = (int)floor(2 * c);
+    /* from the centre, 10 cells (20 dots) to the right */
+    int ok = 1;
+    for (int x = x0; x <= x0 + 20; x++)
+        ok &= dot_at(&p, x, y);
+    CHECK(ok);
+    CHECK(!dot_at(&p, x0 + 21, y) && !dot_at(&p, x0 - 1, y));
+    /* the ball at rest has no arrow */
+    view_to_grid(&v.map, 100, 100, &c, &r);
+    CHECK(p.cell[(int)r * 80 + (int)c].ch == 0);
+    /* the legend on the frame's bottom line */
+    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   v 1/cell") == 0);
+    /* the scale is kept while the speed falls: half the length */
+    s.vx[sim_slot(&s, 0)] = 5;
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    CHECK(o.scale[0].per_cell == 1);
+    CHECK(dot_at(&p, x0 + 10, y) && !dot_at(&p, x0 + 11, y));
+    /* and changed when it no longer fits */
+    s.vx[sim_slot(&s, 0)] = 30;
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    CHECK(o.scale[0].per_cell == 5);
+    CHECK(dot_at(&p, x0 + 12, y) && !dot_at(&p, x0 + 13, y));
+
+    /* force arrows need the forces; momentum arrows m v */
+    o.arrows = PANEL_ARROW_F | PANEL_ARROW_P;
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    CHECK(o.scale[2].per_cell == 0 && o.scale[1].per_cell > 0);
+    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   p 5/cell") == 0);
+
+    /* numbers, the ring, the centre of mass at (250, 150) */
+    o.arrows = 0;
+    o.numbers = 1;
+    o.cm = 1;
+    o.selected = 1;
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    view_to_grid(&v.map, 250, 150, &c, &r);
+    CHECK(p.cell[(int)r * 80 + (int)c].ch == 0x2295 && p.cell[(int)r * 80 + (int)c].color == PANEL_CM);
+    view_to_grid(&v.map, 400, 200, &c, &r);
+    /* a ball 20 wide is 3.9 cells: its number on it */
+    CHECK(p.cell[(int)r * 80 + (int)floor(c - 0.5 + 0.5)].ch == '1');
+    int ring = 0;
+    for (int i = 0; i < 80 * 24; i++)
+        ring += p.cell[i].color == PANEL_SELECT;
+    CHECK(ring >= 6);
+    o.ascii = 1;
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    view_to_grid(&v.map, 250, 150, &c, &r);
+    CHECK(p.cell[(int)r * 80 + (int)c].ch == '+');
+    view_free(&v);
+    sim_free(&s);
+}
+
+/* Past PANEL_MANY balls only the selected ball gets arrows and a number. */
+static void test_overlay_many(void)
+{
+    struct sim s;
+    CHECK(load(&s, "table 4000 2000\nrandom 1200 5 1 3 9\n") == 0);
+    struct view v;
+    view_init(&v);
+    CHECK(view_layout(&v, 100, 32, 0, 0, 4000, 2000, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
+    struct plot p = grid(100, 32);
+    struct panel_overlay o = {0};
+    o.arrows = PANEL_ARROW_V;
+    o.numbers = 1;
+    o.aspect = 2;
+    o.selected = PANEL_NONE;
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    int drawn = 0;
+    for (int i = 0; i < 100 * 32; i++)
+        drawn += p.cell[i].ch >= PLOT_BRAILLE && p.cell[i].ch <= PLOT_BRAILLE + 0xff;
+    CHECK(drawn == 0);
+    CHECK(strstr(row_text(&p, v.map.top + v.map.h), "select a ball (Tab)") != NULL);
+    o.selected = 7;
+    p = grid(100, 32);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    drawn = 0;
+    for (int i = 0; i < 100 * 32; i++)
+        drawn += p.cell[i].color == PANEL_V && p.cell[i].ch >= PLOT_BRAILLE;
+    CHECK(drawn >= 1 && drawn <= 26);
+    CHECK(strstr(row_text(&p, v.map.top + v.map.h), "ball 8 only") != NULL);
+    view_free(&v);
+    sim_free(&s);
+}
+
+static void test_merge_ascii(void)
+{
+    CHECK(panel_merge(0x2801, 0x2880) == 0x2881);
+    CHECK(panel_merge('o', 0x2880) == 0x2880);
+    CHECK(panel_merge(0x2801, 0) == 0x2801);
+    CHECK(panel_merge(0x2801, '7') == '7');
+
+    /* the ASCII fallback */
+    struct plot_cell pc[6] = {{0x28ff, 1}, {0x2809, 1}, {0x28c0, 1}, {0x2502, 1},
+                              {0x2295, 1}, {'a', 1}};
+    struct plot q = {6, 1, pc};
+    plot_ascii(&q);
+    CHECK(pc[0].ch == '#' && pc[1].ch == '\'' && pc[2].ch == '.' && pc[3].ch == '|' &&
+          pc[4].ch == '*' && pc[5].ch == 'a');
+}
+
+static void test_keys(void)
+{
+    struct panel_state ps;
+    panel_state_init(&ps);
+    CHECK(ps.ov.selected == PANEL_NONE && ps.ov.arrows == 0 && ps.plot == PANEL_PLOT_OFF);
+    ps.ov.scale[0].per_cell = 7;
+    CHECK(strcmp(panel_key(&ps, 'v', 3), "velocity arrows on") == 0);
+    CHECK(ps.ov.arrows == PANEL_ARROW_V && ps.ov.scale[0].per_cell == 0);
+    CHECK(strcmp(panel_key(&ps, 'p', 3), "momentum arrows on") == 0);
+    CHECK(strcmp(panel_key(&ps, 'f', 3), "force arrows on") == 0);
+    CHECK(ps.ov.arrows == 7);
+    CHECK(strcmp(panel_key(&ps, 'v', 3), "velocity arrows off") == 0);
+    CHECK(ps.ov.arrows == 6);
+    CHECK(strcmp(panel_key(&ps, 'c', 3), "centre of mass on") == 0 && ps.ov.cm);
+    CHECK(strcmp(panel_key(&ps, 'n', 3), "ball numbers on") == 0 && ps.ov.numbers);
+    CHECK(strcmp(panel_key(&ps, 'i', 3), "values panel on") == 0 && ps.values);
+    CHECK(strcmp(panel_key(&ps, 's', 3), "split: spring and event engines") == 0 && ps.split);
+    /* P cycles off -> energy -> momentum -> speeds -> off */
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: energy") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: momentum") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: speeds") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot off") == 0 && ps.plot == PANEL_PLOT_OFF);
+    /* Tab: none -> 1 -> 2 -> 3 -> none; Shift-Tab back */
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 1") == 0 && ps.ov.selected == 0);
+    panel_key(&ps, PANEL_KEY_NEXT, 3);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 3") == 0 && ps.pv.selected == 2);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "no ball selected") == 0);
+    CHECK(ps.ov.selected == PANEL_NONE);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_PREV, 3), "ball 3") == 0);
+    panel_key(&ps, PANEL_KEY_PREV, 3);
+    panel_key(&ps, PANEL_KEY_PREV, 3);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_PREV, 3), "no ball selected") == 0);
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 0), "no balls") == 0);
+    /* a selection past the balls (a smaller scene) is dropped */
+    ps.ov.selected = 10;
+    CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 1") == 0);
+    /* pages */
+    ps.rows = 5;
+    ps.pv.scroll = 0;
+    CHECK(panel_key(&ps, PANEL_KEY_PGDN, 30) != NULL);
+    CHECK(ps.pv.scroll == 4 && ps.pv.free_scroll);
+    panel_key(&ps, PANEL_KEY_PGUP, 30);
+    panel_key(&ps, PANEL_KEY_PGUP, 30);
+    CHECK(ps.pv.scroll == 0);
+    /* the simulation's keys are not the panels' */
+    CHECK(panel_key(&ps, 'e', 3) == NULL && panel_key(&ps, ']', 3) == NULL);
+    CHECK(panel_key(&ps, 'b', 3) == NULL && panel_key(&ps, 'x', 3) == NULL);
+}
+
+static void test_layout(void)
+{
+    struct panel_state ps;
+    panel_state_init(&ps);
+    struct panel_rects r;
+    struct panel_rect area = {0, 1, 80, 22}; /* 80 x 24 less title and status */
+    panel_layout(area, &ps, 16, 800, 400, &r);
+    CHECK(r.table.x == 0 && r.table.y == 1 && r.table.w == 80 && r.table.h == 22);
+    CHECK(r.values.w == 0 && r.plot.w == 0 && r.table2.w == 0);
+    /* values: 16 balls want 19 rows; half the area at most */
+    ps.values = 1;
+    panel_layout(area, &ps, 16, 800, 400, &r);
+    CHECK(r.values.h == 11 && r.values.y == 12 && r.values.w == 80);
+    CHECK(r.table.h == 11);
+    /* two balls: as tall as the rows need */
+    panel_layout(area, &ps, 2, 800, 400, &r);
+    CHECK(r.values.h == 5 && r.table.h == 17);
+    /* and a plot: stacked below 100 columns */
+    ps.plot = PANEL_PLOT_ENERGY;
+    panel_layout(area, &ps, 2, 800, 400, &r);
+    CHECK(r.values.w == 80 && r.plot.w == 80 && r.values.y + r.values.h == r.plot.y);
+    CHECK(r.values.h + r.plot.h + r.table.h == 22 && r.plot.h >= 5);
+    /* side by side from 100 columns */
+    struct panel_rect wide = {0, 1, 100, 30};
+    panel_layout(wide, &ps, 2, 800, 400, &r);
+    CHECK(r.values.y == r.plot.y && r.values.x + r.values.w + 1 == r.plot.x);
+    CHECK(r.plot.x + r.plot.w == 100 && r.table.h + r.values.h == 30);
+    /* split: whichever shows the table larger. 800 x 400 at 80 x 22: side
+     * by side 38/800 = 0.0475 cells a unit, above 9*2/400 = 0.045 */
+    ps.values = 0;
+    ps.plot = 0;
+    ps.split = 1;
+    panel_layout(area, &ps, 2, 800, 400, &r);
+    CHECK(r.table.w == 40 && r.table2.x == 40 && r.table.h == 22);
+    /* a 5:1 table: one above the other */
+    panel_layout(area, &ps, 2, 1000, 200, &r);
+    CHECK(r.table.w == 80 && r.table2.w == 80 && r.table.h == 11 && r.table2.y == 12);
+    struct panel_rect flat = {0, 1, 200, 30};
+    panel_layout(flat, &ps, 2, 800, 400, &r);
+    CHECK(r.table.h == 30 && r.table.w == 100 && r.table2.x == 100);
+    /* a square world side by side */
+    panel_layout(area, &ps, 2, 400, 400, &r);
+    CHECK(r.table.w == 40 && r.table2.x == 40 && r.table.h == 22);
+    /* 40 x 12: the table keeps at least 4 rows, a plot under 5 rows goes */
+    struct panel_rect small = {0, 1, 40, 10};
+    ps.split = 0;
+    ps.plot = PANEL_PLOT_SPEEDS;
+    panel_layout(small, &ps, 16, 800, 400, &r);
+    CHECK(r.plot.h == 5 && r.table.h == 5);
+    ps.values = 1;
+    panel_layout(small, &ps, 16, 800, 400, &r);
+    CHECK(r.table.h >= 4);
+    CHECK(r.values.w == 0 || r.values.h >= 3);
+    CHECK(r.plot.w == 0 || r.plot.h >= 5);
+    CHECK(r.table.h + r.values.h + r.plot.h <= 10);
+}
+
+void test_labpanel(void)
+{
+    test_keys();
+    test_layout();
+    test_values();
+    test_values_scroll();
+    test_time_plots();
+    test_speeds();
+    test_overlay();
+    test_overlay_many();
+    test_merge_ascii();
+}

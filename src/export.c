@@ -40,13 +40,6 @@ const char *export_lammps_unsupported(const struct sim *s)
         return "point masses without contacts";
     if (p->gravity != 0)
         return "gravity between balls";
-    /* issue 17: not mapped (yet) rather than silently left out */
-    if (p->friction != SIM_FRICTION_NONE)
-        return "friction";
-    if (p->gx != 0 || p->gy != 0)
-        return "a uniform field";
-    if (p->open)
-        return "open sides";
     if (p->reach != 0)
         return "interactions beyond touching";
     if (p->friction != SIM_FRICTION_NONE)

@@ -130,8 +130,8 @@ for d in 'friction linear 1:friction' 'field 0 -1:a field' 'open top:open sides'
         "$SPRINGBALL" -H --engine=event -n 10 "$out.scene"
 done
 rm -f "$out.scene"
-# the LAMMPS export refuses what it cannot map rather than leave it out
-# (a uniform field is mapped: fix gravity, tested in lammps.sh)
+# the LAMMPS export refuses friction and open sides rather than leave them
+# out (a field becomes fix gravity: tests/lammps.sh)
 for d in 'friction drag 0.01:friction' 'open top:open sides'; do
     printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
     expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of ${d#*:}" \

@@ -111,7 +111,7 @@ static void test_touching(void)
     CHECK(scene_parse(&sc, scene_builtin, strlen(scene_builtin), &err) == 0);
     size_t n = sc.n;
     struct palette_ball *b = calloc(n + 2, sizeof *b);
-    uint16_t *w = calloc(n + 2, sizeof *w);
+    uint16_t *w = calloc(n + 32, sizeof *w); /* room for the wall of 20 below */
     static struct palette p;
     for (size_t i = 0; i < n; i++) {
         b[i].x = sc.balls[i].x;

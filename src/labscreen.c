@@ -132,6 +132,7 @@ static void draw_values(struct screen *scr, struct screen_rect r, struct session
         return;
     lf->ps.pv.selected = lf->ps.ov.selected;
     lf->ps.pv.ascii = f->glyphs == VIEW_ASCII;
+    lf->ps.pv.hard = ss->engine == SESSION_EVENT;
     lf->ps.rows = panel_values(&p, labscreen_state(lf, ss), &lf->ps.pv);
     labscreen_blit(scr, r.x, r.y + 1, &p, f->glyphs);
     free(p.cell);

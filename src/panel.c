@@ -46,7 +46,9 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     struct lab_contact con[MAX_CONTACT_LINES];
     size_t ncon = 0;
     int con_lines = 0;
-    if (sel != PANEL_NONE && p->h >= 8) {
+    if (sel != PANEL_NONE && p->h >= 8 && o->hard) {
+        con_lines = 1;
+    } else if (sel != PANEL_NONE && p->h >= 8) {
         /* the touching ones (a law with a range acts further) */
         struct lab_contact all[64];
         size_t nall = lab_contacts(s, sel, all, 64);
@@ -113,7 +115,9 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     if (con_lines > 0) {
         struct lab_row r;
         lab_row(s, sel, &r);
-        if (ncon == 0)
+        if (o->hard)
+            snprintf(buf, sizeof buf, "ball %zu: hard balls touch only at an instant", sel + 1);
+        else if (ncon == 0)
             snprintf(buf, sizeof buf, "ball %zu: no contact", sel + 1);
         else
             snprintf(buf, sizeof buf, "ball %zu touches:", sel + 1);

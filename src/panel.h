@@ -67,6 +67,7 @@ struct panel_values {
     size_t scroll;   ///< first ball row; moved to show the selected ball
     int ascii;       ///< 1: ASCII only ("sum", "k*s")
     int free_scroll; ///< 1: the user paged away: do not follow the selected ball
+    int hard;        ///< 1: the event engine's state (hard balls: no springs to list)
 };
 
 /// Draws the values panel of @p s. Rows from the top: the header, a row

@@ -40,6 +40,7 @@ struct parser {
     int generating;        /* add_ball is called by rack or random */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
     int seen_walls, seen_contact, seen_gravity;
+    int seen_cue;
     int seen_friction, seen_field, seen_open;
 };
 
@@ -636,6 +637,19 @@ static int parse_radii(struct parser *ps, struct text_token t, double *r0,
     return 0;
 }
 
+/* cue N: the front end's cue (selected) ball, one of the balls before. */
+static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    unsigned long long n;
+    if (expect_fields(ps, tok, ntok, 1, 1, "cue N") || once(ps, &ps->seen_cue, "cue") ||
+        parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &n))
+        return -1;
+    if (n > ps->sc->n)
+        return fail(ps, "cue %llu: there are %zu balls before this line", n, ps->sc->n);
+    ps->sc->cue = (size_t)n;
+    return 0;
+}
+
 static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 5, 6, "random N R[..RMAX] M SPEED SEED [maxwell]"))
@@ -835,6 +849,8 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_ball(ps, tok, ntok);
     if (tok_is(tok[0], "rack"))
         return d_rack(ps, tok, ntok);
+    if (tok_is(tok[0], "cue"))
+        return d_cue(ps, tok, ntok);
     if (tok_is(tok[0], "random"))
         return d_random(ps, tok, ntok);
     if (tok_is(tok[0], "title")) {
@@ -921,7 +937,9 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
             rc = parse_line(&ps, text + i, l);
         i = j + 1;
     }
-    if (rc == 0 && sc->n == 0) {
+    /* A table and no balls is an empty table to fill (the front end's
+     * live edits); nothing at all is a mistake. */
+    if (rc == 0 && sc->n == 0 && !ps.seen_table) {
         if (ps.line == 0)
             ps.line = 1;
         rc = fail(&ps, "no balls (a scene needs a ball, rack or random line)");
@@ -936,6 +954,27 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     free(ps.ball_line);
     if (rc)
         scene_free(sc);
+    return rc;
+}
+
+int scene_parse_line(struct scene *sc, const char *line, size_t len,
+                     struct scene_error *err)
+{
+    memset(err, 0, sizeof *err);
+    struct parser ps = {.sc = sc, .err = err, .line = 1};
+    ps.ball_line = malloc((sc->cap ? sc->cap : 1) * sizeof *ps.ball_line);
+    if (!ps.ball_line)
+        return fail(&ps, "out of memory");
+    for (size_t i = 0; i < sc->n; i++)
+        ps.ball_line[i] = 0; /* given before: checked as given */
+    int rc;
+    if (memchr(line, 0, len) || memchr(line, '\n', len))
+        rc = fail(&ps, "one line, without NUL bytes");
+    else
+        rc = parse_line(&ps, line, len);
+    if (rc == 0)
+        rc = check_inside(&ps);
+    free(ps.ball_line);
     return rc;
 }
 
@@ -1062,4 +1101,6 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
                 s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i], c ? " " : "",
                 c ? c : "");
     }
+    if (sc->cue > 0 && sc->cue <= s->n)
+        fprintf(f, "cue %zu\n", sc->cue);
 }

@@ -28,6 +28,8 @@ check "v p: both legends" has '─ v 1/cell  p 1/cell ─' --keys='v p'
 # a force only in a contact: the head-on pair at its deepest overlap
 check "f: no force arrows apart" hasnt 'F [0-9.]+/cell' --keys='f' scenes/headon.scene
 check "f: the force legend in the contact" has '─ F [0-9.]+/cell ─' --keys='f ] .*10' scenes/headon.scene
+check "f: none in the event engine" hasnt 'F [0-9.]+/cell' --keys='m f <t 13>' scenes/headon.scene
+check "event engine: no springs to list" has 'ball 2: hard balls touch only at an instant' --keys='m i tab <t 13>' scenes/headon.scene
 # the scale is kept while stepping (lengths compare), so a slower ball's
 # arrow is shorter: the unequal pair after the contact
 a=$(snap --keys='v' scenes/unequal.scene | grep -o 'v [0-9.]*/cell')

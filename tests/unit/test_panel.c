@@ -85,7 +85,7 @@ static void test_values(void)
     struct sim s;
     CHECK(load(&s, headon) == 0);
     struct plot p = grid(80, 12);
-    struct panel_values o = {PANEL_NONE, 0, 0, 0};
+    struct panel_values o = {PANEL_NONE, 0, 0, 0, 0};
     CHECK(panel_values(&p, &s, &o) == 2);
     struct lab_layout lay;
     lab_layout(&lay, 80);
@@ -163,7 +163,7 @@ static void test_values_scroll(void)
     struct plot p = grid(80, 8);
     /* 8 rows: header, totals, info, and with a selection the contacts line:
      * 4 ball rows */
-    struct panel_values o = {15, 0, 0, 0};
+    struct panel_values o = {15, 0, 0, 0, 0};
     CHECK(panel_values(&p, &s, &o) == 4);
     CHECK(o.scroll == 12);
     CHECK(strncmp(row_text(&p, 4), "> 16", 4) == 0);

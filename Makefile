@@ -34,7 +34,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim grid contact gravity event history session twin
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen
+PURE   = text scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
 # The front end and the entry point.
 FRONT  = main tui
 
@@ -113,7 +113,7 @@ check:
 FUZZ_CC    ?= clang
 FUZZTIME   ?= 60
 FUZZ_SAN    = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES  = scene universe particles detect view sim
+FUZZ_NAMES  = scene universe particles detect view sim command
 FUZZ_BIN    = $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_SRC    = $(CORE:%=src/%.c) $(PURE:%=src/%.c)
 # A lower ball limit, so that a legitimate huge random or rack line cannot

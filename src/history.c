@@ -54,12 +54,12 @@ int history_init(struct history *h, const struct sim *s, int cap, long long ever
     return 0;
 }
 
-/* Copies s into slot i, allocating the slot on first use. */
+/* Copies s into slot i, allocating the slot on first use (and again when
+ * an edit changed the number of balls). */
 static int store(struct history *h, int i, const struct sim *s)
 {
-    if (!h->cp[i].x && sim_init(&h->cp[i], s->n, &s->p))
+    if (sim_assign(&h->cp[i], s))
         return -1;
-    sim_copy(&h->cp[i], s);
     h->pos[i] = h->now;
     return 0;
 }
@@ -112,7 +112,8 @@ int history_back(struct history *h, struct sim *s)
     while (h->count > 1 && h->pos[slot(h, h->count - 1)] > target)
         h->count--;
     int last = slot(h, h->count - 1);
-    sim_copy(s, &h->cp[last]);
+    if (sim_assign(s, &h->cp[last]))
+        return -1;
     for (long long p = h->pos[last]; p < target; p++)
         if (sim_step(s)) { /* no memory for the grid: stop where the state is */
             h->now = p;

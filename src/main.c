@@ -127,6 +127,8 @@ static void usage(void)
 "      --no-color         no colour (also when NO_COLOR is set)\n"
 "      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
 "      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
+"      --save-to=FILE     w saves the scene as FILE (or FILE-2, -3 ... when it\n"
+"                         exists; default springball-N.scene here)\n"
 "      --keys=KEYS        play the key script KEYS, e.g. '. . <t 40> space up*3\n"
 "                         enter' (keys, <t T> waits T of simulated time,\n"
 "                         <click COL ROW>; see springball(1))\n"
@@ -212,7 +214,7 @@ _Noreturn static void die_long_option(const char *arg, const struct option *long
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT,
-       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE };
+       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO };
 
 /* === Recording and export (issue 15) ==================================
  *
@@ -575,6 +577,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
         {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
+        {"save-to", required_argument, NULL, OPT_SAVE_TO},
         REC_LONGOPTS
         {NULL, 0, NULL, 0},
     };
@@ -665,6 +668,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_KEYS: o->ui.keys = optarg; break;
         case OPT_NO_MOUSE: o->ui.mouse = 0; break;
+        case OPT_SAVE_TO: o->ui.save_to = optarg; break;
         case OPT_TRAJ: case OPT_SERIES: case OPT_EVERY: case OPT_EVERY_T:
         case OPT_EXPORT:
             rec_option(c, optarg, argc, argv, &o->rec);

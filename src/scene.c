@@ -40,7 +40,7 @@ struct parser {
     int generating;        /* add_ball is called by rack or random */
     int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
     int seen_walls, seen_contact, seen_gravity;
-    int cue_line;          /* line of the cue directive, 0: none */
+    int seen_cue;
     int seen_friction, seen_field, seen_open;
 };
 
@@ -257,22 +257,6 @@ static int d_dt(struct parser *ps, const struct text_token *tok, int ntok)
         once(ps, &ps->seen_dt, "dt"))
         return -1;
     return parse_positive(ps, tok[1], "time step dt", &ps->sc->p.dt);
-}
-
-/* cue N: the front end's cue ball is ball N (1-based, in the order the
- * balls are made, rack and random included); checked once all are read. */
-static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
-{
-    unsigned long long v;
-    if (expect_fields(ps, tok, ntok, 1, 1, "cue N"))
-        return -1;
-    if (ps->cue_line)
-        return fail(ps, "cue given twice");
-    if (parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &v))
-        return -1;
-    ps->sc->cue = (size_t)v;
-    ps->cue_line = ps->line;
-    return 0;
 }
 
 static int d_restitution(struct parser *ps, const struct text_token *tok, int ntok)
@@ -653,6 +637,19 @@ static int parse_radii(struct parser *ps, struct text_token t, double *r0,
     return 0;
 }
 
+/* cue N: the front end's cue (selected) ball, one of the balls before. */
+static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
+{
+    unsigned long long n;
+    if (expect_fields(ps, tok, ntok, 1, 1, "cue N") || once(ps, &ps->seen_cue, "cue") ||
+        parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &n))
+        return -1;
+    if (n > ps->sc->n)
+        return fail(ps, "cue %llu: there are %zu balls before this line", n, ps->sc->n);
+    ps->sc->cue = (size_t)n;
+    return 0;
+}
+
 static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 5, 6, "random N R[..RMAX] M SPEED SEED [maxwell]"))
@@ -836,8 +833,6 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_dt(ps, tok, ntok);
     if (tok_is(tok[0], "restitution"))
         return d_restitution(ps, tok, ntok);
-    if (tok_is(tok[0], "cue"))
-        return d_cue(ps, tok, ntok);
     if (tok_is(tok[0], "walls"))
         return d_walls(ps, tok, ntok);
     if (tok_is(tok[0], "contact"))
@@ -854,6 +849,8 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_ball(ps, tok, ntok);
     if (tok_is(tok[0], "rack"))
         return d_rack(ps, tok, ntok);
+    if (tok_is(tok[0], "cue"))
+        return d_cue(ps, tok, ntok);
     if (tok_is(tok[0], "random"))
         return d_random(ps, tok, ntok);
     if (tok_is(tok[0], "title")) {
@@ -940,17 +937,15 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
             rc = parse_line(&ps, text + i, l);
         i = j + 1;
     }
-    if (rc == 0 && sc->n == 0) {
+    /* A table and no balls is an empty table to fill (the front end's
+     * live edits); nothing at all is a mistake. */
+    if (rc == 0 && sc->n == 0 && !ps.seen_table) {
         if (ps.line == 0)
             ps.line = 1;
         rc = fail(&ps, "no balls (a scene needs a ball, rack or random line)");
     }
     if (rc == 0)
         rc = check_inside(&ps);
-    if (rc == 0 && sc->cue > sc->n) {
-        ps.line = ps.cue_line;
-        rc = fail(&ps, "cue %zu: the scene has %zu balls", sc->cue, sc->n);
-    }
     sc->format = SCENE_FORMAT_NATIVE;
     sc->view.x0 = 0;
     sc->view.y0 = 0;
@@ -959,6 +954,27 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     free(ps.ball_line);
     if (rc)
         scene_free(sc);
+    return rc;
+}
+
+int scene_parse_line(struct scene *sc, const char *line, size_t len,
+                     struct scene_error *err)
+{
+    memset(err, 0, sizeof *err);
+    struct parser ps = {.sc = sc, .err = err, .line = 1};
+    ps.ball_line = malloc((sc->cap ? sc->cap : 1) * sizeof *ps.ball_line);
+    if (!ps.ball_line)
+        return fail(&ps, "out of memory");
+    for (size_t i = 0; i < sc->n; i++)
+        ps.ball_line[i] = 0; /* given before: checked as given */
+    int rc;
+    if (memchr(line, 0, len) || memchr(line, '\n', len))
+        rc = fail(&ps, "one line, without NUL bytes");
+    else
+        rc = parse_line(&ps, line, len);
+    if (rc == 0)
+        rc = check_inside(&ps);
+    free(ps.ball_line);
     return rc;
 }
 
@@ -1044,8 +1060,6 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     if (sc->title)
         fprintf(f, "title %s\n", sc->title);
-    if (sc->cue)
-        fprintf(f, "cue %zu\n", sc->cue);
     if (s->p.shape == SIM_CIRCLE)
         fprintf(f, "table circle %.17g\n", 0.5 * s->p.w);
     else
@@ -1087,4 +1101,6 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
                 s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i], c ? " " : "",
                 c ? c : "");
     }
+    if (sc->cue > 0 && sc->cue <= s->n)
+        fprintf(f, "cue %zu\n", sc->cue);
 }

@@ -57,7 +57,7 @@ struct scene {
     size_t names_len, names_cap;
     double radius;            ///< universe radius R (view -R..R); 0 in native scenes
     struct scene_view view;   ///< native: the table [0,w]x[0,h]; universe: [-R,R]^2
-    size_t cue;               ///< the cue ball, 1-based (directive `cue N`), 0: none
+    size_t cue;               ///< `cue N`: the front end's cue ball N (1-based); 0: none
 };
 
 /// The name of ball @p i ("" when it has none), e.g. "earth.gif".
@@ -78,6 +78,18 @@ struct scene_error {
 /// @return 0, or -1 with @p err filled in and nothing left to free.
 int scene_parse(struct scene *sc, const char *text, size_t len,
                 struct scene_error *err);
+
+/// Parses one line of scene text into @p sc as the next line of a scene
+/// would be: the directive changes sc->p (or the title), ball, rack and
+/// random lines append balls (random avoiding those already there), and
+/// the checks of a whole scene follow (with hard walls every ball lies on
+/// the table). Each directive may be given once per call, as in a file.
+/// The front end's command line is this: the scene language applied live.
+/// @p sc is a parsed scene or one built by the caller (balls allocated
+/// with cap >= n). @return 0, or -1 with @p err (line 1); then @p sc may
+/// be partly changed: parse into a copy.
+int scene_parse_line(struct scene *sc, const char *line, size_t len,
+                     struct scene_error *err);
 
 /// Frees what scene_parse allocated.
 void scene_free(struct scene *sc);

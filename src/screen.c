@@ -63,6 +63,28 @@ static void palette_fill(struct screen *scr, int glyphs)
     free(m);
 }
 
+/* The cell colour of a ball by its tag (see SCREEN_TAG_ADDED). */
+static uint32_t tag_fg(const struct screen *scr, uint32_t tag)
+{
+    if (!scr->color)
+        return 0;
+    if (tag == SCREEN_TAG_PUSHER)
+        return SCREEN_WARN;
+    if (tag & SCREEN_TAG_ADDED) { /* readable as the scene's own (palette.h) */
+        uint32_t c = tag & ~SCREEN_TAG_ADDED;
+        int nc = scr->color == 1 ? 256 : scr->color;
+        struct palette_ink ink = palette_ink(scene_color_rgb(c), nc, scr->bg);
+        uint32_t rgb = palette_ink_rgb(ink, nc, 0);
+        return c == SCENE_COLOR_NONE || !rgb ? 0 : SCREEN_RGB | rgb;
+    }
+    return tag < scr->sc->n ? scr->ball_fg[tag] : 0;
+}
+
+uint32_t screen_tag_color(const struct screen *scr, uint32_t tag)
+{
+    return tag_fg(scr, tag) & 0xffffff;
+}
+
 uint32_t screen_ball_color(const struct screen *scr, size_t k)
 {
     return k < scr->sc->n ? scr->ball_fg[k] & 0xffffff : 0;
@@ -778,19 +800,21 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
             }
         }
         for (size_t i = 0; i < s->n; i++) {
-            size_t k = sim_ball(s, i);
-            if (f->open && scr->ball_label[k][0])
-                view_text(v, s->x[i], s->y[i], scr->ball_label[k], scr->ball_fg[k]);
+            uint32_t tag = session_tag(ss, sim_ball(s, i));
+            const char *label = tag < scr->sc->n ? scr->ball_label[tag] : "";
+            if (f->open && label[0])
+                view_text(v, s->x[i], s->y[i], label, tag_fg(scr, tag));
             else if (f->open)
-                view_ball(v, s->x[i], s->y[i], 0, scr->ball_fg[k]); /* past 64 bodies: dots */
+                view_ball(v, s->x[i], s->y[i], 0, tag_fg(scr, tag)); /* past 64 bodies: dots */
             else
-                view_ball(v, s->x[i], s->y[i], s->r[i], scr->ball_fg[k]);
+                view_ball(v, s->x[i], s->y[i], s->r[i], tag_fg(scr, tag));
         }
         /* The cue ball is told apart by its arrow while aiming or paused. */
         if (aim && (f->aiming || !f->running) && !f->open) {
             size_t c = session_slot(ss, f->cue);
             if (c < s->n)
-                view_mark(v, s->x[c], s->y[c], s->r[c], f->aim, scr->ball_fg[f->cue]);
+                view_mark(v, s->x[c], s->y[c], s->r[c], f->aim,
+                          tag_fg(scr, session_tag(ss, f->cue)));
         }
         view_end(v);
     }
@@ -866,6 +890,106 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
         return;
     }
     draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL);
+}
+
+/* === The selected ball's velocity arrow (live edits) === */
+
+/* Grid coordinates of the arrow's tip: where the ball is after arrow_t at
+ * its velocity, at least a cell and a half beyond its rim (a handle that
+ * a zero velocity still shows). */
+static int arrow_geom(const struct screen *scr, const struct session *ss,
+                      const struct front *f, double *c0, double *r0, double *c1, double *r1)
+{
+    const struct sim *s = &ss->s;
+    size_t i = session_slot(ss, f->cue);
+    if (!f->arrow || f->open || i >= s->n || scr->lay.too_small || ss->nonfinite)
+        return -1;
+    const struct view_map *m = &scr->v.map;
+    view_to_grid(m, s->x[i], s->y[i], c0, r0);
+    double vx = s->vx[i], vy = s->vy[i];
+    view_to_grid(m, s->x[i] + vx * f->arrow_t, s->y[i] + vy * f->arrow_t, c1, r1);
+    double dc = *c1 - *c0, dr = (*r1 - *r0) * m->aspect; /* in cell widths */
+    /* beyond the aim mark (3 cells off the rim) */
+    double len = hypot(dc, dr), least = s->r[i] * m->sx + 4.5;
+    if (!(len >= least)) {
+        double ux = len > 0 ? dc / len : cos(f->aim), uy = len > 0 ? dr / len : -sin(f->aim);
+        *c1 = *c0 + ux * least;
+        *r1 = *r0 + uy * least / m->aspect;
+    }
+    if (!isfinite(*c1) || !isfinite(*r1) || fabs(*c1) > 1e6 || fabs(*r1) > 1e6)
+        return -1;
+    return 0;
+}
+
+int screen_arrow_tip(const struct screen *scr, const struct session *ss,
+                     const struct front *f, int *x, int *y)
+{
+    double c0, r0, c1, r1;
+    if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
+        return -1;
+    *x = scr->lay.table.x + (int)floor(c1);
+    *y = scr->lay.table.y + (int)floor(r1);
+    return 0;
+}
+
+/* A dotted shaft from the rim and a handle at the tip, over the table. */
+static void draw_arrow(struct screen *scr, const struct session *ss, const struct front *f)
+{
+    double c0, r0, c1, r1;
+    if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
+        return;
+    struct screen_rect t = scr->lay.table;
+    uint32_t fg = tag_fg(scr, session_tag(ss, f->cue));
+    int ascii = f->glyphs == VIEW_ASCII;
+    double len = hypot(c1 - c0, (r1 - r0) * scr->v.map.aspect);
+    int steps = (int)fmin(len, 400);
+    size_t i = session_slot(ss, f->cue);
+    double rim = ss->s.r[i] * scr->v.map.sx;
+    for (int k = 1; k < steps; k++) {
+        double q = (double)k / steps;
+        if (q * len <= rim + 0.5)
+            continue;
+        int x = t.x + (int)floor(c0 + q * (c1 - c0)), y = t.y + (int)floor(r0 + q * (r1 - r0));
+        if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1) {
+            const struct screen_cell *c = screen_at(scr, x, y);
+            if (c && c->ch == ' ')
+                screen_put(scr, x, y, ascii ? '.' : 0x00b7, fg, SCREEN_BOLD);
+        }
+    }
+    int x = t.x + (int)floor(c1), y = t.y + (int)floor(r1);
+    if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1)
+        screen_put(scr, x, y, ascii ? '+' : 0x25c6, fg, SCREEN_BOLD); /* the handle */
+}
+
+/* The ':' command line on the status row, its cursor in reverse video. */
+static void draw_prompt(struct screen *scr, const struct front *f)
+{
+    int y = scr->rows - 1;
+    for (int x = 0; x < scr->cols; x++)
+        screen_put(scr, x, y, ' ', 0, 0);
+    screen_put(scr, 0, y, ':', 0, SCREEN_BOLD);
+    /* scrolled so that the cursor shows */
+    const char *p = f->prompt;
+    size_t cur = f->prompt_cur, len = strlen(p);
+    int room = scr->cols - 2;
+    char before[256];
+    size_t from = 0;
+    for (;;) {
+        size_t n = cur - from < sizeof before - 1 ? cur - from : sizeof before - 1;
+        memcpy(before, p + from, n);
+        before[n] = 0;
+        if (screen_width(before) < room || from >= cur)
+            break;
+        from++;
+        while (from < cur && ((unsigned char)p[from] & 0xc0) == 0x80)
+            from++;
+    }
+    int w = screen_text(scr, 1, y, room, 0, 0, p + from);
+    (void)w;
+    int cx = 1 + screen_width(before);
+    const struct screen_cell *c = screen_at(scr, cx, y);
+    uint32_t ch = cur < len && c ? c->ch : ' ';
+    screen_put(scr, cx, y, ch, 0, SCREEN_REVERSE);
 }
 
 /* === Help === */
@@ -1018,6 +1142,7 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
         return;
     }
     draw_table(scr, ss, f);
+    draw_arrow(scr, ss, f);
     struct screen_rect side = scr->lay.side;
     if (side.w > 0) {
         int y = side.y;
@@ -1071,7 +1196,10 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
         }
     }
     draw_title(scr, ss, f);
-    draw_status(scr, ss, f);
+    if (f->prompt)
+        draw_prompt(scr, f);
+    else
+        draw_status(scr, ss, f);
     draw_note(scr, f);
     if (f->help)
         draw_help(scr, f, help, nhelp);

@@ -95,9 +95,21 @@ struct front {
     int open;           ///< open space (universe): labels, no cue ball
     int mouse;          ///< mouse reporting on (shown in the help)
     struct lab_front *lab; ///< the classroom lab's state (labscreen.h), or NULL
+    /* live edits (issue 14) */
+    const char *prompt; ///< the ':' line being typed, or NULL when closed
+    size_t prompt_cur;  ///< its cursor, a byte offset
+    int arrow;          ///< 1: the cue (selected) ball's velocity arrow shows
+    double arrow_t;     ///< the arrow reaches where the ball is in this time
+    int pusher;         ///< 1: the pusher is on (scene ball pusher_ball)
     const char *recording; ///< the file R records to, NULL when not recording
     long long rec_frames;  ///< frames recorded so far
 };
+
+/// Tags (session_tag) the front end gives balls: a scene ball keeps its
+/// scene index; a ball added live is SCREEN_TAG_ADDED | its scene colour;
+/// the pusher is SCREEN_TAG_PUSHER.
+#define SCREEN_TAG_ADDED 0x80000000u
+#define SCREEN_TAG_PUSHER 0x40000000u
 
 /// One help entry: the keys (e.g. "k K") and what they do.
 struct screen_help {
@@ -218,6 +230,15 @@ uint32_t screen_ball_color(const struct screen *scr, size_t k);
 /// The drift of @p e from @p ref as the status line writes it
 /// ("+0.125%", "0.000%", "+2.5e+03%", "?").
 void screen_drift(char *buf, size_t size, double e, double ref);
+
+/// The colour (0xrrggbb, 0 none) of a ball by its tag.
+uint32_t screen_tag_color(const struct screen *scr, uint32_t tag);
+
+/// The screen cell of the tip of the velocity arrow of the cue (selected)
+/// ball, as drawn while f->arrow: a handle that a drag sets the velocity
+/// with. @return 0, or -1 when there is none.
+int screen_arrow_tip(const struct screen *scr, const struct session *ss,
+                     const struct front *f, int *x, int *y);
 
 /// The scene ball under screen cell (x, y) (a click), or (size_t)-1.
 size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x, int y);

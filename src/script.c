@@ -17,6 +17,40 @@ static const struct {
     {"pgdn", SCRIPT_PGDN},
 };
 
+/* <press C R>, <drag C R>, <release C R>, <wheel up|down C R [mod]>: 1
+ * when @p body is one, with *it filled in. */
+static int mouse_item(const char *body, struct script_item *it)
+{
+    static const struct {
+        const char *fmt, *fmt_mod;
+        int kind;
+    } forms[] = {
+        {" press %d %d %c", NULL, SCRIPT_PRESS},
+        {" drag %d %d %c", NULL, SCRIPT_DRAG},
+        {" release %d %d %c", NULL, SCRIPT_RELEASE},
+        {" wheel up %d %d %c", " wheel up %d %d %7s %c", SCRIPT_WHEEL_UP},
+        {" wheel down %d %d %c", " wheel down %d %d %7s %c", SCRIPT_WHEEL_DOWN},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        char extra, word[8];
+        int x, y, mod = -1;
+        if (sscanf(body, forms[i].fmt, &x, &y, &extra) == 2)
+            mod = 0;
+        else if (forms[i].fmt_mod && sscanf(body, forms[i].fmt_mod, &x, &y, word, &extra) == 3 &&
+                 !strcmp(word, "mod"))
+            mod = 1;
+        if (mod >= 0) {
+            it->kind = SCRIPT_MOUSE;
+            it->mouse = forms[i].kind;
+            it->x = x;
+            it->y = y;
+            it->mod = mod;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 int script_parse(const char *s, struct script_item **items, char *err, size_t errsize)
 {
     size_t cap = 16, n = 0;
@@ -33,6 +67,31 @@ int script_parse(const char *s, struct script_item **items, char *err, size_t er
             break;
         const char *tok = p;
         struct script_item one = {0};
+        if (p[0] == '<' && p[1] == ':') {
+            /* <:LINE>: ':', the line typed, Enter */
+            const char *end = strchr(p, '>');
+            if (!end) {
+                snprintf(err, errsize, "'%.20s': no closing '>'", tok);
+                goto fail;
+            }
+            for (const char *c = p + 1; c <= end; c++) {
+                if (n + 1 >= cap) {
+                    struct script_item *ni = cap > 1000000 ? NULL : realloc(it, 2 * cap * sizeof *it);
+                    if (!ni) {
+                        snprintf(err, errsize, "the script is too long");
+                        goto fail;
+                    }
+                    it = ni;
+                    cap *= 2;
+                }
+                struct script_item k = {0};
+                k.kind = SCRIPT_KEY;
+                k.key = c == end ? '\r' : (unsigned char)*c;
+                it[n++] = k;
+            }
+            p = end + 1;
+            continue;
+        }
         if (*p == '<') {
             const char *end = strchr(p, '>');
             if (!end) {
@@ -63,8 +122,14 @@ int script_parse(const char *s, struct script_item **items, char *err, size_t er
                 one.kind = SCRIPT_CLICK;
                 one.x = x;
                 one.y = y;
+            } else if (mouse_item(body, &one)) {
+                if (one.x < 0 || one.y < 0 || one.x > 10000 || one.y > 10000) {
+                    snprintf(err, errsize, "<%s>: column and row from 0", body);
+                    goto fail;
+                }
             } else {
-                snprintf(err, errsize, "<%s>: not <t TIME> or <click COL ROW>", body);
+                snprintf(err, errsize, "<%s>: not <t TIME>, <click|press|drag|release "
+                         "COL ROW> or <wheel up|down COL ROW [mod]>", body);
                 goto fail;
             }
             p = end + 1;

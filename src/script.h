@@ -9,6 +9,9 @@
  *     (Control-x);
  *   - <t T>: wait T >= 0 units of simulated time;
  *   - <click COL ROW>: a click on that screen cell, from 0, 0 at the top left;
+ *   - <press C R>, <drag C R>, <release C R>, <wheel up|down C R [mod]>:
+ *     mouse events (drag: the pointer moves there with the button held);
+ *   - <:LINE>: the keys ':', LINE and Enter (the command line);
  * any of them followed by *N (1 <= N <= 100000) for N times.
  *
  * Pure C11: no curses, no I/O.
@@ -23,6 +26,17 @@ enum script_kind {
     SCRIPT_KEY = 0,   ///< press key
     SCRIPT_WAIT = 1,  ///< wait t of simulated time
     SCRIPT_CLICK = 2, ///< click on cell (x, y)
+    SCRIPT_MOUSE = 3, ///< a mouse event (mouse) on cell (x, y)
+};
+
+/// Mouse events of SCRIPT_MOUSE: <press C R>, <drag C R> (the pointer moves
+/// there, button held), <release C R>, <wheel up|down C R [mod]>.
+enum script_mouse {
+    SCRIPT_PRESS = 0,
+    SCRIPT_DRAG = 1,
+    SCRIPT_RELEASE = 2,
+    SCRIPT_WHEEL_UP = 3,
+    SCRIPT_WHEEL_DOWN = 4,
 };
 
 /// Keys that are not characters: codes beyond Unicode (the front end maps
@@ -42,7 +56,9 @@ struct script_item {
     int kind;  ///< enum script_kind
     int key;   ///< SCRIPT_KEY: a character code (Control-x is 1..26) or enum script_special
     double t;  ///< SCRIPT_WAIT: simulated time, finite, >= 0
-    int x, y;  ///< SCRIPT_CLICK: screen cell
+    int x, y;  ///< SCRIPT_CLICK, SCRIPT_MOUSE: screen cell
+    int mouse; ///< SCRIPT_MOUSE: enum script_mouse
+    int mod;   ///< SCRIPT_MOUSE: 1 when a modifier is held (wheel ... mod)
 };
 
 /// Parses @p s into a new array *@p items (free it).

@@ -6,6 +6,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdio.h> /* snprintf */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +56,13 @@ static double kinetic(const struct sim *s)
     return ke;
 }
 
+static int tags_mark(struct session *ss);
+static int tag_room(uint32_t **a, size_t *cap, size_t n);
+static void start_follow(struct session *ss);
+static void resize_timeline(struct session *ss);
+static void tags_sync(struct session *ss);
+static int apply_edit(struct session *ss, const struct session_action *a);
+
 /* === Spring timeline === */
 
 /* Starts a new spring timeline at the current state, position 0. */
@@ -66,10 +74,13 @@ static int spring_timeline(struct session *ss)
     long long every;
     history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
     ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
+    ss->sized_n = ss->s.n;
     ss->pos = 0;
     ss->nact = 0;
     touch(ss);
     ss->e0 = energy_now(ss);
+    if (tags_mark(ss))
+        return -1;
     return ss->have_history ? 0 : -1;
 }
 
@@ -114,6 +125,9 @@ static void apply(struct session *ss, const struct session_action *a)
         s->p.open = (unsigned)a->ball;
         sim_touch(s); /* the force path and its broad phase change */
         break;
+    default:
+        apply_edit(ss, a);
+        break;
     }
     touch(ss);
 }
@@ -149,7 +163,14 @@ static int spring_forward(struct session *ss)
         ss->msg = "state not finite: ',' steps back, 'r' resets";
         return -1;
     }
-    if (sim_step(&ss->s)) { /* no grid: never a silent all-pairs crawl */
+    /* An edit makes a move of its own: replayed instead of a step. */
+    int edit_next = 0;
+    for (size_t i = 0; i < ss->nact; i++)
+        if (ss->act[i].pos == ss->pos + 1) {
+            edit_next = ss->act[i].kind >= SESSION_ADD;
+            break;
+        }
+    if (!edit_next && sim_step(&ss->s)) { /* no grid: never a silent all-pairs crawl */
         ss->msg = "out of memory: the contact grid (paused)";
         return -1;
     }
@@ -211,6 +232,7 @@ static int snap_keep(struct session *ss)
         ss->snap = calloc(cap, sizeof *ss->snap);
         if (!ss->snap)
             return -1;
+        ss->sized_n = ss->s.n;
         ss->capsnap = cap;
         ss->nsnap = 0;
     }
@@ -227,15 +249,12 @@ static int snap_keep(struct session *ss)
     ss->nsnap = idx + 1; /* the future after it is gone */
     ss->snapnow = idx;
     struct session_snap *p = snap_at(ss, idx);
-    if (!p->live) {
-        if (sim_init(&p->s, ss->s.n, &ss->s.p)) {
-            ss->nsnap = idx;
-            ss->snapnow = idx ? idx - 1 : 0;
-            return -1;
-        }
-        p->live = 1;
+    if (sim_assign(&p->s, &ss->s)) { /* also when an edit changed n */
+        ss->nsnap = idx;
+        ss->snapnow = idx ? idx - 1 : 0;
+        return -1;
     }
-    sim_copy(&p->s, &ss->s);
+    p->live = 1;
     p->pos = ss->pos;
     p->events = ss->ev_events0 + ss->ev.collisions + ss->ev.walls;
     p->collisions = ss->ev_coll0 + ss->ev.collisions;
@@ -249,12 +268,24 @@ static int snap_restore(struct session *ss, size_t i)
 {
     struct session_snap *p = snap_at(ss, i);
     struct sim_params keep = ss->s.p;
-    sim_copy(&ss->s, &p->s);
-    ss->s.p = keep;
+    if (sim_assign(&ss->s, &p->s)) {
+        ss->msg = "out of memory";
+        return -1;
+    }
+    /* The parameters stay as they are (k and dt kept for the springs),
+     * unless a ':' edit of them is on this timeline: then they come back
+     * with the state (k and dt still kept). */
+    if (ss->edited_params) {
+        ss->s.p.k = keep.k;
+        ss->s.p.dt = keep.dt;
+    } else {
+        ss->s.p = keep;
+    }
     ss->snapnow = i;
     ss->pos = p->pos;
     ss->e0 = p->e_ref;
     touch(ss);
+    tags_sync(ss);
     if (ev_build(ss))
         return -1;
     ss->ev_events0 = p->events;
@@ -266,6 +297,7 @@ static int snap_restore(struct session *ss, size_t i)
 static void ev_moved(struct session *ss)
 {
     event_to_sim(&ss->ev, &ss->s);
+    cut_future(ss); /* edits recorded after now are gone with the states */
     ss->pos++;
     touch(ss);
     if (snap_keep(ss))
@@ -278,9 +310,12 @@ static int event_timeline(struct session *ss)
     ss->ev_events0 = ss->ev_coll0 = 0;
     ss->ev_t0 = ss->s.t;
     ss->pos = 0;
+    ss->nact = 0;
     ss->nsnap = ss->snap0 = ss->snapnow = 0;
     touch(ss);
     ss->e0 = energy_now(ss);
+    if (tags_mark(ss))
+        ss->msg = "out of memory";
     if (snap_keep(ss))
         ss->msg = "out of memory: cannot step back here";
     return 0;
@@ -321,7 +356,20 @@ int session_init(struct session *ss, const struct sim *start)
         return -1;
     }
     ss->nonfinite = !sim_finite(&ss->s);
-    spring_timeline(ss); /* without history ',' just says no */
+    size_t nt = start->n ? start->n : 1;
+    ss->tag = malloc(nt * sizeof *ss->tag);
+    ss->tag_start = malloc(nt * sizeof *ss->tag_start);
+    if (!ss->tag || !ss->tag_start) {
+        session_free(ss);
+        return -1;
+    }
+    ss->captag = ss->capstart = nt;
+    for (size_t i = 0; i < start->n; i++)
+        ss->tag[i] = ss->tag_start[i] = (uint32_t)i;
+    if (spring_timeline(ss) && !ss->tag0) { /* without history ',' just says no */
+        session_free(ss);
+        return -1;
+    }
     ss->msg = NULL;
     return 0;
 }
@@ -337,6 +385,9 @@ void session_free(struct session *ss)
     free(ss->snap);
     free(ss->act);
     free(ss->ring);
+    free(ss->tag);
+    free(ss->tag0);
+    free(ss->tag_start);
     sim_free(&ss->scratch);
     sim_free(&ss->start);
     sim_free(&ss->s);
@@ -383,9 +434,9 @@ int session_forward(struct session *ss)
 {
     ss->msg = NULL;
     ss->runaway = 0;
-    if (ss->engine == SESSION_EVENT)
-        return event_forward(ss);
-    return spring_forward(ss);
+    int rc = ss->engine == SESSION_EVENT ? event_forward(ss) : spring_forward(ss);
+    start_follow(ss);
+    return rc;
 }
 
 int session_back(struct session *ss)
@@ -402,6 +453,7 @@ int session_back(struct session *ss)
             session_set_engine(ss, SESSION_SPRING);
             ss->msg = "event engine failed: back to springs";
         }
+        start_follow(ss);
         rewind_samples(ss);
         return 0;
     }
@@ -412,6 +464,8 @@ int session_back(struct session *ss)
     ss->pos--;
     ss->nonfinite = !sim_finite(&ss->s);
     touch(ss);
+    tags_sync(ss);
+    start_follow(ss);
     rewind_samples(ss);
     return 0;
 }
@@ -479,7 +533,15 @@ int session_reset(struct session *ss)
 {
     ss->msg = NULL;
     ss->runaway = 0;
-    sim_copy(&ss->s, &ss->start);
+    if (sim_assign(&ss->s, &ss->start)) {
+        ss->msg = "out of memory";
+        return -1;
+    }
+    if (tag_room(&ss->tag, &ss->captag, ss->start.n)) {
+        ss->msg = "out of memory";
+        return -1;
+    }
+    memcpy(ss->tag, ss->tag_start, ss->start.n * sizeof *ss->tag);
     ss->nonfinite = !sim_finite(&ss->s);
     ss->nring = ss->ring0 = 0;
     touch(ss);
@@ -604,9 +666,8 @@ double session_contact_steps(const struct session *ss)
 static double sync_ke(struct session *ss)
 {
     struct sim *c = &ss->scratch;
-    if (!c->x && sim_init(c, ss->s.n, &ss->s.p))
+    if (sim_assign(c, &ss->s))
         return NAN;
-    sim_copy(c, &ss->s);
     sim_forces(c);
     double h = 0.5 * c->p.dt, ke = 0;
     for (size_t i = 0; i < c->n; i++) {
@@ -688,6 +749,433 @@ size_t session_samples(const struct session *ss)
 const struct session_sample *session_sample(const struct session *ss, size_t i)
 {
     return &ss->ring[(ss->ring0 + i) % SESSION_SAMPLES];
+}
+
+
+/* === Live edits === */
+
+/* Grows a tag array to hold @p n. */
+static int tag_room(uint32_t **a, size_t *cap, size_t n)
+{
+    if (n <= *cap && *a)
+        return 0;
+    size_t c = *cap ? *cap : 16;
+    while (c < n)
+        c *= 2;
+    uint32_t *t = realloc(*a, c * sizeof *t);
+    if (!t)
+        return -1;
+    *a = t;
+    *cap = c;
+    return 0;
+}
+
+/* A new timeline starts: its tags are the current ones. */
+static int tags_mark(struct session *ss)
+{
+    ss->edited = 0;
+    ss->edited_params = 0;
+    if (tag_room(&ss->tag0, &ss->capn0, ss->s.n))
+        return -1;
+    if (ss->tag)
+        memcpy(ss->tag0, ss->tag, ss->s.n * sizeof *ss->tag);
+    ss->n0 = ss->s.n;
+    return 0;
+}
+
+/* The tags of the state at the current position: those of the timeline's
+ * start, through the adds and removes recorded up to now. */
+static void tags_sync(struct session *ss)
+{
+    if (!ss->edited || !ss->tag0)
+        return;
+    size_t n = ss->n0;
+    if (tag_room(&ss->tag, &ss->captag, n))
+        return;
+    memcpy(ss->tag, ss->tag0, n * sizeof *ss->tag);
+    for (size_t i = 0; i < ss->nact && ss->act[i].pos <= ss->pos; i++) {
+        const struct session_action *a = &ss->act[i];
+        if (a->kind == SESSION_ADD) {
+            if (tag_room(&ss->tag, &ss->captag, n + 1))
+                return;
+            ss->tag[n++] = a->tag;
+        } else if (a->kind == SESSION_REMOVE && a->ball < n) {
+            memmove(ss->tag + a->ball, ss->tag + a->ball + 1, (n - a->ball - 1) * sizeof *ss->tag);
+            n--;
+        }
+    }
+    /* never out of step with the balls */
+    if (n != ss->s.n && tag_room(&ss->tag, &ss->captag, ss->s.n) == 0)
+        for (size_t i = n; i < ss->s.n; i++)
+            ss->tag[i] = UINT32_MAX;
+}
+
+uint32_t session_tag(const struct session *ss, size_t ball)
+{
+    return ball < ss->s.n && ss->tag ? ss->tag[ball] : UINT32_MAX;
+}
+
+void session_gesture(struct session *ss, int on)
+{
+    ss->gesture = on;
+}
+
+void session_group(struct session *ss, int on)
+{
+    if (!on && ss->group)
+        resize_timeline(ss); /* once the group's balls are in */
+    ss->group = on != 0;
+}
+
+/* Applies edit @p a to the state and the tags. @return 0, -1 (memory). */
+static int apply_edit(struct session *ss, const struct session_action *a)
+{
+    struct sim *s = &ss->s;
+    size_t i = a->ball < s->n ? sim_slot(s, a->ball) : s->n;
+    switch (a->kind) {
+    case SESSION_ADD:
+        if (tag_room(&ss->tag, &ss->captag, s->n + 1) ||
+            sim_add_ball(s, a->a, a->b, a->c, a->d, a->e, a->f))
+            return -1;
+        ss->tag[s->n - 1] = a->tag;
+        break;
+    case SESSION_REMOVE:
+        if (i >= s->n || sim_remove_ball(s, a->ball))
+            return -1;
+        memmove(ss->tag + a->ball, ss->tag + a->ball + 1, (s->n - a->ball) * sizeof *ss->tag);
+        break;
+    case SESSION_MOVE:
+        if (i >= s->n)
+            return -1;
+        s->x[i] = a->a;
+        s->y[i] = a->b;
+        if (a->c != 0)
+            s->vx[i] = s->vy[i] = 0;
+        sim_touch(s);
+        break;
+    case SESSION_VELOCITY:
+        if (i >= s->n)
+            return -1;
+        s->vx[i] = a->a;
+        s->vy[i] = a->b;
+        break;
+    case SESSION_MASS:
+    case SESSION_RADIUS:
+        if (i >= s->n)
+            return -1;
+        if (a->kind == SESSION_MASS)
+            s->m[i] = a->a;
+        else
+            s->r[i] = a->a;
+        sim_touch(s);
+        break;
+    case SESSION_PARAMS:
+        s->p = a->p;
+        sim_touch(s);
+        break;
+    default:
+        return -1;
+    }
+    touch(ss);
+    return 0;
+}
+
+/* Whether a disc of radius r at (x, y) lies wholly on the table. */
+static int fits(const struct sim_params *p, double x, double y, double r)
+{
+    if (p->shape == SIM_CIRCLE) {
+        double R = 0.5 * p->w, dx = x - R, dy = y - R;
+        return dx * dx + dy * dy <= (R - r) * (R - r);
+    }
+    if (p->shape == SIM_OPEN)
+        return 1;
+    return x >= r && x <= p->w - r && y >= r && y <= p->h - r;
+}
+
+#define HARD_MSG "with walls hard every ball must lie wholly on the table"
+
+/* Why edit @p a cannot be made, or NULL. Fixes k and dt into bounds. */
+static const char *edit_check(struct session *ss, struct session_action *a)
+{
+    const struct sim *s = &ss->s;
+    if (ss->nonfinite)
+        return "state not finite: ',' steps back, 'r' resets";
+    int hard = s->p.walls == SIM_WALLS_HARD;
+    size_t i = a->ball < s->n ? sim_slot(s, a->ball) : s->n;
+    if (a->kind != SESSION_ADD && a->kind != SESSION_PARAMS && i >= s->n)
+        return s->n ? "no such ball" : "no ball to edit (a adds one)";
+    switch (a->kind) {
+    case SESSION_ADD:
+        if (!isfinite(a->a) || !isfinite(a->b) || !isfinite(a->c) || !isfinite(a->d))
+            return "position and velocity must be finite";
+        if (!(a->e > 0 && a->e <= DBL_MAX))
+            return "mass must be > 0";
+        if (!(a->f > 0 && a->f <= DBL_MAX) &&
+            !(a->f == 0 && s->p.contact == SIM_CONTACT_NONE)) /* point masses */
+            return "radius must be > 0";
+        if (s->n + 1 >= UINT32_MAX)
+            return "too many balls";
+        if (hard && !fits(&s->p, a->a, a->b, a->f))
+            return HARD_MSG;
+        return NULL;
+    case SESSION_REMOVE:
+        return NULL;
+    case SESSION_MOVE:
+        if (!isfinite(a->a) || !isfinite(a->b))
+            return "position must be finite";
+        if (hard && !fits(&s->p, a->a, a->b, s->r[i]))
+            return HARD_MSG;
+        return NULL;
+    case SESSION_VELOCITY:
+        return isfinite(a->a) && isfinite(a->b) ? NULL : "velocity must be finite";
+    case SESSION_MASS:
+        return a->a > 0 && a->a <= DBL_MAX ? NULL : "mass must be > 0";
+    case SESSION_RADIUS:
+        if (!(a->a > 0 && a->a <= DBL_MAX))
+            return "radius must be > 0";
+        if (hard && !fits(&s->p, s->x[i], s->y[i], a->a))
+            return HARD_MSG;
+        return NULL;
+    case SESSION_PARAMS: {
+        struct sim_params *p = &a->p;
+        if (p->shape != s->p.shape || p->w != s->p.w || p->h != s->p.h)
+            return "the table cannot change live (w saves the scene to edit)";
+        if (!(p->restitution > 0 && p->restitution <= 1))
+            return "restitution must be > 0 and <= 1";
+        p->k = bounded(p->k, ss->k0);
+        p->dt = bounded(p->dt, ss->dt0);
+        if (p->walls == SIM_WALLS_HARD && s->p.walls != SIM_WALLS_HARD)
+            for (size_t j = 0; j < s->n; j++)
+                if (!fits(p, s->x[j], s->y[j], s->r[j])) {
+                    snprintf(ss->msgbuf, sizeof ss->msgbuf,
+                             "ball %zu crosses a wall: " HARD_MSG, sim_ball(s, j) + 1);
+                    return ss->msgbuf;
+                }
+        if (ss->engine == SESSION_EVENT) {
+            const char *why = event_unsupported(p);
+            if (why)
+                return why;
+        }
+        return NULL;
+    }
+    }
+    return "unknown edit";
+}
+
+/* The reset state follows the edits made at the starting time. */
+static void start_follow(struct session *ss)
+{
+    if (!ss->edited || ss->s.t != ss->start.t)
+        return;
+    if (tag_room(&ss->tag_start, &ss->capstart, ss->s.n) || sim_assign(&ss->start, &ss->s))
+        return;
+    memcpy(ss->tag_start, ss->tag, ss->s.n * sizeof *ss->tag);
+}
+
+/* A note when scene ball @p ball overlaps another. */
+static void overlap_note(struct session *ss, size_t ball)
+{
+    const struct sim *s = &ss->s;
+    if (ball >= s->n || s->p.contact == SIM_CONTACT_NONE)
+        return;
+    size_t i = sim_slot(s, ball);
+    for (size_t j = 0; j < s->n; j++) {
+        if (j == i)
+            continue;
+        double d = hypot(s->x[j] - s->x[i], s->y[j] - s->y[i]);
+        if (d < s->r[i] + s->r[j]) {
+            snprintf(ss->msgbuf, sizeof ss->msgbuf,
+                     ss->engine == SESSION_EVENT
+                         ? "ball %zu overlaps ball %zu: if they approach they collide at once"
+                         : "ball %zu overlaps ball %zu: the springs push them apart",
+                     ball + 1, sim_ball(s, j) + 1);
+            ss->msg = ss->msgbuf;
+            return;
+        }
+    }
+}
+
+/* After adds that more than doubled the balls the history or the ring of
+ * states was sized for, they would pass the memory budget: they are made
+ * again for the balls there are now, and ',' stops at this edit. */
+static void resize_timeline(struct session *ss)
+{
+    if (ss->s.n <= 2 * ss->sized_n + 256)
+        return;
+    ss->sized_n = ss->s.n;
+    if (ss->engine == SESSION_EVENT) {
+        for (size_t i = 0; i < ss->capsnap; i++)
+            if (ss->snap[i].live)
+                sim_free(&ss->snap[i].s);
+        free(ss->snap);
+        ss->snap = NULL;
+        ss->capsnap = ss->nsnap = ss->snap0 = ss->snapnow = 0;
+        if (snap_keep(ss))
+            ss->msg = "out of memory: cannot step back here";
+    } else if (ss->have_history) {
+        history_free(&ss->h);
+        int cap;
+        long long every;
+        history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
+        ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
+    }
+    snprintf(ss->msgbuf, sizeof ss->msgbuf, "%zu balls: ',' stops here (memory)", ss->s.n);
+    ss->msg = ss->msgbuf;
+}
+
+/* Makes edit @p a: a move of its own (or merged into the last one during
+ * a gesture), recorded for replay. */
+static int edit(struct session *ss, struct session_action a)
+{
+    ss->msg = NULL;
+    ss->runaway = 0;
+    const char *why = edit_check(ss, &a);
+    if (why) {
+        ss->msg = why;
+        return -1;
+    }
+    cut_future(ss);
+    struct session_action *last = ss->nact ? &ss->act[ss->nact - 1] : NULL;
+    int merge = ss->gesture && last && last->pos == ss->pos && last->kind == a.kind &&
+                last->ball == a.ball &&
+                (a.kind == SESSION_MOVE || a.kind == SESSION_VELOCITY ||
+                 a.kind == SESSION_MASS || a.kind == SESSION_RADIUS);
+    /* in a group after its first edit: one more action of the same move */
+    int joined = !merge && ss->group == 2 && last && last->pos == ss->pos &&
+                 last->kind >= SESSION_ADD;
+    if (!merge && ss->nact == ss->capact) {
+        size_t nc = ss->capact ? 2 * ss->capact : 16;
+        struct session_action *na = realloc(ss->act, nc * sizeof *na);
+        if (!na) {
+            ss->msg = "out of memory";
+            return -1;
+        }
+        ss->act = na;
+        ss->capact = nc;
+    }
+    if (apply_edit(ss, &a)) {
+        tags_sync(ss);
+        ss->msg = "out of memory";
+        return -1;
+    }
+    int newmove = !merge && !joined;
+    if (newmove)
+        ss->pos++;
+    if (ss->group)
+        ss->group = 2;
+    a.pos = ss->pos;
+    ss->edited = 1;
+    ss->edited_params |= a.kind == SESSION_PARAMS;
+    if (ss->engine == SESSION_EVENT) {
+        /* the engine again from the edited state, its counts carried */
+        ss->ev_events0 += ss->ev.collisions + ss->ev.walls;
+        ss->ev_coll0 += ss->ev.collisions;
+        if (ev_build(ss)) {
+            const char *m = ss->msg;
+            if (newmove)
+                ss->pos--;
+            snap_restore(ss, ss->snapnow); /* the state before the edit */
+            ss->msg = m;
+            return -1;
+        }
+        ss->e0 = energy_now(ss);
+        a.e_ref = ss->e0;
+        if (merge)
+            *last = a;
+        else
+            ss->act[ss->nact++] = a;
+        if (snap_keep(ss))
+            ss->msg = "out of memory: cannot step back here";
+    } else {
+        a.e_ref = energy_now(ss);
+        if (merge)
+            *last = a;
+        else
+            ss->act[ss->nact++] = a;
+        if (ss->have_history) {
+            if (newmove)
+                history_stepped(&ss->h, &ss->s);
+            if (history_changed(&ss->h, &ss->s))
+                ss->msg = "out of memory: history cut short";
+        }
+    }
+    start_follow(ss);
+    if (ss->group == 0)
+        resize_timeline(ss);
+    if (!ss->msg)
+        overlap_note(ss, a.kind == SESSION_ADD ? ss->s.n - 1
+                       : a.kind == SESSION_MOVE || a.kind == SESSION_RADIUS ? a.ball : ss->s.n);
+    return 0;
+}
+
+int session_add_ball(struct session *ss, double x, double y, double vx, double vy,
+                     double m, double r, uint32_t tag)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_ADD;
+    a.a = x;
+    a.b = y;
+    a.c = vx;
+    a.d = vy;
+    a.e = m;
+    a.f = r;
+    a.tag = tag;
+    return edit(ss, a);
+}
+
+int session_remove_ball(struct session *ss, size_t ball)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_REMOVE;
+    a.ball = ball;
+    return edit(ss, a);
+}
+
+int session_move(struct session *ss, size_t ball, double x, double y, int zero_v)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_MOVE;
+    a.ball = ball;
+    a.a = x;
+    a.b = y;
+    a.c = zero_v != 0;
+    return edit(ss, a);
+}
+
+int session_set_velocity(struct session *ss, size_t ball, double vx, double vy)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_VELOCITY;
+    a.ball = ball;
+    a.a = vx;
+    a.b = vy;
+    return edit(ss, a);
+}
+
+int session_set_mass(struct session *ss, size_t ball, double m)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_MASS;
+    a.ball = ball;
+    a.a = m;
+    return edit(ss, a);
+}
+
+int session_set_radius(struct session *ss, size_t ball, double r)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_RADIUS;
+    a.ball = ball;
+    a.a = r;
+    return edit(ss, a);
+}
+
+int session_set_params(struct session *ss, const struct sim_params *p)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_PARAMS;
+    a.p = *p;
+    return edit(ss, a);
 }
 
 /* A parameter of the event engine changed: rebuilt from the state now,

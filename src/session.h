@@ -9,8 +9,9 @@
  *
  * The timeline. A position counts the moves since the timeline began: a
  * move is one step of dt (springs), or one event or one frame's advance
- * (events). A user action (kick, k, dt, gravity) is recorded at the
- * position where it was made. Stepping back goes to an earlier position;
+ * (events), or one live edit (session_add_ball ...: no time passes). A
+ * user action (kick, k, dt, gravity) is recorded at the position where it
+ * was made. Stepping back goes to an earlier position;
  * stepping forward again (one move, or running) replays the recorded
  * actions at their positions, so the run that comes back is bit for bit
  * the one that was left, kicks included, like an editor's redo. A new
@@ -57,6 +58,14 @@ enum session_action_kind {
     SESSION_SET_E = 5,   ///< restitution = a
     SESSION_BORDER = 6,  ///< table shape = a (enum sim_shape), walls = b (enum sim_walls),
                          ///< open sides = ball (enum sim_side bits)
+    /* Live edits (session_add_ball ...): each makes a move of its own. */
+    SESSION_ADD = 16,     ///< a ball (a, b, c, d, e, f) = (x, y, vx, vy, m, r), tag
+    SESSION_REMOVE = 17,  ///< ball removed; the later ones move down one index
+    SESSION_MOVE = 18,    ///< ball to (a, b); its velocity zeroed when c != 0
+    SESSION_VELOCITY = 19,///< ball's velocity set to (a, b)
+    SESSION_MASS = 20,    ///< ball's mass set to a
+    SESSION_RADIUS = 21,  ///< ball's radius set to a
+    SESSION_PARAMS = 22,  ///< the run's parameters set to p (not the table)
 };
 
 /// One user action at a position of the timeline.
@@ -66,6 +75,9 @@ struct session_action {
     size_t ball;   ///< SESSION_KICK: the scene index of the ball
     double a, b;   ///< see enum session_action_kind
     double e_ref;  ///< the energy right after it: the drift's reference
+    double c, d, e, f;    ///< more values of an edit
+    uint32_t tag;         ///< SESSION_ADD: the new ball's tag
+    struct sim_params p;  ///< SESSION_PARAMS
 };
 
 /// What the front end shows of the current state (all of the state shown).
@@ -131,6 +143,17 @@ struct session {
     struct sim scratch; ///< for the synchronised velocities
     struct session_sample *ring;
     size_t ring0, nring;
+    /* edits: a tag per ball that follows it through adds and removes */
+    uint32_t *tag;      ///< of each scene ball now (s.n of them)
+    uint32_t *tag0;     ///< at the start of this timeline (n0 of them)
+    uint32_t *tag_start;///< of the state reset goes back to (start.n)
+    size_t captag, n0, capn0, capstart;
+    int gesture;        ///< a drag or wheel: edits of one ball merge
+    int group;          ///< 0 off; 1 on; 2 on and its move made
+    size_t sized_n;     ///< balls the history or the ring was sized for
+    int edited;         ///< this timeline has edits
+    int edited_params;  ///< ... of the parameters
+    char msgbuf[96];    ///< what msg points to when it is made up
 };
 
 /// Starts a session on a copy of @p start (the state reset returns to),
@@ -217,5 +240,47 @@ const struct session_sample *session_sample(const struct session *ss, size_t i);
 /// Contact resolution: sim_contact_time / dt (steps per contact), or
 /// INFINITY without contacts.
 double session_contact_steps(const struct session *ss);
+
+/*
+ * Live edits. Each edit is a move of its own on the timeline (no time
+ * passes): ',' undoes exactly the last edit and '.' or running redoes it,
+ * as the timeline replays a kick; a new edit cuts the recorded future.
+ * An edit made at the starting time (t of the start) also changes what
+ * reset goes back to: the scene as built. While a gesture is on
+ * (session_gesture), edits of the same kind to the same ball at the same
+ * position replace one another (a drag is one move, not hundreds).
+ *
+ * Every ball carries a tag, an opaque number the front end chooses (the
+ * scene's balls start with their scene index): a removed ball's tag goes
+ * with it, an undone removal brings it back. Edits work in both engines;
+ * the event engine is built again from the edited state (an approaching
+ * overlapping pair collides at once). Positions are not bounded by the
+ * table with spring walls; with hard walls an edit that puts a ball
+ * across a wall is refused. On success ss->msg may still hold a note
+ * (an overlap).
+ * @return 0, or -1 with ss->msg saying why (nothing changed).
+ */
+int session_add_ball(struct session *ss, double x, double y, double vx, double vy,
+                     double m, double r, uint32_t tag);
+int session_remove_ball(struct session *ss, size_t ball);
+/// @p zero_v: the ball's velocity becomes 0 (else kept).
+int session_move(struct session *ss, size_t ball, double x, double y, int zero_v);
+int session_set_velocity(struct session *ss, size_t ball, double vx, double vy);
+int session_set_mass(struct session *ss, size_t ball, double m);
+int session_set_radius(struct session *ss, size_t ball, double r);
+/// Sets every parameter but the table's shape and size (k and dt bounded
+/// as session_set_k bounds them); the event engine refuses what it cannot
+/// simulate.
+int session_set_params(struct session *ss, const struct sim_params *p);
+
+/// Starts (1) or ends (0) a gesture: see above.
+void session_gesture(struct session *ss, int on);
+
+/// Starts (1) or ends (0) a group: the edits made meanwhile are one move
+/// (a rack typed on the command line is undone by one ',').
+void session_group(struct session *ss, int on);
+
+/// The tag of scene ball @p ball (UINT32_MAX when there is none).
+uint32_t session_tag(const struct session *ss, size_t ball);
 
 #endif

@@ -1007,3 +1007,82 @@ int sim_finite(const struct sim *s)
             return 0;
     return 1;
 }
+
+/* === Balls added and removed (the front end's live edits) === */
+
+/* Replaces @p s by a copy of @p n balls with slots in scene order: the old
+ * scene balls in order, without scene ball @p removed (SIZE_MAX: none),
+ * then zeros up to n. Parameters, time and running totals are kept. */
+static int rebuild(struct sim *s, size_t n, size_t removed)
+{
+    struct sim t;
+    if (sim_init(&t, n, &s->p))
+        return -1;
+    struct sim arrays = t;
+    t = *s; /* every scalar: time and its base, totals */
+    t.n = n;
+    t.x = arrays.x;
+    t.y = arrays.y;
+    t.vx = arrays.vx;
+    t.vy = arrays.vy;
+    t.m = arrays.m;
+    t.r = arrays.r;
+    t.fx = arrays.fx;
+    t.fy = arrays.fy;
+    t.id = arrays.id;
+    t.slot = arrays.slot;
+    t.grid = NULL;
+    t.scratch = NULL;
+    size_t j = 0;
+    for (size_t k = 0; k < s->n && j < n; k++) {
+        if (k == removed)
+            continue;
+        size_t i = s->slot[k];
+        t.x[j] = s->x[i];
+        t.y[j] = s->y[i];
+        t.vx[j] = s->vx[i];
+        t.vy[j] = s->vy[i];
+        t.m[j] = s->m[i];
+        t.r[j] = s->r[i];
+        t.fx[j] = s->fx[i];
+        t.fy[j] = s->fy[i];
+        j++;
+    }
+    sim_free(s);
+    *s = t;
+    return 0;
+}
+
+int sim_add_ball(struct sim *s, double x, double y, double vx, double vy, double m, double r)
+{
+    if (s->n + 1 >= UINT32_MAX || rebuild(s, s->n + 1, SIZE_MAX))
+        return -1;
+    size_t i = s->n - 1;
+    s->x[i] = x;
+    s->y[i] = y;
+    s->vx[i] = vx;
+    s->vy[i] = vy;
+    s->m[i] = m;
+    s->r[i] = r;
+    return 0;
+}
+
+int sim_remove_ball(struct sim *s, size_t ball)
+{
+    if (ball >= s->n)
+        return -1;
+    return rebuild(s, s->n - 1, ball);
+}
+
+int sim_assign(struct sim *dst, const struct sim *src)
+{
+    if (!dst->x || dst->n != src->n) {
+        struct sim t;
+        if (sim_init(&t, src->n, &src->p))
+            return -1;
+        sim_free(dst);
+        *dst = t;
+    }
+    sim_copy(dst, src);
+    return 0;
+}

@@ -242,4 +242,19 @@ int sim_hooke_rect(const struct sim_params *p);
 /// 1 when every position and velocity is finite.
 int sim_finite(const struct sim *s);
 
+/// Appends a ball as scene ball n (the last); the slots are put in scene
+/// order and the broad phase starts afresh. Time, parameters and totals
+/// are kept. @return 0, or -1 when memory is short (s unchanged).
+int sim_add_ball(struct sim *s, double x, double y, double vx, double vy, double m, double r);
+
+/// Removes scene ball @p ball: the balls after it move down one scene
+/// index; slots in scene order afterwards. @return 0, or -1 (no such
+/// ball, memory short: s unchanged).
+int sim_remove_ball(struct sim *s, size_t ball);
+
+/// Copies @p src into @p dst as sim_copy does, whatever their ball counts:
+/// dst (initialised, or zeroed) is made again when n differs.
+/// @return 0, or -1 when memory is short (dst unchanged).
+int sim_assign(struct sim *dst, const struct sim *src);
+
 #endif

@@ -15,6 +15,7 @@
 #endif
 #include "tui.h"
 
+#include "command.h"
 #include "event.h"
 #include "gravity.h"
 #include "lab.h"
@@ -30,6 +31,8 @@
 
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <float.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
@@ -80,6 +83,11 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Mouse events, from curses or from a script (the same numbers as
+ * enum script_mouse). */
+enum { MOUSE_PRESS = SCRIPT_PRESS, MOUSE_MOVE = SCRIPT_DRAG, MOUSE_RELEASE = SCRIPT_RELEASE,
+       MOUSE_WHEEL_UP = SCRIPT_WHEEL_UP, MOUSE_WHEEL_DOWN = SCRIPT_WHEEL_DOWN };
+
 /* === The front end's state === */
 
 struct ui {
@@ -98,6 +106,18 @@ struct ui {
     double speed0;         /* the initial speed: what - and + are bounded by */
     int click_x, click_y;  /* the cell of the last click */
     int redraw;            /* Ctrl-L: write every cell again */
+    /* live edits */
+    struct command_line cl;/* the ':' line and its history */
+    int prompting;         /* the ':' line is open */
+    char title_buf[128];   /* a title given by ':title' */
+    int drag;              /* enum drag: what the held button does */
+    double grab_dx, grab_dy; /* the ball's centre from the pointer */
+    double ptr_x, ptr_y;   /* the pointer's last world point */
+    double add_x, add_y;   /* the last click's: where 'a' adds */
+    int have_ptr;          /* a click has been made */
+    unsigned added;        /* balls added by 'a': their colours go round */
+    int saves;             /* files written by w */
+    double arrow_t0;       /* the velocity arrow's time without the lab's arrows */
     /* the script */
     struct script_item *items;
     int nitems, next_item;
@@ -158,6 +178,14 @@ static void resume_clock(struct ui *u)
 }
 
 /* === Keys === */
+
+#ifdef BUTTON5_PRESSED
+#define MOUSE_WHEEL_DOWN_MASK BUTTON5_PRESSED
+#else
+#define MOUSE_WHEEL_DOWN_MASK 0
+#endif
+
+enum drag { DRAG_NONE, DRAG_EMPTY, DRAG_BALL, DRAG_VELOCITY, DRAG_PUSHER };
 
 /* Open space has no cue ball: the kick keys say so. */
 static int no_cue(struct ui *u)
@@ -305,8 +333,12 @@ static void k_speed(struct ui *u, int key)
 }
 
 /* An arrow turns the aim 5 degrees toward the direction it points. */
+static int pusher_arrow(struct ui *u, int key);
+
 static void k_aim(struct ui *u, int key)
 {
+    if (pusher_arrow(u, key))
+        return;
     double want = key == KEY_RIGHT ? 0 : key == KEY_UP ? SIM_PI / 2
                 : key == KEY_LEFT ? SIM_PI : -SIM_PI / 2;
     if (no_cue(u))
@@ -352,61 +384,544 @@ static void k_cue(struct ui *u, int key)
     note(u, "cue ball: ball %zu (selected)", u->f.cue + 1);
 }
 
-/* A click on a ball makes it the cue ball; elsewhere it kicks the cue
- * ball toward the point, at the kick speed. */
-static void click(struct ui *u, int x, int y)
+/* === Live edits (issue 14): the selected ball is the cue ball === */
+
+#define PUSHER_MASS 1e30 /* infinite for the others: not pushed back */
+#define WHEEL_MASS 1.1   /* a wheel notch: mass times this (or divided) */
+#define WHEEL_RADIUS 1.05
+
+/* The scene ball of the pusher, or (size_t)-1. */
+static size_t pusher_ball(const struct ui *u)
 {
-    if (u->scr.lay.too_small || no_cue(u))
-        return;
-    size_t b = screen_ball_at(&u->scr, &u->ss, x, y);
-    if (b != (size_t)-1) {
-        u->f.cue = b;
-        u->f.aiming = 1;
-        lab_select(u, b);
-        note(u, "cue ball: ball %zu (selected)", b + 1);
-        return;
+    for (size_t b = u->ss.s.n; b-- > 0;)
+        if (session_tag(&u->ss, b) == SCREEN_TAG_PUSHER)
+            return b;
+    return (size_t)-1;
+}
+
+/* The selection stays a ball after edits, ',' and '.'. */
+static void fix_cue(struct ui *u)
+{
+    size_t n = u->ss.s.n;
+    if (u->f.cue >= n)
+        u->f.cue = n ? n - 1 : 0;
+    if (u->lab.ps.ov.selected != PANEL_NONE && u->lab.ps.ov.selected != u->f.cue) {
+        u->lab.ps.ov.selected = n ? u->f.cue : PANEL_NONE; /* the lab's selection follows */
+        u->lab.ps.pv.selected = u->lab.ps.ov.selected;
     }
-    if (u->ss.nonfinite)
+    /* with the lab's velocity arrows on, the handle sits at the tip of
+     * the selected ball's: the same scale */
+    const struct lab_scale *vs = &u->lab.ps.ov.scale[0];
+    double sx = u->scr.v.map.sx;
+    if ((u->lab.ps.ov.arrows & PANEL_ARROW_V) && vs->per_cell > 0 && sx > 0 &&
+        u->drag != DRAG_VELOCITY)
+        u->f.arrow_t = 1 / (vs->per_cell * sx);
+    else if (u->drag != DRAG_VELOCITY)
+        u->f.arrow_t = u->arrow_t0;
+    u->f.pusher = pusher_ball(u) != (size_t)-1;
+    u->f.arrow = (!u->f.running || u->drag == DRAG_VELOCITY) && n > 0 && !u->f.open &&
+                 !u->f.prompt && u->f.cue != pusher_ball(u);
+}
+
+/* After an edit: the session's note (an overlap) or ours; a refusal warns. */
+static int edited(struct ui *u, int rc, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int edited(struct ui *u, int rc, const char *fmt, ...)
+{
+    if (rc) {
+        session_note(u, SCREEN_WARNING);
+        return -1;
+    }
+    if (u->ss.msg) {
+        session_note(u, SCREEN_INFO);
+    } else if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(u->f.note, sizeof u->f.note, fmt, ap);
+        va_end(ap);
+        u->f.note_level = SCREEN_INFO;
+        u->note_until = u->wall + NOTE_SECONDS;
+    }
+    fix_cue(u);
+    return 0;
+}
+
+/* The selected ball, or a note that there is none. */
+static int have_ball(struct ui *u)
+{
+    if (u->ss.s.n == 0 || (u->f.pusher && u->ss.s.n == 1)) {
+        note(u, "no ball: a or :ball adds one");
+        return 0;
+    }
+    return 1;
+}
+
+static void kick(struct ui *u);
+
+/* The velocity as the drag of the arrow's tip says: speed and direction. */
+static void drag_velocity(struct ui *u, double wx, double wy)
+{
+    size_t i = session_slot(&u->ss, u->f.cue);
+    if (i >= u->ss.s.n || !(u->f.arrow_t > 0))
+        return;
+    double vx = (wx - u->ss.s.x[i]) / u->f.arrow_t, vy = (wy - u->ss.s.y[i]) / u->f.arrow_t;
+    double deg = atan2(vy, vx) * 180 / SIM_PI;
+    if (deg < 0)
+        deg += 360;
+    edited(u, session_set_velocity(&u->ss, u->f.cue, vx, vy), "ball %zu: v %.3g at %.0f%s",
+           u->f.cue + 1, hypot(vx, vy), deg, u->f.glyphs == VIEW_ASCII ? " deg" : "\xc2\xb0");
+}
+
+static void move_pusher(struct ui *u, double wx, double wy)
+{
+    size_t p = pusher_ball(u);
+    if (p == (size_t)-1)
+        return;
+    session_gesture(&u->ss, 1); /* paused: one move however far it goes */
+    edited(u, session_move(&u->ss, p, wx, wy, 1), NULL);
+}
+
+/* One mouse event at screen cell (x, y); @p mod: Shift, Ctrl or Alt held. */
+static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
+{
+    if (u->scr.lay.too_small || u->prompting)
         return;
     double wx, wy;
     screen_to_world(&u->scr, x, y, &wx, &wy);
-    size_t c = session_slot(&u->ss, u->f.cue);
-    if (c >= u->ss.s.n)
+    u->click_x = x;
+    u->click_y = y;
+    fix_cue(u);
+    if (kind != MOUSE_WHEEL_UP && kind != MOUSE_WHEEL_DOWN && u->drag == DRAG_NONE)
+        session_gesture(&u->ss, 0); /* a wheel's run of notches ends */
+    switch (kind) {
+    case MOUSE_PRESS: {
+        u->ptr_x = u->add_x = wx;
+        u->ptr_y = u->add_y = wy;
+        u->have_ptr = 1;
+        int tx, ty;
+        if (u->f.pusher) {
+            u->drag = DRAG_PUSHER;
+            session_gesture(&u->ss, 1);
+            move_pusher(u, wx, wy);
+            return;
+        }
+        if (u->f.arrow && !screen_arrow_tip(&u->scr, &u->ss, &u->f, &tx, &ty) &&
+            abs(tx - x) <= 1 && ty == y) {
+            u->drag = DRAG_VELOCITY;
+            session_gesture(&u->ss, 1);
+            note(u, "drag the tip: the velocity of ball %zu", u->f.cue + 1);
+            return;
+        }
+        size_t b = screen_ball_at(&u->scr, &u->ss, x, y);
+        if (b != (size_t)-1) {
+            u->f.cue = b;
+            u->f.aiming = !u->f.open;
+            size_t i = session_slot(&u->ss, b);
+            u->grab_dx = u->ss.s.x[i] - wx;
+            u->grab_dy = u->ss.s.y[i] - wy;
+            u->drag = DRAG_BALL;
+            session_gesture(&u->ss, 1);
+            lab_select(u, b);
+            if (u->f.open)
+                note(u, "selected: ball %zu", b + 1);
+            else
+                note(u, "cue ball: ball %zu (selected)", b + 1);
+            return;
+        }
+        u->drag = DRAG_EMPTY;
         return;
-    double dx = wx - u->ss.s.x[c], dy = wy - u->ss.s.y[c];
-    if (dx == 0 && dy == 0)
+    }
+    case MOUSE_MOVE:
+        u->ptr_x = wx;
+        u->ptr_y = wy;
+        if (u->drag == DRAG_BALL)
+            edited(u, session_move(&u->ss, u->f.cue, wx + u->grab_dx, wy + u->grab_dy, 0),
+                   "ball %zu at (%.4g, %.4g)", u->f.cue + 1, wx + u->grab_dx, wy + u->grab_dy);
+        else if (u->drag == DRAG_VELOCITY)
+            drag_velocity(u, wx, wy);
+        else if (u->drag == DRAG_PUSHER || (u->f.pusher && u->f.mouse))
+            move_pusher(u, wx, wy); /* the pusher follows the pointer */
         return;
-    u->f.aim = atan2(dy, dx);
-    kick(u);
+    case MOUSE_RELEASE: {
+        int was = u->drag;
+        u->drag = DRAG_NONE;
+        session_gesture(&u->ss, 0);
+        fix_cue(u);
+        if (was != DRAG_EMPTY || u->ss.nonfinite || no_cue(u) || !have_ball(u))
+            return;
+        /* a click on empty table: kick toward it */
+        size_t c = session_slot(&u->ss, u->f.cue);
+        double dx = wx - u->ss.s.x[c], dy = wy - u->ss.s.y[c];
+        if (dx == 0 && dy == 0)
+            return;
+        u->f.aim = atan2(dy, dx);
+        kick(u);
+        return;
+    }
+    default: { /* the wheel over the selected ball: mass (with a modifier, radius) */
+        size_t b = screen_ball_at(&u->scr, &u->ss, x, y);
+        if (b == (size_t)-1 || b != u->f.cue || b == pusher_ball(u)) {
+            if (u->lab.ps.values) /* elsewhere it scrolls the values panel */
+                panel_key(&u->lab.ps, kind == MOUSE_WHEEL_UP ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
+                          u->ss.s.n);
+            else
+                note(u, "the wheel over the selected ball changes its mass");
+            return;
+        }
+        size_t i = session_slot(&u->ss, b);
+        int up = kind == MOUSE_WHEEL_UP;
+        session_gesture(&u->ss, 1);
+        if (mod) {
+            double r = up ? u->ss.s.r[i] * WHEEL_RADIUS : u->ss.s.r[i] / WHEEL_RADIUS;
+            edited(u, session_set_radius(&u->ss, b, r), "ball %zu: r %.4g", b + 1, r);
+        } else {
+            double m = up ? u->ss.s.m[i] * WHEEL_MASS : u->ss.s.m[i] / WHEEL_MASS;
+            edited(u, session_set_mass(&u->ss, b, m), "ball %zu: m %.4g", b + 1, m);
+        }
+        return;
+    }
+    }
+}
+
+/* While a ball is held and the run goes on, it stays at the pointer. */
+static void hold(struct ui *u)
+{
+    if (u->drag == DRAG_BALL && u->f.running)
+        session_move(&u->ss, u->f.cue, u->ptr_x + u->grab_dx, u->ptr_y + u->grab_dy, 0);
 }
 
 static void k_mouse(struct ui *u, int key)
 {
     (void)key;
-    if (u->live) {
-        MEVENT ev;
-        if (getmouse(&ev) != OK)
-            return;
-#ifdef BUTTON5_PRESSED
-        /* the wheel scrolls the values panel */
-        if (ev.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
-            panel_key(&u->lab.ps, ev.bstate & BUTTON4_PRESSED ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
-                      u->ss.s.n);
-            return;
-        }
-#endif
-        if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
-            return;
-        u->click_x = ev.x;
-        u->click_y = ev.y;
+    if (!u->live) { /* a script's <click>: a press and a release */
+        mouse_event(u, MOUSE_PRESS, u->click_x, u->click_y, 0);
+        mouse_event(u, MOUSE_RELEASE, u->click_x, u->click_y, 0);
+        return;
     }
-    click(u, u->click_x, u->click_y);
+    MEVENT ev;
+    while (getmouse(&ev) == OK) {
+        int mod = (ev.bstate & (BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)) != 0;
+        if (ev.bstate & BUTTON1_PRESSED)
+            mouse_event(u, MOUSE_PRESS, ev.x, ev.y, mod);
+        if (ev.bstate & REPORT_MOUSE_POSITION)
+            mouse_event(u, MOUSE_MOVE, ev.x, ev.y, mod);
+        if (ev.bstate & BUTTON1_RELEASED)
+            mouse_event(u, MOUSE_RELEASE, ev.x, ev.y, mod);
+        if (ev.bstate & BUTTON1_CLICKED) {
+            mouse_event(u, MOUSE_PRESS, ev.x, ev.y, mod);
+            mouse_event(u, MOUSE_RELEASE, ev.x, ev.y, mod);
+        }
+        if (ev.bstate & BUTTON4_PRESSED)
+            mouse_event(u, MOUSE_WHEEL_UP, ev.x, ev.y, mod);
+#ifdef BUTTON5_PRESSED
+        if (ev.bstate & BUTTON5_PRESSED)
+            mouse_event(u, MOUSE_WHEEL_DOWN, ev.x, ev.y, mod);
+#endif
+    }
+}
+
+/* a: a ball at the last click (or the table's centre), with the selected
+ * ball's mass and radius, at rest; it becomes the selected one. */
+static void k_add(struct ui *u, int key)
+{
+    (void)key;
+    const struct sim *s = &u->ss.s;
+    double x = u->have_ptr ? u->add_x : 0.5 * s->p.w, y = u->have_ptr ? u->add_y : 0.5 * s->p.h;
+    if (s->p.shape == SIM_OPEN && !u->have_ptr)
+        x = y = 0; /* open space: the view is -R..R */
+    double m = 1, r = 0.05 * fmin(s->p.w, s->p.h);
+    size_t i = session_slot(&u->ss, u->f.cue);
+    if (i < s->n && u->f.cue != pusher_ball(u)) {
+        m = s->m[i];
+        r = s->r[i];
+    }
+    uint32_t color = 1 + u->added % 6; /* red, green, yellow, blue, magenta, cyan */
+    if (edited(u, session_add_ball(&u->ss, x, y, 0, 0, m, r, SCREEN_TAG_ADDED | color), NULL))
+        return;
+    u->added++;
+    u->f.cue = u->ss.s.n - 1;
+    if (!u->ss.msg)
+        note(u, "ball %zu added at (%.4g, %.4g): m %.4g r %.4g", u->f.cue + 1, x, y, m, r);
+    fix_cue(u);
+}
+
+/* x, Delete: the selected ball goes (',' brings it back). */
+static void k_delete(struct ui *u, int key)
+{
+    (void)key;
+    if (!have_ball(u))
+        return;
+    size_t b = u->f.cue;
+    if (b == pusher_ball(u)) {
+        note(u, "h takes the pusher away");
+        return;
+    }
+    edited(u, session_remove_ball(&u->ss, b), "ball %zu removed (',' brings it back)", b + 1);
+}
+
+/* h: the pusher, a ball of infinite mass at the pointer (or moved by the
+ * arrows) that pushes the others through the contact law. */
+static void k_pusher(struct ui *u, int key)
+{
+    (void)key;
+    size_t p = pusher_ball(u);
+    if (p != (size_t)-1) {
+        edited(u, session_remove_ball(&u->ss, p), "pusher off");
+        return;
+    }
+    if (u->ss.engine == SESSION_EVENT) {
+        /* moved without a velocity, it would pass through the balls it
+         * lands on: an overlap that does not approach is left to separate */
+        note(u, "the pusher needs the spring engine (m)");
+        return;
+    }
+    const struct sim *s = &u->ss.s;
+    double x = u->have_ptr ? u->ptr_x : 0.5 * s->p.w, y = u->have_ptr ? u->ptr_y : 0.5 * s->p.h;
+    double r = 0.05 * fmin(s->p.w, s->p.h);
+    size_t i = session_slot(&u->ss, u->f.cue);
+    if (i < s->n)
+        r = s->r[i];
+    edited(u, session_add_ball(&u->ss, x, y, 0, 0, PUSHER_MASS, r, SCREEN_TAG_PUSHER),
+           "pusher on: drag it, or move it with the arrows; h again takes it away");
+}
+
+/* The arrows move the pusher a cell's width (or two rows' height). */
+static int pusher_arrow(struct ui *u, int key)
+{
+    size_t p = pusher_ball(u);
+    if (p == (size_t)-1)
+        return 0;
+    size_t i = session_slot(&u->ss, p);
+    double step = 1 / u->scr.v.map.sx;
+    if (!(step > 0) || !isfinite(step))
+        step = u->ss.s.r[i];
+    double x = u->ss.s.x[i], y = u->ss.s.y[i];
+    x += key == KEY_RIGHT ? step : key == KEY_LEFT ? -step : 0;
+    y += key == KEY_UP ? step * u->scr.v.map.aspect : key == KEY_DOWN ? -step * u->scr.v.map.aspect : 0;
+    session_gesture(&u->ss, !u->f.running);
+    edited(u, session_move(&u->ss, p, x, y, 1), NULL);
+    return 1;
+}
+
+/* The colour a saved ball keeps: its scene colour by its tag. */
+static uint32_t tag_scene_color(const struct ui *u, uint32_t tag)
+{
+    if (tag & SCREEN_TAG_ADDED)
+        return tag & ~SCREEN_TAG_ADDED;
+    return tag < u->sc->n ? u->sc->balls[tag].color : SCENE_COLOR_NONE;
+}
+
+/* Opens a new file for w: --save-to's name, else springball-N.scene; a
+ * name taken gets the next number (never an overwrite). */
+static FILE *save_open(struct ui *u, char *name, size_t size)
+{
+    for (int n = 1; n < 10000; n++) {
+        if (u->o.save_to) {
+            const char *s = u->o.save_to, *dot = strrchr(s, '.'), *slash = strrchr(s, '/');
+            if (!dot || (slash && dot < slash) || dot == s)
+                dot = s + strlen(s);
+            if (n == 1)
+                snprintf(name, size, "%s", s);
+            else
+                snprintf(name, size, "%.*s-%d%s", (int)(dot - s), s, n, dot);
+        } else {
+            snprintf(name, size, "springball-%d.scene", n);
+        }
+        int fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+        if (fd >= 0) {
+            FILE *f = fdopen(fd, "w");
+            if (!f)
+                close(fd);
+            return f;
+        }
+        if (errno != EEXIST)
+            return NULL;
+    }
+    errno = EEXIST;
+    return NULL;
+}
+
+/* w: the state as a scene file that reloads to it bit for bit. */
+static void k_save(struct ui *u, int key)
+{
+    (void)key;
+    struct sim s = {0};
+    struct scene out;
+    memset(&out, 0, sizeof out);
+    if (sim_assign(&s, &u->ss.s)) {
+        note_level(u, SCREEN_ERROR, "out of memory");
+        return;
+    }
+    size_t p = pusher_ball(u);
+    if (p != (size_t)-1)
+        sim_remove_ball(&s, p); /* the pusher is not part of the scene */
+    out.p = s.p;
+    out.title = (char *)(u->title_buf[0] ? u->title_buf : u->sc->title);
+    out.n = out.cap = s.n;
+    out.balls = calloc(s.n ? s.n : 1, sizeof *out.balls);
+    if (!out.balls) {
+        sim_free(&s);
+        note_level(u, SCREEN_ERROR, "out of memory");
+        return;
+    }
+    for (size_t b = 0, k = 0; b < u->ss.s.n; b++)
+        if (b != p)
+            out.balls[k++].color = tag_scene_color(u, session_tag(&u->ss, b));
+    /* the cue ball, by its number without the pusher */
+    if (u->f.cue != p && u->f.cue < u->ss.s.n && !u->f.open)
+        out.cue = u->f.cue + 1 - (p != (size_t)-1 && p < u->f.cue);
+    char name[512];
+    FILE *f = save_open(u, name, sizeof name);
+    if (!f) {
+        note_level(u, SCREEN_ERROR, "cannot save: %s", strerror(errno));
+    } else {
+        scene_write(f, &out, &s);
+        if (fclose(f) != 0)
+            note_level(u, SCREEN_ERROR, "cannot save %s: %s", name, strerror(errno));
+        else {
+            u->saves++;
+            note(u, "saved %s (%zu balls)", name, s.n);
+        }
+    }
+    free(out.balls);
+    sim_free(&s);
+}
+
+/* Runs a ':' line. @return 0, or -1 when it was refused (the line stays). */
+static int run_command(struct ui *u, const char *line)
+{
+    struct command c;
+    char err[256];
+    if (command_parse(&c, line, &u->ss.s, err, sizeof err)) {
+        note_level(u, SCREEN_ERROR, "%s", err);
+        return -1;
+    }
+    int rc = 0;
+    size_t b = u->f.cue;
+    switch (c.kind) {
+    case COMMAND_NONE:
+        break;
+    case COMMAND_PARAMS:
+        rc = edited(u, session_set_params(&u->ss, &c.p), "%s", line);
+        break;
+    case COMMAND_BALLS:
+        if (c.n > 10000) { /* each add copies the state: keep it quick */
+            note_level(u, SCREEN_ERROR, "at most 10000 balls a command (a scene file takes more)");
+            rc = -1;
+            break;
+        }
+        session_group(&u->ss, 1); /* one move, one ',' */
+        for (size_t i = 0; i < c.n && rc == 0; i++) {
+            const struct scene_ball *nb = &c.balls[i];
+            rc = edited(u, session_add_ball(&u->ss, nb->x, nb->y, nb->vx, nb->vy, nb->m, nb->r,
+                                            SCREEN_TAG_ADDED | nb->color), NULL);
+        }
+        session_group(&u->ss, 0);
+        if (rc == 0) {
+            u->f.cue = u->ss.s.n - 1;
+            if (!u->ss.msg)
+                note(u, c.n == 1 ? "ball %zu added" : "%zu balls added", c.n == 1 ? u->ss.s.n : c.n);
+        }
+        break;
+    case COMMAND_CUE:
+        u->f.cue = (size_t)c.a - 1;
+        u->f.aiming = 1;
+        lab_select(u, u->f.cue);
+        note(u, "cue ball: ball %zu", u->f.cue + 1);
+        break;
+    case COMMAND_TITLE:
+        snprintf(u->title_buf, sizeof u->title_buf, "%s", c.title);
+        u->f.title = u->title_buf;
+        break;
+    default:
+        if (!have_ball(u)) {
+            rc = -1;
+            break;
+        }
+        if (b == pusher_ball(u) && c.kind != COMMAND_POSITION) {
+            note(u, "the pusher: h takes it away");
+            rc = -1;
+            break;
+        }
+        if (c.kind == COMMAND_MASS)
+            rc = edited(u, session_set_mass(&u->ss, b, c.a), "ball %zu: m %.6g", b + 1, c.a);
+        else if (c.kind == COMMAND_RADIUS)
+            rc = edited(u, session_set_radius(&u->ss, b, c.a), "ball %zu: r %.6g", b + 1, c.a);
+        else if (c.kind == COMMAND_VELOCITY)
+            rc = edited(u, session_set_velocity(&u->ss, b, c.a, c.b), "ball %zu: v (%.6g, %.6g)",
+                        b + 1, c.a, c.b);
+        else if (c.kind == COMMAND_POSITION)
+            rc = edited(u, session_move(&u->ss, b, c.a, c.b, 0), "ball %zu at (%.6g, %.6g)",
+                        b + 1, c.a, c.b);
+        else
+            rc = edited(u, session_remove_ball(&u->ss, b), "ball %zu removed (',' brings it back)",
+                        b + 1);
+        break;
+    }
+    command_free(&c);
+    if (rc && !u->f.note[0])
+        note_level(u, SCREEN_ERROR, "refused");
+    else if (rc)
+        u->f.note_level = SCREEN_ERROR;
+    return rc;
+}
+
+static void prompt_show(struct ui *u)
+{
+    u->f.prompt = u->prompting ? u->cl.buf : NULL;
+    u->f.prompt_cur = u->cl.cur;
+    fix_cue(u);
+}
+
+/* ':' opens the command line (it pauses: edits are made at one moment). */
+static void k_prompt(struct ui *u, int key)
+{
+    (void)key;
+    u->prompting = 1;
+    u->f.running = 0;
+    u->f.help = 0;
+    command_open(&u->cl);
+    prompt_show(u);
+}
+
+/* A key while the command line is open. */
+static void prompt_key(struct ui *u, int key)
+{
+    int k = key == '\r' || key == '\n' || key == KEY_ENTER ? COMMAND_KEY_ENTER
+          : key == 27 ? COMMAND_KEY_CANCEL
+          : key == KEY_BACKSPACE || key == 127 || key == 8 ? COMMAND_KEY_BACKSPACE
+          : key == KEY_DC ? COMMAND_KEY_DELETE
+          : key == KEY_LEFT ? COMMAND_KEY_LEFT
+          : key == KEY_RIGHT ? COMMAND_KEY_RIGHT
+          : key == KEY_HOME || key == 1 ? COMMAND_KEY_HOME
+          : key == KEY_END || key == 5 ? COMMAND_KEY_END
+          : key == KEY_UP ? COMMAND_KEY_UP
+          : key == KEY_DOWN ? COMMAND_KEY_DOWN
+          : key == 21 ? COMMAND_KEY_KILL
+          : key >= 0x20 && key < 0x100 ? key : 0;
+    if (k == 0)
+        return;
+    int r = command_key(&u->cl, k);
+    if (r < 0) {
+        u->prompting = 0;
+    } else if (r > 0) {
+        if (run_command(u, u->cl.buf) == 0)
+            u->prompting = 0;
+        /* refused: the line stays to be mended, the message above it */
+    }
+    prompt_show(u);
 }
 
 static void mouse_apply(struct ui *u)
 {
     if (u->live)
-        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_CLICKED | MOUSE_WHEEL : 0, NULL);
+        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_RELEASED | REPORT_MOUSE_POSITION |
+                                   BUTTON4_PRESSED | MOUSE_WHEEL_DOWN_MASK
+                             : 0, NULL);
 }
 
 static void k_mouse_toggle(struct ui *u, int key)
@@ -638,8 +1153,14 @@ static const struct binding {
     {'>', k_kick_speed, NULL, NULL},
     {'\t', k_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
     {KEY_BTAB, k_cue, NULL, NULL},
-    {KEY_MOUSE, k_mouse, "click", "on a ball: the cue ball, selected; elsewhere: kick toward it"},
-    {'M', k_mouse_toggle, "M", "mouse on / off (off: select text)"},
+    {KEY_MOUSE, k_mouse, "click M", "select, kick toward; drag a ball, its arrow; wheel; M: off"},
+    {'a', k_add, "a x h w :", "add, remove, pusher, save; ':' a scene line or m r v x del"},
+    {'x', k_delete, NULL, NULL},
+    {KEY_DC, k_delete, NULL, NULL},
+    {'h', k_pusher, NULL, NULL},
+    {'w', k_save, NULL, NULL},
+    {':', k_prompt, NULL, NULL},
+    {'M', k_mouse_toggle, NULL, NULL},
     {'t', k_trails, "t", "trails on / off"},
     {'m', k_engine, "m", "engine: springs / exact events"},
     {'g', k_gravity, "g", "gravity on / off"},
@@ -697,7 +1218,13 @@ static int curses_key(int key)
 
 static void handle_key(struct ui *u, int key)
 {
-    if (u->f.help && key != KEY_RESIZE) {
+    if (u->prompting && key != KEY_RESIZE && key != KEY_MOUSE) {
+        prompt_key(u, key);
+        return;
+    }
+    if (key != KEY_MOUSE && u->drag == DRAG_NONE)
+        session_gesture(&u->ss, 0);
+    if (u->f.help && key != KEY_RESIZE && key != KEY_MOUSE) {
         /* The help is open: space turns the page, any other key closes. */
         if (key == ' ' && u->f.help < u->scr.help_pages) {
             u->f.help++;
@@ -783,7 +1310,7 @@ static double default_speed(const struct scene *sc)
  * first white ball that moves, else the first that moves, else the first. */
 static size_t default_cue(const struct scene *sc)
 {
-    if (sc->cue >= 1 && sc->cue <= sc->n)
+    if (sc->cue > 0 && sc->cue <= sc->n) /* the scene's `cue N` */
         return sc->cue - 1;
     for (size_t i = 0; i < sc->n; i++)
         if (!strcmp(scene_ball_name(sc, i), "cue"))
@@ -839,7 +1366,15 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         f->kick_speed = vmax > 0 ? vmax : (sc->p.w + sc->p.h) / 120;
         const struct scene_ball *cb = &sc->balls[f->cue];
         f->aim = cb->vx || cb->vy ? atan2(cb->vy, cb->vx) : 0;
+    } else {
+        f->kick_speed = (sc->p.w + sc->p.h) / 120; /* an empty table to fill */
     }
+    /* The velocity arrow of the selected ball reaches a fifth of the
+     * table at the kick speed. */
+    f->arrow_t = 0.2 * fmax(sc->p.w, sc->p.h) / f->kick_speed;
+    if (!(f->arrow_t > 0 && f->arrow_t < DBL_MAX))
+        f->arrow_t = 1;
+    u->arrow_t0 = f->arrow_t;
     if (o->engine && session_set_engine(&u->ss, SESSION_EVENT))
         note_level(u, SCREEN_WARNING, "no event engine: %s", u->ss.msg);
     if (o->keys) {
@@ -870,6 +1405,7 @@ static void frame_state(struct ui *u)
 {
     if (u->f.note[0] && u->wall >= u->note_until)
         u->f.note[0] = 0;
+    fix_cue(u);
     /* the split view follows the session's time */
     if (u->lab.ps.split) {
         int rc = labscreen_sync_twin(&u->lab, &u->ss, u->live ? 200000 : 0);
@@ -927,11 +1463,24 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
             u->click_x = it->x;
             u->click_y = it->y;
             handle_key(u, KEY_MOUSE);
+        } else if (it->kind == SCRIPT_MOUSE) {
+            mouse_event(u, it->mouse, it->x, it->y, it->mod);
         } else {
             /* A wait: T of simulated time while running, which a live
              * terminal spends in T / speed seconds. */
             u->wall += it->t / u->f.speed;
-            if (u->f.running && !u->f.help) {
+            if (u->f.running && !u->f.help && u->drag == DRAG_BALL) {
+                /* a ball held while running: frame by frame, as live */
+                double end = u->ss.s.t + it->t, frame = u->f.speed / u->o.fps;
+                long frames = 0;
+                while (u->ss.s.t < end && u->f.running && frames++ < 100000) {
+                    u->target = fmin(end, u->ss.s.t + frame);
+                    hold(u);
+                    run_to_target(u, 0);
+                    if (u->f.behind)
+                        break;
+                }
+            } else if (u->f.running && !u->f.help) {
                 double end = u->ss.s.t + it->t;
                 if (u->f.trails) {
                     /* the frames a terminal would draw, for the trails */
@@ -1183,6 +1732,7 @@ static int loop(struct ui *u)
             /* a wait of the script ends exactly where a snapshot's does */
             if (u->wait_sim && u->target > u->wait_end)
                 u->target = u->wait_end;
+            hold(u);
             run_to_target(u, 1);
         }
         /* the script: a wait ends when the run has reached its time (or,
@@ -1195,9 +1745,10 @@ static int loop(struct ui *u)
             if (it->kind == SCRIPT_KEY) {
                 handle_key(u, curses_key(it->key));
             } else if (it->kind == SCRIPT_CLICK) {
-                u->click_x = it->x;
-                u->click_y = it->y;
-                handle_key(u, KEY_MOUSE);
+                mouse_event(u, MOUSE_PRESS, it->x, it->y, 0);
+                mouse_event(u, MOUSE_RELEASE, it->x, it->y, 0);
+            } else if (it->kind == SCRIPT_MOUSE) {
+                mouse_event(u, it->mouse, it->x, it->y, it->mod);
             } else if (u->f.running && !u->f.help) {
                 u->wait_sim = 1;
                 u->wait_end = u->ss.s.t + it->t;

@@ -19,6 +19,7 @@ struct ui_options {
     int mouse;          ///< 1 (default): mouse reporting on
     const char *keys;   ///< a key script (--keys), or NULL
     int snap_cols, snap_rows; ///< the --snapshot size, default 80 x 24
+    const char *save_to; ///< where w saves (--save-to), or NULL: springball-N.scene
 };
 
 /// The defaults above.

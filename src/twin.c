@@ -53,8 +53,9 @@ void twin_free(struct twin *tw)
 
 int twin_restart(struct twin *tw, const struct sim *s)
 {
-    sim_copy(&tw->start, s);
-    sim_copy(&tw->hard, s);
+    /* sim_assign: a live edit may have changed the number of balls */
+    if (sim_assign(&tw->start, s) || sim_assign(&tw->hard, s))
+        return -1;
     return build(tw);
 }
 

@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view sim)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim command)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view sim"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim command"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -36,6 +36,11 @@ seed detect scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt 
 
 seed sim scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
 seed view scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt
+mkdir -p "$B/seed-command"
+for l in 'ball 100 200 5 0 1 15 red' 'k 20' 'dt 0.01' 'restitution 0.8' 'walls hard' \
+         'rack 400 200 3 10 1' 'random 5 5 1 1 7' 'm 1.5' 'r 12' 'v 2 0' 'x 300 200' 'del' 'cue 2'; do
+    printf '%s' "$l" > "$B/seed-command/$(echo "$l" | tr ' ' _)"
+done
 
 status=0
 for z in $FUZZERS; do

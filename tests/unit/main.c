@@ -31,6 +31,7 @@ static const struct {
     {"session", test_session},
     {"screen", test_screen},
     {"script", test_script},
+    {"edit", test_edit},
     {"numfmt", test_numfmt},
     {"record", test_record},
 };

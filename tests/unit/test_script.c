@@ -36,6 +36,22 @@ void test_script(void)
         CHECK(it[2].kind == SCRIPT_CLICK && it[2].x == 3 && it[2].y == 7);
         free(it);
     }
+    n = parse("<press 1 2> <drag 3 4> <release 5 6> <wheel up 7 8> <wheel down 9 10 mod>", &it, err);
+    CHECK(n == 5);
+    if (n == 5) {
+        CHECK(it[0].kind == SCRIPT_MOUSE && it[0].mouse == SCRIPT_PRESS && it[0].x == 1 && it[0].y == 2);
+        CHECK(it[1].mouse == SCRIPT_DRAG && it[2].mouse == SCRIPT_RELEASE);
+        CHECK(it[3].mouse == SCRIPT_WHEEL_UP && it[3].mod == 0);
+        CHECK(it[4].mouse == SCRIPT_WHEEL_DOWN && it[4].mod == 1 && it[4].y == 10);
+        free(it);
+    }
+    n = parse("<:k 7> .", &it, err);
+    CHECK(n == 6);
+    if (n == 6) {
+        CHECK(it[0].key == ':' && it[1].key == 'k' && it[2].key == ' ' && it[3].key == '7');
+        CHECK(it[4].key == '\r' && it[5].key == '.');
+        free(it);
+    }
     n = parse("up*5 <t 1>*3 .*2", &it, err);
     CHECK(n == 10);
     if (n == 10) {
@@ -54,7 +70,7 @@ void test_script(void)
         {"<t -1>", "<t -1>: the wait must be a finite time >= 0"},
         {"<t nan>", "the wait must be a finite time"},
         {"<t 1", "'<t 1': no closing '>'"},
-        {"<x 1>", "<x 1>: not <t TIME> or <click COL ROW>"},
+        {"<x 1>", "<x 1>: not <t TIME>, <click|press|drag|release COL ROW>"},
         {"<click -1 2>", "column and row from 0"},
         {"up*0", "a count from 1 to 100000 after '*'"},
         {"up*100001", "a count from 1 to 100000"},

@@ -34,7 +34,7 @@ BIN ?= springball
 # The core: pure C11 + libm, no curses, no stdio.
 CORE   = sim grid contact gravity event history session twin
 # Pure but not core: parsing/writing, rendering maths.
-PURE   = text scene universe particles formats view palette screen numfmt record export recording plot lab panel labscreen command
+PURE   = text scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
 # The front end and the entry point.
 FRONT  = main tui
 

@@ -1012,6 +1012,8 @@ int main(int argc, char **argv)
     parse_options(argc, argv, &o);
     if (o.headless && o.snapshot)
         die_usage("give -H or --snapshot, not both");
+    if (o.headless && o.ui.keys)
+        die_usage("--keys is for the terminal or --snapshot, not -H");
     struct scene sc;
     const char *name;
     load_scene(&o, &sc, &name);

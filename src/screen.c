@@ -549,7 +549,7 @@ static void draw_title(struct screen *scr, struct session *ss, const struct fron
     snprintf(p->brief, sizeof p->brief, "?");
     int cols = scr->cols;
     const char *name = f->title ? f->title : "";
-    char full[400], brief[400], cut[400];
+    char full[420], brief[420], cut[400];
     snprintf(full, sizeof full, " springball%s%s", dot, name);
     snprintf(brief, sizeof brief, " %s", name);
     /* The state and the speed first, then the name, then the rest. */
@@ -823,8 +823,12 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
         for (int i = 0; i < m->cols; i++) {
             uint32_t ch, color;
             int layer = view_glyph(v, j * m->cols + i, &ch, &color);
-            if (layer == VIEW_EMPTY)
+            if (layer == VIEW_EMPTY) {
+                /* A blank keeps the colour of the last ball there: it looks
+                 * the same, and the terminal is spared colour switches. */
+                screen_put(scr, t.x + i, t.y + j, ' ', color, 0);
                 continue;
+            }
             int attr = layer == VIEW_TRAIL ? SCREEN_DIM : layer == VIEW_MARK ? SCREEN_BOLD : 0;
             screen_put(scr, t.x + i, t.y + j, ch, layer == VIEW_RIM ? 0 : color, attr);
         }
@@ -1269,7 +1273,9 @@ size_t screen_dump(const struct screen *scr, char *buf, size_t size, int ansi)
             const struct screen_cell *c = screen_at(scr, x, y);
             if (c->ch == SCREEN_WIDE)
                 continue;
-            if (ansi && (c->fg != fg || c->attr != attr)) {
+            /* a plain blank shows in any colour: no switch for it */
+            int blank = c->ch == ' ' && c->attr == 0 && attr == 0;
+            if (ansi && !blank && (c->fg != fg || c->attr != attr)) {
                 char sgr[48];
                 int n = snprintf(sgr, sizeof sgr, "\033[0");
                 if (c->attr & SCREEN_BOLD)

@@ -24,6 +24,7 @@
 #include "palette.h"
 #include "recording.h"
 #include "screen.h"
+#include "script.h"
 #include "session.h"
 #include "sim.h"
 #include "view.h"
@@ -82,219 +83,10 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* === The key script (--keys) === */
-
-enum { ITEM_KEY, ITEM_WAIT, ITEM_CLICK, ITEM_MOUSE };
-
-/* Mouse events, from curses or from a script. */
-enum { MOUSE_PRESS, MOUSE_MOVE, MOUSE_RELEASE, MOUSE_WHEEL_UP, MOUSE_WHEEL_DOWN };
-
-struct item {
-    int kind;
-    int key;       /* ITEM_KEY */
-    double t;      /* ITEM_WAIT: simulated time */
-    int x, y;      /* ITEM_CLICK, ITEM_MOUSE: screen cell */
-    int mouse, mod;/* ITEM_MOUSE: enum above, a modifier held */
-};
-
-static const struct {
-    const char *name;
-    int key;
-} key_names[] = {
-    {"space", ' '}, {"enter", '\r'}, {"esc", 27}, {"tab", '\t'},
-    {"up", KEY_UP}, {"down", KEY_DOWN}, {"left", KEY_LEFT}, {"right", KEY_RIGHT},
-    {"backspace", KEY_BACKSPACE}, {"btab", KEY_BTAB}, {"pgup", KEY_PPAGE}, {"pgdn", KEY_NPAGE},
-};
-
-/* <press C R>, <drag C R> (the pointer moves there, button held),
- * <release C R>, <wheel up|down C R [mod]>: 1 when @p body is one. */
-static int mouse_item(const char *body, struct item *it)
-{
-    static const struct {
-        const char *fmt;
-        int kind;
-    } forms[] = {
-        {" press %d %d %c", MOUSE_PRESS},
-        {" drag %d %d %c", MOUSE_MOVE},
-        {" release %d %d %c", MOUSE_RELEASE},
-        {" wheel up %d %d %c", MOUSE_WHEEL_UP},
-        {" wheel down %d %d %c", MOUSE_WHEEL_DOWN},
-    };
-    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
-        char extra;
-        int x, y;
-        if (sscanf(body, forms[i].fmt, &x, &y, &extra) == 2) {
-            it->kind = ITEM_MOUSE;
-            it->mouse = forms[i].kind;
-            it->x = x;
-            it->y = y;
-            it->mod = 0;
-            return 1;
-        }
-        char word[8];
-        if (forms[i].kind >= MOUSE_WHEEL_UP) {
-            char f2[40];
-            snprintf(f2, sizeof f2, "%s", forms[i].fmt);
-            f2[strlen(f2) - 3] = 0; /* without " %c" */
-            strcat(f2, " %7s %c");
-            if (sscanf(body, f2, &x, &y, word, &extra) == 3 && !strcmp(word, "mod")) {
-                it->kind = ITEM_MOUSE;
-                it->mouse = forms[i].kind;
-                it->x = x;
-                it->y = y;
-                it->mod = 1;
-                return 1;
-            }
-        }
-    }
-    return 0;
-}
-
-/* Parses a key script into *items. Returns the count, or -1 with a message
- * in err. Syntax (see springball(1)): tokens separated by blanks; a token
- * is a key (one printable character, a name such as space or up, C-x for
- * a control key), <t T> (wait T units of simulated time), <click C R> (a
- * click on column C, row R, from 0), any of them followed by *N (N times). */
-static int parse_script(const char *s, struct item **items, char *err, size_t errsize)
-{
-    size_t cap = 16, n = 0;
-    struct item *it = malloc(cap * sizeof *it);
-    if (!it) {
-        snprintf(err, errsize, "out of memory");
-        return -1;
-    }
-    const char *p = s;
-    while (*p) {
-        while (*p == ' ' || *p == '\t' || *p == '\n')
-            p++;
-        if (!*p)
-            break;
-        const char *tok = p;
-        struct item one = {0};
-        if (p[0] == '<' && p[1] == ':') {
-            /* <:LINE>: ':', the line typed, Enter */
-            const char *end = strchr(p, '>');
-            if (!end) {
-                snprintf(err, errsize, "'%.20s': no closing '>'", tok);
-                goto fail;
-            }
-            for (const char *c = p + 1; c <= end; c++) {
-                if (n + 1 >= cap) {
-                    struct item *ni = cap > 1000000 ? NULL : realloc(it, 2 * cap * sizeof *it);
-                    if (!ni) {
-                        snprintf(err, errsize, "the script is too long");
-                        goto fail;
-                    }
-                    it = ni;
-                    cap *= 2;
-                }
-                struct item k = {0};
-                k.kind = ITEM_KEY;
-                k.key = c == end ? '\r' : (unsigned char)*c;
-                it[n++] = k;
-            }
-            p = end + 1;
-            continue;
-        }
-        if (*p == '<') {
-            const char *end = strchr(p, '>');
-            if (!end) {
-                snprintf(err, errsize, "'%.20s': no closing '>'", tok);
-                goto fail;
-            }
-            char body[64];
-            size_t len = (size_t)(end - p - 1);
-            if (len >= sizeof body)
-                len = sizeof body - 1;
-            memcpy(body, p + 1, len);
-            body[len] = 0;
-            double t;
-            int x, y;
-            char extra;
-            if (sscanf(body, " t %lf %c", &t, &extra) == 1) {
-                if (!(t >= 0 && t <= 1e300)) {
-                    snprintf(err, errsize, "<%s>: the wait must be a finite time >= 0", body);
-                    goto fail;
-                }
-                one.kind = ITEM_WAIT;
-                one.t = t;
-            } else if (sscanf(body, " click %d %d %c", &x, &y, &extra) == 2) {
-                if (x < 0 || y < 0 || x > 10000 || y > 10000) {
-                    snprintf(err, errsize, "<%s>: column and row from 0", body);
-                    goto fail;
-                }
-                one.kind = ITEM_CLICK;
-                one.x = x;
-                one.y = y;
-            } else if (mouse_item(body, &one)) {
-                if (one.x < 0 || one.y < 0 || one.x > 10000 || one.y > 10000) {
-                    snprintf(err, errsize, "<%s>: column and row from 0", body);
-                    goto fail;
-                }
-            } else {
-                snprintf(err, errsize, "<%s>: not <t TIME>, <click|press|drag|release "
-                         "COL ROW> or <wheel up|down COL ROW [mod]>", body);
-                goto fail;
-            }
-            p = end + 1;
-        } else {
-            const char *end = p;
-            while (*end && *end != ' ' && *end != '\t' && *end != '\n' &&
-                   !(*end == '*' && end > p))
-                end++;
-            size_t len = (size_t)(end - p);
-            one.kind = ITEM_KEY;
-            one.key = -1;
-            if (len == 1 && (unsigned char)*p > ' ' && (unsigned char)*p < 127) {
-                one.key = (unsigned char)*p;
-            } else if (len == 3 && p[0] == 'C' && p[1] == '-' &&
-                       ((p[2] >= 'a' && p[2] <= 'z') || (p[2] >= 'A' && p[2] <= 'Z'))) {
-                one.key = (p[2] | 0x20) - 'a' + 1;
-            } else {
-                for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
-                    if (strlen(key_names[i].name) == len && !strncmp(p, key_names[i].name, len))
-                        one.key = key_names[i].key;
-            }
-            if (one.key < 0) {
-                snprintf(err, errsize, "'%.*s': not a key (a character, space, enter, "
-                         "esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)", (int)(len < 20 ? len : 20), p);
-                goto fail;
-            }
-            p = end;
-        }
-        long times = 1;
-        if (*p == '*') {
-            char *e;
-            times = strtol(p + 1, &e, 10);
-            if (e == p + 1 || times < 1 || times > 100000) {
-                snprintf(err, errsize, "'%.20s': a count from 1 to 100000 after '*'", tok);
-                goto fail;
-            }
-            p = e;
-        }
-        if (*p && *p != ' ' && *p != '\t' && *p != '\n') {
-            snprintf(err, errsize, "'%.20s': put blanks between keys", tok);
-            goto fail;
-        }
-        for (long i = 0; i < times; i++) {
-            if (n == cap) {
-                struct item *ni = cap > 1000000 ? NULL : realloc(it, 2 * cap * sizeof *it);
-                if (!ni) {
-                    snprintf(err, errsize, "the script is too long");
-                    goto fail;
-                }
-                it = ni;
-                cap *= 2;
-            }
-            it[n++] = one;
-        }
-    }
-    *items = it;
-    return (int)n;
-fail:
-    free(it);
-    return -1;
-}
+/* Mouse events, from curses or from a script (the same numbers as
+ * enum script_mouse). */
+enum { MOUSE_PRESS = SCRIPT_PRESS, MOUSE_MOVE = SCRIPT_DRAG, MOUSE_RELEASE = SCRIPT_RELEASE,
+       MOUSE_WHEEL_UP = SCRIPT_WHEEL_UP, MOUSE_WHEEL_DOWN = SCRIPT_WHEEL_DOWN };
 
 /* === The front end's state === */
 
@@ -327,9 +119,11 @@ struct ui {
     int saves;             /* files written by w */
     double arrow_t0;       /* the velocity arrow's time without the lab's arrows */
     /* the script */
-    struct item *items;
+    struct script_item *items;
     int nitems, next_item;
-    double due;            /* wall time the current wait ends (live) */
+    double due;            /* wall time the current wait ends (live, paused) */
+    int wait_sim;          /* a wait runs until the simulated time wait_end */
+    double wait_end;
     /* fps */
     int frames;
     double fps_since, last_frame;
@@ -1406,6 +1200,22 @@ static void help_fill(void)
             help[nhelp++] = (struct screen_help){bindings[i].label, bindings[i].help};
 }
 
+/* A key of a script as curses gives it. */
+static int curses_key(int key)
+{
+    switch (key) {
+    case SCRIPT_UP: return KEY_UP;
+    case SCRIPT_DOWN: return KEY_DOWN;
+    case SCRIPT_LEFT: return KEY_LEFT;
+    case SCRIPT_RIGHT: return KEY_RIGHT;
+    case SCRIPT_BACKSPACE: return KEY_BACKSPACE;
+    case SCRIPT_BTAB: return KEY_BTAB;
+    case SCRIPT_PGUP: return KEY_PPAGE;
+    case SCRIPT_PGDN: return KEY_NPAGE;
+    default: return key;
+    }
+}
+
 static void handle_key(struct ui *u, int key)
 {
     if (u->prompting && key != KEY_RESIZE && key != KEY_MOUSE) {
@@ -1496,8 +1306,8 @@ static double default_speed(const struct scene *sc)
     return 20;
 }
 
-/* The cue ball: the scene's (a ball named "cue"), else the first white
- * ball that moves, else the first that moves, else the first. */
+/* The cue ball: the scene's (`cue N`, or a ball named "cue"), else the
+ * first white ball that moves, else the first that moves, else the first. */
 static size_t default_cue(const struct scene *sc)
 {
     if (sc->cue > 0 && sc->cue <= sc->n) /* the scene's `cue N` */
@@ -1569,7 +1379,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         note_level(u, SCREEN_WARNING, "no event engine: %s", u->ss.msg);
     if (o->keys) {
         char err[160];
-        u->nitems = parse_script(o->keys, &u->items, err, sizeof err);
+        u->nitems = script_parse(o->keys, &u->items, err, sizeof err);
         if (u->nitems < 0) {
             fprintf(stderr, "springball: --keys: %s\n", err);
             screen_free(&u->scr);
@@ -1646,14 +1456,14 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
      * frames (the help's pages and the view's trails depend on it). */
     screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
     for (int i = 0; i < u->nitems && !u->quit; i++) {
-        const struct item *it = &u->items[i];
-        if (it->kind == ITEM_KEY) {
-            handle_key(u, it->key);
-        } else if (it->kind == ITEM_CLICK) {
+        const struct script_item *it = &u->items[i];
+        if (it->kind == SCRIPT_KEY) {
+            handle_key(u, curses_key(it->key));
+        } else if (it->kind == SCRIPT_CLICK) {
             u->click_x = it->x;
             u->click_y = it->y;
             handle_key(u, KEY_MOUSE);
-        } else if (it->kind == ITEM_MOUSE) {
+        } else if (it->kind == SCRIPT_MOUSE) {
             mouse_event(u, it->mouse, it->x, it->y, it->mod);
         } else {
             /* A wait: T of simulated time while running, which a live
@@ -1671,8 +1481,21 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
                         break;
                 }
             } else if (u->f.running && !u->f.help) {
-                u->target = u->ss.s.t + it->t;
-                run_to_target(u, 0);
+                double end = u->ss.s.t + it->t;
+                if (u->f.trails) {
+                    /* the frames a terminal would draw, for the trails */
+                    double frame = u->f.speed / u->o.fps;
+                    long nf = (long)fmin(it->t / frame, 100000);
+                    for (long k = 1; k < nf && u->f.running; k++) {
+                        u->target = end - (double)(nf - k) * frame;
+                        run_to_target(u, 0);
+                        screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+                    }
+                }
+                if (u->f.running) {
+                    u->target = end;
+                    run_to_target(u, 0);
+                }
             }
         }
         frame_state(u);
@@ -1898,26 +1721,41 @@ static int loop(struct ui *u)
         double t = now();
         double dtw = t - u->wall;
         u->wall = t;
+        /* A gap (the process stopped and continued, a slow terminal) is
+         * one frame, not a jump that would fall behind. */
+        if (dtw > 0.25)
+            dtw = 1 / u->o.fps;
         if (t_end > 0 && t >= t_end)
             break;
-        /* the script: items that are due */
-        while (u->next_item < u->nitems && t >= u->due && !u->quit) {
-            const struct item *it = &u->items[u->next_item++];
-            if (it->kind == ITEM_KEY) {
-                handle_key(u, it->key);
-            } else if (it->kind == ITEM_CLICK) {
+        if (u->f.running && !u->f.help) {
+            u->target += dtw * u->f.speed;
+            /* a wait of the script ends exactly where a snapshot's does */
+            if (u->wait_sim && u->target > u->wait_end)
+                u->target = u->wait_end;
+            hold(u);
+            run_to_target(u, 1);
+        }
+        /* the script: a wait ends when the run has reached its time (or,
+         * paused, after T / speed seconds); then the items that follow */
+        if (u->wait_sim && (!u->f.running || u->f.help ||
+                            u->ss.s.t + (u->ss.engine == SESSION_SPRING ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
+            u->wait_sim = 0;
+        while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
+            const struct script_item *it = &u->items[u->next_item++];
+            if (it->kind == SCRIPT_KEY) {
+                handle_key(u, curses_key(it->key));
+            } else if (it->kind == SCRIPT_CLICK) {
                 mouse_event(u, MOUSE_PRESS, it->x, it->y, 0);
                 mouse_event(u, MOUSE_RELEASE, it->x, it->y, 0);
-            } else if (it->kind == ITEM_MOUSE) {
+            } else if (it->kind == SCRIPT_MOUSE) {
                 mouse_event(u, it->mouse, it->x, it->y, it->mod);
+            } else if (u->f.running && !u->f.help) {
+                u->wait_sim = 1;
+                u->wait_end = u->ss.s.t + it->t;
+                u->target = u->ss.s.t;
             } else {
                 u->due = t + it->t / u->f.speed;
             }
-        }
-        if (u->f.running && !u->f.help) {
-            u->target += dtw * u->f.speed;
-            hold(u);
-            run_to_target(u, 1);
         }
         frame_state(u);
         screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);

@@ -33,6 +33,8 @@ expect_fail 2 "springball: --keys: <t -1>: the wait must be a finite time >= 0" 
 expect_fail 2 "springball: --keys: '<t 1': no closing '>'" "$SB" --snapshot --keys='<t 1'
 expect_fail 2 "springball: --keys: 'up*0': a count from 1 to 100000 after '*'" "$SB" --snapshot --keys='up*0'
 expect_fail 2 "springball: give -H or --snapshot, not both" "$SB" -H --snapshot
+expect_fail 2 "springball: --keys is for the terminal or --snapshot, not -H" "$SB" -H --keys=.
+check "snapshot --ascii: ASCII only" sh -c '! "$0" --snapshot --ascii --no-color --keys="<t 20> space ?" | LC_ALL=C grep -q "[^ -~]"' "$SB"
 # a wait runs the clock: 40 time units at dt 0.05 are 800 steps
 check "<t 40>: 800 steps" sh -c '"$0" --snapshot --no-color --keys="<t 40>" | tail -n 1 | grep -q " t 40.00  step 800 "' "$SB"
 check "'.' and ',' in a script" [ "$(snap --keys='space .*5 ,*2' | status_of | sed -n 's/.* step \([0-9]*\) .*/\1/p')" = 3 ]
@@ -131,5 +133,34 @@ check "x -1e308, lab on: the screen in time" timeout 20 sh -c '"$0" --snapshot=8
 # a missing scene is reported before the terminal is looked at
 "$SB" "$tmpd/missing.scene" >"$out" 2>"$err"
 check "missing scene, stdout a file: the file is named first" grep -q "missing.scene:0: cannot read" "$err"
+
+# the cue directive names the cue ball; it is checked and written back
+printf 'ball 100 100 0 0 1 10\nball 300 100 0 0 1 10 red\ncue 2\n' > "$tmpd/cue.scene"
+check "cue 2: the keys kick ball 2" sh -c '"$0" --snapshot --no-color --keys=enter "$1" | grep -q "kick: ball 2 at "' "$SB" "$tmpd/cue.scene"
+check "cue: written back" sh -c '"$0" -H "$1" | grep -qx "cue 2"' "$SB" "$tmpd/cue.scene"
+printf 'ball 100 100 0 0 1 10\ncue 3\n' > "$tmpd/cue3.scene"
+expect_fail 2 "$tmpd/cue3.scene:2: cue 3: there are 1 balls before this line" "$SB" -H "$tmpd/cue3.scene"
+printf 'cue 0\nball 100 100 0 0 1 10\n' > "$tmpd/cue0.scene"
+expect_fail 2 "$tmpd/cue0.scene:1: cue must be between 1 and 10000000" "$SB" -H "$tmpd/cue0.scene"
+
+# the front end's options and keys are documented
+for o in --snapshot --keys --no-mouse --fps --speed --duration --ascii --no-color --cell-aspect; do
+    check "README has $o" grep -q -- "$o" README.md
+    check "man page has $o" grep -q -- "\\\\-\\\\-${o#--}" man/springball.1
+done
+for k in "Ctrl-L" "shift-tab" "^.BR < " "KEY SCRIPTS"; do
+    check "man page: $k" grep -q -- "$k" man/springball.1
+done
+
+# every key on every shipped scene, both engines, small and large: no
+# crash (make check runs this under ASan and UBSan), status 0
+mix='. , m .*3 ,*2 <t 3> g K D k d r t tab ] [ up*3 enter <click 10 5> <click 40 12> ? space space x <t 3> ,*5 m <t 2> . M C-l m r <t 1> ,*3 .*4 btab backspace esc'
+for f in scenes/*.scene scenes/*.txt tests/particles/billiards5.txt; do
+    for size in 40x12 80x24 24x8 10x3; do
+        "$SB" --snapshot=$size --keys="$mix" "$f" >/dev/null 2>"$err"
+        rc=$?
+        if [ "$rc" -eq 0 ]; then ok; else bad "every key on $f at $size: status $rc: $(head -n 3 "$err")"; fi
+    done
+done
 
 summary

@@ -446,6 +446,13 @@ keys fp x
 sleep 1.6
 f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
 check "fps after the help: $f, not 4-9" [ "${f:-0}" -ge 12 ]
+kill -STOP "$(cat "$tmpd/fp.pid")"
+sleep 1
+kill -CONT "$(cat "$tmpd/fp.pid")"
+sleep 1.6
+f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
+check "fps after stop and continue: $f" [ "${f:-0}" -ge 12 ]
+check "no behind after stop and continue" not sh -c 'tmux -L "$0" capture-pane -p -t fp | tail -n 1 | grep -q behind' "$sock"
 keys fp q
 start bh 100 32 --speed=1e6 scenes/gas.scene
 check "behind: said, with the fps" wait_for bh "behind: cannot keep 1e\+06 t/s  [0-9]+ fps"
@@ -493,5 +500,17 @@ check "friction: status shows the law" wait_for fr "  rolling 0.05"
 check "friction: box closed" wait_for fr "^\+-{78}\+$"
 keys fr q
 check "friction: q exits 0" [ "$(wait_rc fr)" = 0 ]
+
+# --- --keys in a terminal plays a demo: <t 2> at 20 t/s lasts 0.1 s ---
+start kd 80 24 "--keys='<t 2> space'"
+check "demo: paused by the script" wait_for kd "paused · speed 20 t/s"
+tk=$(field kd t)
+check "demo: paused at t = 2 exactly, as a snapshot ($tk)" [ "$tk" = 2.00 ] && [ "$(field kd step)" = 40 ]
+keys kd ' '
+check "demo: the keyboard still works" wait_for kd "running · speed 20 t/s"
+keys kd q
+check "demo: q exits 0" [ "$(wait_rc kd)" = 0 ]
+start kb 80 24 "--keys=foo"
+check "demo: a bad script exits 2" [ "$(wait_rc kb)" = 2 ]
 
 summary

@@ -30,6 +30,7 @@ static const struct {
     {"friction", test_friction},
     {"session", test_session},
     {"screen", test_screen},
+    {"script", test_script},
     {"edit", test_edit},
     {"numfmt", test_numfmt},
     {"record", test_record},

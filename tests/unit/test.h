@@ -69,6 +69,7 @@ void test_classroom(void);
 void test_friction(void);
 void test_session(void);
 void test_screen(void);
+void test_script(void);
 void test_edit(void);
 void test_numfmt(void);
 void test_record(void);

@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session script)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session script"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -52,6 +52,8 @@ done
 mkdir -p "$B/seed-session"
 printf '\000\001\002\005\016\001\003\004\003\003\017\000\007\040' > "$B/seed-session/edits"
 printf '\007\001\001\001\005\003\004\022\001\011\005\005\023\000\012' > "$B/seed-session/events"
+mkdir -p "$B/seed-script" # key scripts (--keys)
+printf '%s' '. . <t 40> space up*3 <click 3 4> <:k 20> <wheel up 3 4 mod> C-l <drag 5 6>' > "$B/seed-script/demo"
 
 status=0
 for z in $FUZZERS; do

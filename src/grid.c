@@ -244,11 +244,6 @@ void grid_free(struct grid *g)
     free(g);
 }
 
-void grid_invalidate(struct grid *g)
-{
-    g->valid = 0;
-}
-
 void grid_moved(struct grid *g, double dist)
 {
     g->travel += dist;

@@ -111,10 +111,6 @@ struct grid *grid_new(size_t n, const double *r, double reach, int *err);
 /// Frees the grid. Safe on NULL.
 void grid_free(struct grid *g);
 
-/// Marks the list stale: the next grid_update rebuilds it. Call after
-/// moving balls other than by stepping.
-void grid_invalidate(struct grid *g);
-
 /// Adds @p dist to the bound on how far any ball moved since the build.
 void grid_moved(struct grid *g, double dist);
 

@@ -156,6 +156,18 @@ static int spring_action(struct session *ss, struct session_action a)
     return 0;
 }
 
+/* The first action made at position @p pos or later. The actions are in
+ * the order of their positions (cut_future), and a live run steps at the
+ * end of them: a step looks at the actions of its own move, not at all the
+ * session's edits (a ball held during a run adds one a frame). */
+static size_t first_act(const struct session *ss, long long pos)
+{
+    size_t i = ss->nact;
+    while (i > 0 && ss->act[i - 1].pos >= pos)
+        i--;
+    return i;
+}
+
 /* One spring step, then the recorded actions of the new position. */
 static int spring_forward(struct session *ss)
 {
@@ -164,12 +176,9 @@ static int spring_forward(struct session *ss)
         return -1;
     }
     /* An edit makes a move of its own: replayed instead of a step. */
-    int edit_next = 0;
-    for (size_t i = 0; i < ss->nact; i++)
-        if (ss->act[i].pos == ss->pos + 1) {
-            edit_next = ss->act[i].kind >= SESSION_ADD;
-            break;
-        }
+    size_t i = first_act(ss, ss->pos + 1);
+    int edit_next = i < ss->nact && ss->act[i].pos == ss->pos + 1 &&
+                    ss->act[i].kind >= SESSION_ADD;
     if (!edit_next && sim_step(&ss->s)) { /* no grid: never a silent all-pairs crawl */
         ss->msg = "out of memory: the contact grid (paused)";
         return -1;
@@ -179,11 +188,10 @@ static int spring_forward(struct session *ss)
     if (ss->have_history)
         history_stepped(&ss->h, &ss->s);
     int replayed = 0;
-    for (size_t i = 0; i < ss->nact; i++)
-        if (ss->act[i].pos == ss->pos) {
-            apply(ss, &ss->act[i]);
-            replayed = 1;
-        }
+    for (i = first_act(ss, ss->pos); i < ss->nact && ss->act[i].pos == ss->pos; i++) {
+        apply(ss, &ss->act[i]);
+        replayed = 1;
+    }
     if (replayed && ss->have_history)
         history_changed(&ss->h, &ss->s);
     if (!sim_finite(&ss->s)) {

@@ -33,7 +33,7 @@ void lab_row(const struct sim *s, size_t ball, struct lab_row *row)
     row->speed = sqrt(vx * vx + vy * vy);
 }
 
-void lab_totals(const struct sim *s, struct lab_totals *t)
+void lab_sums(const struct sim *s, struct lab_totals *t)
 {
     memset(t, 0, sizeof *t);
     t->n = s->n;
@@ -50,13 +50,7 @@ void lab_totals(const struct sim *s, struct lab_totals *t)
         mx += r.m * r.x;
         my += r.m * r.y;
     }
-    struct sim_diag d;
-    sim_diag(s, &d);
-    t->pe = d.pe;
-    t->pg = d.pg;
-    t->e = t->ke + t->pe + t->pg;
-    t->dissipated = d.dissipated;
-    t->contacts = d.contacts;
+    t->e = t->ke;
     if (t->m != 0) {
         t->cx = mx / t->m;
         t->cy = my / t->m;
@@ -65,6 +59,18 @@ void lab_totals(const struct sim *s, struct lab_totals *t)
     } else {
         t->cx = t->cy = t->cvx = t->cvy = NAN;
     }
+}
+
+void lab_totals(const struct sim *s, struct lab_totals *t)
+{
+    lab_sums(s, t);
+    struct sim_diag d;
+    sim_diag(s, &d);
+    t->pe = d.pe;
+    t->pg = d.pg;
+    t->e = t->ke + t->pe + t->pg;
+    t->dissipated = d.dissipated;
+    t->contacts = d.contacts;
 }
 
 double lab_round_total(double total, double abs_sum, size_t n)

@@ -76,6 +76,12 @@ struct lab_totals {
 /// Fills @p t from the state (calls sim_diag for the potentials).
 void lab_totals(const struct sim *s, struct lab_totals *t);
 
+/// Fills what of @p t the balls' own rows give (n, m, px, py, apx, apy,
+/// ke, cx, cy, cvx, cvy; e = ke, the potentials and contacts 0), to the
+/// bit as lab_totals does, without sim_diag's pass over the pairs: for a
+/// drawing that needs only the centre of mass or the kinetic energy.
+void lab_sums(const struct sim *s, struct lab_totals *t);
+
 /// Columns of the values table, in the order.
 enum lab_col {
     LAB_COL_BALL, LAB_COL_M, LAB_COL_X, LAB_COL_Y, LAB_COL_VX, LAB_COL_VY,

@@ -387,7 +387,7 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
     }
     if (o->cm) {
         struct lab_totals t;
-        lab_totals(s, &t);
+        lab_sums(s, &t); /* the centre alone */
         double c, r;
         if (isfinite(t.cx) && isfinite(t.cy)) {
             view_to_grid(m, t.cx, t.cy, &c, &r);

@@ -794,7 +794,7 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
                 view_trail(v, s->x[i], s->y[i]);
             if (lf && lf->ps.ov.cm) { /* the centre of mass' path */
                 struct lab_totals tot;
-                lab_totals(s, &tot);
+                lab_sums(s, &tot); /* the centre alone: no pass over the pairs */
                 if (isfinite(tot.cx) && isfinite(tot.cy))
                     view_trail(v, tot.cx, tot.cy);
             }
@@ -876,7 +876,7 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
         int ascii = f->glyphs == VIEW_ASCII;
         const struct session_diag *d = session_diag(ss);
         struct lab_totals tot;
-        lab_totals(&lf->tw.hard, &tot);
+        lab_sums(&lf->tw.hard, &tot); /* its ke alone */
         const char *dot = ascii ? " - " : " \xc2\xb7 ";
         snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
         snprintf(b, sizeof b, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,

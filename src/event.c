@@ -53,7 +53,21 @@ struct event_ball {
 #endif
 
 /* Codes of single-ball events, stored as j = -1 - code. */
-enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
+enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y, EV_NLIST };
+
+/* Neighbour lists: the skin, as a fraction of the largest diameter
+ * (measured: see README), and the most neighbours a list holds. */
+#define NL_SKIN 0.2
+#define NL_CAP 11
+
+/* A record's neighbour list: the centre it was built at and the records
+ * within r_i + r_j + skin of it (n < 0: too many, "wide", see nl_build).
+ * 64 bytes. */
+struct event_nlist {
+    double cx, cy;
+    int32_t n;
+    int32_t j[NL_CAP];
+};
 
 /* Appends @p str, then the decimal @p v when with_num, at buf[*at]. */
 static void put(char *buf, size_t len, size_t *at, const char *str, int with_num,
@@ -458,6 +472,28 @@ static double wall_circle(const struct event *ev, const struct event_ball *a)
     return s > 0 ? s : 0;
 }
 
+/* How long after its own time ball @p a leaves the circle of radius cen_h
+ * around the centre of its list @p l: |D + sV| = h with D its offset from
+ * the centre at its own time (which may be before the list, outside the
+ * circle), the later root of vv s^2 + 2 b s + c = 0, written as
+ * c / (-b - sqrt(b^2 - vv c)) when b > 0 to avoid cancellation; 0 when
+ * that is past (out by rounding). */
+static double nl_leave(const struct event *ev, const struct event_ball *a,
+                       const struct event_nlist *l)
+{
+    double dx = a->x - l->cx, dy = a->y - l->cy, vx = a->vx, vy = a->vy;
+    double vv = vx * vx + vy * vy;
+    if (!(vv > 0))
+        return INFINITY;
+    double h = ev->cen_h;
+    double b = dx * vx + dy * vy, c = dx * dx + dy * dy - h * h;
+    double disc = b * b - vv * c;
+    if (!(disc > 0))
+        disc = 0;
+    double s = b > 0 ? c / (-b - sqrt(disc)) : (-b + sqrt(disc)) / vv;
+    return s > 0 ? s : 0;
+}
+
 /* Record k's own next event: the first wall, and with the grid the first
  * cell crossing. Sets its tlim (the wall's time: a crossing changes no
  * course, so it bounds no prediction, and the grid and all pairs then see
@@ -487,7 +523,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
     if (best < ev->t)
         best = ev->t;
     a->tlim = best;
-    if (ev->grid) {
+    if (ev->grid && !ev->nl) {
         double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
         int32_t cx = ev->cx[k], cy = ev->cy[k];
@@ -506,6 +542,14 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
         if (ty < best) {
             best = ty;
             code = EV_CROSS_Y;
+        }
+        if (best < ev->t)
+            best = ev->t;
+    } else if (ev->nl) {
+        double s = nl_leave(ev, a, &ev->nbr[k]);
+        if (tb + s < best) {
+            best = tb + s;
+            code = EV_NLIST;
         }
         if (best < ev->t)
             best = ev->t;
@@ -557,6 +601,14 @@ static void predict_pairs(const struct event *ev, size_t k, size_t skip,
         for (size_t j = 0; j < ev->n; j++)
             if (j != k && j != skip)
                 predict_pair(ev, &a, k, j, &best);
+        *out = best;
+        return;
+    }
+    if (ev->nl && ev->nbr[k].n >= 0) {
+        const struct event_nlist *l = &ev->nbr[k];
+        for (int32_t c = 0; c < l->n; c++)
+            if ((size_t)l->j[c] != skip)
+                predict_pair(ev, &a, k, (size_t)l->j[c], &best);
         *out = best;
         return;
     }
@@ -703,6 +755,8 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
     double c = 0.75 * sqrt(ev->p.w) * sqrt(ev->p.h / nb);
     if (!(c >= 1.5 * d))
         c = d;
+    if (ev->nl) /* lists: neighbours' centres in the next cells */
+        c = (2 * rhi + ev->skin) * (1 + 2e-6);
     double fx = floor(ev->p.w / c), fy = floor(ev->p.h / c);
     double cap = 2 * nb < 1e6 ? 2 * nb : 1e6;
     ev->nx = fx < 1 ? 1 : fx > cap ? (long)cap : (long)fx;
@@ -763,6 +817,119 @@ static void grid_link(struct event *ev)
             ev->big[ev->nbig++] = (int32_t)k;
 }
 
+/* === Neighbour lists === */
+
+/*
+ * In a dense gas a ball's neighbours change slowly (Smallenburg's
+ * approach): each record keeps a list of the balls within r_i + r_j + skin
+ * of it, measured between the centres where the two lists were built, and
+ * an event (EV_NLIST) when it has moved cen_h, just under skin / 2, from
+ * its centre. Two balls not in each other's lists are more than r_i + r_j
+ * apart while both stay within skin / 2 of their centres, so they cannot
+ * touch before one of them builds its list again; predictions then go over
+ * the 3 or 4 balls of a list instead of the 6 or 7 in 3x3 cells, and there
+ * are no cell crossings. The lists are symmetric: a ball building its list
+ * takes itself out of its old neighbours' lists and puts itself into its
+ * new ones'. The cells (at least 2 r_max + skin wide) hold the balls by
+ * their centres, so a list is built from the 3x3 cells around its centre.
+ * A list that would hold more than NL_CAP balls (balls crowding, as in a
+ * state taken over from the spring engine) is wide: its ball looks at
+ * those cells instead, and it stays in the lists of the others.
+ *
+ * Like a crossing, a new list changes no course and no own time (the
+ * centre is computed, the record is not drifted), so the lists give the
+ * same collisions as the grid and all pairs, bit for bit.
+ */
+
+static void nl_add(struct event *ev, size_t k, int32_t j)
+{
+    struct event_nlist *l = &ev->nbr[k];
+    if (l->n >= NL_CAP)
+        l->n = -1;
+    else if (l->n >= 0)
+        l->j[l->n++] = j;
+}
+
+static void nl_drop(struct event *ev, size_t k, int32_t j)
+{
+    struct event_nlist *l = &ev->nbr[k];
+    for (int32_t c = 0; c < l->n; c++)
+        if (l->j[c] == j) {
+            l->j[c] = l->j[--l->n];
+            return;
+        }
+}
+
+/* Whether records k and j, with centres in their lists, are neighbours. */
+static EV_INLINE int nl_near(const struct event *ev, size_t k, size_t j)
+{
+    const struct event_nlist *a = &ev->nbr[k], *q = &ev->nbr[j];
+    double dx = q->cx - a->cx, dy = q->cy - a->cy;
+    double reach = ev->b[k].r + ev->b[j].r + ev->skin;
+    return dx * dx + dy * dy < reach * reach;
+}
+
+/* Record k's list built anew around where it is now: out of its old
+ * neighbours' lists, into the cell of its new centre, then every ball near
+ * enough in the 3x3 cells around it into its list and it into theirs. */
+static void nl_build(struct event *ev, size_t k)
+{
+    struct event_nlist *l = &ev->nbr[k];
+    long x0, x1, y0, y1;
+    const struct event_ball *b = ev->b;
+    if (l->n >= 0) {
+        for (int32_t c = 0; c < l->n; c++)
+            nl_drop(ev, (size_t)l->j[c], (int32_t)k);
+    } else {
+        cell_window(ev, k, &x0, &x1, &y0, &y1);
+        for (long cy = y0; cy <= y1; cy++)
+            for (long cx = x0; cx <= x1; cx++)
+                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+                    nl_drop(ev, (size_t)j, (int32_t)k);
+    }
+    cell_unlink(ev, k);
+    const struct event_ball *a = &b[k];
+    double dt = ev->t - a->tb;
+    l->cx = a->x + dt * a->vx;
+    l->cy = a->y + dt * a->vy;
+    l->n = 0;
+    ev->cx[k] = (int32_t)clamp_cell(l->cx, ev->cw, ev->nx);
+    ev->cy[k] = (int32_t)clamp_cell(l->cy, ev->ch, ev->ny);
+    cell_link(ev, k);
+    cell_window(ev, k, &x0, &x1, &y0, &y1);
+    for (long cy = y0; cy <= y1; cy++)
+        for (long cx = x0; cx <= x1; cx++)
+            for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+                if ((size_t)j != k && nl_near(ev, k, (size_t)j)) {
+                    nl_add(ev, k, j);
+                    nl_add(ev, (size_t)j, (int32_t)k);
+                }
+    ev->rebuilds++;
+}
+
+/* Every record's list at init, centred where it is (grid_link has put the
+ * records into the cells by position). */
+static void nl_init(struct event *ev)
+{
+    const struct event_ball *b = ev->b;
+    for (size_t k = 0; k < ev->n; k++) {
+        ev->nbr[k].cx = b[k].x;
+        ev->nbr[k].cy = b[k].y;
+        ev->nbr[k].n = 0;
+    }
+    for (size_t k = 0; k < ev->n; k++) {
+        long x0, x1, y0, y1;
+        cell_window(ev, k, &x0, &x1, &y0, &y1);
+        for (long cy = y0; cy <= y1; cy++)
+            for (long cx = x0; cx <= x1; cx++)
+                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+                    if ((size_t)j > k && nl_near(ev, k, (size_t)j)) {
+                        nl_add(ev, k, j);
+                        nl_add(ev, (size_t)j, (int32_t)k);
+                    }
+    }
+}
+
 /* === Init and checks === */
 
 static int overlap(const struct event *ev, size_t k, size_t j)
@@ -821,6 +988,14 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
         if (!ev->grid) {
             for (size_t j = k + 1; j < n; j++)
                 init_pair(ev, k, j, fp);
+            continue;
+        }
+        if (ev->nl && ev->nbr[k].n >= 0) {
+            /* a pair not in the lists cannot touch before a new list */
+            const struct event_nlist *l = &ev->nbr[k];
+            for (int32_t c = 0; c < l->n; c++)
+                if ((size_t)l->j[c] > k)
+                    init_pair(ev, k, (size_t)l->j[c], fp);
             continue;
         }
         int big = ev->reach[k] > 1;
@@ -920,7 +1095,20 @@ int event_init(struct event *ev, const struct sim *s,
         few = EVENT_GRID_MIN;
     if (few > EVENT_GRID_MAX)
         few = EVENT_GRID_MAX;
-    ev->grid = cfg->grid == 2 || (cfg->grid != 0 && (double)n > few);
+    ev->grid = cfg->grid >= 2 || (cfg->grid != 0 && (double)n > few);
+    /* Neighbour lists in a dense gas of balls of similar sizes, not in a
+     * field (a ball's path bends, and leaving its skin is a quartic). */
+    double rlo = INFINITY, rhi = 0;
+    for (size_t i = 0; i < n; i++) {
+        rlo = s->r[i] < rlo ? s->r[i] : rlo;
+        rhi = s->r[i] > rhi ? s->r[i] : rhi;
+    }
+    ev->nl = ev->grid && cfg->grid != 2 && (cfg->grid == 3 || phi >= EVENT_NL_PHI) &&
+             rhi <= EVENT_NL_RATIO * rlo && s->p.gx == 0 && s->p.gy == 0;
+    ev->skin = (getenv("NLSKIN") ? atof(getenv("NLSKIN")) : NL_SKIN) * 2 * rhi;
+    ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
+    if (ev->nl && !(ev->nbr = aligned_alloc(64, cnt * sizeof *ev->nbr)))
+        ev->nl = -1;
     int fail = !(ev->b = malloc(cnt * sizeof *ev->b));
     double **d[] = {&ev->vx, &ev->vy, &ev->m, &ev->tlast};
     for (size_t a = 0; a < sizeof d / sizeof *d; a++)
@@ -935,7 +1123,7 @@ int event_init(struct event *ev, const struct sim *s,
     int32_t **g[] = {&ev->id, &ev->at, &ev->prev, &ev->cx, &ev->cy, &ev->reach, &ev->near};
     for (size_t a = 0; a < sizeof g / sizeof *g; a++)
         fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
-    if (fail || (ev->grid && grid_size(ev, s, ev->id))) {
+    if (fail || ev->nl < 0 || (ev->grid && grid_size(ev, s, ev->id))) {
         event_free(ev);
         return EVENT_ENOMEM;
     }
@@ -964,6 +1152,8 @@ int event_init(struct event *ev, const struct sim *s,
     }
     if (ev->grid)
         grid_link(ev);
+    if (ev->nl)
+        nl_init(ev);
     ev->rmin = rmin;
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
@@ -996,7 +1186,7 @@ void event_free(struct event *ev)
     void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
                  ev->slot, ev->pair, ev->lhead, ev->near, ev->ql,
                  ev->id, ev->at, ev->prev, ev->cx, ev->cy,
-                 ev->reach, ev->head, ev->big};
+                 ev->reach, ev->head, ev->big, ev->nbr};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
     memset(ev, 0, sizeof *ev);
@@ -1114,6 +1304,34 @@ static void cross(struct event *ev, size_t k, int code)
     predict_crossed(ev, k, dx, dy);
 }
 
+/* Record k has moved cen_h from the centre of its list: a new list, and
+ * its predictions over it (no course changes). */
+static void renew(struct event *ev, size_t k)
+{
+    struct event_nlist old = ev->nbr[k];
+    nl_build(ev, k);
+    /* As after a crossing: the earliest collision over the old list is in
+     * pair[k] (unless stale), so only the new neighbours are predicted. */
+    struct event_item pair = ev->pair[k];
+    const struct event_nlist *l = &ev->nbr[k];
+    if (old.n < 0 || l->n < 0 || (pair.j >= 0 && stale(ev, &pair))) {
+        predict(ev, k, (size_t)-1);
+        return;
+    }
+    struct event_item own;
+    predict_own(ev, k, &own);
+    const struct event_ball a = ev->b[k];
+    for (int32_t c = 0; c < l->n; c++) {
+        int32_t j = l->j[c], o = 0;
+        while (o < old.n && old.j[o] != j)
+            o++;
+        if (o == old.n)
+            predict_pair(ev, &a, k, (size_t)j, &pair);
+    }
+    ev->pair[k] = pair;
+    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
+}
+
 /* The engine's loop: events with t <= T, at most max physical ones (<= 0:
  * no limit). Returns 1 when the queue holds nothing more up to T, 0 when the
  * budget ran out. *done counts the physical events. */
@@ -1140,6 +1358,8 @@ static int run(struct event *ev, double T, long long max, long long *done)
                 collide(ev, i, j);
         } else if (physical) {
             bounce(ev, (size_t)e.own, code);
+        } else if (code == EV_NLIST) {
+            renew(ev, (size_t)e.own);
         } else {
             cross(ev, (size_t)e.own, code);
         }
@@ -1211,6 +1431,7 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->collisions = ev->collisions;
     d->walls = ev->walls;
     d->crossings = ev->crossings;
+    d->rebuilds = ev->rebuilds;
     d->events = ev->collisions + ev->walls;
     for (size_t i = 0; i < ev->n; i++) {
         size_t k = (size_t)ev->at[i];

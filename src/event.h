@@ -56,10 +56,13 @@
 struct event_config {
     /// 1 (default): a uniform grid above 20 balls, each ball predicting
     /// only against balls in the neighbouring cells, with an event when it
-    /// crosses into another cell; all pairs for 20 balls or fewer (fewer
-    /// instructions per event there). 2: the grid at any size. 0: every
-    /// ball predicts against every other, O(N) per event. All give the same
-    /// trajectories, bit for bit.
+    /// crosses into another cell, and in a dense gas (see EVENT_NL_PHI)
+    /// neighbour lists over the grid instead; all pairs for 20 balls or
+    /// fewer (fewer instructions per event there). 2: the grid at any size,
+    /// never neighbour lists. 3: neighbour lists at any size and density
+    /// (the grid when they cannot be had: balls of very unequal sizes).
+    /// 0: every ball predicts against every other, O(N) per event. All
+    /// give the same trajectories, bit for bit.
     int grid;
     /// 0 (default): overlapping balls, or a ball through a wall, are an
     /// error at init (event_init returns EVENT_EOVERLAP / EVENT_EWALL).
@@ -104,6 +107,7 @@ struct event_diag {
     long long collisions; ///< ball-ball collisions
     long long walls;      ///< ball-wall bounces
     long long crossings;  ///< cell crossings (bookkeeping, not physics)
+    long long rebuilds;   ///< neighbour lists built anew (bookkeeping too)
     double per_ball;      ///< mean collisions per ball, 2 * collisions / n
     long long max_ball;   ///< most collisions of one ball
     double mft;           ///< mean free time: n * elapsed / (2 * collisions), or INFINITY
@@ -116,6 +120,13 @@ struct event_diag {
 
 /// A ball's record inside the engine (event.c), in cell order.
 struct event_ball;
+/// A record's neighbour list (event.c), one cache line.
+struct event_nlist;
+
+/// Neighbour lists are chosen (grid 1) from this packing fraction up,
+/// for balls whose radii differ by at most EVENT_NL_RATIO.
+#define EVENT_NL_PHI 0.45
+#define EVENT_NL_RATIO 2.0
 
 /// Where a record's slot is in the queue: the list (or the heap, or
 /// nowhere), the links of the list, the place in the heap.
@@ -162,8 +173,14 @@ struct event {
     int32_t *reach;           ///< cells each side a record must look (1 unless big)
     int32_t *big;             ///< records with reach > 1, looked at by every ball
     size_t nbig;
+    /* neighbour lists (a dense gas): the cells hold the balls by the
+     * centres their lists were built at, not by where they are */
+    int nl;                   ///< lists on (then grid is 1 too)
+    double skin;              ///< lists reach r_i + r_j + skin
+    double cen_h;             ///< a list is built again this far from its centre
+    struct event_nlist *nbr;  ///< each record's list and centre
     /* diagnostics */
-    long long collisions, walls, crossings;
+    long long collisions, walls, crossings, rebuilds;
     double ke0, wall_px, wall_py;
 };
 

@@ -127,7 +127,7 @@ int main(int argc, char **argv)
     double t2 = now();
     struct event_diag d;
     event_diag(&ev, &d);
-    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld\n", s.n, grid, done, d.crossings,
+    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld\n", s.n, grid, done, d.crossings + d.rebuilds,
            t1 - t0, t2 - t1, d.de, d.collisions);
     event_free(&ev);
     sim_free(&s);

@@ -69,6 +69,23 @@ struct event_nlist {
     int32_t j[NL_CAP];
 };
 
+/* A record's place in the queue: its pending event, its earliest
+ * predicted collision, its links in the calendar. 64 bytes. */
+struct event_qrec {
+    struct event_item slot, pair;
+    struct event_link ql;
+};
+
+/* The rest of a record, one line: its mass, the time of its last
+ * collision (TC model), its collisions, its ball number, its cell, how far
+ * it looks (1 unless big) and the previous record in its cell. */
+struct event_cold {
+    double m, tlast;
+    long long kcoll;
+    int32_t id, cx, cy, reach, prev;
+    int32_t pad[5];
+};
+
 /* Appends @p str, then the decimal @p v when with_num, at buf[*at]. */
 static void put(char *buf, size_t len, size_t *at, const char *str, int with_num,
                 size_t v)
@@ -157,9 +174,9 @@ enum { Q_NEAR = -1, Q_NONE = -2 };
 static int ev_tie(const struct event *ev, const struct event_item *a,
                   const struct event_item *b)
 {
-    int32_t ai = ev->id[a->own], aj = a->j, bi = ev->id[b->own], bj = b->j;
+    int32_t ai = ev->c[a->own].id, aj = a->j, bi = ev->c[b->own].id, bj = b->j;
     if (aj >= 0) {
-        aj = ev->id[aj];
+        aj = ev->c[aj].id;
         if (aj < ai) {
             int32_t x = ai;
             ai = aj;
@@ -167,7 +184,7 @@ static int ev_tie(const struct event *ev, const struct event_item *a,
         }
     }
     if (bj >= 0) {
-        bj = ev->id[bj];
+        bj = ev->c[bj].id;
         if (bj < bi) {
             int32_t x = bi;
             bi = bj;
@@ -188,7 +205,7 @@ static EV_INLINE int ev_less(const struct event *ev, const struct event_item *a,
 /* near-heap order of records k and j */
 static EV_INLINE int near_less(const struct event *ev, int32_t k, int32_t j)
 {
-    return ev_less(ev, &ev->slot[k], &ev->slot[j]);
+    return ev_less(ev, &ev->q[k].slot, &ev->q[j].slot);
 }
 
 static void near_up(struct event *ev, size_t h, int32_t k)
@@ -199,11 +216,11 @@ static void near_up(struct event *ev, size_t h, int32_t k)
         if (!near_less(ev, k, nr[up]))
             break;
         nr[h] = nr[up];
-        ev->ql[nr[h]].pos = (int32_t)h;
+        ev->q[nr[h]].ql.pos = (int32_t)h;
         h = up;
     }
     nr[h] = k;
-    ev->ql[k].pos = (int32_t)h;
+    ev->q[k].ql.pos = (int32_t)h;
 }
 
 static void near_down(struct event *ev, size_t h, int32_t k)
@@ -219,17 +236,17 @@ static void near_down(struct event *ev, size_t h, int32_t k)
         if (!near_less(ev, nr[c], k))
             break;
         nr[h] = nr[c];
-        ev->ql[nr[h]].pos = (int32_t)h;
+        ev->q[nr[h]].ql.pos = (int32_t)h;
         h = c;
     }
     nr[h] = k;
-    ev->ql[k].pos = (int32_t)h;
+    ev->q[k].ql.pos = (int32_t)h;
 }
 
 /* Record k's slot has changed while in the heap: move it to its place. */
 static void near_fix(struct event *ev, int32_t k)
 {
-    size_t h = (size_t)ev->ql[k].pos;
+    size_t h = (size_t)ev->q[k].ql.pos;
     if (h > 0 && near_less(ev, k, ev->near[(h - 1) / 2]))
         near_up(ev, h, k);
     else
@@ -238,51 +255,51 @@ static void near_fix(struct event *ev, int32_t k)
 
 static void q_unlink(struct event *ev, int32_t k)
 {
-    int32_t w = ev->ql[k].where;
+    int32_t w = ev->q[k].ql.where;
     if (w == Q_NONE)
         return;
     if (w == Q_NEAR) {
-        size_t h = (size_t)ev->ql[k].pos;
+        size_t h = (size_t)ev->q[k].ql.pos;
         int32_t last = ev->near[--ev->nnear];
         if (last != k) {
             ev->near[h] = last;
-            ev->ql[last].pos = (int32_t)h;
+            ev->q[last].ql.pos = (int32_t)h;
             near_fix(ev, last);
         }
     } else {
-        if (ev->ql[k].prev >= 0)
-            ev->ql[ev->ql[k].prev].next = ev->ql[k].next;
+        if (ev->q[k].ql.prev >= 0)
+            ev->q[ev->q[k].ql.prev].ql.next = ev->q[k].ql.next;
         else
-            ev->lhead[w] = ev->ql[k].next;
-        if (ev->ql[k].next >= 0)
-            ev->ql[ev->ql[k].next].prev = ev->ql[k].prev;
+            ev->lhead[w] = ev->q[k].ql.next;
+        if (ev->q[k].ql.next >= 0)
+            ev->q[ev->q[k].ql.next].ql.prev = ev->q[k].ql.prev;
         if ((size_t)w == ev->nlist)
             ev->nover--;
         else
             ev->nring--;
     }
-    ev->ql[k].where = Q_NONE;
+    ev->q[k].ql.where = Q_NONE;
 }
 
 static void list_push(struct event *ev, int32_t k, size_t w)
 {
-    ev->ql[k].where = (int32_t)w;
-    ev->ql[k].prev = -1;
-    ev->ql[k].next = ev->lhead[w];
+    ev->q[k].ql.where = (int32_t)w;
+    ev->q[k].ql.prev = -1;
+    ev->q[k].ql.next = ev->lhead[w];
     if (ev->lhead[w] >= 0)
-        ev->ql[ev->lhead[w]].prev = k;
+        ev->q[ev->lhead[w]].ql.prev = k;
     ev->lhead[w] = k;
 }
 
 /* Files record k by its slot's time. */
 static void q_file(struct event *ev, int32_t k)
 {
-    double t = ev->slot[k].t;
+    double t = ev->q[k].slot.t;
     if (!(t < INFINITY)) { /* never, or NaN (a state gone non-finite): no event,
                               not an overflow entry that q_top rebuilds for ever */
-        ev->ql[k].where = Q_NONE;
+        ev->q[k].ql.where = Q_NONE;
     } else if (t < ev->lim) {
-        ev->ql[k].where = Q_NEAR;
+        ev->q[k].ql.where = Q_NEAR;
         size_t h = ev->nnear++;
         near_up(ev, h, k);
     } else {
@@ -303,13 +320,13 @@ static void q_file(struct event *ev, int32_t k)
 static void set_slot(struct event *ev, struct event_item e)
 {
     int32_t k = e.own;
-    if (ev->ql[k].where == Q_NEAR && e.t < ev->lim) {
-        ev->slot[k] = e;
+    if (ev->q[k].ql.where == Q_NEAR && e.t < ev->lim) {
+        ev->q[k].slot = e;
         near_fix(ev, k);
         return;
     }
     q_unlink(ev, k);
-    ev->slot[k] = e;
+    ev->q[k].slot = e;
     q_file(ev, k);
 }
 
@@ -322,7 +339,7 @@ static void q_rebuild(struct event *ev)
     size_t n = ev->n, live = 0;
     double tmin = INFINITY, sum = 0;
     for (size_t k = 0; k < n; k++) {
-        double t = ev->slot[k].t;
+        double t = ev->q[k].slot.t;
         if (t < INFINITY) {
             live++;
             sum += t - ev->t;
@@ -351,8 +368,8 @@ static void q_rebuild(struct event *ev)
 static struct event_item *q_top(struct event *ev)
 {
     for (;;) {
-        if (ev->nnear && ev->slot[ev->near[0]].t < ev->lim)
-            return &ev->slot[ev->near[0]];
+        if (ev->nnear && ev->q[ev->near[0]].slot.t < ev->lim)
+            return &ev->q[ev->near[0]].slot;
         if (ev->nring == 0) {
             if (ev->nover == 0 && ev->nnear == 0)
                 return NULL;
@@ -362,8 +379,8 @@ static struct event_item *q_top(struct event *ev)
         /* the next list into the heap, lim one span on */
         size_t w = ev->lnext0;
         for (int32_t k = ev->lhead[w], nx; k >= 0; k = nx) {
-            nx = ev->ql[k].next;
-            ev->ql[k].where = Q_NEAR;
+            nx = ev->q[k].ql.next;
+            ev->q[k].ql.where = Q_NEAR;
             ev->nring--;
             near_up(ev, ev->nnear++, k);
         }
@@ -382,7 +399,7 @@ static struct event_item *q_top(struct event *ev)
                 continue;
             }
             for (int32_t k = ev->lhead[ev->nlist], nx; k >= 0; k = nx) {
-                nx = ev->ql[k].next;
+                nx = ev->q[k].ql.next;
                 q_unlink(ev, k);
                 q_file(ev, k);
             }
@@ -526,7 +543,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
     if (ev->grid && !ev->nl) {
         double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
-        int32_t cx = ev->cx[k], cy = ev->cy[k];
+        int32_t cx = ev->c[k].cx, cy = ev->c[k].cy;
         if (vx > 0 && cx + 1 < ev->nx)
             tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
         else if (vx < 0 && cx > 0)
@@ -580,11 +597,11 @@ static EV_INLINE void predict_pair(const struct event *ev, const struct event_ba
 static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
                         long *y0, long *y1)
 {
-    long reach = ev->reach[k];
-    *x0 = ev->cx[k] - reach > 0 ? ev->cx[k] - reach : 0;
-    *y0 = ev->cy[k] - reach > 0 ? ev->cy[k] - reach : 0;
-    *x1 = ev->cx[k] + reach < ev->nx ? ev->cx[k] + reach : ev->nx - 1;
-    *y1 = ev->cy[k] + reach < ev->ny ? ev->cy[k] + reach : ev->ny - 1;
+    long reach = ev->c[k].reach;
+    *x0 = ev->c[k].cx - reach > 0 ? ev->c[k].cx - reach : 0;
+    *y0 = ev->c[k].cy - reach > 0 ? ev->c[k].cy - reach : 0;
+    *x1 = ev->c[k].cx + reach < ev->nx ? ev->c[k].cx + reach : ev->nx - 1;
+    *y1 = ev->c[k].cy + reach < ev->ny ? ev->c[k].cy + reach : ev->ny - 1;
 }
 
 /* Predicts the pairs of record k with every ball near enough (all of them
@@ -635,7 +652,7 @@ static void predict(struct event *ev, size_t k, size_t skip)
     struct event_item own, pair = {INFINITY, (int32_t)k, -1, 0};
     predict_own(ev, k, &own);
     predict_pairs(ev, k, skip, &pair);
-    ev->pair[k] = pair;
+    ev->q[k].pair = pair;
     set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
@@ -645,15 +662,15 @@ static void predict(struct event *ev, size_t k, size_t skip)
  * the big balls). A stale earliest hides the next one: then all again. */
 static void predict_crossed(struct event *ev, size_t k, long dx, long dy)
 {
-    struct event_item pair = ev->pair[k];
-    if (ev->reach[k] > 1 || (pair.j >= 0 && stale(ev, &pair))) {
+    struct event_item pair = ev->q[k].pair;
+    if (ev->c[k].reach > 1 || (pair.j >= 0 && stale(ev, &pair))) {
         predict(ev, k, (size_t)-1);
         return;
     }
     struct event_item own;
     predict_own(ev, k, &own);
     const struct event_ball a = ev->b[k];
-    long cx = ev->cx[k] + dx, cy = ev->cy[k] + dy;
+    long cx = ev->c[k].cx + dx, cy = ev->c[k].cy + dy;
     const int32_t *head = ev->head;
     const struct event_ball *b = ev->b;
     for (long o = -1; o <= 1; o++) {
@@ -667,7 +684,7 @@ static void predict_crossed(struct event *ev, size_t k, long dx, long dy)
      * looks at the big ones at every move */
     for (size_t c = 0; c < ev->nbig; c++)
         predict_pair(ev, &a, k, (size_t)ev->big[c], &pair);
-    ev->pair[k] = pair;
+    ev->q[k].pair = pair;
     set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
@@ -675,27 +692,27 @@ static void predict_crossed(struct event *ev, size_t k, long dx, long dy)
 
 static void cell_link(struct event *ev, size_t k)
 {
-    if (ev->reach[k] > 1)
+    if (ev->c[k].reach > 1)
         return;
-    long c = (long)ev->cy[k] * ev->nx + ev->cx[k];
-    ev->prev[k] = -1;
+    long c = (long)ev->c[k].cy * ev->nx + ev->c[k].cx;
+    ev->c[k].prev = -1;
     ev->b[k].next = ev->head[c];
     if (ev->head[c] >= 0)
-        ev->prev[ev->head[c]] = (int32_t)k;
+        ev->c[ev->head[c]].prev = (int32_t)k;
     ev->head[c] = (int32_t)k;
 }
 
 static void cell_unlink(struct event *ev, size_t k)
 {
-    if (ev->reach[k] > 1)
+    if (ev->c[k].reach > 1)
         return;
-    long c = (long)ev->cy[k] * ev->nx + ev->cx[k];
-    if (ev->prev[k] >= 0)
-        ev->b[ev->prev[k]].next = ev->b[k].next;
+    long c = (long)ev->c[k].cy * ev->nx + ev->c[k].cx;
+    if (ev->c[k].prev >= 0)
+        ev->b[ev->c[k].prev].next = ev->b[k].next;
     else
         ev->head[c] = ev->b[k].next;
     if (ev->b[k].next >= 0)
-        ev->prev[ev->b[k].next] = ev->prev[k];
+        ev->c[ev->b[k].next].prev = ev->c[k].prev;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -803,17 +820,17 @@ static void grid_link(struct event *ev)
     ev->nbig = 0;
     for (size_t k = ev->n; k-- > 0;) { /* backwards: lists in record order */
         double r = ev->b[k].r;
-        ev->cx[k] = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
-        ev->cy[k] = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
-        ev->reach[k] = 1;
+        ev->c[k].cx = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
+        ev->c[k].cy = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
+        ev->c[k].reach = 1;
         if (!(2 * r * (1 + 1e-6) <= cmin)) {
             double reach = floor((r + rsmall) * (1 + 1e-6) / cmin) + 1;
-            ev->reach[k] = reach > 1e6 ? 1000000 : reach < 2 ? 2 : (int32_t)reach;
+            ev->c[k].reach = reach > 1e6 ? 1000000 : reach < 2 ? 2 : (int32_t)reach;
         }
         cell_link(ev, k);
     }
     for (size_t k = 0; k < ev->n; k++)
-        if (ev->reach[k] > 1)
+        if (ev->c[k].reach > 1)
             ev->big[ev->nbig++] = (int32_t)k;
 }
 
@@ -893,8 +910,8 @@ static void nl_build(struct event *ev, size_t k)
     l->cx = a->x + dt * a->vx;
     l->cy = a->y + dt * a->vy;
     l->n = 0;
-    ev->cx[k] = (int32_t)clamp_cell(l->cx, ev->cw, ev->nx);
-    ev->cy[k] = (int32_t)clamp_cell(l->cy, ev->ch, ev->ny);
+    ev->c[k].cx = (int32_t)clamp_cell(l->cx, ev->cw, ev->nx);
+    ev->c[k].cy = (int32_t)clamp_cell(l->cy, ev->ch, ev->ny);
     cell_link(ev, k);
     cell_window(ev, k, &x0, &x1, &y0, &y1);
     for (long cy = y0; cy <= y1; cy++)
@@ -946,8 +963,8 @@ static void offer(struct event *ev, size_t k, size_t j, double t)
     const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
     if (t < a->tlim && t < q->tlim) {
         struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
-        if (ev_less(ev, &e, &ev->pair[k]))
-            ev->pair[k] = e;
+        if (ev_less(ev, &e, &ev->q[k].pair))
+            ev->q[k].pair = e;
     }
 }
 
@@ -960,7 +977,7 @@ struct first_pair {
 static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *fp)
 {
     if (fp->check && overlap(ev, k, j)) {
-        size_t i1 = (size_t)ev->id[k], i2 = (size_t)ev->id[j];
+        size_t i1 = (size_t)ev->c[k].id, i2 = (size_t)ev->c[j].id;
         size_t lo = i1 < i2 ? i1 : i2, hi = i1 < i2 ? i2 : i1;
         if (lo < fp->bi || (lo == fp->bi && hi < fp->bj)) {
             fp->bi = lo;
@@ -983,7 +1000,7 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
 {
     size_t n = ev->n;
     for (size_t k = 0; k < n; k++)
-        ev->pair[k] = (struct event_item){INFINITY, (int32_t)k, -1, 0};
+        ev->q[k].pair = (struct event_item){INFINITY, (int32_t)k, -1, 0};
     for (size_t k = 0; k < n; k++) {
         if (!ev->grid) {
             for (size_t j = k + 1; j < n; j++)
@@ -998,7 +1015,7 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
                     init_pair(ev, k, (size_t)l->j[c], fp);
             continue;
         }
-        int big = ev->reach[k] > 1;
+        int big = ev->c[k].reach > 1;
         long x0, x1, y0, y1;
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
@@ -1052,7 +1069,7 @@ static double kinetic(const struct event *ev)
     for (size_t i = 0; i < ev->n; i++) {
         size_t k = (size_t)ev->at[i];
         const struct event_ball *a = &ev->b[k];
-        ke += 0.5 * ev->m[k] * (a->vx * a->vx + a->vy * a->vy);
+        ke += 0.5 * ev->c[k].m * (a->vx * a->vx + a->vy * a->vy);
     }
     return ke;
 }
@@ -1061,10 +1078,10 @@ static double kinetic(const struct event *ev)
 static void publish(struct event *ev)
 {
     for (size_t k = 0; k < ev->n; k++) {
-        size_t i = (size_t)ev->id[k];
+        size_t i = (size_t)ev->c[k].id;
         ev->vx[i] = ev->b[k].vx;
         ev->vy[i] = ev->b[k].vy;
-        ev->ncoll[i] = ev->kcoll[k];
+        ev->ncoll[i] = ev->c[k].kcoll;
     }
 }
 
@@ -1109,28 +1126,28 @@ int event_init(struct event *ev, const struct sim *s,
     ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
     if (ev->nl && !(ev->nbr = aligned_alloc(64, cnt * sizeof *ev->nbr)))
         ev->nl = -1;
-    int fail = !(ev->b = malloc(cnt * sizeof *ev->b));
-    double **d[] = {&ev->vx, &ev->vy, &ev->m, &ev->tlast};
-    for (size_t a = 0; a < sizeof d / sizeof *d; a++)
-        fail |= !(*d[a] = malloc(cnt * sizeof(double)));
+    /* the records a line each */
+    int fail = !(ev->b = aligned_alloc(64, cnt * sizeof *ev->b));
+    fail |= !(ev->q = aligned_alloc(64, cnt * sizeof *ev->q));
+    fail |= !(ev->c = aligned_alloc(64, cnt * sizeof *ev->c));
+    fail |= !(ev->vx = malloc(cnt * sizeof *ev->vx));
+    fail |= !(ev->vy = malloc(cnt * sizeof *ev->vy));
     fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
-    fail |= !(ev->kcoll = calloc(cnt, sizeof *ev->kcoll));
-    fail |= !(ev->slot = malloc(cnt * sizeof *ev->slot));
-    fail |= !(ev->pair = malloc(cnt * sizeof *ev->pair));
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = malloc((ev->capl + 1) * sizeof *ev->lhead));
-    fail |= !(ev->ql = malloc(cnt * sizeof *ev->ql));
-    int32_t **g[] = {&ev->id, &ev->at, &ev->prev, &ev->cx, &ev->cy, &ev->reach, &ev->near};
-    for (size_t a = 0; a < sizeof g / sizeof *g; a++)
-        fail |= !(*g[a] = malloc(cnt * sizeof(int32_t)));
-    if (fail || ev->nl < 0 || (ev->grid && grid_size(ev, s, ev->id))) {
+    fail |= !(ev->at = malloc(cnt * sizeof *ev->at));
+    fail |= !(ev->near = malloc(cnt * sizeof *ev->near));
+    int32_t *order = malloc(cnt * sizeof *order);
+    if (fail || !order || ev->nl < 0 || (ev->grid && grid_size(ev, s, order))) {
+        free(order);
         event_free(ev);
         return EVENT_ENOMEM;
     }
+    memset(ev->c, 0, cnt * sizeof *ev->c);
     double rmin = INFINITY, vmax = 0;
     for (size_t k = 0; k < n; k++) {
-        size_t i = ev->grid ? (size_t)ev->id[k] : k;
-        ev->id[k] = (int32_t)i;
+        size_t i = ev->grid ? (size_t)order[k] : k;
+        ev->c[k].id = (int32_t)i;
         ev->at[i] = (int32_t)k;
         struct event_ball *a = &ev->b[k];
         a->x = s->x[i];
@@ -1142,14 +1159,15 @@ int event_init(struct event *ev, const struct sim *s,
         a->tlim = INFINITY;
         a->cnt = 0;
         a->next = -1;
-        ev->m[k] = s->m[i];
-        ev->tlast[k] = -INFINITY;
+        ev->c[k].m = s->m[i];
+        ev->c[k].tlast = -INFINITY;
         double v = sqrt(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
         if (v > vmax)
             vmax = v;
         if (s->r[i] < rmin)
             rmin = s->r[i];
     }
+    free(order);
     if (ev->grid)
         grid_link(ev);
     if (ev->nl)
@@ -1162,7 +1180,7 @@ int event_init(struct event *ev, const struct sim *s,
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision, and the overlap check on the way. */
     for (size_t k = 0; k < n; k++)
-        predict_own(ev, k, &ev->slot[k]);
+        predict_own(ev, k, &ev->q[k].slot);
     struct first_pair fp = {!cfg->allow_overlap, n, n};
     init_pairs(ev, &fp);
     if (fp.bi < n) {
@@ -1174,8 +1192,8 @@ int event_init(struct event *ev, const struct sim *s,
         return EVENT_EOVERLAP;
     }
     for (size_t k = 0; k < n; k++)
-        if (ev_less(ev, &ev->pair[k], &ev->slot[k]))
-            ev->slot[k] = ev->pair[k];
+        if (ev_less(ev, &ev->q[k].pair, &ev->q[k].slot))
+            ev->q[k].slot = ev->q[k].pair;
     q_rebuild(ev);
     publish(ev);
     return EVENT_OK;
@@ -1183,10 +1201,8 @@ int event_init(struct event *ev, const struct sim *s,
 
 void event_free(struct event *ev)
 {
-    void *p[] = {ev->b, ev->vx, ev->vy, ev->m, ev->tlast, ev->ncoll, ev->kcoll,
-                 ev->slot, ev->pair, ev->lhead, ev->near, ev->ql,
-                 ev->id, ev->at, ev->prev, ev->cx, ev->cy,
-                 ev->reach, ev->head, ev->big, ev->nbr};
+    void *p[] = {ev->b, ev->q, ev->c, ev->vx, ev->vy, ev->ncoll, ev->lhead,
+                 ev->near, ev->at, ev->head, ev->big, ev->nbr};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
     memset(ev, 0, sizeof *ev);
@@ -1210,8 +1226,8 @@ static void drift(struct event *ev, struct event_ball *a)
 static double restitution(const struct event *ev, size_t i, size_t j, double u)
 {
     double e = ev->p.restitution;
-    if (e < 1 && (fabs(u) < ev->umin || ev->t - ev->tlast[i] < ev->tc ||
-                  ev->t - ev->tlast[j] < ev->tc))
+    if (e < 1 && (fabs(u) < ev->umin || ev->t - ev->c[i].tlast < ev->tc ||
+                  ev->t - ev->c[j].tlast < ev->tc))
         e = 1;
     return e;
 }
@@ -1234,7 +1250,7 @@ static void collide(struct event *ev, size_t i, size_t j)
         double nx = dx / d, ny = dy / d;
         double u = (q->vx - p->vx) * nx + (q->vy - p->vy) * ny;
         if (u < 0) {
-            double mi = ev->m[i], mj = ev->m[j];
+            double mi = ev->c[i].m, mj = ev->c[j].m;
             double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
             p->vx -= J / mi * nx;
             p->vy -= J / mi * ny;
@@ -1242,11 +1258,11 @@ static void collide(struct event *ev, size_t i, size_t j)
             q->vy += J / mj * ny;
         }
     }
-    ev->tlast[i] = ev->tlast[j] = ev->t;
+    ev->c[i].tlast = ev->c[j].tlast = ev->t;
     p->cnt++;
     q->cnt++;
-    ev->kcoll[i]++;
-    ev->kcoll[j]++;
+    ev->c[i].kcoll++;
+    ev->c[j].kcoll++;
     ev->collisions++;
     predict(ev, i, j);
     predict(ev, j, i);
@@ -1257,9 +1273,9 @@ static void bounce(struct event *ev, size_t k, int code)
     struct event_ball *a = &ev->b[k];
     drift(ev, a);
     double e = ev->p.restitution;
-    if (e < 1 && ev->t - ev->tlast[k] < ev->tc)
+    if (e < 1 && ev->t - ev->c[k].tlast < ev->tc)
         e = 1;
-    double m = ev->m[k], vx0 = a->vx, vy0 = a->vy;
+    double m = ev->c[k].m, vx0 = a->vx, vy0 = a->vy;
     if (code == EV_WALL_X) {
         a->vx = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
     } else if (code == EV_WALL_Y) {
@@ -1281,7 +1297,7 @@ static void bounce(struct event *ev, size_t k, int code)
     }
     ev->wall_px += m * (a->vx - vx0);
     ev->wall_py += m * (a->vy - vy0);
-    ev->tlast[k] = ev->t;
+    ev->c[k].tlast = ev->t;
     a->cnt++;
     ev->walls++;
     predict(ev, k, (size_t)-1);
@@ -1295,8 +1311,8 @@ static void cross(struct event *ev, size_t k, int code)
         dx = ev->b[k].vx > 0 ? 1 : -1;
     else
         dy = ev->b[k].vy > 0 ? 1 : -1;
-    ev->cx[k] += (int32_t)dx;
-    ev->cy[k] += (int32_t)dy;
+    ev->c[k].cx += (int32_t)dx;
+    ev->c[k].cy += (int32_t)dy;
     cell_link(ev, k);
     /* No trajectory changes: the collisions others predicted with k stay
      * valid, and so do k's own. */
@@ -1312,7 +1328,7 @@ static void renew(struct event *ev, size_t k)
     nl_build(ev, k);
     /* As after a crossing: the earliest collision over the old list is in
      * pair[k] (unless stale), so only the new neighbours are predicted. */
-    struct event_item pair = ev->pair[k];
+    struct event_item pair = ev->q[k].pair;
     const struct event_nlist *l = &ev->nbr[k];
     if (old.n < 0 || l->n < 0 || (pair.j >= 0 && stale(ev, &pair))) {
         predict(ev, k, (size_t)-1);
@@ -1328,7 +1344,7 @@ static void renew(struct event *ev, size_t k)
         if (o == old.n)
             predict_pair(ev, &a, k, (size_t)j, &pair);
     }
-    ev->pair[k] = pair;
+    ev->q[k].pair = pair;
     set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
@@ -1352,7 +1368,7 @@ static int run(struct event *ev, double T, long long max, long long *done)
         ev->t = e.t;
         if (code < 0) {
             size_t i = (size_t)e.own, j = (size_t)e.j;
-            if (ev->id[j] < ev->id[i])
+            if (ev->c[j].id < ev->c[i].id)
                 collide(ev, j, i);
             else
                 collide(ev, i, j);
@@ -1397,7 +1413,7 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
     drift(ev, a);
     /* The reference energy of de moves by the kick's work. */
     double v0 = a->vx * a->vx + a->vy * a->vy;
-    ev->ke0 += 0.5 * ev->m[k] * (vx * vx + vy * vy - v0);
+    ev->ke0 += 0.5 * ev->c[k].m * (vx * vx + vy * vy - v0);
     a->vx = vx;
     a->vy = vy;
     set_scales(ev, sqrt(vx * vx + vy * vy));
@@ -1435,10 +1451,10 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->events = ev->collisions + ev->walls;
     for (size_t i = 0; i < ev->n; i++) {
         size_t k = (size_t)ev->at[i];
-        if (ev->kcoll[k] > d->max_ball)
-            d->max_ball = ev->kcoll[k];
-        d->px += ev->m[k] * ev->b[k].vx;
-        d->py += ev->m[k] * ev->b[k].vy;
+        if (ev->c[k].kcoll > d->max_ball)
+            d->max_ball = ev->c[k].kcoll;
+        d->px += ev->c[k].m * ev->b[k].vx;
+        d->py += ev->c[k].m * ev->b[k].vy;
     }
     double n = (double)ev->n;
     d->per_ball = ev->n ? 2.0 * (double)ev->collisions / n : 0;

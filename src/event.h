@@ -122,6 +122,9 @@ struct event_diag {
 struct event_ball;
 /// A record's neighbour list (event.c), one cache line.
 struct event_nlist;
+/// A record's place in the queue, and the rest of it (event.c).
+struct event_qrec;
+struct event_cold;
 
 /// Neighbour lists are chosen (grid 1) from this packing fraction up,
 /// for balls whose radii differ by at most EVENT_NL_RATIO.
@@ -147,18 +150,15 @@ struct event {
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
     int tc_auto;              ///< tc follows vref
-    /* Balls in cell order (k), one 64-byte record each, and what is read
-     * less often in arrays beside it. */
+    /* Balls in cell order (k), in three 64-byte records each: the flight
+     * (position, velocity, own time, radius), the queue, and the rest
+     * (mass, counts, ball number, cell; see event.c). */
     struct event_ball *b;
-    int32_t *id;              ///< ball number of record k
+    struct event_qrec *q;     ///< each record's pending event and place in the queue
+    struct event_cold *c;     ///< each record's mass, counts, number and cell
     int32_t *at;              ///< record of ball number i
-    double *m, *tlast;        ///< mass; time of the last collision (TC model)
-    long long *kcoll;         ///< collisions of record k
     /* queue: one slot per record, in a calendar (see event.c) */
-    struct event_item *slot;  ///< each record's pending event
-    struct event_item *pair;  ///< each record's earliest predicted collision
     int32_t *near;            ///< heap of the records due before lim
-    struct event_link *ql;    ///< each record's place in the calendar
     int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
     size_t nnear, nring, nover, nlist, capl, lnext0;
     double lim, lw;           ///< the heap's end, the lists' span
@@ -168,9 +168,7 @@ struct event {
     long nx, ny;              ///< cells
     double cw, ch;            ///< cell size, >= the largest small-ball diameter
     double rsmall;            ///< the largest radius of a small ball
-    int32_t *head, *prev;     ///< per-cell doubly linked lists of small balls
-    int32_t *cx, *cy;         ///< each record's cell
-    int32_t *reach;           ///< cells each side a record must look (1 unless big)
+    int32_t *head;            ///< per-cell doubly linked lists of small balls
     int32_t *big;             ///< records with reach > 1, looked at by every ball
     size_t nbig;
     /* neighbour lists (a dense gas): the cells hold the balls by the

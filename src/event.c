@@ -57,7 +57,7 @@ enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y, EV_NLIST };
 
 /* Neighbour lists: the skin, as a fraction of the largest diameter
  * (measured: see README), and the most neighbours a list holds. */
-#define NL_SKIN 0.2
+#define NL_SKIN 0.4
 #define NL_CAP 11
 
 /* A record's neighbour list: the centre it was built at and the records
@@ -243,6 +243,26 @@ static void near_down(struct event *ev, size_t h, int32_t k)
     ev->q[k].ql.pos = (int32_t)h;
 }
 
+/* Record k's event is among the next few dozen: its records, and its
+ * partner's, are fetched into the cache meanwhile (with a million balls
+ * each of them is otherwise a miss when the event comes up). */
+static EV_INLINE void prefetch_event(const struct event *ev, int32_t k)
+{
+#if defined(__GNUC__)
+    int32_t j = ev->q[k].slot.j;
+    __builtin_prefetch(&ev->b[k], 1);
+    __builtin_prefetch(&ev->c[k], 1);
+    if (j >= 0) {
+        __builtin_prefetch(&ev->b[j], 1);
+        __builtin_prefetch(&ev->c[j], 1);
+        __builtin_prefetch(&ev->q[j], 1);
+    }
+#else
+    (void)ev;
+    (void)k;
+#endif
+}
+
 /* Record k's slot has changed while in the heap: move it to its place. */
 static void near_fix(struct event *ev, int32_t k)
 {
@@ -380,6 +400,7 @@ static struct event_item *q_top(struct event *ev)
         size_t w = ev->lnext0;
         for (int32_t k = ev->lhead[w], nx; k >= 0; k = nx) {
             nx = ev->q[k].ql.next;
+            prefetch_event(ev, k);
             ev->q[k].ql.where = Q_NEAR;
             ev->nring--;
             near_up(ev, ev->nnear++, k);
@@ -1348,6 +1369,64 @@ static void renew(struct event *ev, size_t k)
     set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
+/* The 3x3 cells around record k (its head entries), into the cache. */
+static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
+{
+#if defined(__GNUC__)
+    long cx = ev->c[k].cx, cy = ev->c[k].cy;
+    for (long y = cy - 1; y <= cy + 1; y++)
+        if (y >= 0 && y < ev->ny)
+            __builtin_prefetch(&ev->head[y * ev->nx + cx]);
+#else
+    (void)ev;
+    (void)k;
+#endif
+}
+
+/* The first ball in each of the 3x3 cells around record k into the cache
+ * at once, rather than one after the other as the walk reaches them. */
+static EV_INLINE void prefetch_records(const struct event *ev, int32_t k)
+{
+#if defined(__GNUC__)
+    long x0, x1, y0, y1;
+    cell_window(ev, (size_t)k, &x0, &x1, &y0, &y1);
+    for (long y = y0; y <= y1; y++)
+        for (long x = x0; x <= x1; x++) {
+            int32_t j = ev->head[y * ev->nx + x];
+            if (j >= 0)
+                __builtin_prefetch(&ev->b[j]);
+        }
+#else
+    (void)ev;
+    (void)k;
+#endif
+}
+
+/* The neighbours of the event's balls, before its work begins. */
+static EV_INLINE void prefetch_balls(const struct event *ev, const struct event_item *e)
+{
+    if (!ev->grid || ev->nl || ev->n < 100000)
+        return;
+    prefetch_records(ev, e->own);
+    if (e->j >= 0)
+        prefetch_records(ev, e->j);
+}
+
+/* The next event is most likely one of the two below the heap's top:
+ * the cells around their balls into the cache (with a million balls each
+ * row of cells is otherwise a miss). */
+static EV_INLINE void prefetch_cells(const struct event *ev)
+{
+    if (!ev->grid || ev->n < 100000)
+        return;
+    for (size_t h = 1; h <= 2 && h < ev->nnear; h++) {
+        int32_t k = ev->near[h], j = ev->q[k].slot.j;
+        prefetch_window(ev, k);
+        if (j >= 0)
+            prefetch_window(ev, j);
+    }
+}
+
 /* The engine's loop: events with t <= T, at most max physical ones (<= 0:
  * no limit). Returns 1 when the queue holds nothing more up to T, 0 when the
  * budget ran out. *done counts the physical events. */
@@ -1359,6 +1438,8 @@ static int run(struct event *ev, double T, long long max, long long *done)
         if (!top || !(top->t <= T))
             break;
         struct event_item e = *top;
+        prefetch_cells(ev);
+        prefetch_balls(ev, &e);
         if (stale(ev, &e)) {
             predict(ev, (size_t)e.own, (size_t)-1);
             continue;

@@ -128,7 +128,7 @@ struct event_cold;
 
 /// Neighbour lists are chosen (grid 1) from this packing fraction up,
 /// for balls whose radii differ by at most EVENT_NL_RATIO.
-#define EVENT_NL_PHI 0.45
+#define EVENT_NL_PHI 0.7
 #define EVENT_NL_RATIO 2.0
 
 /// Where a record's slot is in the queue: the list (or the heap, or

@@ -52,8 +52,14 @@ struct event_ball {
 #define EV_INLINE inline
 #endif
 
-/* Codes of single-ball events, stored as j = -1 - code. */
-enum { EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_CROSS_X, EV_CROSS_Y };
+/* Codes of single-ball events, stored as j = -1 - code: the high wall
+ * (x = w - r, y = h - r), the low one (x = r, y = r), the round table's;
+ * a crossing into the next cell up or down along x or y. Walls come first
+ * (code < EV_CROSS_X is a physical event). */
+enum {
+    EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_WALL_XL, EV_WALL_YL,
+    EV_CROSS_X, EV_CROSS_Y, EV_CROSS_XL, EV_CROSS_YL
+};
 
 /* Appends @p str, then the decimal @p v when with_num, at buf[*at]. */
 static void put(char *buf, size_t len, size_t *at, const char *str, int with_num,
@@ -98,8 +104,10 @@ const char *event_unsupported(const struct sim_params *p)
         return "gravity";
     if (p->contact == SIM_CONTACT_EXP)
         return "contact exp";
-    if (p->friction || p->gx != 0 || p->gy != 0 || p->open)
-        return p->friction ? "friction" : p->gx != 0 || p->gy != 0 ? "a field" : "open sides";
+    if (p->friction)
+        return "friction";
+    if (p->shape == SIM_CIRCLE && (p->gx != 0 || p->gy != 0))
+        return "a field on the round table";
     return NULL;
 }
 
@@ -394,16 +402,34 @@ static int stale(const struct event *ev, const struct event_item *e)
  * Swapping p and q negates D and V exactly, so either order gives the same
  * bits.
  */
-static EV_INLINE double pair_time(double now, const struct event_ball *p,
-                        const struct event_ball *q)
+static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
+                                  const struct event_ball *q)
 {
+    double now = ev->t;
     double tr = p->tb > q->tb ? p->tb : q->tb;
-    double xi = p->x + (tr - p->tb) * p->vx;
-    double yi = p->y + (tr - p->tb) * p->vy;
-    double xj = q->x + (tr - q->tb) * q->vx;
-    double yj = q->y + (tr - q->tb) * q->vy;
-    double dx = xj - xi, dy = yj - yi;
-    double dvx = q->vx - p->vx, dvy = q->vy - p->vy;
+    double dx, dy, dvx, dvy;
+    if (!ev->field) {
+        double xi = p->x + (tr - p->tb) * p->vx;
+        double yi = p->y + (tr - p->tb) * p->vy;
+        double xj = q->x + (tr - q->tb) * q->vx;
+        double yj = q->y + (tr - q->tb) * q->vy;
+        dx = xj - xi;
+        dy = yj - yi;
+        dvx = q->vx - p->vx;
+        dvy = q->vy - p->vy;
+    } else {
+        /* both on their parabolas to tr; from there the relative motion
+         * is straight (the same acceleration) */
+        double si = tr - p->tb, sj = tr - q->tb, gx = ev->gx, gy = ev->gy;
+        double xi = p->x + si * (p->vx + 0.5 * gx * si);
+        double yi = p->y + si * (p->vy + 0.5 * gy * si);
+        double xj = q->x + sj * (q->vx + 0.5 * gx * sj);
+        double yj = q->y + sj * (q->vy + 0.5 * gy * sj);
+        dx = xj - xi;
+        dy = yj - yi;
+        dvx = (q->vx + gx * sj) - (p->vx + gx * si);
+        dvy = (q->vy + gy * sj) - (p->vy + gy * si);
+    }
     double b = dx * dvx + dy * dvy;
     if (!(b < 0))
         return INFINITY;
@@ -425,14 +451,89 @@ static EV_INLINE double pair_time(double now, const struct event_ball *p,
 }
 
 /* Time for coordinate q (at own time tb, speed v) to reach the wall at
- * distance r inside [0, len]: q + s v = len - r or q + s v = r. */
-static double wall_axis(double q, double v, double r, double len)
+ * distance r inside [0, len]: q + s v = len - r or q + s v = r; none on an
+ * open side. *low tells which. */
+static double wall_axis(double q, double v, double r, double len, int open_lo,
+                        int open_hi, int *low)
 {
+    *low = v < 0;
     if (v > 0)
-        return (len - r - q) / v;
+        return open_hi ? INFINITY : (len - r - q) / v;
     if (v < 0)
-        return (r - q) / v;
+        return open_lo ? INFINITY : (r - q) / v;
     return INFINITY;
+}
+
+/* sqrt(v^2 - 4 a c), -1 when that is negative, NAN from NAN; scaled when
+ * the squares overflow (speeds near 1e300: the engine must not then take
+ * a far wall for a near one). */
+static double sqrt_disc(double v, double a, double c)
+{
+    double d = v * v - 4 * a * c;
+    if (isnan(d) || isinf(d)) {
+        double f = 2 * sqrt(fabs(a)) * sqrt(fabs(c));
+        double m = fabs(v) > f ? fabs(v) : f;
+        if (isnan(m) || isinf(m) || m == 0)
+            return NAN;
+        double u = v / m;
+        d = u * u - (4 * a / m) * (c / m);
+        return d >= 0 ? m * sqrt(d) : d < 0 ? -1 : NAN;
+    }
+    return d >= 0 ? sqrt(d) : -1;
+}
+
+/*
+ * In the field a coordinate moves as q + v s + a s^2 (a = g/2). The first
+ * s >= 0 at which it reaches a bound above it, given c = q - bound: with
+ * v > 0 the first root of a s^2 + v s + c, -2c / (v + sqrt(v^2 - 4ac))
+ * without cancellation (none when it turns back first); moving away
+ * (v <= 0) but pushed back (a > 0), the later root (-v + sqrt(...)) / 2a,
+ * the return. Past the bound already (c > 0: by rounding, just after
+ * crossing it, or pressed into a wall from the spring engine): 0 when
+ * moving on out, the return when moving back in, and 0 when it cannot get
+ * back in. A bound below is the same with q, v and a negated.
+ */
+static double rise_time(double c, double v, double a)
+{
+    if (v > 0) {
+        if (!(c < 0))
+            return 0;
+        double sq = sqrt_disc(v, a, c);
+        if (!(sq >= 0))
+            return INFINITY; /* turns back first */
+        return -2 * c / (v + sq);
+    }
+    if (!(a > 0))
+        return INFINITY;
+    double sq = sqrt_disc(v, a, c);
+    if (isnan(sq))
+        return INFINITY;
+    if (sq < 0)
+        return 0;
+    return (-v + sq) / (2 * a);
+}
+
+/* wall_axis in the field g along the axis. */
+static double wall_axis_field(double q, double v, double g, double r, double len,
+                              int open_lo, int open_hi, int *low)
+{
+    double hi = open_hi ? INFINITY : rise_time(q - (len - r), v, 0.5 * g);
+    double lo = open_lo ? INFINITY : rise_time(r - q, -v, -0.5 * g);
+    *low = lo < hi;
+    return lo < hi ? lo : hi;
+}
+
+/* In the field: from coordinate q with speed v now, the time to leave
+ * cell c of n (of width size) through a boundary inside the grid; *low
+ * tells which. Crossings change no course, so they are timed from now,
+ * where the ball is in its cell up to rounding. */
+static double cross_axis_field(double q, double v, double g, long c, double size,
+                               long n, int *low)
+{
+    double hi = c + 1 < n ? rise_time(q - (double)(c + 1) * size, v, 0.5 * g) : INFINITY;
+    double lo = c > 0 ? rise_time((double)c * size - q, -v, -0.5 * g) : INFINITY;
+    *low = lo < hi;
+    return lo < hi ? lo : hi;
 }
 
 /*
@@ -472,15 +573,27 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
         best = wall_circle(ev, a);
         code = EV_WALL_CIRCLE;
     } else {
-        double sx = wall_axis(a->x, a->vx, a->r, ev->p.w);
-        double sy = wall_axis(a->y, a->vy, a->r, ev->p.h);
+        unsigned op = ev->p.open;
+        int lx, ly;
+        double sx, sy;
+        if (!ev->field) {
+            sx = wall_axis(a->x, a->vx, a->r, ev->p.w, op & SIM_SIDE_LEFT,
+                           op & SIM_SIDE_RIGHT, &lx);
+            sy = wall_axis(a->y, a->vy, a->r, ev->p.h, op & SIM_SIDE_BOTTOM,
+                           op & SIM_SIDE_TOP, &ly);
+        } else {
+            sx = wall_axis_field(a->x, a->vx, ev->gx, a->r, ev->p.w,
+                                 op & SIM_SIDE_LEFT, op & SIM_SIDE_RIGHT, &lx);
+            sy = wall_axis_field(a->y, a->vy, ev->gy, a->r, ev->p.h,
+                                 op & SIM_SIDE_BOTTOM, op & SIM_SIDE_TOP, &ly);
+        }
         if (sx < 0) sx = 0;
         if (sy < 0) sy = 0;
         best = sx;
-        code = EV_WALL_X;
+        code = lx ? EV_WALL_XL : EV_WALL_X;
         if (sy < best) {
             best = sy;
-            code = EV_WALL_Y;
+            code = ly ? EV_WALL_YL : EV_WALL_Y;
         }
     }
     best += tb;
@@ -491,21 +604,30 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
         double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
         int32_t cx = ev->cx[k], cy = ev->cy[k];
-        if (vx > 0 && cx + 1 < ev->nx)
-            tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
-        else if (vx < 0 && cx > 0)
-            tx = tb + ((double)cx * ev->cw - a->x) / vx;
-        if (vy > 0 && cy + 1 < ev->ny)
-            ty = tb + ((double)(cy + 1) * ev->ch - a->y) / vy;
-        else if (vy < 0 && cy > 0)
-            ty = tb + ((double)cy * ev->ch - a->y) / vy;
+        int xl = vx < 0, yl = vy < 0;
+        if (!ev->field) {
+            if (vx > 0 && cx + 1 < ev->nx)
+                tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
+            else if (vx < 0 && cx > 0)
+                tx = tb + ((double)cx * ev->cw - a->x) / vx;
+            if (vy > 0 && cy + 1 < ev->ny)
+                ty = tb + ((double)(cy + 1) * ev->ch - a->y) / vy;
+            else if (vy < 0 && cy > 0)
+                ty = tb + ((double)cy * ev->ch - a->y) / vy;
+        } else {
+            double now = ev->t, s = now - tb, gx = ev->gx, gy = ev->gy;
+            tx = now + cross_axis_field(a->x + s * (vx + 0.5 * gx * s), vx + gx * s,
+                                        gx, cx, ev->cw, ev->nx, &xl);
+            ty = now + cross_axis_field(a->y + s * (vy + 0.5 * gy * s), vy + gy * s,
+                                        gy, cy, ev->ch, ev->ny, &yl);
+        }
         if (tx < best) {
             best = tx;
-            code = EV_CROSS_X;
+            code = xl ? EV_CROSS_XL : EV_CROSS_X;
         }
         if (ty < best) {
             best = ty;
-            code = EV_CROSS_Y;
+            code = yl ? EV_CROSS_YL : EV_CROSS_Y;
         }
         if (best < ev->t)
             best = ev->t;
@@ -523,7 +645,7 @@ static EV_INLINE void predict_pair(const struct event *ev, const struct event_ba
                                 size_t k, size_t j, struct event_item *best)
 {
     const struct event_ball *q = &ev->b[j];
-    double t = pair_time(ev->t, a, q);
+    double t = pair_time(ev, a, q);
     if (t <= best->t && t < a->tlim && t < q->tlim) {
         struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
         if (t < best->t || ev_tie(ev, &e, best))
@@ -800,7 +922,7 @@ static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *f
             fp->bj = hi;
         }
     }
-    double t = pair_time(ev->t, &ev->b[k], &ev->b[j]);
+    double t = pair_time(ev, &ev->b[k], &ev->b[j]);
     offer(ev, k, j, t);
     offer(ev, j, k, t);
 }
@@ -840,15 +962,18 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
 
 static int find_wall(const struct sim *s, struct event_fault *f)
 {
+    unsigned op = s->p.open;
     for (size_t i = 0; i < s->n; i++) {
         double x = s->x[i], y = s->y[i], r = s->r[i], tol = EVENT_TOUCH_TOL * r;
         int out;
         if (s->p.shape == SIM_CIRCLE) {
             double R = 0.5 * s->p.w, dx = x - R, dy = y - R;
             out = sqrt(dx * dx + dy * dy) > R - r + tol;
-        } else {
-            out = x - r < -tol || y - r < -tol || x + r > s->p.w + tol ||
-                  y + r > s->p.h + tol;
+        } else { /* past an open side is fine */
+            out = (!(op & SIM_SIDE_LEFT) && x - r < -tol) ||
+                  (!(op & SIM_SIDE_BOTTOM) && y - r < -tol) ||
+                  (!(op & SIM_SIDE_RIGHT) && x + r > s->p.w + tol) ||
+                  (!(op & SIM_SIDE_TOP) && y + r > s->p.h + tol);
         }
         if (out) {
             if (f)
@@ -862,23 +987,48 @@ static int find_wall(const struct sim *s, struct event_fault *f)
 /* tc and umin from the fastest ball seen at init or in a kick. */
 static void set_scales(struct event *ev, double vmax)
 {
-    if (vmax <= ev->vref)
-        return;
-    ev->vref = vmax;
-    ev->umin = EVENT_SLOW * vmax;
-    if (ev->tc_auto)
-        ev->tc = 1e-6 * ev->rmin / vmax;
+    if (vmax > ev->vref) {
+        ev->vref = vmax;
+        if (ev->tc_auto)
+            ev->tc = 1e-6 * ev->rmin / vmax;
+    }
+    ev->umin = EVENT_SLOW * ev->vref;
+    /* In a field, an inelastic pile settles into ever faster collisions at
+     * ever smaller gaps (its balls can never rest on each other: a hard
+     * contact would need infinitely many). So there, as on a floor
+     * (bounce_field), a slow impact is a resting contact: the two leave
+     * each other at urest, the speed that lifts a ball hrest, and the pile
+     * hops at that scale (invisible: 1e-3 of a radius) in bounded work. */
+    ev->urest = ev->field ? sqrt(2 * hypot(ev->gx, ev->gy) * ev->hrest) : 0;
+    if (ev->p.restitution < 1 && ev->urest > ev->umin)
+        ev->umin = ev->urest;
 }
 
-/* Kinetic energy, summed in ball number order. */
-static double kinetic(const struct event *ev)
+static void ball_now(const struct event *ev, const struct event_ball *a, double *x,
+                     double *y, double *vx, double *vy);
+
+/* Kinetic energy now, summed in ball number order; with *pf the field's
+ * potential -sum m g.x and with *out the balls wholly past an open side. */
+static double kinetic(const struct event *ev, double *pf, long *out)
 {
-    double ke = 0;
+    double ke = 0, f = 0;
+    long o = 0;
+    unsigned op = ev->p.open;
     for (size_t i = 0; i < ev->n; i++) {
         size_t k = (size_t)ev->at[i];
-        const struct event_ball *a = &ev->b[k];
-        ke += 0.5 * ev->m[k] * (a->vx * a->vx + a->vy * a->vy);
+        double x, y, vx, vy, r = ev->b[k].r;
+        ball_now(ev, &ev->b[k], &x, &y, &vx, &vy);
+        ke += 0.5 * ev->m[k] * (vx * vx + vy * vy);
+        if (ev->field)
+            f -= ev->m[k] * (ev->gx * x + ev->gy * y);
+        if (((op & SIM_SIDE_LEFT) && x + r < 0) || ((op & SIM_SIDE_RIGHT) && x - r > ev->p.w) ||
+            ((op & SIM_SIDE_BOTTOM) && y + r < 0) || ((op & SIM_SIDE_TOP) && y - r > ev->p.h))
+            o++;
     }
+    if (pf)
+        *pf = f;
+    if (out)
+        *out = o;
     return ke;
 }
 
@@ -887,8 +1037,8 @@ static void publish(struct event *ev)
 {
     for (size_t k = 0; k < ev->n; k++) {
         size_t i = (size_t)ev->id[k];
-        ev->vx[i] = ev->b[k].vx;
-        ev->vy[i] = ev->b[k].vy;
+        double x, y;
+        ball_now(ev, &ev->b[k], &x, &y, &ev->vx[i], &ev->vy[i]);
         ev->ncoll[i] = ev->kcoll[k];
     }
 }
@@ -965,10 +1115,16 @@ int event_init(struct event *ev, const struct sim *s,
     if (ev->grid)
         grid_link(ev);
     ev->rmin = rmin;
+    ev->gx = s->p.gx;
+    ev->gy = s->p.gy;
+    ev->field = ev->gx != 0 || ev->gy != 0;
+    ev->hrest = 1e-3 * (rmin > 0 && rmin < INFINITY ? rmin : 1e-6 * (s->p.w < s->p.h ? s->p.w : s->p.h));
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
     set_scales(ev, vmax);
-    ev->ke0 = kinetic(ev);
+    double pf0;
+    ev->ke0 = kinetic(ev, &pf0, NULL);
+    ev->e0 = ev->ke0 + pf0;
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision, and the overlap check on the way. */
     for (size_t k = 0; k < n; k++)
@@ -1007,9 +1163,34 @@ void event_free(struct event *ev)
 static void drift(struct event *ev, struct event_ball *a)
 {
     double dt = ev->t - a->tb;
-    a->x += dt * a->vx;
-    a->y += dt * a->vy;
+    if (!ev->field) {
+        a->x += dt * a->vx;
+        a->y += dt * a->vy;
+    } else {
+        a->x += dt * (a->vx + 0.5 * ev->gx * dt);
+        a->y += dt * (a->vy + 0.5 * ev->gy * dt);
+        a->vx += ev->gx * dt;
+        a->vy += ev->gy * dt;
+    }
     a->tb = ev->t;
+}
+
+/* Ball a's position and velocity at the current time, a left as it is. */
+static void ball_now(const struct event *ev, const struct event_ball *a, double *x,
+                     double *y, double *vx, double *vy)
+{
+    double dt = ev->t - a->tb;
+    if (!ev->field) {
+        *x = a->x + dt * a->vx;
+        *y = a->y + dt * a->vy;
+        *vx = a->vx;
+        *vy = a->vy;
+    } else {
+        *x = a->x + dt * (a->vx + 0.5 * ev->gx * dt);
+        *y = a->y + dt * (a->vy + 0.5 * ev->gy * dt);
+        *vx = a->vx + ev->gx * dt;
+        *vy = a->vy + ev->gy * dt;
+    }
 }
 
 /* The restitution of a collision now with normal speed |u|: e, but 1
@@ -1046,6 +1227,9 @@ static void collide(struct event *ev, size_t i, size_t j)
         if (u < 0) {
             double mi = ev->m[i], mj = ev->m[j];
             double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
+            /* in a field, inelastic: apart at least at urest (see set_scales) */
+            if (ev->field && ev->p.restitution < 1 && J < (ev->urest - u) * (mi * mj / (mi + mj)))
+                J = (ev->urest - u) * (mi * mj / (mi + mj));
             p->vx -= J / mi * nx;
             p->vy -= J / mi * ny;
             q->vx += J / mj * nx;
@@ -1062,6 +1246,38 @@ static void collide(struct event *ev, size_t i, size_t j)
     predict(ev, j, i);
 }
 
+/*
+ * A bounce in the field off the wall at coordinate `wall` with outward
+ * normal `out` (+1: the high wall, -1: the low one). An impact (normal
+ * speed u towards the wall) leaves at -e u, elastic below umin. A wall the
+ * field presses a ball onto (a floor) then sends it back fast enough to
+ * come back inside from wherever it is (past the wall by rounding, or
+ * pressed in by the spring engine), sqrt(2 g depth), and to rise hrest
+ * above the wall when it came slower than that (inelastic) or at rest
+ * (elastic): sqrt(2 g (hrest + depth)). That is the resting-contact rule:
+ * a ball at rest on a floor, or an inelastic one settling, hops hrest high
+ * (1e-3 of the smallest radius) instead of bouncing infinitely often in
+ * finite time, or sitting at zero time. Elastic bounces are otherwise
+ * exact.
+ */
+static void bounce_field(const struct event *ev, double *v, double q, double g,
+                         double wall, double out, double e)
+{
+    double u = out * *v;
+    if (u > 0)
+        *v = -(u < ev->umin ? 1 : e) * *v;
+    double gn = out * g; /* > 0: the field presses onto this wall */
+    if (gn > 0) {
+        double depth = out * (q - wall), h = depth > 0 ? depth : 0;
+        double rest = 2 * gn * ev->hrest;
+        if (ev->p.restitution < 1 ? u * u < rest : u <= EVENT_SLOW * ev->vref)
+            h += ev->hrest;
+        double need = sqrt(2 * gn * h);
+        if (-out * *v < need)
+            *v = -out * need;
+    }
+}
+
 static void bounce(struct event *ev, size_t k, int code)
 {
     struct event_ball *a = &ev->b[k];
@@ -1070,9 +1286,15 @@ static void bounce(struct event *ev, size_t k, int code)
     if (e < 1 && ev->t - ev->tlast[k] < ev->tc)
         e = 1;
     double m = ev->m[k], vx0 = a->vx, vy0 = a->vy;
-    if (code == EV_WALL_X) {
+    if (ev->field && code != EV_WALL_CIRCLE) {
+        int y = code == EV_WALL_Y || code == EV_WALL_YL;
+        int low = code == EV_WALL_XL || code == EV_WALL_YL;
+        double len = y ? ev->p.h : ev->p.w;
+        bounce_field(ev, y ? &a->vy : &a->vx, y ? a->y : a->x, y ? ev->gy : ev->gx,
+                     low ? a->r : len - a->r, low ? -1 : 1, e);
+    } else if (code == EV_WALL_X || code == EV_WALL_XL) {
         a->vx = -(fabs(vx0) < ev->umin ? 1 : e) * vx0;
-    } else if (code == EV_WALL_Y) {
+    } else if (code == EV_WALL_Y || code == EV_WALL_YL) {
         a->vy = -(fabs(vy0) < ev->umin ? 1 : e) * vy0;
     } else {
         /* Reflect the outward normal component: v -= (1 + e)(v.n) n. */
@@ -1101,10 +1323,10 @@ static void cross(struct event *ev, size_t k, int code)
 {
     cell_unlink(ev, k);
     long dx = 0, dy = 0;
-    if (code == EV_CROSS_X)
-        dx = ev->b[k].vx > 0 ? 1 : -1;
+    if (code == EV_CROSS_X || code == EV_CROSS_XL)
+        dx = code == EV_CROSS_X ? 1 : -1;
     else
-        dy = ev->b[k].vy > 0 ? 1 : -1;
+        dy = code == EV_CROSS_Y ? 1 : -1;
     ev->cx[k] += (int32_t)dx;
     ev->cy[k] += (int32_t)dy;
     cell_link(ev, k);
@@ -1178,6 +1400,7 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
     /* The reference energy of de moves by the kick's work. */
     double v0 = a->vx * a->vx + a->vy * a->vy;
     ev->ke0 += 0.5 * ev->m[k] * (vx * vx + vy * vy - v0);
+    ev->e0 += 0.5 * ev->m[k] * (vx * vx + vy * vy - v0);
     a->vx = vx;
     a->vy = vy;
     set_scales(ev, sqrt(vx * vx + vy * vy));
@@ -1188,20 +1411,14 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
 
 void event_position(const struct event *ev, size_t i, double *x, double *y)
 {
-    const struct event_ball *a = &ev->b[ev->at[i]];
-    double dt = ev->t - a->tb;
-    *x = a->x + dt * a->vx;
-    *y = a->y + dt * a->vy;
+    double vx, vy;
+    ball_now(ev, &ev->b[ev->at[i]], x, y, &vx, &vy);
 }
 
 void event_to_sim(const struct event *ev, struct sim *s)
 {
-    for (size_t i = 0; i < ev->n; i++) {
-        const struct event_ball *a = &ev->b[ev->at[i]];
-        event_position(ev, i, &s->x[i], &s->y[i]);
-        s->vx[i] = a->vx;
-        s->vy[i] = a->vy;
-    }
+    for (size_t i = 0; i < ev->n; i++)
+        ball_now(ev, &ev->b[ev->at[i]], &s->x[i], &s->y[i], &s->vx[i], &s->vy[i]);
     s->t = ev->t;
 }
 
@@ -1216,16 +1433,20 @@ void event_diag(const struct event *ev, struct event_diag *d)
         size_t k = (size_t)ev->at[i];
         if (ev->kcoll[k] > d->max_ball)
             d->max_ball = ev->kcoll[k];
-        d->px += ev->m[k] * ev->b[k].vx;
-        d->py += ev->m[k] * ev->b[k].vy;
+        double x, y, vx, vy;
+        ball_now(ev, &ev->b[k], &x, &y, &vx, &vy);
+        d->px += ev->m[k] * vx;
+        d->py += ev->m[k] * vy;
     }
     double n = (double)ev->n;
     d->per_ball = ev->n ? 2.0 * (double)ev->collisions / n : 0;
     d->mft = ev->collisions ? n * (ev->t - ev->t0) / (2.0 * (double)ev->collisions)
                             : INFINITY;
-    d->ke = kinetic(ev);
+    d->ke = kinetic(ev, &d->pf, &d->out);
     d->ke0 = ev->ke0;
-    d->de = ev->ke0 > 0 ? (d->ke - ev->ke0) / ev->ke0 : 0;
+    d->e = d->ke + d->pf;
+    d->e0 = ev->e0;
+    d->de = ev->e0 != 0 ? (d->e - ev->e0) / fabs(ev->e0) : 0;
     d->wall_px = ev->wall_px;
     d->wall_py = ev->wall_py;
     d->heap = ev->nnear + ev->nring + ev->nover;

@@ -5,8 +5,9 @@
  * future collision analytically (ball-ball, ball-wall, and, with the grid,
  * the moments a ball crosses into another cell), keeps each ball's earliest
  * in a calendar queue ordered by time, and jumps from one to the next. Between two
- * events every ball flies straight, so no collision is ever missed however
- * small or fast the balls are.
+ * events every ball flies straight, or on a parabola in a uniform field (all
+ * balls alike, so two balls still close in on a straight line), so no
+ * collision is ever missed however small or fast the balls are.
  *
  * It is built from a struct sim (the spring engine's state) and written back
  * into one at any time, so a front end can switch engines on a running state:
@@ -107,8 +108,11 @@ struct event_diag {
     double per_ball;      ///< mean collisions per ball, 2 * collisions / n
     long long max_ball;   ///< most collisions of one ball
     double mft;           ///< mean free time: n * elapsed / (2 * collisions), or INFINITY
-    double ke, ke0;       ///< kinetic energy now and at init (the only energy)
-    double de;            ///< (ke - ke0) / ke0, 0 when ke0 == 0
+    double ke, ke0;       ///< kinetic energy now and at init
+    double pf;            ///< potential of the field, -sum m (gx x + gy y) (0 without)
+    double e, e0;         ///< ke + pf now, and at init (moved by kicks' work)
+    double de;            ///< (e - e0) / |e0|, 0 when e0 == 0
+    long out;             ///< balls wholly past an open side
     double px, py;        ///< total momentum
     double wall_px, wall_py; ///< total impulse the walls gave since init
     size_t heap;          ///< events queued: one per ball that has one
@@ -136,6 +140,13 @@ struct event {
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
     int tc_auto;              ///< tc follows vref
+    /* The uniform field (p.gx, p.gy): every ball accelerates by g, so a
+     * ball at own time tb is at x + v s + g s^2 / 2 at tb + s. */
+    int field;                ///< g != 0
+    double gx, gy;
+    double hrest;             ///< a ball pressed on a wall by the field leaves it
+                              ///< fast enough to rise at least this high
+    double urest;             ///< sqrt(2 |g| hrest): inelastic, balls part at least this fast
     /* Balls in cell order (k), one 64-byte record each, and what is read
      * less often in arrays beside it. */
     struct event_ball *b;
@@ -164,12 +175,16 @@ struct event {
     size_t nbig;
     /* diagnostics */
     long long collisions, walls, crossings;
-    double ke0, wall_px, wall_py;
+    double ke0, e0, wall_px, wall_py;
 };
 
 /// What of these parameters the engine cannot simulate ("gravity", "open
-/// space", "contact exp"), or NULL when it can run them. It models hard balls on a table: open space (no table), gravity and
-/// exponential contacts are outside it; spring walls are hard walls to it.
+/// space", "contact exp", "friction", "a field on the round table"), or
+/// NULL when it can run them. It models hard balls on a table, in a uniform
+/// field or not, with open sides or not: open space (no table), N-body
+/// gravity, exponential contacts and friction are outside it, and so is a
+/// field on the round table (its wall times are roots of a quartic); spring
+/// walls are hard walls to it.
 const char *event_unsupported(const struct sim_params *p);
 
 /// Grid on, overlaps an error, default tc.

@@ -1,0 +1,358 @@
+/*
+ * test_event_field.c - the event engine in a uniform field and with open
+ * sides, against analytic results: a projectile exact to rounding, bounce
+ * heights and times kept over 10^4 elastic bounces, a head-on collision in
+ * free fall equal to the one without the field, energy ke + pf kept by an
+ * elastic gas, the grid and all pairs bit for bit, balls thrown through an
+ * open top coming back, and the resting-contact rule: balls at rest on a
+ * floor, an inelastic pile settling, a state pressed into the floor by the
+ * spring engine, all reaching their end time in bounded work.
+ */
+#include "event.h"
+#include "scene.h"
+#include "sim.h"
+#include "test.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A state from scene text; 0 on success. */
+static int scene(struct sim *s, const char *text)
+{
+    struct scene sc;
+    struct scene_error err;
+    if (scene_parse(&sc, text, strlen(text), &err)) {
+        printf("scene error %d: %s\n", err.line, err.msg);
+        return -1;
+    }
+    int rc = scene_to_sim(&sc, s);
+    scene_free(&sc);
+    return rc;
+}
+
+static int start(struct event *ev, struct sim *s, const char *text, int grid)
+{
+    struct event_config c = event_default_config();
+    c.grid = grid;
+    if (scene(s, text) != 0)
+        return -1;
+    return event_init(ev, s, &c, NULL);
+}
+
+/* The state of ball i now. */
+static void now(const struct event *ev, size_t i, double *x, double *y, double *vx,
+                double *vy)
+{
+    struct sim s;
+    sim_init(&s, ev->n, &ev->p);
+    event_to_sim(ev, &s);
+    *x = s.x[i];
+    *y = s.y[i];
+    *vx = s.vx[i];
+    *vy = s.vy[i];
+    sim_free(&s);
+}
+
+static int rel_near(double a, double b, double tol)
+{
+    return fabs(a - b) <= tol * fabs(b);
+}
+
+static void test_projectile(void)
+{
+    /* x = x0 + vx t, y = y0 + vy t - g t^2 / 2, v = (vx, vy - g t) */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 1000 1000\nfield 0 -0.7\nball 100 300 3 12 1 10\n", 1) ==
+          EVENT_OK);
+    for (int k = 1; k <= 5; k++) {
+        double T = 5.0 * k, x, y, vx, vy;
+        CHECK(event_advance(&ev, T, 0) == 1);
+        now(&ev, 0, &x, &y, &vx, &vy);
+        CHECK(rel_near(x, 100 + 3 * T, 1e-15));
+        CHECK(rel_near(y, 300 + 12 * T - 0.35 * T * T, 1e-14));
+        CHECK(vx == 3);
+        CHECK(rel_near(vy, 12 - 0.7 * T, 1e-14));
+    }
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.events == 0);
+    CHECK(rel_near(d.pf, -(-0.7 * (300 + 12 * 25.0 - 0.35 * 625)), 1e-14));
+    CHECK_NEAR(d.de, 0, 1e-14);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+static void test_bounces(void)
+{
+    /* Dropped from rest at height H above the floor's contact line: the
+     * n-th bounce at t = (2n - 1) sqrt(2 H / g), leaving at sqrt(2 g H),
+     * back to the same height, 10^4 times; a field along x alike. */
+    static const struct {
+        double gx, gy;
+        const char *text;
+    } cases[] = {
+        {0, -0.7, "table 400 400\nfield 0 -0.7\nball 200 310 0 0 1 10\n"},
+        {-2, 0, "table 400 400\nfield -2 0\nball 310 200 0 0 1 10\n"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        struct sim s;
+        struct event ev;
+        CHECK(start(&ev, &s, cases[c].text, 1) == EVENT_OK);
+        double g = fabs(cases[c].gx + cases[c].gy), H = 300;
+        double t1 = sqrt(2 * H / g), u = sqrt(2 * g * H);
+        CHECK(event_step(&ev, 10000) == 10000);
+        double x, y, vx, vy;
+        now(&ev, 0, &x, &y, &vx, &vy);
+        CHECK(rel_near(ev.t, 19999 * t1, 1e-12));
+        /* the height it will rise to, y + v^2 / 2g: the drop's; the speed
+         * itself is that at the moment reached, which is on a time grid
+         * 1e-10 apart at t = 5e5 */
+        double up = cases[c].gy != 0 ? vy : vx, across = cases[c].gy != 0 ? vx : vy;
+        double q = cases[c].gy != 0 ? y : x;
+        CHECK(up > 0 && rel_near(q + up * up / (2 * g), 310, 1e-12));
+        CHECK(rel_near(up, u, 1e-10));
+        CHECK(across == 0);
+        /* to the top: the height of the drop */
+        CHECK(event_advance(&ev, ev.t + t1, 0) == 1);
+        now(&ev, 0, &x, &y, &vx, &vy);
+        CHECK(rel_near(cases[c].gy != 0 ? y : x, 310, 1e-12));
+        struct event_diag d;
+        event_diag(&ev, &d);
+        CHECK(d.walls == 10000);
+        CHECK_NEAR(d.de, 0, 1e-12);
+        event_free(&ev);
+        sim_free(&s);
+    }
+}
+
+static void test_free_fall_collision(void)
+{
+    /* Two balls head-on along x while falling: the field moves both alike,
+     * so x and the velocities along x are those without it, to the bit,
+     * and y is the free fall. */
+    const char *with = "table 2000 2000\nfield 0 -1\nball 100 1900 4 0 1 10\n"
+                       "ball 300 1900 -2 0 3 10\n";
+    const char *without = "table 2000 2000\nball 100 1900 4 0 1 10\nball 300 1900 -2 0 3 10\n";
+    struct sim s1, s2;
+    struct event e1, e2;
+    CHECK(start(&e1, &s1, with, 0) == EVENT_OK);
+    CHECK(start(&e2, &s2, without, 0) == EVENT_OK);
+    CHECK(event_advance(&e1, 50, 0) == 1);
+    CHECK(event_advance(&e2, 50, 0) == 1);
+    CHECK(e1.collisions == 1 && e2.collisions == 1);
+    for (size_t i = 0; i < 2; i++) {
+        double x1, y1, vx1, vy1, x2, y2, vx2, vy2;
+        now(&e1, i, &x1, &y1, &vx1, &vy1);
+        now(&e2, i, &x2, &y2, &vx2, &vy2);
+        CHECK(x1 == x2 && vx1 == vx2);
+        CHECK(rel_near(y1, 1900 - 0.5 * 2500, 1e-14));
+        CHECK(vy1 == -50);
+    }
+    event_free(&e1);
+    event_free(&e2);
+    sim_free(&s1);
+    sim_free(&s2);
+}
+
+/* Runs @p text for @p events with the grid and with all pairs: 1 when
+ * every ball agrees to the bit. */
+static int grid_is_pairs(const char *text, long long events)
+{
+    struct sim s1, s2, a, b;
+    struct event g, p;
+    int ok = start(&g, &s1, text, 2) == EVENT_OK && start(&p, &s2, text, 0) == EVENT_OK;
+    ok = ok && g.grid && !p.grid;
+    ok = ok && event_step(&g, events) == events && event_step(&p, events) == events;
+    sim_init(&a, s1.n, &s1.p);
+    sim_init(&b, s1.n, &s1.p);
+    event_to_sim(&g, &a);
+    event_to_sim(&p, &b);
+    ok = ok && a.t == b.t && g.collisions == p.collisions && g.crossings > 0;
+    for (size_t i = 0; ok && i < a.n; i++)
+        ok = a.x[i] == b.x[i] && a.y[i] == b.y[i] && a.vx[i] == b.vx[i] &&
+             a.vy[i] == b.vy[i];
+    event_free(&g);
+    event_free(&p);
+    sim_free(&s1);
+    sim_free(&s2);
+    sim_free(&a);
+    sim_free(&b);
+    return ok;
+}
+
+static void test_gas(void)
+{
+    /* an elastic gas in a field keeps ke + pf (de) to 1e-12 */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 300 300\nfield 0.3 -1\nrandom 400 2 1 5 7\n", 1) == EVENT_OK);
+    CHECK(ev.grid == 1 && ev.field);
+    CHECK(event_step(&ev, 200000) == 200000);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.collisions > 100000 && d.walls > 1000);
+    CHECK_NEAR(d.de, 0, 1e-12);
+    event_free(&ev);
+    sim_free(&s);
+    /* the grid changes nothing: crossings are timed on parabolas */
+    CHECK(grid_is_pairs("table 300 300\nfield 0.3 -1\nrandom 400 2 1 5 7\n", 50000));
+    CHECK(grid_is_pairs("table 300 300\nfield 0 -2\nrestitution 0.9\nrandom 300 3 1 5 8\n",
+                        50000));
+    CHECK(grid_is_pairs("table 300 300\nfield 0 -1\nopen top\nrandom 300 3 1 12 9\n", 30000));
+}
+
+static void test_open(void)
+{
+    /* thrown up at 20 through an open top (h 100): out above it, back
+     * down onto the floor at t = 40 and up again */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 100 100\nfield 0 -1\nopen top\nball 50 10 0 20 1 10\n", 1) ==
+          EVENT_OK);
+    CHECK(event_advance(&ev, 20, 0) == 1);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.out == 1 && d.walls == 0);
+    double x, y, vx, vy;
+    now(&ev, 0, &x, &y, &vx, &vy);
+    CHECK(rel_near(y, 210, 1e-14));
+    CHECK(event_step(&ev, 1) == 1);
+    CHECK(rel_near(ev.t, 40, 1e-14));
+    now(&ev, 0, &x, &y, &vx, &vy);
+    CHECK(rel_near(vy, 20, 1e-13));
+    event_diag(&ev, &d);
+    CHECK(d.out == 0);
+    event_free(&ev);
+    sim_free(&s);
+    /* through an open bottom: gone for good, no event ever */
+    CHECK(start(&ev, &s, "table 100 100\nfield 0 -1\nopen bottom\nball 50 50 0 0 1 10\n", 1) ==
+          EVENT_OK);
+    CHECK(event_advance(&ev, 1000, 0) == 1);
+    event_diag(&ev, &d);
+    CHECK(d.out == 1 && d.events == 0);
+    event_free(&ev);
+    sim_free(&s);
+    /* a ball starting past an open side is no fault; past a wall it is */
+    CHECK(start(&ev, &s, "table 100 100\nopen left\nball -50 50 1 0 1 10\n", 1) == EVENT_OK);
+    event_free(&ev);
+    sim_free(&s);
+    CHECK(start(&ev, &s, "table 100 100\nopen left\nball 150 50 1 0 1 10\n", 1) == EVENT_EWALL);
+    sim_free(&s);
+}
+
+static void test_resting(void)
+{
+    /* at rest on the floor, elastic and not: it hops hrest high at most,
+     * about sqrt(g / 8 hrest) times a unit of time, and time goes on */
+    for (int inel = 0; inel <= 1; inel++) {
+        struct sim s;
+        struct event ev;
+        CHECK(start(&ev, &s,
+                    inel ? "table 100 100\nfield 0 -1\nrestitution 0.5\nball 50 10 0 0 1 10\n"
+                         : "table 100 100\nfield 0 -1\nball 50 10 0 0 1 10\n",
+                    1) == EVENT_OK);
+        CHECK(event_advance(&ev, 100, 10000000) == 1);
+        struct event_diag d;
+        event_diag(&ev, &d);
+        double rate = sqrt(1 / (8 * ev.hrest));
+        CHECK(d.walls >= 90 * rate && d.walls <= 110 * rate);
+        double x, y, vx, vy;
+        now(&ev, 0, &x, &y, &vx, &vy);
+        CHECK(y >= 10 - 1e-12 && y <= 10 + 1.0001 * ev.hrest);
+        event_free(&ev);
+        sim_free(&s);
+    }
+    /* an inelastic gas settles into a pile: no ball through the floor,
+     * the energy down to the hops, in bounded work */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 100 200\nfield 0 -1\nrestitution 0.7\nrandom 40 4 1 6 3\n",
+                1) == EVENT_OK);
+    double e0 = ev.e0;
+    CHECK(event_advance(&ev, 100, 1000000) == 1);
+    CHECK(ev.collisions > 20000); /* settled: hopping */
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.ke < 1e-3 * (e0 - d.pf));
+    struct sim a;
+    sim_init(&a, ev.n, &ev.p);
+    event_to_sim(&ev, &a);
+    double lowest = INFINITY;
+    for (size_t i = 0; i < a.n; i++)
+        lowest = fmin(lowest, a.y[i] - a.r[i]);
+    CHECK(lowest >= -1e-9);
+    sim_free(&a);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+static void test_pressed(void)
+{
+    /* a state from the spring engine, pressed 0.1 into the floor and into
+     * a wall the field leans on: out at once, on with time */
+    struct sim s;
+    struct event ev;
+    struct event_config c = event_default_config();
+    c.allow_overlap = 1;
+    CHECK(scene(&s, "table 100 100\nfield -0.5 -1\nrestitution 0.3\nball 9.9 9.9 0 0 1 10\n"
+                    "ball 50 9.9 -1 0 1 10\n") == 0);
+    CHECK(event_init(&ev, &s, &c, NULL) == EVENT_OK);
+    CHECK(event_advance(&ev, 50, 1000000) == 1);
+    struct sim a;
+    sim_init(&a, ev.n, &ev.p);
+    event_to_sim(&ev, &a);
+    for (size_t i = 0; i < 2; i++)
+        CHECK(a.x[i] >= 10 - 1e-9 && a.y[i] >= 10 - 1e-9);
+    sim_free(&a);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+static void test_extreme(void)
+{
+    /* speeds near 1e300 in a field: the squares overflow; no zero-time
+     * bouncing between the walls, the events reached in bounded work */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 100 100\nfield 0 -1e-3\nball 50 50 1e300 3e299 1 1\n", 1) ==
+          EVENT_OK);
+    CHECK(event_step(&ev, 100) == 100);
+    CHECK(ev.t > 0 && ev.t < 1e-295);
+    event_free(&ev);
+    sim_free(&s);
+    /* a field and a slow ball on a huge table: no cancellation to 0 */
+    CHECK(start(&ev, &s, "table 1e200 1e200\nfield 0 -1e-100\nball 5e199 5e199 1 0 1 1e190\n",
+                1) == EVENT_OK);
+    CHECK(event_step(&ev, 3) == 3);
+    CHECK(ev.t > 1e149);
+    event_free(&ev);
+    sim_free(&s);
+}
+
+static void test_unsupported(void)
+{
+    struct sim_params p = sim_default_params();
+    p.gy = -1;
+    p.open = SIM_SIDE_TOP;
+    CHECK(event_unsupported(&p) == NULL);
+    p.shape = SIM_CIRCLE;
+    CHECK(event_unsupported(&p) && strstr(event_unsupported(&p), "round table"));
+    p = sim_default_params();
+    p.friction = SIM_FRICTION_DRAG;
+    p.friction_c = 1;
+    CHECK(event_unsupported(&p) && strcmp(event_unsupported(&p), "friction") == 0);
+}
+
+void test_event_field(void)
+{
+    test_projectile();
+    test_bounces();
+    test_free_fall_collision();
+    test_gas();
+    test_open();
+    test_resting();
+    test_pressed();
+    test_extreme();
+    test_unsupported();
+}

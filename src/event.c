@@ -106,8 +106,6 @@ const char *event_unsupported(const struct sim_params *p)
         return "contact exp";
     if (p->friction)
         return "friction";
-    if (p->shape == SIM_CIRCLE && (p->gx != 0 || p->gy != 0))
-        return "a field on the round table";
     return NULL;
 }
 
@@ -559,6 +557,144 @@ static double wall_circle(const struct event *ev, const struct event_ball *a)
     return s > 0 ? s : 0;
 }
 
+/* The quartic f(s) = c[4] s^4 + ... + c[0] and its derivative. */
+static double quartic(const double c[5], double s)
+{
+    return (((c[4] * s + c[3]) * s + c[2]) * s + c[1]) * s + c[0];
+}
+
+static double quartic_d(const double c[5], double s)
+{
+    return ((4 * c[4] * s + 3 * c[3]) * s + 2 * c[2]) * s + c[1];
+}
+
+/* A root of g in [lo, hi] where g(lo) <= 0 < g(hi) (up) or g(lo) >= 0 >
+ * g(hi) (down), by bisection down to neighbouring doubles: the first s
+ * with g(s) past 0, so that the ball is at or just past the wall. */
+static double bisect(const double c[5], int deriv, double lo, double hi)
+{
+    int up = (deriv ? quartic_d(c, hi) : quartic(c, hi)) > 0;
+    for (int it = 0; it < 2200; it++) {
+        double mid = lo + 0.5 * (hi - lo);
+        if (!(mid > lo && mid < hi))
+            break;
+        double v = deriv ? quartic_d(c, mid) : quartic(c, mid);
+        if ((v > 0) == up)
+            hi = mid;
+        else
+            lo = mid;
+    }
+    return hi;
+}
+
+/* From lo, where g <= 0, on the last piece (g ends positive): an s
+ * where g > 0, by doubling the step from @p scale (INFINITY when none is
+ * found before overflow). */
+static double grow(const double c[5], int deriv, double lo, double scale)
+{
+    double step = lo > scale ? lo : scale;
+    for (int it = 0; it < 2100; it++, step *= 2) {
+        double hi = lo + step;
+        if (!(hi < INFINITY))
+            break;
+        if ((deriv ? quartic_d(c, hi) : quartic(c, hi)) > 0)
+            return hi;
+    }
+    return INFINITY;
+}
+
+/*
+ * The round table in a field: the centre at D + V s + A s^2 from the
+ * table's centre (A = g/2) must stay within L = R - r, so the wall comes
+ * at the first s >= 0 where f(s) = |D + V s + A s^2|^2 - L^2 rises
+ * through 0, a quartic with a positive leading term (the field's |A|^2).
+ * f' and f'' cut [0, inf) into pieces on which f is monotone (f'' is a
+ * quadratic: its roots split f' into monotone pieces, each holding at most
+ * one root of f', found by bisection); the first piece that ends with
+ * f > 0 holds the crossing, found by bisection too. So the first bounce
+ * is never missed, however near the ball grazes the wall before it. Past
+ * the wall already (by rounding, or from the spring engine): 0 when
+ * moving out or when it cannot come back in by itself.
+ */
+static double wall_circle_field(const struct event *ev, const struct event_ball *a)
+{
+    double R = 0.5 * ev->p.w, L = R - a->r;
+    double dx = a->x - R, dy = a->y - R, vx = a->vx, vy = a->vy;
+    double ax = 0.5 * ev->gx, ay = 0.5 * ev->gy;
+    double c[5] = {dx * dx + dy * dy - L * L, 2 * (dx * vx + dy * vy),
+                   vx * vx + vy * vy + 2 * (dx * ax + dy * ay), 2 * (vx * ax + vy * ay),
+                   ax * ax + ay * ay};
+    for (int i = 0; i < 5; i++)
+        if (!isfinite(c[i]))
+            return INFINITY;
+    /* a time scale: to cross the table at the speed or fall across it */
+    double sp = sqrt(vx * vx + vy * vy), ga = sqrt(c[4]);
+    double scale = 2 * L / (sp + sqrt(ga * 2 * L) + 1e-300);
+    if (!(scale > 0 && scale < INFINITY))
+        scale = 1;
+    /* the roots of f'' = 12 c4 s^2 + 6 c3 s + 2 c2, stably, then of f' */
+    double cut[8];
+    int nc = 0;
+    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2];
+    double disc = qb * qb - 4 * qa * qc;
+    if (disc > 0) {
+        double q = -0.5 * (qb + (qb >= 0 ? sqrt(disc) : -sqrt(disc)));
+        double r1 = q / qa, r2 = q != 0 ? qc / q : r1;
+        if (r1 > r2) {
+            double x = r1;
+            r1 = r2;
+            r2 = x;
+        }
+        if (r1 > 0)
+            cut[nc++] = r1;
+        if (r2 > 0 && r2 != r1)
+            cut[nc++] = r2;
+    }
+    /* f' on [0, cut0], [cut0, cut1], ..., [last, inf): one root each at most */
+    double crit[4];
+    int ncrit = 0;
+    double lo = 0;
+    for (int p = 0; p <= nc; p++) {
+        double hi = p < nc ? cut[p] : INFINITY;
+        double flo = quartic_d(c, lo);
+        if (hi == INFINITY) {
+            /* f' ends positive (c4 > 0): a root only if it is <= 0 here */
+            if (flo <= 0) {
+                double h = grow(c, 1, lo, scale);
+                if (h < INFINITY)
+                    crit[ncrit++] = bisect(c, 1, lo, h);
+            }
+        } else if ((flo > 0) != (quartic_d(c, hi) > 0)) {
+            crit[ncrit++] = bisect(c, 1, lo, hi);
+        }
+        lo = hi;
+    }
+    /* f on the pieces between its critical points */
+    double s0 = 0, f0 = c[0];
+    int k = 0;
+    if (f0 > 0) {
+        if (c[1] >= 0)
+            return 0; /* past the wall and moving out */
+        /* moving back in: the first piece, decreasing */
+        double end = ncrit ? crit[0] : INFINITY;
+        if (end == INFINITY || !(quartic(c, end) <= 0))
+            return 0; /* it does not get back in by itself */
+        s0 = end;
+        k = 1;
+    }
+    for (; k <= ncrit; k++) {
+        double end = k < ncrit ? crit[k] : INFINITY;
+        if (end == INFINITY) {
+            double h = grow(c, 0, s0, scale);
+            return h < INFINITY ? bisect(c, 0, s0, h) : INFINITY;
+        }
+        if (end > s0 && quartic(c, end) > 0)
+            return bisect(c, 0, s0, end);
+        s0 = end > s0 ? end : s0;
+    }
+    return INFINITY;
+}
+
 /* Record k's own next event: the first wall, and with the grid the first
  * cell crossing. Sets its tlim (the wall's time: a crossing changes no
  * course, so it bounds no prediction, and the grid and all pairs then see
@@ -570,7 +706,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
     int code = -1;
     double tb = a->tb;
     if (ev->p.shape == SIM_CIRCLE) {
-        best = wall_circle(ev, a);
+        best = ev->field ? wall_circle_field(ev, a) : wall_circle(ev, a);
         code = EV_WALL_CIRCLE;
     } else {
         unsigned op = ev->p.open;
@@ -1260,22 +1396,30 @@ static void collide(struct event *ev, size_t i, size_t j)
  * finite time, or sitting at zero time. Elastic bounces are otherwise
  * exact.
  */
+static double rest_normal(const struct event *ev, double u, double un, double gn,
+                          double depth)
+{
+    /* u: the normal speed it came with (> 0 towards the wall), un: the
+     * outward normal velocity after the bounce, gn: the field towards the
+     * wall, depth: how far past it the ball is */
+    if (gn > 0) {
+        double h = depth > 0 ? depth : 0;
+        if (ev->p.restitution < 1 ? u * u < 2 * gn * ev->hrest : u <= EVENT_SLOW * ev->vref)
+            h += ev->hrest;
+        double need = sqrt(2 * gn * h);
+        if (-un < need)
+            un = -need;
+    }
+    return un;
+}
+
 static void bounce_field(const struct event *ev, double *v, double q, double g,
                          double wall, double out, double e)
 {
     double u = out * *v;
     if (u > 0)
         *v = -(u < ev->umin ? 1 : e) * *v;
-    double gn = out * g; /* > 0: the field presses onto this wall */
-    if (gn > 0) {
-        double depth = out * (q - wall), h = depth > 0 ? depth : 0;
-        double rest = 2 * gn * ev->hrest;
-        if (ev->p.restitution < 1 ? u * u < rest : u <= EVENT_SLOW * ev->vref)
-            h += ev->hrest;
-        double need = sqrt(2 * gn * h);
-        if (-out * *v < need)
-            *v = -out * need;
-    }
+    *v = out * rest_normal(ev, u, out * *v, out * g, out * (q - wall));
 }
 
 static void bounce(struct event *ev, size_t k, int code)
@@ -1308,6 +1452,13 @@ static void bounce(struct event *ev, size_t k, int code)
                     e = 1;
                 a->vx -= (1 + e) * u * nx;
                 a->vy -= (1 + e) * u * ny;
+            }
+            if (ev->field) { /* the resting-contact rule, as on a floor */
+                double un = a->vx * nx + a->vy * ny;
+                double want = rest_normal(ev, u, un, ev->gx * nx + ev->gy * ny,
+                                          d - (R - a->r));
+                a->vx += (want - un) * nx;
+                a->vy += (want - un) * ny;
             }
         }
     }

@@ -179,12 +179,10 @@ struct event {
 };
 
 /// What of these parameters the engine cannot simulate ("gravity", "open
-/// space", "contact exp", "friction", "a field on the round table"), or
-/// NULL when it can run them. It models hard balls on a table, in a uniform
-/// field or not, with open sides or not: open space (no table), N-body
-/// gravity, exponential contacts and friction are outside it, and so is a
-/// field on the round table (its wall times are roots of a quartic); spring
-/// walls are hard walls to it.
+/// space", "contact exp", "friction"), or NULL when it can run them. It
+/// models hard balls on a table, in a uniform field or not, with open sides
+/// or not: open space (no table), N-body gravity, exponential contacts and
+/// friction are outside it; spring walls are hard walls to it.
 const char *event_unsupported(const struct sim_params *p);
 
 /// Grid on, overlaps an error, default tc.

@@ -104,8 +104,10 @@ const char *event_unsupported(const struct sim_params *p)
         return "gravity";
     if (p->contact == SIM_CONTACT_EXP)
         return "contact exp";
-    if (p->friction)
-        return "friction";
+    if (p->friction == SIM_FRICTION_DRAG)
+        return "friction drag (quadratic drag has no closed-form meeting time)";
+    if (p->friction && (p->gx != 0 || p->gy != 0))
+        return "friction with a field";
     return NULL;
 }
 
@@ -387,6 +389,88 @@ static int stale(const struct event *ev, const struct event_item *e)
     return e->j >= 0 && e->cp != ev->b[e->j].cnt;
 }
 
+/* === Paths === */
+
+/*
+ * Between events a ball moves as its law says, from its state at its own
+ * time tb: straight at constant speed; on a parabola in a field; or, with
+ * friction, along the straight line of its velocity, slowing: linear drag
+ * (dv/dt = -c v) has covered v (1 - e^(-c s)) / c after s and moves at
+ * v e^(-c s); rolling friction (|v| falls at the rate A) has covered
+ * v (s - A s^2 / 2|v|) and moves at v (1 - A s / |v|) until it stops at
+ * s = |v| / A, where it stays. So with friction a position is x + v k(s),
+ * k the path factor: every straight-line prediction (walls, the round
+ * table, cell crossings) is made in k and turned into time by path_time.
+ */
+static void path_factors(const struct event *ev, const struct event_ball *a, double s,
+                         double *k, double *m)
+{
+    if (ev->fric == SIM_FRICTION_LINEAR) {
+        *m = exp(-ev->fc * s);
+        *k = -expm1(-ev->fc * s) / ev->fc;
+    } else if (ev->fric == SIM_FRICTION_ROLLING) {
+        double w = sqrt(a->vx * a->vx + a->vy * a->vy), A = ev->fc;
+        if (!(w > 0)) {
+            *k = 0;
+            *m = 0;
+            return;
+        }
+        double stop = w / A;
+        if (s >= stop) { /* at rest, where it stopped */
+            *k = 0.5 * stop;
+            *m = 0;
+        } else {
+            *k = s - A * s * s / (2 * w);
+            *m = (w - A * s) / w;
+        }
+    } else {
+        *k = s;
+        *m = 1;
+    }
+}
+
+/* The time s >= 0 at which ball a's path factor reaches k (a distance at
+ * its speed at tb), INFINITY when it stops first: the inverse of
+ * path_factors' k. Without friction, k itself. */
+static double path_time(const struct event *ev, const struct event_ball *a, double k)
+{
+    if (!ev->fric || !(k > 0) || !(k < INFINITY))
+        return k;
+    if (ev->fric == SIM_FRICTION_LINEAR) {
+        double ck = ev->fc * k;
+        return ck < 1 ? -log1p(-ck) / ev->fc : INFINITY;
+    }
+    /* s - A s^2 / 2w = k: s = 2k / (1 + sqrt(1 - 2Ak/w)), no cancellation */
+    double w = sqrt(a->vx * a->vx + a->vy * a->vy);
+    double x = 2 * ev->fc * k / w;
+    return x <= 1 ? 2 * k / (1 + sqrt(1 - x)) : INFINITY;
+}
+
+/* Ball a's position and velocity at time t >= its own time. */
+static void ball_at(const struct event *ev, const struct event_ball *a, double t,
+                    double *x, double *y, double *vx, double *vy)
+{
+    double dt = t - a->tb;
+    if (ev->field) {
+        *x = a->x + dt * (a->vx + 0.5 * ev->gx * dt);
+        *y = a->y + dt * (a->vy + 0.5 * ev->gy * dt);
+        *vx = a->vx + ev->gx * dt;
+        *vy = a->vy + ev->gy * dt;
+    } else if (ev->fric) {
+        double k, m, ux = a->vx, uy = a->vy;
+        path_factors(ev, a, dt, &k, &m);
+        *x = a->x + k * ux;
+        *y = a->y + k * uy;
+        *vx = m * ux;
+        *vy = m * uy;
+    } else {
+        *x = a->x + dt * a->vx;
+        *y = a->y + dt * a->vy;
+        *vx = a->vx;
+        *vy = a->vy;
+    }
+}
+
 /* === Predictions === */
 
 /*
@@ -400,34 +484,11 @@ static int stale(const struct event *ev, const struct event_item *e)
  * Swapping p and q negates D and V exactly, so either order gives the same
  * bits.
  */
-static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
-                                  const struct event_ball *q)
+/* The first root of |D + sV|^2 = sigma^2 for an approaching pair (see
+ * pair_time), or INFINITY; <= 0 when touching or overlapping already. */
+static EV_INLINE double straight_root(double dx, double dy, double dvx, double dvy,
+                                      double sig)
 {
-    double now = ev->t;
-    double tr = p->tb > q->tb ? p->tb : q->tb;
-    double dx, dy, dvx, dvy;
-    if (!ev->field) {
-        double xi = p->x + (tr - p->tb) * p->vx;
-        double yi = p->y + (tr - p->tb) * p->vy;
-        double xj = q->x + (tr - q->tb) * q->vx;
-        double yj = q->y + (tr - q->tb) * q->vy;
-        dx = xj - xi;
-        dy = yj - yi;
-        dvx = q->vx - p->vx;
-        dvy = q->vy - p->vy;
-    } else {
-        /* both on their parabolas to tr; from there the relative motion
-         * is straight (the same acceleration) */
-        double si = tr - p->tb, sj = tr - q->tb, gx = ev->gx, gy = ev->gy;
-        double xi = p->x + si * (p->vx + 0.5 * gx * si);
-        double yi = p->y + si * (p->vy + 0.5 * gy * si);
-        double xj = q->x + sj * (q->vx + 0.5 * gx * sj);
-        double yj = q->y + sj * (q->vy + 0.5 * gy * sj);
-        dx = xj - xi;
-        dy = yj - yi;
-        dvx = (q->vx + gx * sj) - (p->vx + gx * si);
-        dvy = (q->vy + gy * sj) - (p->vy + gy * si);
-    }
     double b = dx * dvx + dy * dvy;
     if (!(b < 0))
         return INFINITY;
@@ -436,12 +497,28 @@ static EV_INLINE double pair_time(const struct event *ev, const struct event_bal
     /* b < -EVENT_APPROACH |D| |V|, without the square root */
     if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
         return INFINITY;
-    double sig = p->r + q->r;
     double c = dd - sig * sig;
     double disc = b * b - vv * c;
     if (!(disc >= 0))
         return INFINITY; /* they pass each other */
-    double s = c / (-b + sqrt(disc));
+    return c / (-b + sqrt(disc));
+}
+
+static double pair_time_general(const struct event *ev, const struct event_ball *p,
+                                const struct event_ball *q);
+
+static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
+                                  const struct event_ball *q)
+{
+    if (ev->general) /* a field or friction */
+        return pair_time_general(ev, p, q);
+    double now = ev->t;
+    double tr = p->tb > q->tb ? p->tb : q->tb;
+    double xi = p->x + (tr - p->tb) * p->vx;
+    double yi = p->y + (tr - p->tb) * p->vy;
+    double xj = q->x + (tr - q->tb) * q->vx;
+    double yj = q->y + (tr - q->tb) * q->vy;
+    double s = straight_root(xj - xi, yj - yi, q->vx - p->vx, q->vy - p->vy, p->r + q->r);
     if (s < 0)
         s = 0;
     double t = tr + s;
@@ -695,6 +772,168 @@ static double wall_circle_field(const struct event *ev, const struct event_ball 
     return INFINITY;
 }
 
+/* The critical points of the quartic c in (0, S), in order, into crit[]
+ * (at most 3): the roots of f'' (a quadratic, or less) split f' into
+ * monotone pieces, each holding at most one root of f', found by
+ * bisection. */
+static int quartic_crit(const double c[5], double S, double crit[3])
+{
+    double cut[3];
+    int nc = 0;
+    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2];
+    if (qa != 0) {
+        double disc = qb * qb - 4 * qa * qc;
+        if (disc > 0) {
+            double q = -0.5 * (qb + (qb >= 0 ? sqrt(disc) : -sqrt(disc)));
+            double r1 = q / qa, r2 = q != 0 ? qc / q : r1;
+            if (r1 > r2) {
+                double x = r1;
+                r1 = r2;
+                r2 = x;
+            }
+            if (r1 > 0 && r1 < S)
+                cut[nc++] = r1;
+            if (r2 > 0 && r2 < S && r2 != r1)
+                cut[nc++] = r2;
+        }
+    } else if (qb != 0) {
+        double r = -qc / qb;
+        if (r > 0 && r < S)
+            cut[nc++] = r;
+    }
+    int n = 0;
+    double lo = 0, dlo = quartic_d(c, 0);
+    for (int p = 0; p <= nc; p++) {
+        double hi = p < nc ? cut[p] : S, dhi = quartic_d(c, hi);
+        if ((dlo > 0) != (dhi > 0) && hi > lo)
+            crit[n++] = bisect(c, 1, lo, hi);
+        lo = hi;
+        dlo = dhi;
+    }
+    return n;
+}
+
+/* The first s in [0, S] where the quartic c comes down from > 0 to <= 0
+ * (two balls come into contact), INFINITY if none: on the monotone
+ * pieces between its critical points, the first that starts above 0 and
+ * ends at or below it holds it, found by bisection (the first double at
+ * contact). */
+static double quartic_first_down(const double c[5], double S)
+{
+    double crit[3];
+    int n = quartic_crit(c, S, crit);
+    double lo = 0, flo = c[0];
+    for (int k = 0; k <= n; k++) {
+        double hi = k < n ? crit[k] : S, fhi = quartic(c, hi);
+        if (flo > 0 && fhi <= 0)
+            return bisect(c, 0, lo, hi);
+        lo = hi;
+        flo = fhi;
+    }
+    return INFINITY;
+}
+
+/*
+ * Rolling friction: from the later own time tr, ball i at P_i + v_i k_i(s)
+ * (k_i = s - A s^2 / 2|v_i| until it stops at S_i = |v_i| / A). While both
+ * roll, D(s) = D0 + V s + W s^2 with V = v_j - v_i and W = -(A/2)(u_j - u_i)
+ * (u the unit velocities), so |D|^2 - sigma^2 is a quartic, solved on
+ * [0, min S] by quartic_first_down; once one has stopped the other rolls
+ * along a straight line, |D1 + u phi|^2 = sigma^2 is a quadratic in the
+ * distance phi, turned into time as path_time does. Touching and
+ * approaching (as pair_time judges it): at once.
+ */
+static double pair_time_rolling(const struct event *ev, const struct event_ball *p,
+                                const struct event_ball *q)
+{
+    double tr = p->tb > q->tb ? p->tb : q->tb, A = ev->fc, sig = p->r + q->r;
+    double xi, yi, vxi, vyi, xj, yj, vxj, vyj;
+    ball_at(ev, p, tr, &xi, &yi, &vxi, &vyi);
+    ball_at(ev, q, tr, &xj, &yj, &vxj, &vyj);
+    double wi = sqrt(vxi * vxi + vyi * vyi), wj = sqrt(vxj * vxj + vyj * vyj);
+    double dx = xj - xi, dy = yj - yi, dd = dx * dx + dy * dy;
+    /* out of reach: the two stopping distances do not close the gap */
+    double gap = sqrt(dd) - sig, reach = (wi * wi + wj * wj) / (2 * A);
+    if (!(gap <= reach * (1 + 1e-12) + 1e-300))
+        return INFINITY;
+    double s0 = straight_root(dx, dy, vxj - vxi, vyj - vyi, sig);
+    double t;
+    if (dd - sig * sig <= 0) { /* touching or overlapping */
+        if (s0 <= 0) {
+            t = tr; /* approaching: at once */
+            return t > ev->t ? t : ev->t;
+        }
+    }
+    double uxi = wi > 0 ? vxi / wi : 0, uyi = wi > 0 ? vyi / wi : 0;
+    double uxj = wj > 0 ? vxj / wj : 0, uyj = wj > 0 ? vyj / wj : 0;
+    double Si = wi / A, Sj = wj / A, S1 = Si < Sj ? Si : Sj;
+    double s = INFINITY;
+    if (S1 > 0) {
+        double Vx = vxj - vxi, Vy = vyj - vyi;
+        double Wx = -0.5 * A * (uxj - uxi), Wy = -0.5 * A * (uyj - uyi);
+        double c[5] = {dd - sig * sig, 2 * (dx * Vx + dy * Vy),
+                       Vx * Vx + Vy * Vy + 2 * (dx * Wx + dy * Wy), 2 * (Vx * Wx + Vy * Wy),
+                       Wx * Wx + Wy * Wy};
+        if (c[0] <= 0) /* touching and leaving: only a later contact counts */
+            c[0] = 0;
+        s = quartic_first_down(c, S1);
+    }
+    if (s == INFINITY && Si != Sj) {
+        /* one has stopped at S1; the other rolls on from there */
+        int jm = Sj > Si; /* j moves on */
+        double ki = S1 >= Si ? 0.5 * Si : S1 - A * S1 * S1 / (2 * wi);
+        double kj = S1 >= Sj ? 0.5 * Sj : S1 - A * S1 * S1 / (2 * wj);
+        if (wi == 0)
+            ki = 0;
+        if (wj == 0)
+            kj = 0;
+        double Dx = (xj + kj * vxj) - (xi + ki * vxi), Dy = (yj + kj * vyj) - (yi + ki * vyi);
+        double ux = jm ? uxj : -uxi, uy = jm ? uyj : -uyi; /* D's direction of change */
+        double w1 = (jm ? wj : wi) - A * S1;                /* its speed then */
+        double b = Dx * ux + Dy * uy, cc = Dx * Dx + Dy * Dy - sig * sig;
+        if (b < 0 && b * b > EVENT_APPROACH * EVENT_APPROACH * (Dx * Dx + Dy * Dy)) {
+            double disc = b * b - cc;
+            if (disc >= 0) {
+                double phi = cc / (-b + sqrt(disc));
+                if (phi < 0)
+                    phi = 0;
+                /* w1 tau - A tau^2 / 2 = phi, without cancellation */
+                double x = 2 * A * phi / (w1 * w1);
+                if (w1 > 0 && x <= 1)
+                    s = S1 + 2 * phi / (w1 * (1 + sqrt(1 - x)));
+            }
+        }
+    }
+    t = tr + s;
+    return t > ev->t ? t : ev->t;
+}
+
+/* pair_time with a field or friction: both balls to the later own time
+ * tr; in a field (both fall alike) and under linear drag (both slow by
+ * the same factor) the relative motion from there is straight in time or
+ * in the drag's path factor u = (1 - e^(-c s)) / c, so the pair's root is
+ * pair_time's, turned into time for drag; rolling friction is
+ * pair_time_rolling. */
+static double pair_time_general(const struct event *ev, const struct event_ball *p,
+                                const struct event_ball *q)
+{
+    if (ev->fric == SIM_FRICTION_ROLLING)
+        return pair_time_rolling(ev, p, q);
+    double tr = p->tb > q->tb ? p->tb : q->tb;
+    double xi, yi, vxi, vyi, xj, yj, vxj, vyj;
+    ball_at(ev, p, tr, &xi, &yi, &vxi, &vyi);
+    ball_at(ev, q, tr, &xj, &yj, &vxj, &vyj);
+    double s = straight_root(xj - xi, yj - yi, vxj - vxi, vyj - vyi, p->r + q->r);
+    if (s < 0)
+        s = 0;
+    if (ev->fric == SIM_FRICTION_LINEAR && s > 0) {
+        double cu = ev->fc * s;
+        s = cu < 1 ? -log1p(-cu) / ev->fc : INFINITY;
+    }
+    double t = tr + s;
+    return t > ev->t ? t : ev->t;
+}
+
 /* Record k's own next event: the first wall, and with the grid the first
  * cell crossing. Sets its tlim (the wall's time: a crossing changes no
  * course, so it bounds no prediction, and the grid and all pairs then see
@@ -732,6 +971,8 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
             code = ly ? EV_WALL_YL : EV_WALL_Y;
         }
     }
+    if (ev->fric) /* a straight path slowing down: from its factor to time */
+        best = path_time(ev, a, best);
     best += tb;
     if (best < ev->t)
         best = ev->t;
@@ -743,13 +984,13 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
         int xl = vx < 0, yl = vy < 0;
         if (!ev->field) {
             if (vx > 0 && cx + 1 < ev->nx)
-                tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
+                tx = tb + path_time(ev, a, ((double)(cx + 1) * ev->cw - a->x) / vx);
             else if (vx < 0 && cx > 0)
-                tx = tb + ((double)cx * ev->cw - a->x) / vx;
+                tx = tb + path_time(ev, a, ((double)cx * ev->cw - a->x) / vx);
             if (vy > 0 && cy + 1 < ev->ny)
-                ty = tb + ((double)(cy + 1) * ev->ch - a->y) / vy;
+                ty = tb + path_time(ev, a, ((double)(cy + 1) * ev->ch - a->y) / vy);
             else if (vy < 0 && cy > 0)
-                ty = tb + ((double)cy * ev->ch - a->y) / vy;
+                ty = tb + path_time(ev, a, ((double)cy * ev->ch - a->y) / vy);
         } else {
             double now = ev->t, s = now - tb, gx = ev->gx, gy = ev->gy;
             tx = now + cross_axis_field(a->x + s * (vx + 0.5 * gx * s), vx + gx * s,
@@ -1254,6 +1495,10 @@ int event_init(struct event *ev, const struct sim *s,
     ev->gx = s->p.gx;
     ev->gy = s->p.gy;
     ev->field = ev->gx != 0 || ev->gy != 0;
+    ev->fric = s->p.friction == SIM_FRICTION_LINEAR || s->p.friction == SIM_FRICTION_ROLLING
+                   ? s->p.friction : SIM_FRICTION_NONE;
+    ev->fc = s->p.friction_c;
+    ev->general = ev->field || ev->fric;
     ev->hrest = 1e-3 * (rmin > 0 && rmin < INFINITY ? rmin : 1e-6 * (s->p.w < s->p.h ? s->p.w : s->p.h));
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
@@ -1298,15 +1543,12 @@ void event_free(struct event *ev)
 
 static void drift(struct event *ev, struct event_ball *a)
 {
-    double dt = ev->t - a->tb;
-    if (!ev->field) {
+    if (!ev->general) {
+        double dt = ev->t - a->tb;
         a->x += dt * a->vx;
         a->y += dt * a->vy;
     } else {
-        a->x += dt * (a->vx + 0.5 * ev->gx * dt);
-        a->y += dt * (a->vy + 0.5 * ev->gy * dt);
-        a->vx += ev->gx * dt;
-        a->vy += ev->gy * dt;
+        ball_at(ev, a, ev->t, &a->x, &a->y, &a->vx, &a->vy);
     }
     a->tb = ev->t;
 }
@@ -1315,18 +1557,7 @@ static void drift(struct event *ev, struct event_ball *a)
 static void ball_now(const struct event *ev, const struct event_ball *a, double *x,
                      double *y, double *vx, double *vy)
 {
-    double dt = ev->t - a->tb;
-    if (!ev->field) {
-        *x = a->x + dt * a->vx;
-        *y = a->y + dt * a->vy;
-        *vx = a->vx;
-        *vy = a->vy;
-    } else {
-        *x = a->x + dt * (a->vx + 0.5 * ev->gx * dt);
-        *y = a->y + dt * (a->vy + 0.5 * ev->gy * dt);
-        *vx = a->vx + ev->gx * dt;
-        *vy = a->vy + ev->gy * dt;
-    }
+    ball_at(ev, a, ev->t, x, y, vx, vy);
 }
 
 /* The restitution of a collision now with normal speed |u|: e, but 1

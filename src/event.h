@@ -143,6 +143,9 @@ struct event {
     /* The uniform field (p.gx, p.gy): every ball accelerates by g, so a
      * ball at own time tb is at x + v s + g s^2 / 2 at tb + s. */
     int field;                ///< g != 0
+    int fric;                 ///< p.friction: none, linear or rolling (not drag)
+    double fc;                ///< its constant
+    int general;              ///< a field or friction: pair_time's general path
     double gx, gy;
     double hrest;             ///< a ball pressed on a wall by the field leaves it
                               ///< fast enough to rise at least this high

@@ -797,7 +797,8 @@ static int print_stats(const struct sim *s)
 
 /* The diagnostics line of the event engine: the same fields first (steps
  * counts events; hard balls store no energy, so pe is 0 and e = ke + pf),
- * then the event counters, then pf= and out= as on the spring line. */
+ * then the event counters, then dissipated= (friction), pf= and out= as on
+ * the spring line. */
 static void print_event_stats(const struct sim *s, const struct event *ev)
 {
     struct sim_diag d;
@@ -810,6 +811,8 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
                     "de=%.17g",
             s->t, ed.events, ed.ke, 0.0, ed.e, ed.px, ed.py, d.contacts,
             ed.collisions, ed.walls, ed.per_ball, ed.max_ball, ed.mft, ed.de);
+    if (s->p.friction)
+        fprintf(stderr, " dissipated=%.17g", ed.e0 - ed.e);
     if (s->p.gx != 0 || s->p.gy != 0)
         fprintf(stderr, " pf=%.17g", ed.pf);
     if (s->p.open)

@@ -143,8 +143,19 @@ check "event engine, open top: out at t = 20" sh -c "grep -q ' out=1\$' '$err' &
 "$SPRINGBALL" -H --engine=event -n 1 --stats "$out.scene" >"$out" 2>"$err"
 check "event engine, open top: back at t = 40 (t=$(field t))" awk -v t="$(field t)" 'BEGIN { exit !(t > 40 - 1e-12 && t < 40 + 1e-12) }'
 rm -f "$out.scene"
-# the event engine refuses friction with a reason
-for d in 'friction linear 1:friction'; do
+# the event engine runs rolling friction exactly: the break on cloth comes
+# to rest, all its energy dissipated, after a finite number of events
+"$SPRINGBALL" -H --engine=event -T 400 --stats scenes/friction.scene >"$out" 2>"$err"
+check "event engine, friction.scene: at rest (ke=$(field ke))" test "$(field ke)" = 0
+check "event engine, friction.scene: dissipated = e0 ($(field dissipated))" awk -v d="$(field dissipated)" \
+    'BEGIN { exit !(d == 50) }'
+"$SPRINGBALL" -H --engine=event -n 1000 "$out" >"$out.2"
+check "event engine, friction: at rest stays at rest" cmp -s "$out" "$out.2"
+rm -f "$out.2"
+# it refuses quadratic drag, and friction with a field, with a reason
+for d in 'friction drag 0.001:friction drag (quadratic drag has no closed-form meeting time)' \
+         'friction linear 1
+field 0 -1:friction with a field'; do
     printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
     expect_fail 2 "springball: event engine: cannot simulate ${d#*:} (use --engine=spring)" \
         "$SPRINGBALL" -H --engine=event -n 10 "$out.scene"

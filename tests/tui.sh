@@ -500,7 +500,8 @@ start fr 80 24 --ascii scenes/friction.scene
 check "friction: status shows the law" wait_for fr "  rolling 0.05"
 check "friction: box closed" wait_for fr "^\+-{78}\+$"
 keys fr m
-check "friction: no event engine" wait_for fr "no event engine: friction"
+check "friction: m runs it in the event engine" wait_for fr "event . running"
+check "friction: the event engine's status shows the law" wait_for fr "  events [0-9]+ .*  rolling 0.05"
 keys fr q
 check "friction: q exits 0" [ "$(wait_rc fr)" = 0 ]
 

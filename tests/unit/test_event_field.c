@@ -5,7 +5,9 @@
  * free fall equal to the one without the field, energy ke + pf kept by an
  * elastic gas, the grid and all pairs bit for bit, balls thrown through an
  * open top coming back, a round table (a quartic: no missed bounce), and
- * the resting-contact rule: balls at rest on a
+ * the resting-contact rule; and friction (linear drag, rolling) exact:
+ * single balls, head-on pairs and random rolling pairs against closed
+ * forms and a brute-force search: balls at rest on a
  * floor, an inelastic pile settling, a state pressed into the floor by the
  * spring engine, all reaching their end time in bounded work.
  */
@@ -15,6 +17,7 @@
 #include "test.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* A state from scene text; 0 on success. */
@@ -398,7 +401,197 @@ static void test_unsupported(void)
     p = sim_default_params();
     p.friction = SIM_FRICTION_DRAG;
     p.friction_c = 1;
-    CHECK(event_unsupported(&p) && strcmp(event_unsupported(&p), "friction") == 0);
+    CHECK(event_unsupported(&p) && strstr(event_unsupported(&p), "friction drag") != NULL);
+    p.friction = SIM_FRICTION_ROLLING;
+    CHECK(event_unsupported(&p) == NULL);
+    p.friction = SIM_FRICTION_LINEAR;
+    CHECK(event_unsupported(&p) == NULL);
+    p.gy = -1;
+    CHECK(event_unsupported(&p) && strstr(event_unsupported(&p), "with a field") != NULL);
+}
+
+/* ===== Friction: linear drag and rolling ===== */
+
+static void test_friction_one(void)
+{
+    /* linear drag c: x = x0 + v0 (1 - e^(-ct)) / c, v = v0 e^(-ct); it
+     * reaches a wall 150 away at -ln(1 - 150 c / v0) / c */
+    struct sim s;
+    struct event ev;
+    double x, y, vx, vy;
+    CHECK(start(&ev, &s, "table 1000 1000\nfriction linear 0.05\nball 100 500 10 0 1 10\n", 1) ==
+          EVENT_OK);
+    CHECK(event_advance(&ev, 12, 0) == 1);
+    now(&ev, 0, &x, &y, &vx, &vy);
+    CHECK(rel_near(x, 100 + 10 * (1 - exp(-0.6)) / 0.05, 1e-14));
+    CHECK(rel_near(vx, 10 * exp(-0.6), 1e-14) && y == 500 && vy == 0);
+    event_free(&ev);
+    sim_free(&s);
+    CHECK(start(&ev, &s, "table 260 1000\nfriction linear 0.05\nball 100 500 10 0 1 10\n", 1) ==
+          EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1 && ev.walls == 1);
+    CHECK(rel_near(ev.t, -log(0.25) / 0.05, 1e-14));
+    event_free(&ev);
+    sim_free(&s);
+    /* rolling A: stops after v0 / A, v0^2 / 2A away, and stays */
+    CHECK(start(&ev, &s, "table 1000 1000\nfriction rolling 0.1\nball 100 500 8.3 0 1 10\n", 1) ==
+          EVENT_OK);
+    CHECK(event_advance(&ev, 40, 0) == 1);
+    now(&ev, 0, &x, &y, &vx, &vy);
+    CHECK(rel_near(x, 100 + 8.3 * 40 - 0.05 * 1600, 1e-14) && rel_near(vx, 8.3 - 4, 1e-14));
+    CHECK(event_advance(&ev, 200, 0) == 1);
+    now(&ev, 0, &x, &y, &vx, &vy);
+    CHECK(rel_near(x, 100 + 8.3 * 8.3 / 0.2, 1e-14) && vx == 0 && vy == 0);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.ke == 0 && d.e0 == 0.5 * 8.3 * 8.3 && d.events == 0);
+    event_free(&ev);
+    sim_free(&s);
+    /* a wall 300 away: reached at (8.3 - sqrt(8.3^2 - 60)) / 0.1 */
+    CHECK(start(&ev, &s, "table 410 1000\nfriction rolling 0.1\nball 100 500 8.3 0 1 10\n", 1) ==
+          EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1 && ev.walls == 1);
+    CHECK(rel_near(ev.t, (8.3 - sqrt(8.3 * 8.3 - 60)) / 0.1, 1e-13));
+    CHECK(event_step(&ev, 1) == 0); /* it stops before the other wall */
+    event_free(&ev);
+    sim_free(&s);
+}
+
+/* Ball positions under rolling friction, written out again for the
+ * brute-force reference below. */
+static void roll(double x, double y, double vx, double vy, double A, double t, double *px,
+                 double *py)
+{
+    double w = sqrt(vx * vx + vy * vy);
+    if (w == 0) {
+        *px = x;
+        *py = y;
+        return;
+    }
+    double s = t < w / A ? t : w / A, d = w * s - 0.5 * A * s * s;
+    *px = x + vx / w * d;
+    *py = y + vy / w * d;
+}
+
+static double gap_at(const double b[8], double A, double t)
+{
+    double xi, yi, xj, yj;
+    roll(b[0], b[1], b[2], b[3], A, t, &xi, &yi);
+    roll(b[4], b[5], b[6], b[7], A, t, &xj, &yj);
+    return hypot(xj - xi, yj - yi) - 2;
+}
+
+static void test_friction_pairs(void)
+{
+    /* head-on, both rolling: 200 - 16 s + 0.1 s^2 = 20 */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 1000 1000\nfriction rolling 0.1\nball 100 500 10 0 1 10\n"
+                         "ball 300 500 -6 0 1 10\n", 0) == EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1 && ev.collisions == 1);
+    CHECK(rel_near(ev.t, (16 - sqrt(184)) / 0.2, 1e-13));
+    event_free(&ev);
+    sim_free(&s);
+    /* onto one at rest: 100 + 10 s - 0.05 s^2 = 280 */
+    CHECK(start(&ev, &s, "table 1000 1000\nfriction rolling 0.1\nball 100 500 10 0 1 10\n"
+                         "ball 300 500 0 0 1 10\n", 0) == EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1 && ev.collisions == 1);
+    CHECK(rel_near(ev.t, 20, 1e-13));
+    event_free(&ev);
+    sim_free(&s);
+    /* linear drag: 200 - 16 u = 20, u = (1 - e^(-cs)) / c */
+    CHECK(start(&ev, &s, "table 1000 1000\nfriction linear 0.05\nball 100 500 10 0 1 10\n"
+                         "ball 300 500 -6 0 1 10\n", 0) == EVENT_OK);
+    CHECK(event_step(&ev, 1) == 1 && ev.collisions == 1);
+    CHECK(rel_near(ev.t, -log(1 - 0.05 * 11.25) / 0.05, 1e-13));
+    event_free(&ev);
+    sim_free(&s);
+    /* 400 random pairs of radius 1, rolling at A = 0.1 in all directions:
+     * the first contact against a brute-force search (the gap sampled
+     * 20000 times until both stop, then bisected), or none for both */
+    unsigned long long seed = 12345;
+    int agree = 0, met = 0, total = 400;
+    for (int k = 0; k < total; k++) {
+        double b[8];
+        for (int i = 0; i < 8; i++) {
+            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+            b[i] = (double)(seed >> 11) / 9007199254740992.0;
+        }
+        /* positions within 6 of each other, speeds up to 3 */
+        b[0] = 500 + 6 * b[0];
+        b[1] = 500 + 6 * b[1];
+        b[4] = 500 + 6 * b[4];
+        b[5] = 500 + 6 * b[5];
+        b[2] = 6 * b[2] - 3;
+        b[3] = 6 * b[3] - 3;
+        b[6] = 6 * b[6] - 3;
+        b[7] = 6 * b[7] - 3;
+        if (hypot(b[4] - b[0], b[5] - b[1]) < 2.01)
+            b[4] = b[0] + 5;
+        if (k % 2) { /* every other pair: j rolls roughly towards i */
+            double dx = b[0] - b[4], dy = b[1] - b[5], d = hypot(dx, dy), w = hypot(b[6], b[7]);
+            b[6] = w * dx / d + 0.3 * b[3];
+            b[7] = w * dy / d - 0.3 * b[2];
+        }
+        char text[512];
+        snprintf(text, sizeof text,
+                 "table 1000 1000\nfriction rolling 0.1\nball %a %a %a %a 1 1\n"
+                 "ball %a %a %a %a 1 1\n",
+                 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]);
+        double A = 0.1, tend = fmax(hypot(b[2], b[3]), hypot(b[6], b[7])) / A;
+        double want = INFINITY, prev = 0;
+        for (int i = 1; i <= 20000; i++) {
+            double t = tend * i / 20000;
+            if (gap_at(b, A, t) <= 0) {
+                double lo = prev, hi = t;
+                for (int it = 0; it < 200; it++) {
+                    double mid = 0.5 * (lo + hi);
+                    if (gap_at(b, A, mid) <= 0)
+                        hi = mid;
+                    else
+                        lo = mid;
+                }
+                want = hi;
+                break;
+            }
+            prev = t;
+        }
+        struct sim ss;
+        struct event e2;
+        if (start(&e2, &ss, text, 0) != EVENT_OK) {
+            sim_free(&ss);
+            continue;
+        }
+        double got = event_step(&e2, 1) == 1 ? e2.t : INFINITY;
+        met += want < INFINITY;
+        agree += (want == INFINITY && got == INFINITY) ||
+                 (fabs(got - want) <= 1e-9 * (1 + want) && e2.collisions == 1);
+        event_free(&e2);
+        sim_free(&ss);
+    }
+    CHECK(agree == total);
+    CHECK(met > 100 && met < total - 100);
+    if (agree != total || !(met > 100 && met < total - 100))
+        printf("rolling pairs: %d of %d agree, %d meet\n", agree, total, met);
+}
+
+static void test_friction_runs(void)
+{
+    /* gases with friction: the grid and all pairs to the bit */
+    CHECK(grid_is_pairs("table 300 300\nfriction rolling 0.01\nrandom 400 2 1 5 7\n", 12000));
+    CHECK(grid_is_pairs("table 300 300\nfriction linear 0.002\nrandom 400 2 1 5 7\n", 20000));
+    /* the break on cloth: every ball comes to rest, every joule counted */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table 800 400\nfriction rolling 0.05\nrack 600 200 5 11 1\n"
+                         "ball 200 200 12 0.3 1 11\n", 1) == EVENT_OK);
+    CHECK(event_advance(&ev, 1000, 0) == 1);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.ke == 0 && d.collisions > 20 && d.e == 0);
+    CHECK(event_step(&ev, 1) == 0); /* at rest for good */
+    event_free(&ev);
+    sim_free(&s);
 }
 
 void test_event_field(void)
@@ -413,4 +606,7 @@ void test_event_field(void)
     test_extreme();
     test_bowl();
     test_unsupported();
+    test_friction_one();
+    test_friction_pairs();
+    test_friction_runs();
 }

@@ -486,10 +486,13 @@ static void ball_at(const struct event *ev, const struct event_ball *a, double t
  * Swapping p and q negates D and V exactly, so either order gives the same
  * bits.
  */
-/* The first root of |D + sV|^2 = sigma^2 for an approaching pair, as
- * pair_time finds it, or INFINITY; <= 0 when touching or overlapping
- * already. */
-static double straight_root(double dx, double dy, double dvx, double dvy, double sig)
+/* The time two balls touch from tr, given their relative position D and
+ * velocity V then (see above), not before now; INFINITY when they do not.
+ * With tr = 0 and now = -INFINITY: the root s itself (0 when touching or
+ * overlapping and approaching). Inlined, so the plain pair_time returns
+ * at once for the most pairs, the receding ones. */
+static EV_INLINE double straight_time(double dx, double dy, double dvx, double dvy,
+                                      double sig, double tr, double now)
 {
     double b = dx * dvx + dy * dvy;
     if (!(b < 0))
@@ -503,7 +506,16 @@ static double straight_root(double dx, double dy, double dvx, double dvy, double
     double disc = b * b - vv * c;
     if (!(disc >= 0))
         return INFINITY; /* they pass each other */
-    return c / (-b + sqrt(disc));
+    double s = c / (-b + sqrt(disc));
+    if (s < 0)
+        s = 0;
+    double t = tr + s;
+    return t > now ? t : now;
+}
+
+static double straight_root(double dx, double dy, double dvx, double dvy, double sig)
+{
+    return straight_time(dx, dy, dvx, dvy, sig, 0, -INFINITY);
 }
 
 static double pair_time_general(const struct event *ev, const struct event_ball *p,
@@ -516,32 +528,13 @@ static EV_INLINE double pair_time(const struct event *ev, const struct event_bal
 {
     if (general) /* a field or friction */
         return pair_time_general(ev, p, q);
-    double now = ev->t;
     double tr = p->tb > q->tb ? p->tb : q->tb;
     double xi = p->x + (tr - p->tb) * p->vx;
     double yi = p->y + (tr - p->tb) * p->vy;
     double xj = q->x + (tr - q->tb) * q->vx;
     double yj = q->y + (tr - q->tb) * q->vy;
-    double dx = xj - xi, dy = yj - yi;
-    double dvx = q->vx - p->vx, dvy = q->vy - p->vy;
-    double b = dx * dvx + dy * dvy;
-    if (!(b < 0))
-        return INFINITY;
-    double vv = dvx * dvx + dvy * dvy;
-    double dd = dx * dx + dy * dy;
-    /* b < -EVENT_APPROACH |D| |V|, without the square root */
-    if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
-        return INFINITY;
-    double sig = p->r + q->r;
-    double c = dd - sig * sig;
-    double disc = b * b - vv * c;
-    if (!(disc >= 0))
-        return INFINITY; /* they pass each other */
-    double s = c / (-b + sqrt(disc));
-    if (s < 0)
-        s = 0;
-    double t = tr + s;
-    return t > now ? t : now;
+    return straight_time(xj - xi, yj - yi, q->vx - p->vx, q->vy - p->vy, p->r + q->r, tr,
+                         ev->t);
 }
 
 /* Time for coordinate q (at own time tb, speed v) to reach the wall at

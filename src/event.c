@@ -1482,6 +1482,16 @@ static void set_scales(struct event *ev, double vmax)
     ev->urest = ev->field ? sqrt(2 * hypot(ev->gx, ev->gy) * ev->hrest) : 0;
     if (ev->p.restitution < 1 && ev->urest > ev->umin)
         ev->umin = ev->urest;
+    /* And a deep pile still compacts, its gaps and so the times between
+     * its collisions shrinking without end. The TC model's contact time
+     * then becomes the hop's, sqrt(2 hrest / g): a ball's collisions closer
+     * together than that are elastic, so a pile stops losing energy once
+     * its balls collide that often, and stays at that rate. */
+    if (ev->tc_auto && ev->field && ev->p.restitution < 1) {
+        double hop = sqrt(2 * ev->hrest / hypot(ev->gx, ev->gy));
+        if (hop > ev->tc)
+            ev->tc = hop;
+    }
 }
 
 static void ball_now(const struct event *ev, const struct event_ball *a, double *x,
@@ -1794,10 +1804,21 @@ static void bounce(struct event *ev, size_t k, int code)
                 a->vx -= (1 + e) * u * nx;
                 a->vy -= (1 + e) * u * ny;
             }
-            if (ev->field) { /* the resting-contact rule, as on a floor */
+            if (ev->field || ev->p.restitution < 1) {
+                /* The resting-contact rule, as on a floor: a ball sliding
+                 * along the round wall is pressed onto it by the field and
+                 * by its own turning, w^2 / L (w its speed along the wall);
+                 * with e < 1 it would make ever shorter chords, infinitely
+                 * many in finite time, and at best (slow impacts elastic)
+                 * tens of thousands a unit of time. So it leaves fast
+                 * enough for chords of sagitta hrest: sqrt(2 hrest / L) w
+                 * in a plain round table. */
                 double un = a->vx * nx + a->vy * ny;
-                double want = rest_normal(ev, u, un, ev->gx * nx + ev->gy * ny,
-                                          d - (R - a->r));
+                double w2 = a->vx * a->vx + a->vy * a->vy - un * un;
+                double L = R - a->r;
+                double gn = (ev->field ? ev->gx * nx + ev->gy * ny : 0) +
+                            (L > 0 && w2 > 0 ? w2 / L : 0);
+                double want = rest_normal(ev, u, un, gn, d - L);
                 a->vx += (want - un) * nx;
                 a->vy += (want - un) * ny;
             }

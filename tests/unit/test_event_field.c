@@ -267,15 +267,20 @@ static void test_resting(void)
         event_free(&ev);
         sim_free(&s);
     }
-    /* an inelastic gas settles into a pile: no ball through the floor,
-     * the energy down to the hops, in bounded work */
+    /* an inelastic gas settles into a pile about eight balls deep: no ball
+     * through the floor, the energy down to the hops, in bounded work */
     struct sim s;
     struct event ev;
-    CHECK(start(&ev, &s, "table 100 200\nfield 0 -1\nrestitution 0.7\nrandom 40 4 1 6 3\n",
+    CHECK(start(&ev, &s, "table 200 200\nfield 0 -1\nrestitution 0.7\nrandom 150 4 1 6 3\n",
                 1) == EVENT_OK);
     double e0 = ev.e0;
     CHECK(event_advance(&ev, 100, 1000000) == 1);
-    CHECK(ev.collisions > 20000); /* settled: hopping */
+    /* settled and hopping at a steady rate: the TC model's contact time is
+     * the hop's (it grew without end when it was 1e-6 r / v) */
+    long long c1 = ev.collisions;
+    CHECK(event_advance(&ev, 150, 1000000) == 1);
+    double rate = (double)(ev.collisions - c1) / 50;
+    CHECK(rate > 200 && rate < 5000); /* 2 100 (it was 10^5 and growing) */
     struct event_diag d;
     event_diag(&ev, &d);
     CHECK(d.ke < 1e-3 * (e0 - d.pf));
@@ -387,6 +392,31 @@ static void test_bowl(void)
     sim_free(&s);
     /* a gas in the bowl: the grid and all pairs to the bit */
     CHECK(grid_is_pairs("table circle 150\nfield 0 -1\nrandom 300 2 1 5 4\n", 30000));
+}
+
+static void test_sliding(void)
+{
+    /* An inelastic gas on a round table: balls end up sliding along the
+     * wall, which with e < 1 makes ever shorter chords. They now leave it
+     * for chords of sagitta hrest: 4 600 000 bounces in 100 units of time
+     * before, 7 000 now. */
+    struct sim s;
+    struct event ev;
+    CHECK(start(&ev, &s, "table circle 50\nrestitution 0.1\nrandom 100 0.5 1 5 141\n", 1) ==
+          EVENT_OK);
+    CHECK(event_advance(&ev, 100, 1000000) == 1);
+    CHECK(ev.walls > 1000 && ev.walls < 50000);
+    event_free(&ev);
+    sim_free(&s);
+    /* and with rolling friction they come to rest on it */
+    CHECK(start(&ev, &s, "table circle 50\nfriction rolling 0.05\nrestitution 0.1\n"
+                         "random 100 0.5 1 5 141\n", 1) == EVENT_OK);
+    CHECK(event_advance(&ev, 200, 1000000) == 1);
+    struct event_diag d;
+    event_diag(&ev, &d);
+    CHECK(d.ke == 0);
+    event_free(&ev);
+    sim_free(&s);
 }
 
 static void test_unsupported(void)
@@ -605,6 +635,7 @@ void test_event_field(void)
     test_pressed();
     test_extreme();
     test_bowl();
+    test_sliding();
     test_unsupported();
     test_friction_one();
     test_friction_pairs();

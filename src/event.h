@@ -5,8 +5,9 @@
  * future collision analytically (ball-ball, ball-wall, and, with the grid,
  * the moments a ball crosses into another cell), keeps each ball's earliest
  * in a calendar queue ordered by time, and jumps from one to the next. Between two
- * events every ball flies straight, so no collision is ever missed however
- * small or fast the balls are.
+ * events every ball flies straight, or on a parabola in a uniform field (all
+ * balls alike, so two balls still close in on a straight line), so no
+ * collision is ever missed however small or fast the balls are.
  *
  * It is built from a struct sim (the spring engine's state) and written back
  * into one at any time, so a front end can switch engines on a running state:
@@ -56,13 +57,14 @@
 struct event_config {
     /// 1 (default): a uniform grid above 20 balls, each ball predicting
     /// only against balls in the neighbouring cells, with an event when it
-    /// crosses into another cell, and in a dense gas (see EVENT_NL_PHI)
-    /// neighbour lists over the grid instead; all pairs for 20 balls or
-    /// fewer (fewer instructions per event there). 2: the grid at any size,
-    /// never neighbour lists. 3: neighbour lists at any size and density
-    /// (the grid when they cannot be had: balls of very unequal sizes).
-    /// 0: every ball predicts against every other, O(N) per event. All
-    /// give the same trajectories, bit for bit.
+    /// crosses into another cell, and in a dense gas (from packing
+    /// EVENT_NL_PHI) neighbour lists over the grid instead; all pairs for
+    /// 20 balls or fewer (fewer instructions per event there). 2: the grid
+    /// at any size, never neighbour lists. 3: neighbour lists at any size
+    /// and density (the grid where they cannot be had: radii differing by
+    /// more than EVENT_NL_RATIO, a field, friction, open sides). 0: every
+    /// ball predicts against every other, O(N) per event. All give the same
+    /// trajectories, bit for bit.
     int grid;
     /// 0 (default): overlapping balls, or a ball through a wall, are an
     /// error at init (event_init returns EVENT_EOVERLAP / EVENT_EWALL).
@@ -111,8 +113,11 @@ struct event_diag {
     double per_ball;      ///< mean collisions per ball, 2 * collisions / n
     long long max_ball;   ///< most collisions of one ball
     double mft;           ///< mean free time: n * elapsed / (2 * collisions), or INFINITY
-    double ke, ke0;       ///< kinetic energy now and at init (the only energy)
-    double de;            ///< (ke - ke0) / ke0, 0 when ke0 == 0
+    double ke, ke0;       ///< kinetic energy now and at init
+    double pf;            ///< potential of the field, -sum m (gx x + gy y) (0 without)
+    double e, e0;         ///< ke + pf now, and at init (moved by kicks' work)
+    double de;            ///< (e - e0) / |e0|, 0 when e0 == 0
+    long out;             ///< balls wholly past an open side
     double px, py;        ///< total momentum
     double wall_px, wall_py; ///< total impulse the walls gave since init
     size_t heap;          ///< events queued: one per ball that has one
@@ -126,8 +131,9 @@ struct event_nlist;
 struct event_qrec;
 struct event_cold;
 
-/// Neighbour lists are chosen (grid 1) from this packing fraction up,
-/// for balls whose radii differ by at most EVENT_NL_RATIO.
+/// Neighbour lists are chosen (grid 1) from this packing fraction up
+/// (below it the grid's 3x3 cells cost no more: see README), for balls
+/// whose radii differ by at most EVENT_NL_RATIO.
 #define EVENT_NL_PHI 0.7
 #define EVENT_NL_RATIO 2.0
 
@@ -150,6 +156,16 @@ struct event {
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
     int tc_auto;              ///< tc follows vref
+    /* The uniform field (p.gx, p.gy): every ball accelerates by g, so a
+     * ball at own time tb is at x + v s + g s^2 / 2 at tb + s. */
+    int field;                ///< g != 0
+    int fric;                 ///< p.friction: none, linear or rolling (not drag)
+    double fc;                ///< its constant
+    int general;              ///< a field or friction: pair_time's general path
+    double gx, gy;
+    double hrest;             ///< a ball pressed on a wall by the field leaves it
+                              ///< fast enough to rise at least this high
+    double urest;             ///< sqrt(2 |g| hrest): inelastic, balls part at least this fast
     /* Balls in cell order (k), in three 64-byte records each: the flight
      * (position, velocity, own time, radius), the queue, and the rest
      * (mass, counts, ball number, cell; see event.c). */
@@ -179,12 +195,14 @@ struct event {
     struct event_nlist *nbr;  ///< each record's list and centre
     /* diagnostics */
     long long collisions, walls, crossings, rebuilds;
-    double ke0, wall_px, wall_py;
+    double ke0, e0, wall_px, wall_py;
 };
 
 /// What of these parameters the engine cannot simulate ("gravity", "open
-/// space", "contact exp"), or NULL when it can run them. It models hard balls on a table: open space (no table), gravity and
-/// exponential contacts are outside it; spring walls are hard walls to it.
+/// space", "contact exp", "friction"), or NULL when it can run them. It
+/// models hard balls on a table, in a uniform field or not, with open sides
+/// or not: open space (no table), N-body gravity, exponential contacts and
+/// friction are outside it; spring walls are hard walls to it.
 const char *event_unsupported(const struct sim_params *p);
 
 /// Grid on, overlaps an error, default tc.

@@ -796,8 +796,9 @@ static int print_stats(const struct sim *s)
 }
 
 /* The diagnostics line of the event engine: the same fields first (steps
- * counts events; hard balls store no energy, so pe is 0 and e = ke), then
- * the event counters. */
+ * counts events; hard balls store no energy, so pe is 0 and e = ke + pf),
+ * then the event counters, then dissipated= (friction), pf= and out= as on
+ * the spring line. */
 static void print_event_stats(const struct sim *s, const struct event *ev)
 {
     struct sim_diag d;
@@ -807,9 +808,16 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
     fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
                     "py=%.17g contacts=%ld engine=event collisions=%lld "
                     "walls=%lld per_ball=%.17g max_ball=%lld mft=%.17g "
-                    "de=%.17g\n",
-            s->t, ed.events, ed.ke, 0.0, ed.ke, ed.px, ed.py, d.contacts,
+                    "de=%.17g",
+            s->t, ed.events, ed.ke, 0.0, ed.e, ed.px, ed.py, d.contacts,
             ed.collisions, ed.walls, ed.per_ball, ed.max_ball, ed.mft, ed.de);
+    if (s->p.friction)
+        fprintf(stderr, " dissipated=%.17g", ed.e0 - ed.e);
+    if (s->p.gx != 0 || s->p.gy != 0)
+        fprintf(stderr, " pf=%.17g", ed.pf);
+    if (s->p.open)
+        fprintf(stderr, " out=%ld", ed.out);
+    fputc('\n', stderr);
 }
 
 /* Runs the event engine on @p s: -T stops exactly at T, -n counts events

@@ -645,7 +645,7 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
                    ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
         add(&l, rank, 0, 0, "KE %.5g", d->ke);
-        if (ss->engine == SESSION_SPRING && (s->p.contact != SIM_CONTACT_NONE || d->pe != 0))
+        if ((ss->engine == SESSION_SPRING && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
             add(&l, rank, 0, 0, "PE %.4g", d->pe);
         /* a total within its rounding shows as 0 (lab_round_total) */
         double ax = 0, ay = 0;
@@ -664,8 +664,9 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         if (border != LAB_BORDER_SPRING && !f->open)
             add(&l, 3, 0, SCREEN_BOLD, "%s", lab_border_name(border));
     }
-    /* issue 17: the field, the friction law, the balls gone past an open side */
-    if (ss->engine == SESSION_SPRING) {
+    /* issue 17: the field, the friction law, the balls gone past an open side
+     * (the event engine runs all but friction) */
+    {
         static const char *const law[] = {"", "drag", "linear", "rolling"};
         if (s->p.gx != 0 || s->p.gy != 0)
             add(&l, 6, 0, 0, "g %.3g,%.3g", s->p.gx, s->p.gy);

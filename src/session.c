@@ -724,9 +724,11 @@ const struct session_diag *session_diag(struct session *ss)
         if (d->collisions > 0)
             d->mft = (double)ss->s.n * (ss->s.t - ss->ev_t0) / (2.0 * (double)d->collisions);
         d->ke = ed.ke;
-        d->e = ed.ke;
+        d->pe = ed.pf;
+        d->e = ed.e;
         d->px = ed.px;
         d->py = ed.py;
+        d->out = ed.out;
     } else {
         struct sim_diag sd;
         sim_diag(&ss->s, &sd);
@@ -1229,13 +1231,23 @@ int session_set_border(struct session *ss, int shape, int walls, unsigned open)
 {
     ss->msg = NULL;
     if (ss->engine == SESSION_EVENT) {
-        if (shape == SIM_OPEN || open) {
-            ss->msg = "no walls needs the spring engine (m)";
-            return -1;
-        }
+        struct sim_params old = ss->s.p;
         ss->s.p.shape = shape;
         ss->s.p.walls = walls;
-        return event_rebuilt(ss);
+        ss->s.p.open = open;
+        const char *why = shape == SIM_OPEN ? "open space" : event_unsupported(&ss->s.p);
+        if (why) {
+            ss->s.p = old;
+            snprintf(ss->msgbuf, sizeof ss->msgbuf, "%s needs the spring engine (m)", why);
+            ss->msg = ss->msgbuf;
+            return -1;
+        }
+        if (event_rebuilt(ss)) {
+            ss->s.p = old;
+            ev_build(ss);
+            return -1;
+        }
+        return 0;
     }
     struct session_action a = {0};
     a.kind = SESSION_BORDER;

@@ -89,13 +89,13 @@ struct session_diag {
     double mft;        ///< mean free time of the event mode, or -1 (none yet)
     double ke;         ///< kinetic energy, of synchronised velocities (springs:
                        ///< v + dt/2 F/m, the velocity at the positions shown)
-    double pe;         ///< potential energy (springs, gravity)
+    double pe;         ///< potential energy (springs, gravity, the field)
     double e;          ///< ke + pe
     double e_ref;      ///< energy right after the last change at or before now
     double px, py;     ///< total momentum
     long contacts;     ///< overlapping pairs (springs)
     double dissipated; ///< energy taken out by dashpots so far
-    long out;          ///< balls gone past an open side (springs; sim_diag)
+    long out;          ///< balls gone past an open side
 };
 
 /// One sample for plots: the diagnostics of one state shown.

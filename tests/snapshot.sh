@@ -152,6 +152,11 @@ for k in "Ctrl-L" "shift-tab" "^.BR < " "KEY SCRIPTS"; do
     check "man page: $k" grep -q -- "$k" man/springball.1
 done
 
+# issue 17: the event engine runs the field and the open top; its status
+# line shows them as the spring engine's does (it showed neither)
+check "event engine: g and out on the status line" sh -c '"$0" --snapshot --no-color --engine=event --keys="<t 60>" scenes/field.scene | tail -n 1 | grep -q "  E 13164.3 (0.000%)  g 0,-0.7  out 1\$"' "$SB"
+check "event engine: the field's potential as PE" sh -c '"$0" --snapshot=60x20 --no-color --engine=event --keys="<t 60> i" scenes/field.scene | tail -n 1 | grep -q "  PE 8593\$"' "$SB"
+
 # every key on every shipped scene, both engines, small and large: no
 # crash (make check runs this under ASan and UBSan), status 0
 mix='. , m .*3 ,*2 <t 3> g K D k d r t tab ] [ up*3 enter <click 10 5> <click 40 12> ? space space x <t 3> ,*5 m <t 2> . M C-l m r <t 1> ,*3 .*4 btab backspace esc'

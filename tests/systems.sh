@@ -123,8 +123,39 @@ if "$SPRINGBALL" -H "$out" | cmp -s - "$out"; then ok; else bad "open top round 
 check "open top: back in (out=0)" grep -q ' out=0$' "$err"
 rm -f "$out.scene"
 
-# the event engine refuses them with a reason
-for d in 'friction linear 1:friction' 'field 0 -1:a field' 'open top:open sides'; do
+# the event engine in the field: exact parabolas, ke + pf kept to rounding,
+# balls through the open top counted; its stats line adds pf= and out=
+"$SPRINGBALL" -H --engine=event -T 200 --stats scenes/field.scene >"$out" 2>"$err"
+check "event engine, field.scene: e kept (de=$(field de))" awk -v d="$(field de)" \
+    'BEGIN { exit !(d < 1e-12 && d > -1e-12) }'
+check "event engine, field.scene: pf= and out= ($(field out))" grep -qE ' de=[^ ]+ pf=[^ ]+ out=[0-9]+$' "$err"
+check "event engine, field.scene: e = ke + pf" awk -v ke="$(field ke)" -v pf="$(field pf)" -v e="$(field e)" \
+    'BEGIN { d = ke + pf - e; exit !(d < 1e-9 * e && -d < 1e-9 * e) }'
+# a projectile: x = 100 + 3 t, y = 300 + 12 t - 0.35 t^2, vy = 12 - 0.7 t
+printf 'table 1000 1000\nfield 0 -0.7\nball 100 300 3 12 1 10\n' >"$out.scene"
+"$SPRINGBALL" -H --engine=event -T 10 "$out.scene" >"$out"
+check "event engine: the projectile at t = 10" awk '$1 == "ball" { d = ($2 - 130) ^ 2 + ($3 - 385) ^ 2 + ($5 - 5) ^ 2; exit !(d < 1e-24 && $4 == 3) }' "$out"
+# thrown up at 20 through an open top: above the table at t = 20, back on
+# the floor at t = 40 (one event), up again
+printf 'table 100 100\nfield 0 -1\nopen top\nball 50 10 0 20 1 10\n' >"$out.scene"
+"$SPRINGBALL" -H --engine=event -T 20 --stats "$out.scene" >"$out" 2>"$err"
+check "event engine, open top: out at t = 20" sh -c "grep -q ' out=1\$' '$err' && awk '\$1 == \"ball\" { exit !(\$3 > 209.99 && \$3 < 210.01) }' '$out'"
+"$SPRINGBALL" -H --engine=event -n 1 --stats "$out.scene" >"$out" 2>"$err"
+check "event engine, open top: back at t = 40 (t=$(field t))" awk -v t="$(field t)" 'BEGIN { exit !(t > 40 - 1e-12 && t < 40 + 1e-12) }'
+rm -f "$out.scene"
+# the event engine runs rolling friction exactly: the break on cloth comes
+# to rest, all its energy dissipated, after a finite number of events
+"$SPRINGBALL" -H --engine=event -T 400 --stats scenes/friction.scene >"$out" 2>"$err"
+check "event engine, friction.scene: at rest (ke=$(field ke))" test "$(field ke)" = 0
+check "event engine, friction.scene: dissipated = e0 ($(field dissipated))" awk -v d="$(field dissipated)" \
+    'BEGIN { exit !(d == 50) }'
+"$SPRINGBALL" -H --engine=event -n 1000 "$out" >"$out.2"
+check "event engine, friction: at rest stays at rest" cmp -s "$out" "$out.2"
+rm -f "$out.2"
+# it refuses quadratic drag, and friction with a field, with a reason
+for d in 'friction drag 0.001:friction drag (quadratic drag has no closed-form meeting time)' \
+         'friction linear 1
+field 0 -1:friction with a field'; do
     printf '%s\nball 100 100 1 0 1 10\n' "${d%%:*}" >"$out.scene"
     expect_fail 2 "springball: event engine: cannot simulate ${d#*:} (use --engine=spring)" \
         "$SPRINGBALL" -H --engine=event -n 10 "$out.scene"

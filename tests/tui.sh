@@ -492,12 +492,16 @@ check "field: status shows g" wait_for fo "  g 0,-0.7"
 check "field: the open top is not drawn" wait_for fo "^┌ {78}┐$"
 check "field: the floor is" wait_for fo "^└─{78}┘$"
 keys fo m
-check "field: no event engine" wait_for fo "no event engine: a"
+check "field: m runs it in the event engine" wait_for fo "event · running"
+check "field: the event engine's status shows g" wait_for fo "  events [0-9]+ .*  g 0,-0.7"
 keys fo q
 check "field: q exits 0" [ "$(wait_rc fo)" = 0 ]
 start fr 80 24 --ascii scenes/friction.scene
 check "friction: status shows the law" wait_for fr "  rolling 0.05"
 check "friction: box closed" wait_for fr "^\+-{78}\+$"
+keys fr m
+check "friction: m runs it in the event engine" wait_for fr "event . running"
+check "friction: the event engine's status shows the law" wait_for fr "  events [0-9]+ .*  rolling 0.05"
 keys fr q
 check "friction: q exits 0" [ "$(wait_rc fr)" = 0 ]
 

@@ -16,6 +16,7 @@ static const struct {
     {"systems", test_systems},
     {"universe", test_universe},
     {"event", test_event},
+    {"eventfield", test_event_field},
     {"particles", test_particles},
     {"view", test_view},
     {"palette", test_palette},

@@ -55,6 +55,7 @@ void test_scene(void);
 void test_systems(void);
 void test_universe(void);
 void test_event(void);
+void test_event_field(void);
 void test_particles(void);
 void test_view(void);
 void test_palette(void);

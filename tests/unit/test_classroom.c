@@ -99,9 +99,14 @@ static void test_border_action(void)
     for (int i = 0; i < 401; i++)
         session_back(&ss);
     CHECK(ss.s.p.shape == SIM_RECT && ss.s.p.open == 0);
-    /* the event engine refuses no walls */
+    /* the event engine runs no walls too (open sides): the ball flies off
+     * and is counted out; open space (no table) it refuses */
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
-    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_SPRING, 15) == -1);
+    CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_SPRING, 15) == 0);
+    CHECK(session_forward(&ss) == 0); /* no more events: none ever */
+    CHECK(session_advance(&ss, 20, NULL, NULL) >= 0);
+    CHECK(ss.s.x[0] == 900 && ss.s.vx[0] == 10 && session_diag(&ss)->out == 1);
+    CHECK(session_set_border(&ss, SIM_OPEN, SIM_WALLS_SPRING, 0) == -1);
     CHECK(ss.msg && strstr(ss.msg, "spring engine") != NULL);
     CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD, 0) == 0);
     session_free(&ss);

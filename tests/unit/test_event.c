@@ -10,6 +10,7 @@
 #include "sim.h"
 #include "test.h"
 
+#include <math.h>
 #include <string.h>
 
 /* A simulation of n balls on a table w x h (all else zero). */
@@ -703,6 +704,124 @@ static int grid_matches_pairs(const char *text, long long events, long long *col
     return ok;
 }
 
+/* A square lattice of n balls of radius 1 at packing fraction phi, in
+ * directions drawn from seed (the bench's dense gas, which melts). */
+static void lattice(struct sim *s, size_t n, double phi, unsigned seed)
+{
+    size_t m = (size_t)ceil(sqrt((double)n));
+    double a = sqrt(SIM_PI / phi), L = (double)m * a;
+    blank(s, n, L, L);
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 1103515245u + 12345u;
+        double th = 2 * SIM_PI * (double)(seed >> 8) / 16777216.0;
+        put(s, i, ((double)(i % m) + 0.5) * a, ((double)(i / m) + 0.5) * a, cos(th),
+            sin(th), 1, 1);
+    }
+}
+
+/* Runs @p s for @p events with neighbour lists (grid 3) and with all
+ * pairs, both built with @p overlap; 1 when lists were used (@p want_nl)
+ * or not, and every position, velocity and count agrees to the bit. */
+static int lists_match_pairs(const struct sim *s, long long events, int want_nl,
+                             int overlap, long long *coll)
+{
+    struct sim g, a;
+    struct event ev, en;
+    struct event_config c3 = config(3), c0 = config(0);
+    c3.allow_overlap = c0.allow_overlap = overlap;
+    int ok = event_init(&ev, s, &c3, NULL) == EVENT_OK &&
+             event_init(&en, s, &c0, NULL) == EVENT_OK;
+    ok = ok && ev.grid == 1 && ev.nl == want_nl && en.grid == 0;
+    ok = ok && event_step(&ev, events) == events && event_step(&en, events) == events;
+    blank(&g, s->n, s->p.w, s->p.h);
+    blank(&a, s->n, s->p.w, s->p.h);
+    event_to_sim(&ev, &g);
+    event_to_sim(&en, &a);
+    ok = ok && g.t == a.t && ev.collisions == en.collisions && ev.walls == en.walls;
+    for (size_t i = 0; ok && i < s->n; i++)
+        ok = g.x[i] == a.x[i] && g.y[i] == a.y[i] && g.vx[i] == a.vx[i] &&
+             g.vy[i] == a.vy[i] && ev.ncoll[i] == en.ncoll[i];
+    struct event_diag d;
+    event_diag(&ev, &d);
+    ok = ok && (!want_nl || (d.rebuilds > 0 && d.crossings == 0));
+    *coll = ev.collisions;
+    event_free(&ev);
+    event_free(&en);
+    sim_free(&g);
+    sim_free(&a);
+    return ok;
+}
+
+static int text_lists_match(const char *text, long long events, int want_nl,
+                            long long *coll)
+{
+    struct sim s;
+    if (load(&s, text) != 0)
+        return 0;
+    int ok = lists_match_pairs(&s, events, want_nl, 0, coll);
+    sim_free(&s);
+    return ok;
+}
+
+static void test_lists(void)
+{
+    /* Neighbour lists change no course: the same collisions, to the bit,
+     * as all pairs (and so as the grid), on a melting lattice at packing
+     * 0.75 and 0.6, racks with equal-time contacts, elastic and inelastic,
+     * the textbook's 16 balls, a gas on a round table, radii 1 to 2. */
+    long long coll = 0;
+    struct sim s;
+    lattice(&s, 400, 0.75, 7);
+    CHECK(lists_match_pairs(&s, 30000, 1, 0, &coll));
+    CHECK(coll > 25000);
+    sim_free(&s);
+    lattice(&s, 300, 0.6, 8);
+    CHECK(lists_match_pairs(&s, 20000, 1, 0, &coll));
+    sim_free(&s);
+    CHECK(text_lists_match("table 800 400\nrestitution 0.8\nrack 560 200 7 12 1\n"
+                           "ball 160 200 10 0 1 12\n", 20000, 1, &coll));
+    CHECK(coll > 5000);
+    CHECK(text_lists_match("table 800 400\nrack 560 200 7 12 1\n"
+                           "ball 160 200 10 0 1 12\n", 20000, 1, &coll));
+    CHECK(text_lists_match("table 1 1\nrandom 16 0.03 1 0.5 4\n", 20000, 1, &coll));
+    CHECK(text_lists_match("table circle 60\nrandom 300 1..2 1 3 5\n", 30000, 1, &coll));
+    CHECK(coll > 20000);
+    /* radii 2 and 9: no lists (the grid's big balls instead), same runs */
+    CHECK(text_lists_match("table circle 150\nrandom 300 2 1 3 5\nrandom 10 9 4 1 6\n",
+                           5000, 0, &coll));
+
+    /* Crowded balls (a state taken from the spring engine, allowed to
+     * overlap): lists too long to hold are wide and look at the cells;
+     * still the same run. */
+    blank(&s, 100, 40, 40);
+    for (size_t i = 0; i < 100; i++) /* a blob 8 wide, its balls 0.7 apart */
+        put(&s, i, 20 + 0.7 * (double)(i % 10) - 3.15, 20 + 0.7 * (double)(i / 10) - 3.15,
+            cos(3.0 * (double)i), sin(3.0 * (double)i), 1, 1);
+    CHECK(lists_match_pairs(&s, 5000, 1, 1, &coll));
+    CHECK(coll > 1000);
+    sim_free(&s);
+
+    /* the lists' choice: packing 0.7 and up, plain hard balls only */
+    struct event ev;
+    struct event_config c1 = config(1);
+    lattice(&s, 400, 0.72, 3);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.nl == 1);
+    event_free(&ev);
+    s.p.gx = 0.1; /* in a field: the grid */
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    event_free(&ev);
+    sim_free(&s);
+    lattice(&s, 400, 0.65, 3);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    event_free(&ev);
+    sim_free(&s);
+    struct event_config c2 = config(2);
+    lattice(&s, 400, 0.75, 3);
+    CHECK(event_init(&ev, &s, &c2, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    event_free(&ev);
+    sim_free(&s);
+}
+
 static void test_grid_ties(void)
 {
     /* An inelastic rack of 28 balls hit head-on: its touching balls collide
@@ -827,6 +946,7 @@ void test_event(void)
     test_switch();
     test_gas();
     test_grid_big();
+    test_lists();
     test_spring_agrees();
     test_grid_ties();
     test_few_balls();

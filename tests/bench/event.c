@@ -9,9 +9,11 @@
  *     bench-event N GRID EVENTS SEED [PHI]      (PHI 0.3 by default)
  *     bench-event FILE GRID EVENTS              (a particle file or scene)
  *
- * GRID is event_config.grid (1: the default, grid above 20 balls; 2: grid
+ * GRID is event_config.grid (1: the default, grid above 20 balls and
+ * neighbour lists from packing 0.7; 2: grid always, no lists; 3: lists
  * always; 0: all pairs). Prints one line:
- *     n grid events crossings init_seconds run_seconds de collisions
+ *     n grid events bookkeeping init_seconds run_seconds de collisions
+ * (bookkeeping: cell crossings and new neighbour lists).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "event.h"

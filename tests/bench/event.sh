@@ -1,10 +1,11 @@
 #!/bin/sh
 # event.sh - events per second of the event engine (collisions and wall
-# bounces; cell crossings are not counted): gases of radius-1 balls at speed
-# 1, packing fraction 0.3 (random placement) and 0.6 (a melting lattice),
-# 10^3 to 10^6 balls; the textbook's p10.txt and billiards5.txt; and all
-# pairs (no grid, O(N) per event) beside the default at 10^3 balls and on
-# the textbook inputs. Each row is the median of RUNS runs (default 3), the
+# bounces; cell crossings and new neighbour lists are not counted): gases
+# of radius-1 balls at speed 1, packing fraction 0.3 (random placement) and
+# 0.6 (a melting lattice), 10^3 to 10^6 balls; 0.75 at 10^4 (neighbour
+# lists) beside the grid forced; the textbook's p10.txt and billiards5.txt;
+# and all pairs (no grid, O(N) per event) beside the default at 10^3 balls
+# and on the textbook inputs. Each row is the median of RUNS runs (default 3), the
 # rows' runs interleaved (run 1 of every row, then run 2, ...) so that the
 # machine's drift spreads over all of them; min-max is the spread.
 # BENCH_EVENT is the driver (default build/bench-event).
@@ -25,6 +26,8 @@ rows='1000 0.3|1000 1 2000000 @ 0.3
 10000 0.6|10000 1 2000000 @ 0.6
 100000 0.6|100000 1 2000000 @ 0.6
 1000000 0.6|1000000 1 3000000 @ 0.6
+10000 0.75 (lists)|10000 1 2000000 @ 0.75
+10000 0.75 grid|10000 2 2000000 @ 0.75
 p10.txt|tests/particles/p10.txt 1 2000000
 p10.txt grid|tests/particles/p10.txt 2 2000000
 billiards5.txt|tests/particles/billiards5.txt 1 2000000

@@ -1482,14 +1482,21 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
                 }
             } else if (u->f.running && !u->f.help) {
                 double end = u->ss.s.t + it->t;
-                if (u->f.trails) {
-                    /* the frames a terminal would draw, for the trails */
+                int plot = u->lab.ps.plot != PANEL_PLOT_OFF;
+                if (u->f.trails || plot) {
+                    /* the frames a terminal would draw, for the trails,
+                     * and the samples it would take, one a frame, for a
+                     * plot (with one at each end, the plot drew a
+                     * bouncing ball's energies as straight lines) */
                     double frame = u->f.speed / u->o.fps;
                     long nf = (long)fmin(it->t / frame, 100000);
                     for (long k = 1; k < nf && u->f.running; k++) {
                         u->target = end - (double)(nf - k) * frame;
                         run_to_target(u, 0);
-                        screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+                        if (u->f.trails)
+                            screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+                        else
+                            session_diag(&u->ss);
                     }
                 }
                 if (u->f.running) {

@@ -94,6 +94,17 @@ check "restitution 0.5: energy lost in the head-on contact" [ "$(status --keys='
 # --- P: the plots ---
 check "P: energy" has '── energy ──' --keys='P <t 5>'
 check "P: energy's legend" has '━ KE  ━ PE  ━ E' --keys='P <t 5>'
+# a snapshot's wait samples a frame at a time, as a terminal does: a ball
+# dropped in a field bounces at t = 22 and rises again, so its energies
+# reach the plot's floor (KE at 0, PE at its least) across the whole
+# width, not only at the start (with samples at the ends alone the plot
+# drew two straight lines)
+printf 'title Bounce\ntable 400 300\nfield 0 -1\nball 200 250 3 0 1 10\n' >"$tmpd/bounce.scene"
+for e in spring event; do
+    w=$(snap --snapshot=100x30 --engine=$e --keys='P <t 60>' "$tmpd/bounce.scene" | grep '^ *0┤' |
+        sed 's/ *$//' | awk '{ print length($0) }')
+    check "P, $e engine: a bounce's energies across the plot ($w)" [ "${w:-0}" -gt 80 ]
+done
 check "P P: momentum" has '━ Σpx  ━ Σpy' --keys='P P <t 5>'
 check "P P P: speeds against the law" has 'Maxwell-Boltzmann, a [0-9.]+' --keys='P P P <t 5>' scenes/gas.scene
 check "P*4: off" hasnt '── (energy|momentum|speeds) ──' --keys='P P P P'

@@ -1794,10 +1794,12 @@ int event_init(struct event *ev, const struct sim *s,
         rlo = s->r[i] < rlo ? s->r[i] : rlo;
         rhi = s->r[i] > rhi ? s->r[i] : rhi;
     }
-    ev->nl = ev->grid && cfg->grid != 2 && (cfg->grid == 3 || phi >= EVENT_NL_PHI) &&
-             rhi <= EVENT_NL_RATIO * rlo && s->p.gx == 0 && s->p.gy == 0 &&
-             s->p.friction == SIM_FRICTION_NONE && !s->p.open;
     ev->skin = NL_SKIN * 2 * rhi;
+    /* (and a skin well above the rounding of positions on the table, or a
+     * ball could leave it again at the very time it built its list) */
+    ev->nl = ev->grid && cfg->grid != 2 && (cfg->grid == 3 || phi >= EVENT_NL_PHI) &&
+             rlo > 0 && rhi <= EVENT_NL_RATIO * rlo && ev->skin > 1e-9 * (s->p.w + s->p.h) &&
+             s->p.gx == 0 && s->p.gy == 0 && s->p.friction == SIM_FRICTION_NONE && !s->p.open;
     ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
     /* the records a line each */
     int fail = !(ev->b = aligned_alloc(64, cnt * sizeof *ev->b));

@@ -14,7 +14,9 @@ BINDIR    ?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
 DATADIR   ?= $(PREFIX)/share/springball
 
-CFLAGS    ?= -O2 -g
+# -O3: 2-4% more balls a second than -O2 in both engines (alternating runs,
+# 10^3 to 10^5 balls), with the same results to the bit (make test).
+CFLAGS    ?= -O3 -g
 WARN       = -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes -Wmissing-prototypes
 # -ffp-contract=off: no fused multiply-add, so results do not depend on the
 # optimisation level or the machine beyond IEEE rounding.

@@ -930,14 +930,9 @@ static double pair_time_rolling(const struct event *ev, const struct event_ball 
     double gap = sqrt(dd) - sig, reach = (wi * wi + wj * wj) / (2 * A);
     if (!(gap <= reach * (1 + 1e-12) + 1e-300))
         return INFINITY;
-    double s0 = straight_root(dx, dy, vxj - vxi, vyj - vyi, sig);
-    double t;
-    if (dd - sig * sig <= 0) { /* touching or overlapping */
-        if (s0 <= 0) {
-            t = tr; /* approaching: at once */
-            return t > ev->t ? t : ev->t;
-        }
-    }
+    /* touching or overlapping, and approaching: at once */
+    if (dd - sig * sig <= 0 && straight_root(dx, dy, vxj - vxi, vyj - vyi, sig) <= 0)
+        return tr > ev->t ? tr : ev->t;
     double uxi = wi > 0 ? vxi / wi : 0, uyi = wi > 0 ? vyi / wi : 0;
     double uxj = wj > 0 ? vxj / wj : 0, uyj = wj > 0 ? vyj / wj : 0;
     double Si = wi / A, Sj = wj / A, S1 = Si < Sj ? Si : Sj;
@@ -978,7 +973,7 @@ static double pair_time_rolling(const struct event *ev, const struct event_ball 
             }
         }
     }
-    t = tr + s;
+    double t = tr + s;
     return t > ev->t ? t : ev->t;
 }
 

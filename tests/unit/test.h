@@ -44,6 +44,17 @@ int check_parse_error(const char *what, size_t i, int rc, struct scene *sc,
                       const struct scene_error *err, int line, const char *msg,
                       int exact);
 
+struct sim;
+struct session;
+
+/* The simulation of scene text @p text into *s (zeroed first, so that
+ * sim_free is safe whatever happens); 0 on success, the parser's message
+ * printed on a failure (load.c). */
+int test_load(struct sim *s, const char *text);
+
+/* A session started on scene text @p text; 0 on success (load.c). */
+int test_start(struct session *ss, const char *text);
+
 struct view;
 
 /* Cells of the view's ball layer that show a ball this frame (test_view.c). */

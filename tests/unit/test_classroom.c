@@ -13,22 +13,6 @@
 
 #include <string.h>
 
-static int start(struct session *ss, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    struct sim s;
-    if (scene_parse(&sc, text, strlen(text), &err))
-        return -1;
-    int rc = scene_to_sim(&sc, &s);
-    scene_free(&sc);
-    if (rc)
-        return -1;
-    rc = session_init(ss, &s);
-    sim_free(&s);
-    return rc;
-}
-
 static const struct sim *fwd(void *ctx)
 {
     struct session *ss = ctx;
@@ -47,7 +31,7 @@ static const char *unequal =
 static void test_restitution_action(void)
 {
     struct session ss;
-    CHECK(start(&ss, unequal) == 0);
+    CHECK(test_start(&ss, unequal) == 0);
     for (int i = 0; i < 100; i++)
         session_forward(&ss);
     CHECK(session_set_restitution(&ss, 0.5) == 0 && ss.s.p.restitution == 0.5);
@@ -79,7 +63,7 @@ static void test_restitution_action(void)
 static void test_border_action(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 800 400\nball 700 200 10 0 1 20\n") == 0);
+    CHECK(test_start(&ss, "table 800 400\nball 700 200 10 0 1 20\n") == 0);
     /* hard walls: an exact reflection, the speed kept bit for bit */
     CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD, 0) == 0);
     CHECK(lab_border(&ss.s.p) == LAB_BORDER_HARD);
@@ -116,7 +100,7 @@ static void test_border_action(void)
 static void test_seek_session(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 800 400\nball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
+    CHECK(test_start(&ss, "table 800 400\nball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
     struct lab_event ev;
     CHECK(lab_seek_event(&ss.s, fwd, &ss, 20000, &ev) == 0);
     CHECK(ev.found && ev.began == 1 && (ev.steps == 260 || ev.steps == 261));
@@ -136,7 +120,7 @@ static void test_worksheet_keys(void)
 {
     for (int inel = 0; inel <= 1; inel++) {
         struct session ss;
-        CHECK(start(&ss, unequal) == 0);
+        CHECK(test_start(&ss, unequal) == 0);
         if (inel) { /* e pressed five times */
             double e = ss.s.p.restitution;
             for (int i = 0; i < 5; i++)

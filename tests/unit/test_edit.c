@@ -15,22 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int start(struct session *ss, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    struct sim s;
-    if (scene_parse(&sc, text, strlen(text), &err))
-        return -1;
-    int rc = scene_to_sim(&sc, &s);
-    scene_free(&sc);
-    if (rc)
-        return -1;
-    rc = session_init(ss, &s);
-    sim_free(&s);
-    return rc;
-}
-
 /* The same parameters (field by field: the struct has padding). */
 static int same_params(const struct sim_params *a, const struct sim_params *b)
 {
@@ -83,7 +67,7 @@ static int back(struct session *ss, int n)
 static void test_worksheet(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 800 400\n") == 0);
+    CHECK(test_start(&ss, "table 800 400\n") == 0);
     CHECK(ss.s.n == 0);
     CHECK(session_add_ball(&ss, 200, 220, 0, 0, 1, 20, 100) == 0);
     CHECK(ss.pos == 1 && ss.s.n == 1 && ss.s.t == 0);
@@ -128,7 +112,7 @@ static void test_worksheet(void)
 
     /* that run is the one a scene of the edited balls gives */
     struct session direct;
-    CHECK(start(&direct, "table 800 400\n"
+    CHECK(test_start(&direct, "table 800 400\n"
                          "ball 200 220 1.9696155060244163 -0.34729635533386072 0.5 20\n"
                          "ball 400 180 0 0 3 20\n") == 0);
     forward(&direct, 300);
@@ -150,7 +134,7 @@ static void test_worksheet(void)
 static void test_remove_move(void)
 {
     struct session ss;
-    CHECK(start(&ss, "ball 100 100 1 0 1 10\nball 200 100 2 0 2 10\nball 300 100 3 0 3 10\n") == 0);
+    CHECK(test_start(&ss, "ball 100 100 1 0 1 10\nball 200 100 2 0 2 10\nball 300 100 3 0 3 10\n") == 0);
     forward(&ss, 10);
     struct sim before = clone(&ss.s);
     CHECK(session_remove_ball(&ss, 1) == 0);
@@ -193,7 +177,7 @@ static void test_remove_move(void)
 static void test_refused(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 800 400\nwalls hard\nball 100 100 1 0 1 10\nball 300 100 0 0 1 10\n") == 0);
+    CHECK(test_start(&ss, "table 800 400\nwalls hard\nball 100 100 1 0 1 10\nball 300 100 0 0 1 10\n") == 0);
     struct sim s0 = clone(&ss.s);
     CHECK(session_move(&ss, 0, 5, 100, 0) == -1); /* across the left wall */
     CHECK(ss.msg && strstr(ss.msg, "walls hard"));
@@ -215,7 +199,7 @@ static void test_refused(void)
     session_free(&ss);
 
     /* walls hard refused while a ball crosses a wall */
-    CHECK(start(&ss, "ball 5 100 0 0 1 10\n") == 0);
+    CHECK(test_start(&ss, "ball 5 100 0 0 1 10\n") == 0);
     p = ss.s.p;
     p.walls = SIM_WALLS_HARD;
     CHECK(session_set_params(&ss, &p) == -1 && strstr(ss.msg, "ball 1 crosses"));
@@ -232,7 +216,7 @@ static void test_refused(void)
 static void test_event_edits(void)
 {
     struct session ss;
-    CHECK(start(&ss, "ball 100 200 5 0 1 20\nball 400 200 0 0 1 20\n") == 0);
+    CHECK(test_start(&ss, "ball 100 200 5 0 1 20\nball 400 200 0 0 1 20\n") == 0);
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
     CHECK(session_advance(&ss, 10, NULL, NULL) == 1);
     struct sim s10 = clone(&ss.s);
@@ -269,7 +253,7 @@ static void test_event_edits(void)
 static void test_save_reload(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 800 400\n") == 0);
+    CHECK(test_start(&ss, "table 800 400\n") == 0);
     CHECK(session_add_ball(&ss, 123.456789, 200.1, 0.1, 0, 0.5, 15, 0) == 0);
     CHECK(session_add_ball(&ss, 500, 210, -2.0 / 3, 1e-17, 1.5, 12.25, 1) == 0);
     struct sim_params p = ss.s.p;
@@ -421,7 +405,7 @@ static void test_group(void)
 {
     for (int engine = 0; engine < 2; engine++) {
         struct session ss;
-        CHECK(start(&ss, "ball 100 100 1 0 1 10\n") == 0);
+        CHECK(test_start(&ss, "ball 100 100 1 0 1 10\n") == 0);
         CHECK(session_set_engine(&ss, engine) == 0);
         forward(&ss, 3);
         long long pos = ss.pos;
@@ -444,7 +428,7 @@ static void test_group(void)
 static void test_resize(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 4000 4000\n") == 0);
+    CHECK(test_start(&ss, "table 4000 4000\n") == 0);
     session_group(&ss, 1);
     for (int k = 0; k < 3000; k++)
         session_add_ball(&ss, 10 + (k % 60) * 60, 10 + (k / 60) * 60, 0, 0, 1, 5, (uint32_t)k);

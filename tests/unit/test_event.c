@@ -40,20 +40,6 @@ static struct event_config config(int grid)
     return c;
 }
 
-/* Parses a scene from a string; 0 on success. */
-static int load(struct sim *s, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    if (scene_parse(&sc, text, strlen(text), &err)) {
-        printf("scene error %d: %s\n", err.line, err.msg);
-        return -1;
-    }
-    int rc = scene_to_sim(&sc, s);
-    scene_free(&sc);
-    return rc;
-}
-
 static void test_two_balls(void)
 {
     for (int grid = 0; grid <= 1; grid++) {
@@ -312,7 +298,7 @@ static void test_gas(void)
      * p(T) - p(0) - wall impulse = 0 (up to rounding). */
     static const char gas[] = "table 800 400\nrandom 300 6 1 8 1\n";
     struct sim s, g, a;
-    CHECK(load(&s, gas) == 0);
+    CHECK(test_load(&s, gas) == 0);
     double px0 = 0, py0 = 0, pabs = 0;
     for (size_t i = 0; i < s.n; i++) {
         px0 += s.m[i] * s.vx[i];
@@ -351,7 +337,7 @@ static void test_gas(void)
 
     /* Far from the walls (a 1e6 table, for a time no ball can cross it)
      * momentum itself is kept. */
-    CHECK(load(&s, gas) == 0);
+    CHECK(test_load(&s, gas) == 0);
     s.p.w = s.p.h = 1e6;
     for (size_t i = 0; i < s.n; i++) {
         s.x[i] += 5e5;
@@ -379,7 +365,7 @@ static void test_grid_big(void)
         "table 400 400\nball 200 200 0.3 0.1 50 40\n"
         "random 200 2 1 3 7\nrandom 30 5 2 2 8\n";
     struct sim s, g, a;
-    CHECK(load(&s, text) == 0);
+    CHECK(test_load(&s, text) == 0);
     struct event ev, en;
     struct event_config c1 = config(1), c0 = config(0);
     CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
@@ -452,7 +438,7 @@ static void test_simultaneous(void)
     double xs[16], ys[16]; /* the break without the grid */
     for (int grid = 0; grid <= 1; grid++) {
         struct event_config cfg = config(grid);
-        CHECK(load(&s, "rack 560 200 5 12 1\nball 160 200 10 0 1 12\n") == 0);
+        CHECK(test_load(&s, "rack 560 200 5 12 1\nball 160 200 10 0 1 12\n") == 0);
         CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
         CHECK(event_advance(&ev, 100, 100000) == 1);
         CHECK(ev.t == 100);
@@ -474,7 +460,7 @@ static void test_simultaneous(void)
         sim_free(&s);
         /* Newton's cradle: the cue stops, the far ball leaves with v, the
          * chain between stays at rest, through 5 collisions at one instant. */
-        CHECK(load(&s, "ball 400 200 0 0 1 15\nball 430 200 0 0 1 15\n"
+        CHECK(test_load(&s, "ball 400 200 0 0 1 15\nball 430 200 0 0 1 15\n"
                        "ball 460 200 0 0 1 15\nball 490 200 0 0 1 15\n"
                        "ball 520 200 0 0 1 15\nball 150 200 10 0 1 15\n") == 0);
         CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
@@ -502,7 +488,7 @@ static void test_big_rack(void)
     struct sim s;
     struct event ev;
     struct event_diag d;
-    CHECK(load(&s, "rack 100 200 15 6 1\nball 30 200 10 0 1 6\n") == 0);
+    CHECK(test_load(&s, "rack 100 200 15 6 1\nball 30 200 10 0 1 6\n") == 0);
     CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
     CHECK(event_advance(&ev, 5.8, 100000) == 1);
     event_diag(&ev, &d);
@@ -517,7 +503,7 @@ static void test_big_rack(void)
     /* A cooling inelastic gas (e = 0.9, a rack hit hard in a small box):
      * energy drains away, but impacts slower than 1e-6 of the fastest are
      * elastic, so time and speeds stay sane and nothing passes through. */
-    CHECK(load(&s, "table 200 200\nrestitution 0.9\nrack 30 100 10 5 1\n"
+    CHECK(test_load(&s, "table 200 200\nrestitution 0.9\nrack 30 100 10 5 1\n"
                    "ball 10 100 10 0 1 5\n") == 0);
     struct sim a;
     sim_init(&a, s.n, &s.p);
@@ -551,7 +537,7 @@ static void test_switch(void)
      * engine from that state (overlapping contacts allowed), then springs
      * again from the event engine's state. */
     struct sim s;
-    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
     for (int k = 0; k < 400; k++)
         sim_step(&s);
     struct sim_diag sd;
@@ -679,7 +665,7 @@ static void test_advance(void)
 static int grid_matches_pairs(const char *text, long long events, long long *coll)
 {
     struct sim s, g, a;
-    if (load(&s, text) != 0)
+    if (test_load(&s, text) != 0)
         return 0;
     struct event ev, en;
     struct event_config c1 = config(2), c0 = config(0);
@@ -756,7 +742,7 @@ static int text_lists_match(const char *text, long long events, int want_nl,
                             long long *coll)
 {
     struct sim s;
-    if (load(&s, text) != 0)
+    if (test_load(&s, text) != 0)
         return 0;
     int ok = lists_match_pairs(&s, events, want_nl, 0, coll);
     sim_free(&s);
@@ -823,7 +809,7 @@ static void test_lists(void)
     /* asked for, but a skin below the rounding of positions on the table:
      * the grid (a list could expire at the instant it was built) */
     struct event_config c3 = config(3);
-    CHECK(load(&s, "table 1e12 1e12\nball 100 100 1 0 1 1\nball 200 100 -1 0 1 1\n"
+    CHECK(test_load(&s, "table 1e12 1e12\nball 100 100 1 0 1 1\nball 200 100 -1 0 1 1\n"
                    "ball 300 100 0 1 1 1\n") == 0);
     CHECK(event_init(&ev, &s, &c3, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
     CHECK(event_step(&ev, 2) == 2 && ev.collisions == 1);
@@ -862,7 +848,7 @@ static int chosen_grid(const char *text)
     struct sim s;
     struct event ev;
     struct event_config c1 = config(1);
-    if (load(&s, text) != 0)
+    if (test_load(&s, text) != 0)
         return -1;
     int g = event_init(&ev, &s, &c1, NULL) == EVENT_OK ? ev.grid : -1;
     event_free(&ev);
@@ -920,7 +906,7 @@ static void test_overlap_first(void)
     struct sim s;
     struct event ev;
     struct event_fault f;
-    CHECK(load(&s, "table 400 400\nrandom 400 1 1 1 9\nball 200 200 0 0 1 30\n") == 0);
+    CHECK(test_load(&s, "table 400 400\nrandom 400 1 1 1 9\nball 200 200 0 0 1 30\n") == 0);
     size_t n = s.n;
     /* ball 399 on 250; the big one (400) overlaps some too */
     s.x[399] = s.x[250] + 0.5;

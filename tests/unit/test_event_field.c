@@ -20,25 +20,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A state from scene text; 0 on success. */
-static int scene(struct sim *s, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    if (scene_parse(&sc, text, strlen(text), &err)) {
-        printf("scene error %d: %s\n", err.line, err.msg);
-        return -1;
-    }
-    int rc = scene_to_sim(&sc, s);
-    scene_free(&sc);
-    return rc;
-}
-
 static int start(struct event *ev, struct sim *s, const char *text, int grid)
 {
     struct event_config c = event_default_config();
     c.grid = grid;
-    if (scene(s, text) != 0)
+    if (test_load(s, text) != 0)
         return -1;
     return event_init(ev, s, &c, NULL);
 }
@@ -304,7 +290,7 @@ static void test_pressed(void)
     struct event ev;
     struct event_config c = event_default_config();
     c.allow_overlap = 1;
-    CHECK(scene(&s, "table 100 100\nfield -0.5 -1\nrestitution 0.3\nball 9.9 9.9 0 0 1 10\n"
+    CHECK(test_load(&s, "table 100 100\nfield -0.5 -1\nrestitution 0.3\nball 9.9 9.9 0 0 1 10\n"
                     "ball 50 9.9 -1 0 1 10\n") == 0);
     CHECK(event_init(&ev, &s, &c, NULL) == EVENT_OK);
     CHECK(event_advance(&ev, 50, 1000000) == 1);

@@ -20,19 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int load(struct sim *s, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    if (scene_parse(&sc, text, strlen(text), &err)) {
-        printf("scene error %d: %s\n", err.line, err.msg);
-        return -1;
-    }
-    int rc = scene_to_sim(&sc, s);
-    scene_free(&sc);
-    return rc;
-}
-
 static int same_bits(double a, double b)
 {
     return memcmp(&a, &b, sizeof a) == 0;
@@ -43,7 +30,7 @@ static int same_bits(double a, double b)
 static void test_rows(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\n"
+    CHECK(test_load(&s, "table 800 400\n"
                    "ball 100 200 3 -4 2 10 red\n"
                    "ball 300 250 -1 0.5 0.5 8 blue\n"
                    "ball 500 100 0 0 4 20 green\n") == 0);
@@ -73,7 +60,7 @@ static void test_rows(void)
 static void test_totals_gas(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 300 300\nrandom 80 10 1 6 3\nball 150 150 20 5 3 12\n") == 0);
+    CHECK(test_load(&s, "table 300 300\nrandom 80 10 1 6 3\nball 150 150 20 5 3 12\n") == 0);
     for (int i = 0; i < 400; i++)
         sim_step(&s);
     struct lab_totals t;
@@ -102,7 +89,7 @@ static void test_totals_gas(void)
 static void test_rows_reordered(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 4000 4000\nrandom 5000 5 1 3 7\n") == 0);
+    CHECK(test_load(&s, "table 4000 4000\nrandom 5000 5 1 3 7\n") == 0);
     /* masses that name the balls (slots are in scene order at the start) */
     for (size_t i = 0; i < s.n; i++)
         s.m[i] = 1 + 1e-4 * (double)i;
@@ -171,7 +158,7 @@ static void test_contacts_bits(void)
     };
     for (size_t k = 0; k < sizeof scene / sizeof *scene; k++) {
         struct sim s;
-        CHECK(load(&s, scene[k]) == 0);
+        CHECK(test_load(&s, scene[k]) == 0);
         long listed = 0;
         int ok = 1;
         for (int step = 0; step < 600; step++) {
@@ -191,7 +178,7 @@ static void test_contacts_bits(void)
 static void test_contacts_headon(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nk 5\n"
+    CHECK(test_load(&s, "table 800 400\nk 5\n"
                    "ball 390 200 1 0 1 12\n"
                    "ball 410 200 -1 0 2 12\n") == 0);
     struct lab_contact c[4];
@@ -218,7 +205,7 @@ static void test_contacts_headon(void)
 
     /* with restitution e the dashpot force is -c vn, c = 2 zeta sqrt(k mu),
      * zeta = -ln e / sqrt(pi^2 + ln^2 e) */
-    CHECK(load(&s, "table 800 400\nk 5\nrestitution 0.5\n"
+    CHECK(test_load(&s, "table 800 400\nk 5\nrestitution 0.5\n"
                    "ball 390 200 1 0 1 12\n"
                    "ball 410 200 -1 0 2 12\n"
                    "ball 795 100 3 0 1 10\n") == 0);
@@ -243,7 +230,7 @@ static void test_contacts_headon(void)
 static void test_forces_gravity(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\ngravity 100 5\nrandom 30 6 1 0.3 4\n") == 0);
+    CHECK(test_load(&s, "table 800 400\ngravity 100 5\nrandom 30 6 1 0.3 4\n") == 0);
     for (int i = 0; i < 50; i++)
         sim_step(&s);
     double fx[30], fy[30];
@@ -264,7 +251,7 @@ static void test_forces_gravity(void)
 static void test_sync(void)
 {
     struct sim s, v;
-    CHECK(load(&s, "table 800 400\nk 5\ndt 0.05\n"
+    CHECK(test_load(&s, "table 800 400\nk 5\ndt 0.05\n"
                    "ball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
     CHECK(sim_init(&v, s.n, &s.p) == 0);
     double worst_raw = 0, worst_sync = 0;
@@ -346,7 +333,7 @@ static void test_rayleigh(void)
 static void test_hist(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
     struct lab_hist h;
     /* all at speed 8: a^2 = 32, the range 4a = 22.6, one bin holds them */
     lab_speed_hist(&s, 20, &h);
@@ -376,13 +363,13 @@ static void test_hist(void)
 
     /* the break: the cue ball alone moves, faster than 4a = 4 sqrt(100/32),
      * so the range is its speed and it falls in the last bin */
-    CHECK(load(&s, scene_builtin) == 0);
+    CHECK(test_load(&s, scene_builtin) == 0);
     lab_speed_hist(&s, 10, &h);
     CHECK(h.vmax == 10 && h.count[9] == 1 && h.count[0] == 15);
     CHECK_NEAR(h.a2, 100.0 / 32, 1e-12);
     sim_free(&s);
     /* all at rest */
-    CHECK(load(&s, "table 800 400\nball 100 100 0 0 1 5\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 100 100 0 0 1 5\n") == 0);
     lab_speed_hist(&s, 10, &h);
     CHECK(h.n == 1 && h.vmax == 0 && h.count[0] == 1);
     sim_free(&s);
@@ -422,7 +409,7 @@ static double ks_distance(const struct sim *s, double a2)
 static void test_gas_relaxes(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
     struct lab_hist h;
     lab_speed_hist(&s, 20, &h);
     double d0 = ks_distance(&s, h.a2);
@@ -475,7 +462,7 @@ static void test_touching_counts(void)
     };
     for (size_t k = 0; k < 3; k++) {
         struct sim s;
-        CHECK(load(&s, scene[k]) == 0);
+        CHECK(test_load(&s, scene[k]) == 0);
         struct lab_pairs ps = {0};
         int ok = 1;
         long seen = 0;
@@ -508,7 +495,7 @@ static void test_seek_events(void)
     /* closing speed 20, gap 260: contact begins after 13 time units (260
      * steps of 0.05, to a step); it lasts pi sqrt(mu/k) = pi sqrt(0.1) */
     struct sim s;
-    CHECK(load(&s, "table 800 400\nk 5\ndt 0.05\n"
+    CHECK(test_load(&s, "table 800 400\nk 5\ndt 0.05\n"
                    "ball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
     struct history h;
     CHECK(history_init(&h, &s, 64, 16) == 0);
@@ -534,7 +521,7 @@ static void test_seek_events(void)
     sim_free(&s);
 
     /* backward through the history: from after the contact back to its end */
-    CHECK(load(&s, "table 800 400\nk 5\ndt 0.05\n"
+    CHECK(test_load(&s, "table 800 400\nk 5\ndt 0.05\n"
                    "ball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
     CHECK(history_init(&h, &s, 64, 16) == 0);
     for (int i = 0; i < 300; i++) {
@@ -564,7 +551,7 @@ static void test_seek_events(void)
 static void test_wall_event(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nball 700 200 10 0 1 20\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 700 200 10 0 1 20\n") == 0);
     struct lab_event ev;
     CHECK(lab_seek_event(&s, step_forward, &s, 1000, &ev) == 0);
     CHECK(ev.found && ev.began == 1);
@@ -589,7 +576,7 @@ static void test_worksheet(void)
         "table 800 400\nball 200 180 10 0 1 15\nball 450 200 0 0 3 25\n";
     for (int inel = 0; inel <= 1; inel++) {
         struct sim s;
-        CHECK(load(&s, text) == 0);
+        CHECK(test_load(&s, text) == 0);
         if (inel)
             s.p.restitution = lab_restitution_step(lab_restitution_step(
                 lab_restitution_step(lab_restitution_step(lab_restitution_step(1, -1),
@@ -715,7 +702,7 @@ static void test_keys(void)
 
     /* no walls: a ball leaves the table */
     struct sim s;
-    CHECK(load(&s, "table 800 400\nball 780 200 10 0 1 10\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 780 200 10 0 1 10\n") == 0);
     lab_border_set(&s.p, LAB_BORDER_NONE, SIM_RECT, 0);
     for (int i = 0; i < 100; i++)
         sim_step(&s);

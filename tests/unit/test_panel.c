@@ -15,19 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int load(struct sim *s, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    if (scene_parse(&sc, text, strlen(text), &err)) {
-        printf("scene error %d: %s\n", err.line, err.msg);
-        return -1;
-    }
-    int rc = scene_to_sim(&sc, s);
-    scene_free(&sc);
-    return rc;
-}
-
 enum { PW = 100, PH = 40 };
 static struct plot_cell cells[PW * PH];
 
@@ -83,7 +70,7 @@ static const char *headon =
 static void test_values(void)
 {
     struct sim s;
-    CHECK(load(&s, headon) == 0);
+    CHECK(test_load(&s, headon) == 0);
     struct plot p = grid(80, 12);
     struct panel_values o = {PANEL_NONE, 0, 0, 0, 0};
     CHECK(panel_values(&p, &s, &o) == 2);
@@ -128,7 +115,7 @@ static void test_values(void)
     sim_free(&s);
 
     /* with restitution the dashpot force is listed too */
-    CHECK(load(&s, "table 800 400\nrestitution 0.5\n"
+    CHECK(test_load(&s, "table 800 400\nrestitution 0.5\n"
                    "ball 390 200 1 0 1 12\nball 410 200 -1 0 2 12\n") == 0);
     o.selected = 0;
     o.ascii = 0;
@@ -140,7 +127,7 @@ static void test_values(void)
     sim_free(&s);
 
     /* the exponential law acts across a gap: "gap" and its force */
-    CHECK(load(&s, "table 800 400\ndt 0.01\ncontact exp 5 200\n"
+    CHECK(test_load(&s, "table 800 400\ndt 0.01\ncontact exp 5 200\n"
                    "ball 390 200 1 0 1 12\nball 416 200 -1 0 1 12\n") == 0);
     panel_values(&p, &s, &o);
     /* the law reaches the bottom and top walls 188 away (its range is 40
@@ -159,7 +146,7 @@ static void test_values(void)
 static void test_values_scroll(void)
 {
     struct sim s;
-    CHECK(load(&s, scene_builtin) == 0); /* 16 balls */
+    CHECK(test_load(&s, scene_builtin) == 0); /* 16 balls */
     struct plot p = grid(80, 8);
     /* 8 rows: header, totals, info, and with a selection the contacts line:
      * 4 ball rows */
@@ -192,7 +179,7 @@ static void test_values_scroll(void)
 static void test_time_plots(void)
 {
     struct sim s;
-    CHECK(load(&s, headon) == 0);
+    CHECK(test_load(&s, headon) == 0);
     struct lab_series ser;
     CHECK(lab_series_init(&ser, 1000) == 0);
     struct plot p = grid(60, 12);
@@ -228,7 +215,7 @@ static void test_time_plots(void)
 static void test_speeds(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nrandom 300 6 1 8 1\n") == 0);
     for (int i = 0; i < 100; i++)
         sim_step(&s);
     struct plot p = grid(80, 16);
@@ -241,7 +228,7 @@ static void test_speeds(void)
     }
     CHECK(bars > 20 && curve > 20);
     sim_free(&s);
-    CHECK(load(&s, "table 800 400\nball 100 100 0 0 1 5\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 100 100 0 0 1 5\n") == 0);
     CHECK(panel_speeds(&p, &s, 0) == -1);
     CHECK(strcmp(row_text(&p, 0), "speeds: all at rest") == 0);
     sim_free(&s);
@@ -250,7 +237,7 @@ static void test_speeds(void)
 static void test_overlay(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nball 400 200 10 0 1 20\nball 100 100 0 0 1 20\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 400 200 10 0 1 20\nball 100 100 0 0 1 20\n") == 0);
     struct view v;
     view_init(&v);
     CHECK(view_layout(&v, 80, 24, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
@@ -329,7 +316,7 @@ static void test_overlay(void)
 static void test_overlay_far(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nball 400 200 10 0 1 20\nball 100 100 0 0 1 20\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 400 200 10 0 1 20\nball 100 100 0 0 1 20\n") == 0);
     struct view v;
     view_init(&v);
     CHECK(view_layout(&v, 80, 24, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);
@@ -360,7 +347,7 @@ static void test_overlay_far(void)
 static void test_overlay_many(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 4000 2000\nrandom 1200 5 1 3 9\n") == 0);
+    CHECK(test_load(&s, "table 4000 2000\nrandom 1200 5 1 3 9\n") == 0);
     struct view v;
     view_init(&v);
     CHECK(view_layout(&v, 100, 32, 0, 0, 4000, 2000, 2, VIEW_RIM_BOX, VIEW_BRAILLE) == 0);

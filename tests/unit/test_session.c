@@ -13,28 +13,6 @@
 #include <float.h>
 #include <string.h>
 
-static int load(const char *text, struct sim *s)
-{
-    struct scene sc;
-    struct scene_error err;
-    memset(s, 0, sizeof *s);
-    if (scene_parse(&sc, text, strlen(text), &err))
-        return -1;
-    int rc = scene_to_sim(&sc, s);
-    scene_free(&sc);
-    return rc;
-}
-
-static int start(struct session *ss, const char *text)
-{
-    struct sim s;
-    if (load(text, &s))
-        return -1;
-    int rc = session_init(ss, &s);
-    sim_free(&s);
-    return rc;
-}
-
 /* Bit for bit, in scene order (slots may differ). */
 static int same(const struct session *a, const struct sim *b)
 {
@@ -77,7 +55,7 @@ static int back(struct session *ss, int n)
 static void test_replay(void)
 {
     struct session ss;
-    CHECK(start(&ss, scene_builtin) == 0);
+    CHECK(test_start(&ss, scene_builtin) == 0);
     double e_start = session_diag(&ss)->e_ref;
     forward(&ss, 100);
     CHECK(session_kick(&ss, 0, 0, 12) == 0); /* the cue ball straight up */
@@ -122,7 +100,7 @@ static void test_replay(void)
 static void test_reset(void)
 {
     struct session ss;
-    CHECK(start(&ss, scene_builtin) == 0);
+    CHECK(test_start(&ss, scene_builtin) == 0);
     forward(&ss, 40);
     session_set_k(&ss, 7);
     CHECK(session_reset(&ss) == 0);
@@ -142,7 +120,7 @@ static void test_reset(void)
 static void test_event_mode(void)
 {
     struct session ss;
-    CHECK(start(&ss, scene_builtin) == 0);
+    CHECK(test_start(&ss, scene_builtin) == 0);
     forward(&ss, 10);
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
     CHECK(session_depth(&ss) == 0);
@@ -179,7 +157,7 @@ static void test_event_mode(void)
     session_free(&ss);
 
     /* Open space has no event engine: refused with a reason. */
-    CHECK(start(&ss, "table 100 100\ngravity 1\nball 50 50 0 0 1 1\n") == 0);
+    CHECK(test_start(&ss, "table 100 100\ngravity 1\nball 50 50 0 0 1 1\n") == 0);
     CHECK(session_set_engine(&ss, SESSION_EVENT) == -1);
     CHECK(ss.msg != NULL && ss.engine == SESSION_SPRING);
     session_free(&ss);
@@ -191,7 +169,7 @@ static void test_event_mode(void)
 static void test_sync_energy(void)
 {
     struct session ss;
-    CHECK(start(&ss, "table 800 400\nball 250 200 10 0 1 20 red\n"
+    CHECK(test_start(&ss, "table 800 400\nball 250 200 10 0 1 20 red\n"
                      "ball 550 200 -10 0 1 20 blue\n") == 0);
     double e0 = session_diag(&ss)->e, worst = 0, worst_half = 0;
     for (int i = 0; i < 400; i++) {
@@ -219,7 +197,7 @@ static int three(void *arg)
 static void test_bounds(void)
 {
     struct session ss;
-    CHECK(start(&ss, scene_builtin) == 0);
+    CHECK(test_start(&ss, scene_builtin) == 0);
     for (int i = 0; i < 4000; i++) {
         session_set_dt(&ss, ss.s.p.dt * 1.25);
         session_set_k(&ss, ss.s.p.k * 1.25);
@@ -248,7 +226,7 @@ static void test_bounds(void)
 static void test_samples(void)
 {
     struct session ss;
-    CHECK(start(&ss, scene_builtin) == 0);
+    CHECK(test_start(&ss, scene_builtin) == 0);
     for (int i = 0; i < 10; i++) {
         session_forward(&ss);
         session_diag(&ss);
@@ -269,7 +247,7 @@ static void test_samples(void)
 static void test_nonfinite(void)
 {
     struct session ss;
-    CHECK(start(&ss, "k 1e9\ndt 1\nball 100 200 10 0 1 20\nball 140 200 -10 0 1 20\n") == 0);
+    CHECK(test_start(&ss, "k 1e9\ndt 1\nball 100 200 10 0 1 20\nball 140 200 -10 0 1 20\n") == 0);
     int rc = 0;
     for (int i = 0; i < 100 && rc >= 0; i++)
         rc = session_forward(&ss);
@@ -287,7 +265,7 @@ static void test_nonfinite(void)
 static void test_event_nan(void)
 {
     struct session ss;
-    CHECK(start(&ss, "ball 100 200 3 0 1 20\nball 300 200 0 0 2 20\n"
+    CHECK(test_start(&ss, "ball 100 200 3 0 1 20\nball 300 200 0 0 2 20\n"
                      "ball 600 100 -1 2 1 10\n") == 0);
     session_set_mass(&ss, 1, 0); /* refused */
     session_forward(&ss);

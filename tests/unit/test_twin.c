@@ -11,19 +11,6 @@
 
 #include <string.h>
 
-static int load(struct sim *s, const char *text)
-{
-    struct scene sc;
-    struct scene_error err;
-    if (scene_parse(&sc, text, strlen(text), &err)) {
-        printf("scene error %d: %s\n", err.line, err.msg);
-        return -1;
-    }
-    int rc = scene_to_sim(&sc, s);
-    scene_free(&sc);
-    return rc;
-}
-
 static const char *cradle =
     "table 800 400\n"
     "ball 400 200 0 0 1 15\nball 430 200 0 0 1 15\nball 460 200 0 0 1 15\n"
@@ -32,7 +19,7 @@ static const char *cradle =
 static void test_locked(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\nball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
+    CHECK(test_load(&s, "table 800 400\nball 250 200 10 0 1 20\nball 550 200 -10 0 1 20\n") == 0);
     struct twin tw;
     CHECK(twin_init(&tw, &s) == 0 && tw.ok && tw.why == NULL);
     int locked = 1;
@@ -52,7 +39,7 @@ static void test_locked(void)
 static void test_back(void)
 {
     struct sim s;
-    CHECK(load(&s, cradle) == 0);
+    CHECK(test_load(&s, cradle) == 0);
     struct twin a, b;
     CHECK(twin_init(&a, &s) == 0 && twin_init(&b, &s) == 0);
     CHECK(twin_sync(&a, 30, 0) == 1);
@@ -75,7 +62,7 @@ static void test_back(void)
 static void test_cradle(void)
 {
     struct sim s;
-    CHECK(load(&s, cradle) == 0);
+    CHECK(test_load(&s, cradle) == 0);
     struct twin tw;
     CHECK(twin_init(&tw, &s) == 0);
     while (s.t < 40)
@@ -101,7 +88,7 @@ static void test_cradle(void)
 static void test_refused(void)
 {
     struct sim s;
-    CHECK(load(&s, "table 800 400\ngravity 100 5\nrandom 20 6 1 0.3 4\n") == 0);
+    CHECK(test_load(&s, "table 800 400\ngravity 100 5\nrandom 20 6 1 0.3 4\n") == 0);
     struct twin tw;
     CHECK(twin_init(&tw, &s) == 0);
     CHECK(!tw.ok && strcmp(tw.why, "gravity") == 0);

@@ -253,25 +253,22 @@ static void k_reset(struct ui *u, int key)
         note(u, "reset");
 }
 
-/* k and dt are the spring engine's; in event mode they are kept for it. */
-static void k_stiffness(struct ui *u, int key)
+/* k K d D: k or dt down or up by 1.25, within the session's bounds. They
+ * are the spring engine's; in event mode they are kept for it. */
+static void k_param(struct ui *u, int key)
 {
-    double k = key == 'K' ? u->ss.s.p.k * 1.25 : u->ss.s.p.k / 1.25;
-    session_set_k(&u->ss, k);
-    if (u->ss.s.p.k != k)
-        note(u, "k stays within 10^6 of the scene's");
+    int is_k = key == 'k' || key == 'K';
+    const char *name = is_k ? "k" : "dt";
+    double *now = is_k ? &u->ss.s.p.k : &u->ss.s.p.dt;
+    double want = key == 'K' || key == 'D' ? *now * 1.25 : *now / 1.25;
+    if (is_k)
+        session_set_k(&u->ss, want);
+    else
+        session_set_dt(&u->ss, want);
+    if (*now != want)
+        note(u, "%s stays within 10^6 of the scene's", name);
     else if (u->ss.engine == SESSION_EVENT)
-        note(u, "k %.4g (for the spring engine)", u->ss.s.p.k);
-}
-
-static void k_dt(struct ui *u, int key)
-{
-    double dt = key == 'D' ? u->ss.s.p.dt * 1.25 : u->ss.s.p.dt / 1.25;
-    session_set_dt(&u->ss, dt);
-    if (u->ss.s.p.dt != dt)
-        note(u, "dt stays within 10^6 of the scene's");
-    else if (u->ss.engine == SESSION_EVENT)
-        note(u, "dt %.4g (for the spring engine)", u->ss.s.p.dt);
+        note(u, "%s %.4g (for the spring engine)", name, *now);
 }
 
 static void k_engine(struct ui *u, int key)
@@ -1135,10 +1132,10 @@ static const struct binding {
     {'.', k_step, ".", "one step forward (pauses); event mode: one event"},
     {',', k_back, ",", "one step back (pauses); '.' replays kicks and changes"},
     {'r', k_reset, "r", "reset the scene (',' stops there)"},
-    {'k', k_stiffness, "k K", "stiffness k down / up (x1.25)"},
-    {'K', k_stiffness, NULL, NULL},
-    {'d', k_dt, "d D", "time step dt down / up (x1.25)"},
-    {'D', k_dt, NULL, NULL},
+    {'k', k_param, "k K", "stiffness k down / up (x1.25)"},
+    {'K', k_param, NULL, NULL},
+    {'d', k_param, "d D", "time step dt down / up (x1.25)"},
+    {'D', k_param, NULL, NULL},
     {'-', k_speed, "- +", "speed down / up (x2)"},
     {'+', k_speed, NULL, NULL},
     {'=', k_speed, NULL, NULL},

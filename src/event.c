@@ -70,6 +70,34 @@ enum {
     EV_NLIST /* a new neighbour list (see nl_build) */
 };
 
+/* A cell holds its first EV_CELL_CAP balls in place and any more in a
+ * list (more[cell], linked through next and prev): the 3x3 cells around a
+ * ball are read at once, not one ball after the other, and a cell rarely
+ * holds more (its mean is below one ball; see grid_size). 16 bytes. */
+#define EV_CELL_CAP 3
+struct event_cell {
+    int32_t n, j[EV_CELL_CAP];
+};
+
+/* The balls of cell c, one per call, -1 after the last:
+ *     for (int32_t it = 0, j; (j = cell_step(ev, c, &it)) >= 0;)
+ * (it: the next place in the cell, or -2 - the last ball of its list). */
+static EV_INLINE int32_t cell_step(const struct event *ev, long c, int32_t *it)
+{
+    const struct event_cell *cl = &ev->cell[c];
+    int32_t i = *it, j;
+    if (i >= 0 && i < cl->n && i < EV_CELL_CAP) {
+        *it = i + 1;
+        return cl->j[i];
+    }
+    if (i >= 0)
+        j = cl->n > EV_CELL_CAP ? ev->more[c] : -1;
+    else
+        j = ev->b[-2 - i].next;
+    *it = -2 - j;
+    return j;
+}
+
 /* Neighbour lists: the skin, as a fraction of the largest diameter
  * (measured: see README), and the most neighbours a list holds. */
 #define NL_SKIN 0.4
@@ -1214,6 +1242,54 @@ static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
     *y1 = ev->c[k].cy + reach < ev->ny ? ev->c[k].cy + reach : ev->ny - 1;
 }
 
+/* Predicts ball @p a (record k) against the small balls in cells x0..x1,
+ * y0..y1 (at most 3x3) but k and skip: the cells' first balls gathered
+ * at once, without a branch per ball, then predicted one by one; the
+ * more of crowded cells after them. */
+static EV_INLINE void predict_window(const struct event *ev, const struct event_ball *a,
+                                     size_t k, size_t skip, long x0, long x1, long y0,
+                                     long y1, struct event_item *best, int general)
+{
+    int32_t cand[9 * EV_CELL_CAP + EV_CELL_CAP];
+    size_t nc = 0;
+    int over = 0;
+    for (long cy = y0; cy <= y1; cy++) {
+        const struct event_cell *row = &ev->cell[cy * ev->nx];
+        for (long cx = x0; cx <= x1; cx++) {
+            const struct event_cell *cl = &row[cx];
+            int32_t n = cl->n;
+            memcpy(&cand[nc], cl->j, sizeof cl->j);
+            nc += (size_t)(n < EV_CELL_CAP ? n : EV_CELL_CAP);
+            over |= n > EV_CELL_CAP;
+        }
+    }
+    if (!general) { /* the approaching ones only: no branch per receding pair */
+        size_t na = 0;
+        for (size_t c = 0; c < nc; c++) {
+            const struct event_ball *q = &ev->b[cand[c]];
+            double tr = a->tb > q->tb ? a->tb : q->tb;
+            double dx = (q->x + (tr - q->tb) * q->vx) - (a->x + (tr - a->tb) * a->vx);
+            double dy = (q->y + (tr - q->tb) * q->vy) - (a->y + (tr - a->tb) * a->vy);
+            double b = dx * (q->vx - a->vx) + dy * (q->vy - a->vy);
+            cand[na] = cand[c];
+            na += (b < 0) & ((size_t)cand[c] != skip);
+        }
+        nc = na;
+    }
+    for (size_t c = 0; c < nc; c++)
+        if (!general || ((size_t)cand[c] != k && (size_t)cand[c] != skip))
+            predict_pair(ev, a, k, (size_t)cand[c], best, general);
+    if (over)
+        for (long cy = y0; cy <= y1; cy++)
+            for (long cx = x0; cx <= x1; cx++) {
+                long c = cy * ev->nx + cx;
+                if (ev->cell[c].n > EV_CELL_CAP)
+                    for (int32_t j = ev->more[c]; j >= 0; j = ev->b[j].next)
+                        if ((size_t)j != k && (size_t)j != skip)
+                            predict_pair(ev, a, k, (size_t)j, best, general);
+            }
+}
+
 /* Predicts the pairs of record k with every ball near enough (all of them
  * without the grid), except @p skip (its partner just now, receding: two
  * balls flying apart never meet again before one of them changes course).
@@ -1241,13 +1317,14 @@ static EV_INLINE void predict_pairs_in(const struct event *ev, size_t k, size_t 
     }
     long x0, x1, y0, y1;
     cell_window(ev, k, &x0, &x1, &y0, &y1);
-    const int32_t *head = ev->head;
-    const struct event_ball *b = ev->b;
-    for (long cy = y0; cy <= y1; cy++)
-        for (long cx = x0; cx <= x1; cx++)
-            for (int32_t j = head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
-                if ((size_t)j != k && (size_t)j != skip)
-                    predict_pair(ev, &a, k, (size_t)j, &best, general);
+    if (ev->c[k].reach == 1)
+        predict_window(ev, &a, k, skip, x0, x1, y0, y1, &best, general);
+    else
+        for (long cy = y0; cy <= y1; cy++)
+            for (long cx = x0; cx <= x1; cx++)
+                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
+                    if ((size_t)j != k && (size_t)j != skip)
+                        predict_pair(ev, &a, k, (size_t)j, &best, general);
     for (size_t c = 0; c < ev->nbig; c++) {
         size_t j = (size_t)ev->big[c];
         if (j != k && j != skip)
@@ -1291,15 +1368,12 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
     struct event_item own;
     predict_own(ev, k, &own);
     const struct event_ball a = ev->b[k];
+    /* the row or column (clipped to the grid) just come into reach */
     long cx = ev->c[k].cx + dx, cy = ev->c[k].cy + dy;
-    const int32_t *head = ev->head;
-    const struct event_ball *b = ev->b;
-    for (long o = -1; o <= 1; o++) {
-        long x = dx ? cx : cx + o, y = dy ? cy : cy + o;
-        if (x < 0 || x >= ev->nx || y < 0 || y >= ev->ny)
-            continue;
-        for (int32_t j = head[y * ev->nx + x]; j >= 0; j = b[j].next)
-            predict_pair(ev, &a, k, (size_t)j, &pair, general);
+    if (cx >= 0 && cx < ev->nx && cy >= 0 && cy < ev->ny) {
+        long x0 = dx || cx == 0 ? cx : cx - 1, x1 = dx || cx == ev->nx - 1 ? cx : cx + 1;
+        long y0 = dy || cy == 0 ? cy : cy - 1, y1 = dy || cy == ev->ny - 1 ? cy : cy + 1;
+        predict_window(ev, &a, k, (size_t)-1, x0, x1, y0, y1, &pair, general);
     }
     /* a big ball sees small ones only within its reach: each small ball
      * looks at the big ones at every move */
@@ -1325,11 +1399,28 @@ static void cell_link(struct event *ev, size_t k)
     if (ev->c[k].reach > 1)
         return;
     long c = (long)ev->c[k].cy * ev->nx + ev->c[k].cx;
+    struct event_cell *cl = &ev->cell[c];
+    if (cl->n < EV_CELL_CAP) {
+        cl->j[cl->n++] = (int32_t)k;
+        return;
+    }
+    cl->n++;
     ev->c[k].prev = -1;
-    ev->b[k].next = ev->head[c];
-    if (ev->head[c] >= 0)
-        ev->c[ev->head[c]].prev = (int32_t)k;
-    ev->head[c] = (int32_t)k;
+    ev->b[k].next = ev->more[c];
+    if (ev->more[c] >= 0)
+        ev->c[ev->more[c]].prev = (int32_t)k;
+    ev->more[c] = (int32_t)k;
+}
+
+/* Takes record k out of the list of more balls of cell c. */
+static void more_unlink(struct event *ev, long c, size_t k)
+{
+    if (ev->c[k].prev >= 0)
+        ev->b[ev->c[k].prev].next = ev->b[k].next;
+    else
+        ev->more[c] = ev->b[k].next;
+    if (ev->b[k].next >= 0)
+        ev->c[ev->b[k].next].prev = ev->c[k].prev;
 }
 
 static void cell_unlink(struct event *ev, size_t k)
@@ -1337,12 +1428,22 @@ static void cell_unlink(struct event *ev, size_t k)
     if (ev->c[k].reach > 1)
         return;
     long c = (long)ev->c[k].cy * ev->nx + ev->c[k].cx;
-    if (ev->c[k].prev >= 0)
-        ev->b[ev->c[k].prev].next = ev->b[k].next;
-    else
-        ev->head[c] = ev->b[k].next;
-    if (ev->b[k].next >= 0)
-        ev->c[ev->b[k].next].prev = ev->c[k].prev;
+    struct event_cell *cl = &ev->cell[c];
+    int32_t m = cl->n < EV_CELL_CAP ? cl->n : EV_CELL_CAP;
+    for (int32_t i = 0; i < m; i++)
+        if (cl->j[i] == (int32_t)k) {
+            if (cl->n > EV_CELL_CAP) { /* one of the more takes its place */
+                int32_t o = ev->more[c];
+                more_unlink(ev, c, (size_t)o);
+                cl->j[i] = o;
+            } else {
+                cl->j[i] = cl->j[m - 1];
+            }
+            cl->n--;
+            return;
+        }
+    more_unlink(ev, c, k);
+    cl->n--;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1411,25 +1512,27 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
-    ev->head = malloc((cells + 1) * sizeof *ev->head);
+    ev->cell = malloc(cells * sizeof *ev->cell);
+    ev->more = malloc((cells + 1) * sizeof *ev->more);
     ev->big = malloc((n ? n : 1) * sizeof *ev->big);
     int32_t *cell = malloc((n ? n : 1) * sizeof *cell);
-    if (!ev->head || !ev->big || !cell) {
+    if (!ev->cell || !ev->more || !ev->big || !cell) {
         free(cell);
         return -1;
     }
-    /* count per cell in head[], then prefix sums, then place */
-    memset(ev->head, 0, (cells + 1) * sizeof *ev->head);
+    /* count per cell in more[], then prefix sums, then place */
+    int32_t *count = ev->more;
+    memset(count, 0, (cells + 1) * sizeof *count);
     for (size_t i = 0; i < n; i++) {
         long cx = clamp_cell(s->x[i], ev->cw, ev->nx);
         long cy = clamp_cell(s->y[i], ev->ch, ev->ny);
         cell[i] = (int32_t)(cy * ev->nx + cx);
-        ev->head[cell[i] + 1]++;
+        count[cell[i] + 1]++;
     }
     for (size_t a = 0; a < cells; a++)
-        ev->head[a + 1] += ev->head[a];
+        count[a + 1] += count[a];
     for (size_t i = 0; i < n; i++)
-        order[ev->head[cell[i]]++] = (int32_t)i;
+        order[count[cell[i]]++] = (int32_t)i;
     free(cell);
     return 0;
 }
@@ -1441,14 +1544,17 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
 static void grid_link(struct event *ev)
 {
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
-    memset(ev->head, 0xff, cells * sizeof *ev->head);
+    memset(ev->cell, 0xff, cells * sizeof *ev->cell);
+    memset(ev->more, 0xff, cells * sizeof *ev->more);
+    for (size_t c = 0; c < cells; c++)
+        ev->cell[c].n = 0;
     double cmin = ev->cw < ev->ch ? ev->cw : ev->ch, rsmall = 0;
     for (size_t k = 0; k < ev->n; k++)
         if (2 * ev->b[k].r * (1 + 1e-6) <= cmin && ev->b[k].r > rsmall)
             rsmall = ev->b[k].r;
     ev->rsmall = rsmall;
     ev->nbig = 0;
-    for (size_t k = ev->n; k-- > 0;) { /* backwards: lists in record order */
+    for (size_t k = 0; k < ev->n; k++) { /* cells in record order */
         double r = ev->b[k].r;
         ev->c[k].cx = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
         ev->c[k].cy = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
@@ -1531,7 +1637,7 @@ static void nl_build(struct event *ev, size_t k)
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
                     nl_drop(ev, (size_t)j, (int32_t)k);
     }
     cell_unlink(ev, k);
@@ -1546,7 +1652,7 @@ static void nl_build(struct event *ev, size_t k)
     cell_window(ev, k, &x0, &x1, &y0, &y1);
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++)
-            for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+            for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
                 if ((size_t)j != k && nl_near(ev, k, (size_t)j)) {
                     nl_add(ev, k, j);
                     nl_add(ev, (size_t)j, (int32_t)k);
@@ -1569,7 +1675,7 @@ static void nl_init(struct event *ev)
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = b[j].next)
+                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
                     if ((size_t)j > k && nl_near(ev, k, (size_t)j)) {
                         nl_add(ev, k, j);
                         nl_add(ev, (size_t)j, (int32_t)k);
@@ -1650,7 +1756,7 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t j = ev->head[cy * ev->nx + cx]; j >= 0; j = ev->b[j].next)
+                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
                     if (big || (size_t)j > k)
                         init_pair(ev, k, (size_t)j, fp);
         if (big)
@@ -1884,7 +1990,7 @@ int event_init(struct event *ev, const struct sim *s,
 void event_free(struct event *ev)
 {
     void *p[] = {ev->b, ev->q, ev->c, ev->vx, ev->vy, ev->ncoll, ev->lhead,
-                 ev->near, ev->at, ev->head, ev->big, ev->nbr};
+                 ev->near, ev->at, ev->cell, ev->more, ev->big, ev->nbr};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
         free(p[a]);
     memset(ev, 0, sizeof *ev);
@@ -2124,14 +2230,14 @@ static void renew(struct event *ev, size_t k)
     set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
 }
 
-/* The 3x3 cells around record k (its head entries), into the cache. */
+/* The 3x3 cells around record k, into the cache. */
 static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
 {
 #if defined(__GNUC__)
     long cx = ev->c[k].cx, cy = ev->c[k].cy;
     for (long y = cy - 1; y <= cy + 1; y++)
         if (y >= 0 && y < ev->ny)
-            __builtin_prefetch(&ev->head[y * ev->nx + cx]);
+            __builtin_prefetch(&ev->cell[y * ev->nx + cx]);
 #else
     (void)ev;
     (void)k;
@@ -2162,9 +2268,9 @@ static EV_INLINE void prefetch_records(const struct event *ev, int32_t k)
     cell_window(ev, (size_t)k, &x0, &x1, &y0, &y1);
     for (long y = y0; y <= y1; y++)
         for (long x = x0; x <= x1; x++) {
-            int32_t j = ev->head[y * ev->nx + x];
-            if (j >= 0)
-                __builtin_prefetch(&ev->b[j]);
+            const struct event_cell *cl = &ev->cell[y * ev->nx + x];
+            for (int32_t i = 0; i < cl->n && i < EV_CELL_CAP; i++)
+                __builtin_prefetch(&ev->b[cl->j[i]]);
         }
 #else
     (void)ev;

@@ -125,6 +125,8 @@ struct event_diag {
 
 /// A ball's record inside the engine (event.c), in cell order.
 struct event_ball;
+/// A grid cell: its first few small balls in place (see event.c).
+struct event_cell;
 /// A record's neighbour list (event.c), one cache line.
 struct event_nlist;
 /// A record's place in the queue, and the rest of it (event.c).
@@ -184,7 +186,8 @@ struct event {
     long nx, ny;              ///< cells
     double cw, ch;            ///< cell size, >= the largest small-ball diameter
     double rsmall;            ///< the largest radius of a small ball
-    int32_t *head;            ///< per-cell doubly linked lists of small balls
+    struct event_cell *cell;  ///< per cell: its count and first small balls
+    int32_t *more;            ///< per cell: the rest, a doubly linked list
     int32_t *big;             ///< records with reach > 1, looked at by every ball
     size_t nbig;
     /* neighbour lists (a dense gas): the cells hold the balls by the

@@ -79,6 +79,14 @@ struct event_cell {
     int32_t n, j[EV_CELL_CAP];
 };
 
+/* The grid has a border of empty cells all round, so that the 3x3 cells
+ * around any cell are all there: cell (cx, cy), -1 <= cx <= nx, is at
+ * (cy + 1) (nx + 2) + cx + 1. */
+static EV_INLINE long cell_at(const struct event *ev, long cx, long cy)
+{
+    return (cy + 1) * (ev->nx + 2) + cx + 1;
+}
+
 /* The balls of cell c, one per call, -1 after the last:
  *     for (int32_t it = 0, j; (j = cell_step(ev, c, &it)) >= 0;)
  * (it: the next place in the cell, or -2 - the last ball of its list). */
@@ -1247,22 +1255,22 @@ static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
  * at once, without a branch per ball, then predicted one by one; the
  * more of crowded cells after them. */
 static EV_INLINE void predict_window(const struct event *ev, const struct event_ball *a,
-                                     size_t k, size_t skip, long x0, long x1, long y0,
-                                     long y1, struct event_item *best, int general)
+                                     size_t k, size_t skip, long cx, long cy, long w,
+                                     long h, struct event_item *best, int general)
 {
     int32_t cand[9 * EV_CELL_CAP + EV_CELL_CAP];
     size_t nc = 0;
-    int over = 0;
-    for (long cy = y0; cy <= y1; cy++) {
-        const struct event_cell *row = &ev->cell[cy * ev->nx];
-        for (long cx = x0; cx <= x1; cx++) {
-            const struct event_cell *cl = &row[cx];
+    int32_t over = 0;
+    long stride = ev->nx + 2;
+    const struct event_cell *first = &ev->cell[cell_at(ev, cx, cy)];
+    for (long r = 0; r < h; r++)
+        for (long i = 0; i < w; i++) {
+            const struct event_cell *cl = &first[r * stride + i];
             int32_t n = cl->n;
             memcpy(&cand[nc], cl->j, sizeof cl->j);
             nc += (size_t)(n < EV_CELL_CAP ? n : EV_CELL_CAP);
-            over |= n > EV_CELL_CAP;
+            over |= n; /* > EV_CELL_CAP (3) if any n is */
         }
-    }
     if (!general) { /* the approaching ones only: no branch per receding pair */
         size_t na = 0;
         for (size_t c = 0; c < nc; c++) {
@@ -1279,10 +1287,10 @@ static EV_INLINE void predict_window(const struct event *ev, const struct event_
     for (size_t c = 0; c < nc; c++)
         if (!general || ((size_t)cand[c] != k && (size_t)cand[c] != skip))
             predict_pair(ev, a, k, (size_t)cand[c], best, general);
-    if (over)
-        for (long cy = y0; cy <= y1; cy++)
-            for (long cx = x0; cx <= x1; cx++) {
-                long c = cy * ev->nx + cx;
+    if (over > EV_CELL_CAP)
+        for (long r = 0; r < h; r++)
+            for (long i = 0; i < w; i++) {
+                long c = (first - ev->cell) + r * stride + i;
                 if (ev->cell[c].n > EV_CELL_CAP)
                     for (int32_t j = ev->more[c]; j >= 0; j = ev->b[j].next)
                         if ((size_t)j != k && (size_t)j != skip)
@@ -1318,11 +1326,12 @@ static EV_INLINE void predict_pairs_in(const struct event *ev, size_t k, size_t 
     long x0, x1, y0, y1;
     cell_window(ev, k, &x0, &x1, &y0, &y1);
     if (ev->c[k].reach == 1)
-        predict_window(ev, &a, k, skip, x0, x1, y0, y1, &best, general);
+        predict_window(ev, &a, k, skip, ev->c[k].cx - 1, ev->c[k].cy - 1, 3, 3, &best,
+                       general);
     else
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
+                for (int32_t it = 0, j; (j = cell_step(ev, cell_at(ev, cx, cy), &it)) >= 0;)
                     if ((size_t)j != k && (size_t)j != skip)
                         predict_pair(ev, &a, k, (size_t)j, &best, general);
     for (size_t c = 0; c < ev->nbig; c++) {
@@ -1368,13 +1377,13 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
     struct event_item own;
     predict_own(ev, k, &own);
     const struct event_ball a = ev->b[k];
-    /* the row or column (clipped to the grid) just come into reach */
+    /* the row or column just come into reach (the border's, when at the
+     * edge: empty) */
     long cx = ev->c[k].cx + dx, cy = ev->c[k].cy + dy;
-    if (cx >= 0 && cx < ev->nx && cy >= 0 && cy < ev->ny) {
-        long x0 = dx || cx == 0 ? cx : cx - 1, x1 = dx || cx == ev->nx - 1 ? cx : cx + 1;
-        long y0 = dy || cy == 0 ? cy : cy - 1, y1 = dy || cy == ev->ny - 1 ? cy : cy + 1;
-        predict_window(ev, &a, k, (size_t)-1, x0, x1, y0, y1, &pair, general);
-    }
+    if (dx)
+        predict_window(ev, &a, k, (size_t)-1, cx, cy - 1, 1, 3, &pair, general);
+    else
+        predict_window(ev, &a, k, (size_t)-1, cx - 1, cy, 3, 1, &pair, general);
     /* a big ball sees small ones only within its reach: each small ball
      * looks at the big ones at every move */
     for (size_t c = 0; c < ev->nbig; c++)
@@ -1398,7 +1407,7 @@ static void cell_link(struct event *ev, size_t k)
 {
     if (ev->c[k].reach > 1)
         return;
-    long c = (long)ev->c[k].cy * ev->nx + ev->c[k].cx;
+    long c = cell_at(ev, ev->c[k].cx, ev->c[k].cy);
     struct event_cell *cl = &ev->cell[c];
     if (cl->n < EV_CELL_CAP) {
         cl->j[cl->n++] = (int32_t)k;
@@ -1427,7 +1436,7 @@ static void cell_unlink(struct event *ev, size_t k)
 {
     if (ev->c[k].reach > 1)
         return;
-    long c = (long)ev->c[k].cy * ev->nx + ev->c[k].cx;
+    long c = cell_at(ev, ev->c[k].cx, ev->c[k].cy);
     struct event_cell *cl = &ev->cell[c];
     int32_t m = cl->n < EV_CELL_CAP ? cl->n : EV_CELL_CAP;
     for (int32_t i = 0; i < m; i++)
@@ -1512,8 +1521,9 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
-    ev->cell = malloc(cells * sizeof *ev->cell);
-    ev->more = malloc((cells + 1) * sizeof *ev->more);
+    size_t padded = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
+    ev->cell = malloc(padded * sizeof *ev->cell);
+    ev->more = malloc(padded * sizeof *ev->more); /* cells + 1 <= padded */
     ev->big = malloc((n ? n : 1) * sizeof *ev->big);
     int32_t *cell = malloc((n ? n : 1) * sizeof *cell);
     if (!ev->cell || !ev->more || !ev->big || !cell) {
@@ -1543,7 +1553,7 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
  * at by every ball and looks `reach` cells each side for the small ones. */
 static void grid_link(struct event *ev)
 {
-    size_t cells = (size_t)ev->nx * (size_t)ev->ny;
+    size_t cells = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
     memset(ev->cell, 0xff, cells * sizeof *ev->cell);
     memset(ev->more, 0xff, cells * sizeof *ev->more);
     for (size_t c = 0; c < cells; c++)
@@ -1637,7 +1647,7 @@ static void nl_build(struct event *ev, size_t k)
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
+                for (int32_t it = 0, j; (j = cell_step(ev, cell_at(ev, cx, cy), &it)) >= 0;)
                     nl_drop(ev, (size_t)j, (int32_t)k);
     }
     cell_unlink(ev, k);
@@ -1652,7 +1662,7 @@ static void nl_build(struct event *ev, size_t k)
     cell_window(ev, k, &x0, &x1, &y0, &y1);
     for (long cy = y0; cy <= y1; cy++)
         for (long cx = x0; cx <= x1; cx++)
-            for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
+            for (int32_t it = 0, j; (j = cell_step(ev, cell_at(ev, cx, cy), &it)) >= 0;)
                 if ((size_t)j != k && nl_near(ev, k, (size_t)j)) {
                     nl_add(ev, k, j);
                     nl_add(ev, (size_t)j, (int32_t)k);
@@ -1675,7 +1685,7 @@ static void nl_init(struct event *ev)
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
+                for (int32_t it = 0, j; (j = cell_step(ev, cell_at(ev, cx, cy), &it)) >= 0;)
                     if ((size_t)j > k && nl_near(ev, k, (size_t)j)) {
                         nl_add(ev, k, j);
                         nl_add(ev, (size_t)j, (int32_t)k);
@@ -1756,7 +1766,7 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
             for (long cx = x0; cx <= x1; cx++)
-                for (int32_t it = 0, j; (j = cell_step(ev, cy * ev->nx + cx, &it)) >= 0;)
+                for (int32_t it = 0, j; (j = cell_step(ev, cell_at(ev, cx, cy), &it)) >= 0;)
                     if (big || (size_t)j > k)
                         init_pair(ev, k, (size_t)j, fp);
         if (big)
@@ -2237,7 +2247,7 @@ static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
     long cx = ev->c[k].cx, cy = ev->c[k].cy;
     for (long y = cy - 1; y <= cy + 1; y++)
         if (y >= 0 && y < ev->ny)
-            __builtin_prefetch(&ev->cell[y * ev->nx + cx]);
+            __builtin_prefetch(&ev->cell[cell_at(ev, cx, y)]);
 #else
     (void)ev;
     (void)k;
@@ -2268,7 +2278,7 @@ static EV_INLINE void prefetch_records(const struct event *ev, int32_t k)
     cell_window(ev, (size_t)k, &x0, &x1, &y0, &y1);
     for (long y = y0; y <= y1; y++)
         for (long x = x0; x <= x1; x++) {
-            const struct event_cell *cl = &ev->cell[y * ev->nx + x];
+            const struct event_cell *cl = &ev->cell[cell_at(ev, x, y)];
             for (int32_t i = 0; i < cl->n && i < EV_CELL_CAP; i++)
                 __builtin_prefetch(&ev->b[cl->j[i]]);
         }

@@ -380,11 +380,14 @@ static void q_file(struct event *ev, int32_t k)
         size_t h = ev->nnear++;
         near_up(ev, h, k);
     } else {
-        double m = floor((t - ev->lim) / ev->lw);
+        /* lists from the next: (t - lim) / lw, by a product (faster) */
+        double x = (t - ev->lim) * ev->ilw;
+        size_t m = x < (double)ev->nlist + 1 ? (size_t)x : ev->nlist + 1;
         if (m >= 1)
             m -= 1; /* one list early: rounding never files it late */
-        if (m < (double)ev->nlist) {
-            list_push(ev, k, (ev->lnext0 + (size_t)m) % ev->nlist);
+        if (m < ev->nlist) {
+            size_t w = ev->lnext0 + m;
+            list_push(ev, k, w < ev->nlist ? w : w - ev->nlist);
             ev->nring++;
         } else {
             list_push(ev, k, ev->nlist);
@@ -434,6 +437,9 @@ static void q_rebuild(struct event *ev)
     double floor_w = (fabs(tmin) + fabs(ev->t)) * 0x1p-40;
     if (!(ev->lw > floor_w))
         ev->lw = floor_w > 0 ? floor_w : 0x1p-1000;
+    ev->ilw = 1 / ev->lw;
+    if (!(ev->ilw < INFINITY))
+        ev->ilw = 0x1p1023;
     ev->lim = live ? tmin + ev->lw : INFINITY;
     for (size_t w = 0; w <= ev->nlist; w++)
         ev->lhead[w] = -1;

@@ -180,6 +180,7 @@ struct event {
     int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
     size_t nnear, nring, nover, nlist, capl, lnext0;
     double lim, lw;           ///< the heap's end, the lists' span
+    double ilw;               ///< 1 / lw
     int nomem;                ///< kept for callers: the queue never grows, so 0
     /* grid (off for a few balls, or when asked) */
     int grid;

@@ -597,17 +597,21 @@ static void ball_at(const struct event *ev, const struct event_ball *a, double t
  * overlapping and approaching). Inlined, so the plain pair_time returns
  * at once for the most pairs, the receding ones. */
 static EV_INLINE double straight_time(double dx, double dy, double dvx, double dvy,
-                                      double sig, double tr, double now)
+                                      double sig, double tr, double now, double lim)
 {
     double b = dx * dvx + dy * dvy;
     if (!(b < 0))
         return INFINITY;
-    double vv = dvx * dvx + dvy * dvy;
     double dd = dx * dx + dy * dy;
+    double c = dd - sig * sig;
+    /* s >= c / (-2 b) (when c > 0): so past lim, by far more than the
+     * rounding, it cannot come first (no square root, no division) */
+    if (c > -2 * b * ((lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40))
+        return INFINITY;
+    double vv = dvx * dvx + dvy * dvy;
     /* b < -EVENT_APPROACH |D| |V|, without the square root */
     if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
         return INFINITY;
-    double c = dd - sig * sig;
     double disc = b * b - vv * c;
     if (!(disc >= 0))
         return INFINITY; /* they pass each other */
@@ -620,7 +624,7 @@ static EV_INLINE double straight_time(double dx, double dy, double dvx, double d
 
 static double straight_root(double dx, double dy, double dvx, double dvy, double sig)
 {
-    return straight_time(dx, dy, dvx, dvy, sig, 0, -INFINITY);
+    return straight_time(dx, dy, dvx, dvy, sig, 0, -INFINITY, INFINITY);
 }
 
 static double pair_time_general(const struct event *ev, const struct event_ball *p,
@@ -629,7 +633,7 @@ static double pair_time_general(const struct event *ev, const struct event_ball 
 /* @p general: ev->general, a constant where the callers are expanded
  * twice (predict_pairs), so that the plain loop tests nothing more. */
 static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
-                                  const struct event_ball *q, int general)
+                                  const struct event_ball *q, int general, double lim)
 {
     if (general) /* a field or friction */
         return pair_time_general(ev, p, q);
@@ -639,7 +643,7 @@ static EV_INLINE double pair_time(const struct event *ev, const struct event_bal
     double xj = q->x + (tr - q->tb) * q->vx;
     double yj = q->y + (tr - q->tb) * q->vy;
     return straight_time(xj - xi, yj - yi, q->vx - p->vx, q->vy - p->vy, p->r + q->r, tr,
-                         ev->t);
+                         ev->t, lim);
 }
 
 /* Time for coordinate q (at own time tb, speed v) to reach the wall at
@@ -1236,7 +1240,7 @@ static EV_INLINE void predict_pair(const struct event *ev, const struct event_ba
                                 size_t k, size_t j, struct event_item *best, int general)
 {
     const struct event_ball *q = &ev->b[j];
-    double t = pair_time(ev, a, q, general);
+    double t = pair_time(ev, a, q, general, best->t);
     if (t <= best->t && t < a->tlim && t < q->tlim) {
         struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
         if (t < best->t || ev_tie(ev, &e, best))
@@ -1736,7 +1740,7 @@ static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *f
             fp->bj = hi;
         }
     }
-    double t = pair_time(ev, &ev->b[k], &ev->b[j], ev->general);
+    double t = pair_time(ev, &ev->b[k], &ev->b[j], ev->general, INFINITY);
     offer(ev, k, j, t);
     offer(ev, j, k, t);
 }

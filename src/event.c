@@ -1281,7 +1281,35 @@ static EV_INLINE void predict_window(const struct event *ev, const struct event_
             nc += (size_t)(n < EV_CELL_CAP ? n : EV_CELL_CAP);
             over |= n; /* > EV_CELL_CAP (3) if any n is */
         }
-    if (!general) { /* the approaching ones only: no branch per receding pair */
+    if (!general && a->tb == ev->t) {
+        /* Ball a is at the present (it has just collided or bounced), and
+         * every other ball's own time is at or before it: pair_time's
+         * later own time is a's, and a's position there its own, once. */
+        double tr = a->tb;
+        double xi = a->x + (tr - a->tb) * a->vx, yi = a->y + (tr - a->tb) * a->vy;
+        size_t na = 0;
+        for (size_t c = 0; c < nc; c++) {
+            const struct event_ball *q = &ev->b[cand[c]];
+            double dx = (q->x + (tr - q->tb) * q->vx) - xi;
+            double dy = (q->y + (tr - q->tb) * q->vy) - yi;
+            double b = dx * (q->vx - a->vx) + dy * (q->vy - a->vy);
+            cand[na] = cand[c];
+            na += (b < 0) & ((size_t)cand[c] != skip);
+        }
+        for (size_t c = 0; c < na; c++) {
+            const struct event_ball *q = &ev->b[cand[c]];
+            double xj = q->x + (tr - q->tb) * q->vx;
+            double yj = q->y + (tr - q->tb) * q->vy;
+            double t = straight_time(xj - xi, yj - yi, q->vx - a->vx, q->vy - a->vy,
+                                     a->r + q->r, tr, ev->t, best->t);
+            if (t <= best->t && t < a->tlim && t < q->tlim) {
+                struct event_item e = {t, (int32_t)k, cand[c], q->cnt};
+                if (t < best->t || ev_tie(ev, &e, best))
+                    *best = e;
+            }
+        }
+        nc = 0;
+    } else if (!general) { /* the approaching ones only: no branch per receding pair */
         size_t na = 0;
         for (size_t c = 0; c < nc; c++) {
             const struct event_ball *q = &ev->b[cand[c]];

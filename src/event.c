@@ -605,8 +605,10 @@ static EV_INLINE double straight_time(double dx, double dy, double dvx, double d
     double dd = dx * dx + dy * dy;
     double c = dd - sig * sig;
     /* s >= c / (-2 b) (when c > 0): so past lim, by far more than the
-     * rounding, it cannot come first (no square root, no division) */
-    if (c > -2 * b * ((lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40))
+     * rounding, it cannot come first (no square root, no division). Asked
+     * for (lim finite) in a dense gas only, where it pays. */
+    if (lim < INFINITY &&
+        c > -2 * b * ((lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40))
         return INFINITY;
     double vv = dvx * dvx + dvy * dvy;
     /* b < -EVENT_APPROACH |D| |V|, without the square root */
@@ -1236,16 +1238,23 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
 /* The collision of ball @p a (record k) and record j becomes the slot
  * *best if it comes before both balls' next walls (a bounce predicts its
  * ball again, which finds the pair again) and before *best. */
-static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
-                                size_t k, size_t j, struct event_item *best, int general)
+static EV_INLINE void predict_pair_before(const struct event *ev, const struct event_ball *a,
+                                       size_t k, size_t j, struct event_item *best,
+                                       int general, double lim)
 {
     const struct event_ball *q = &ev->b[j];
-    double t = pair_time(ev, a, q, general, best->t);
+    double t = pair_time(ev, a, q, general, lim);
     if (t <= best->t && t < a->tlim && t < q->tlim) {
         struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
         if (t < best->t || ev_tie(ev, &e, best))
             *best = e;
     }
+}
+
+static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
+                                size_t k, size_t j, struct event_item *best, int general)
+{
+    predict_pair_before(ev, a, k, j, best, general, INFINITY);
 }
 
 /* The cells record k must look at: its own and reach[k] on every side,
@@ -1324,7 +1333,8 @@ static EV_INLINE void predict_window(const struct event *ev, const struct event_
     }
     for (size_t c = 0; c < nc; c++)
         if (!general || ((size_t)cand[c] != k && (size_t)cand[c] != skip))
-            predict_pair(ev, a, k, (size_t)cand[c], best, general);
+            predict_pair_before(ev, a, k, (size_t)cand[c], best, general,
+                                general ? INFINITY : best->t);
     if (over > EV_CELL_CAP)
         for (long r = 0; r < h; r++)
             for (long i = 0; i < w; i++) {

@@ -632,20 +632,32 @@ static double straight_root(double dx, double dy, double dvx, double dvy, double
 static double pair_time_general(const struct event *ev, const struct event_ball *p,
                                 const struct event_ball *q);
 
-/* @p general: ev->general, a constant where the callers are expanded
- * twice (predict_pairs), so that the plain loop tests nothing more. */
-static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
-                                  const struct event_ball *q, int general, double lim)
+/* The plain pair time (straight paths), with the bound @p lim (see
+ * straight_time). @p now: p's own time is the present (it has just
+ * collided or bounced), so it is the later of the two (every own time is
+ * at or before the present) and p's position there its own: a constant,
+ * which the compiler takes out of a loop over q. */
+static EV_INLINE double plain_time(const struct event *ev, const struct event_ball *p,
+                                   const struct event_ball *q, double lim, int now)
 {
-    if (general) /* a field or friction */
-        return pair_time_general(ev, p, q);
-    double tr = p->tb > q->tb ? p->tb : q->tb;
+    double tr = now ? p->tb : p->tb > q->tb ? p->tb : q->tb;
     double xi = p->x + (tr - p->tb) * p->vx;
     double yi = p->y + (tr - p->tb) * p->vy;
     double xj = q->x + (tr - q->tb) * q->vx;
     double yj = q->y + (tr - q->tb) * q->vy;
     return straight_time(xj - xi, yj - yi, q->vx - p->vx, q->vy - p->vy, p->r + q->r, tr,
                          ev->t, lim);
+}
+
+/* The time of the next contact of p and q (see above), or INFINITY.
+ * @p general: ev->general, a constant where the callers are expanded
+ * twice (predict_pairs), so that the plain loop tests nothing more. */
+static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
+                                  const struct event_ball *q, int general, double lim)
+{
+    if (general) /* a field or friction */
+        return pair_time_general(ev, p, q);
+    return plain_time(ev, p, q, lim, 0);
 }
 
 /* Time for coordinate q (at own time tb, speed v) to reach the wall at
@@ -1238,12 +1250,10 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
 /* The collision of ball @p a (record k) and record j becomes the slot
  * *best if it comes before both balls' next walls (a bounce predicts its
  * ball again, which finds the pair again) and before *best. */
-static EV_INLINE void predict_pair_before(const struct event *ev, const struct event_ball *a,
-                                       size_t k, size_t j, struct event_item *best,
-                                       int general, double lim)
+static EV_INLINE void offer_pair(const struct event *ev, const struct event_ball *a,
+                                  size_t k, size_t j, double t, struct event_item *best)
 {
     const struct event_ball *q = &ev->b[j];
-    double t = pair_time(ev, a, q, general, lim);
     if (t <= best->t && t < a->tlim && t < q->tlim) {
         struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
         if (t < best->t || ev_tie(ev, &e, best))
@@ -1254,7 +1264,32 @@ static EV_INLINE void predict_pair_before(const struct event *ev, const struct e
 static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
                                 size_t k, size_t j, struct event_item *best, int general)
 {
-    predict_pair_before(ev, a, k, j, best, general, INFINITY);
+    offer_pair(ev, a, k, j, pair_time(ev, a, &ev->b[j], general, INFINITY), best);
+}
+
+/* Plain hard balls: predicts ball @p a (record k) against the nc records
+ * in cand but skip, in two passes. The first keeps the approaching pairs
+ * (D.V < 0, as straight_time's first test) without a branch per receding
+ * one (about half: a branch on them is anyone's guess); the second times
+ * those, each bounded by the best so far (see straight_time). @p now: as
+ * plain_time's. */
+static EV_INLINE void predict_plain(const struct event *ev, const struct event_ball *a,
+                                    size_t k, size_t skip, int32_t *cand, size_t nc,
+                                    struct event_item *best, int now)
+{
+    size_t na = 0;
+    for (size_t c = 0; c < nc; c++) {
+        const struct event_ball *q = &ev->b[cand[c]];
+        double tr = now ? a->tb : a->tb > q->tb ? a->tb : q->tb;
+        double dx = (q->x + (tr - q->tb) * q->vx) - (a->x + (tr - a->tb) * a->vx);
+        double dy = (q->y + (tr - q->tb) * q->vy) - (a->y + (tr - a->tb) * a->vy);
+        double b = dx * (q->vx - a->vx) + dy * (q->vy - a->vy);
+        cand[na] = cand[c];
+        na += (b < 0) & ((size_t)cand[c] != skip);
+    }
+    for (size_t c = 0; c < na; c++)
+        offer_pair(ev, a, k, (size_t)cand[c],
+                   plain_time(ev, a, &ev->b[cand[c]], best->t, now), best);
 }
 
 /* The cells record k must look at: its own and reach[k] on every side,
@@ -1269,10 +1304,11 @@ static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
     *y1 = ev->c[k].cy + reach < ev->ny ? ev->c[k].cy + reach : ev->ny - 1;
 }
 
-/* Predicts ball @p a (record k) against the small balls in cells x0..x1,
- * y0..y1 (at most 3x3) but k and skip: the cells' first balls gathered
- * at once, without a branch per ball, then predicted one by one; the
- * more of crowded cells after them. */
+/* Predicts ball @p a (record k) against the small balls in the w x h
+ * cells from (cx, cy) (at most 3x3) but k and skip: the cells' first
+ * balls gathered at once, without a branch per ball, then predicted (k
+ * itself drops out as receding: D = V = 0); the more of crowded cells
+ * after them. */
 static EV_INLINE void predict_window(const struct event *ev, const struct event_ball *a,
                                      size_t k, size_t skip, long cx, long cy, long w,
                                      long h, struct event_item *best, int general)
@@ -1290,51 +1326,16 @@ static EV_INLINE void predict_window(const struct event *ev, const struct event_
             nc += (size_t)(n < EV_CELL_CAP ? n : EV_CELL_CAP);
             over |= n; /* > EV_CELL_CAP (3) if any n is */
         }
-    if (!general && a->tb == ev->t) {
-        /* Ball a is at the present (it has just collided or bounced), and
-         * every other ball's own time is at or before it: pair_time's
-         * later own time is a's, and a's position there its own, once. */
-        double tr = a->tb;
-        double xi = a->x + (tr - a->tb) * a->vx, yi = a->y + (tr - a->tb) * a->vy;
-        size_t na = 0;
-        for (size_t c = 0; c < nc; c++) {
-            const struct event_ball *q = &ev->b[cand[c]];
-            double dx = (q->x + (tr - q->tb) * q->vx) - xi;
-            double dy = (q->y + (tr - q->tb) * q->vy) - yi;
-            double b = dx * (q->vx - a->vx) + dy * (q->vy - a->vy);
-            cand[na] = cand[c];
-            na += (b < 0) & ((size_t)cand[c] != skip);
-        }
-        for (size_t c = 0; c < na; c++) {
-            const struct event_ball *q = &ev->b[cand[c]];
-            double xj = q->x + (tr - q->tb) * q->vx;
-            double yj = q->y + (tr - q->tb) * q->vy;
-            double t = straight_time(xj - xi, yj - yi, q->vx - a->vx, q->vy - a->vy,
-                                     a->r + q->r, tr, ev->t, best->t);
-            if (t <= best->t && t < a->tlim && t < q->tlim) {
-                struct event_item e = {t, (int32_t)k, cand[c], q->cnt};
-                if (t < best->t || ev_tie(ev, &e, best))
-                    *best = e;
-            }
-        }
-        nc = 0;
-    } else if (!general) { /* the approaching ones only: no branch per receding pair */
-        size_t na = 0;
-        for (size_t c = 0; c < nc; c++) {
-            const struct event_ball *q = &ev->b[cand[c]];
-            double tr = a->tb > q->tb ? a->tb : q->tb;
-            double dx = (q->x + (tr - q->tb) * q->vx) - (a->x + (tr - a->tb) * a->vx);
-            double dy = (q->y + (tr - q->tb) * q->vy) - (a->y + (tr - a->tb) * a->vy);
-            double b = dx * (q->vx - a->vx) + dy * (q->vy - a->vy);
-            cand[na] = cand[c];
-            na += (b < 0) & ((size_t)cand[c] != skip);
-        }
-        nc = na;
+    if (!general) {
+        if (a->tb == ev->t)
+            predict_plain(ev, a, k, skip, cand, nc, best, 1);
+        else
+            predict_plain(ev, a, k, skip, cand, nc, best, 0);
+    } else {
+        for (size_t c = 0; c < nc; c++)
+            if ((size_t)cand[c] != k && (size_t)cand[c] != skip)
+                predict_pair(ev, a, k, (size_t)cand[c], best, general);
     }
-    for (size_t c = 0; c < nc; c++)
-        if (!general || ((size_t)cand[c] != k && (size_t)cand[c] != skip))
-            predict_pair_before(ev, a, k, (size_t)cand[c], best, general,
-                                general ? INFINITY : best->t);
     if (over > EV_CELL_CAP)
         for (long r = 0; r < h; r++)
             for (long i = 0; i < w; i++) {

@@ -2293,10 +2293,13 @@ static void renew(struct event *ev, size_t k)
 static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
 {
 #if defined(__GNUC__)
+    /* each row of three cells is 48 bytes: its two ends (the border
+     * makes them all there) */
     long cx = ev->c[k].cx, cy = ev->c[k].cy;
-    for (long y = cy - 1; y <= cy + 1; y++)
-        if (y >= 0 && y < ev->ny)
-            __builtin_prefetch(&ev->cell[cell_at(ev, cx, y)]);
+    for (long y = cy - 1; y <= cy + 1; y++) {
+        __builtin_prefetch(&ev->cell[cell_at(ev, cx - 1, y)]);
+        __builtin_prefetch(&ev->cell[cell_at(ev, cx + 1, y)]);
+    }
 #else
     (void)ev;
     (void)k;

@@ -1366,9 +1366,18 @@ static EV_INLINE void predict_pairs_in(const struct event *ev, size_t k, size_t 
     }
     if (ev->nl && ev->nbr[k].n >= 0) {
         const struct event_nlist *l = &ev->nbr[k];
-        for (int32_t c = 0; c < l->n; c++)
-            if ((size_t)l->j[c] != skip)
-                predict_pair(ev, &a, k, (size_t)l->j[c], &best, general);
+        if (!general) { /* lists are chosen for plain hard balls only */
+            int32_t cand[NL_CAP];
+            memcpy(cand, l->j, sizeof cand);
+            if (a.tb == ev->t)
+                predict_plain(ev, &a, k, skip, cand, (size_t)l->n, &best, 1);
+            else
+                predict_plain(ev, &a, k, skip, cand, (size_t)l->n, &best, 0);
+        } else {
+            for (int32_t c = 0; c < l->n; c++)
+                if ((size_t)l->j[c] != skip)
+                    predict_pair(ev, &a, k, (size_t)l->j[c], &best, general);
+        }
         *out = best;
         return;
     }

@@ -22,7 +22,8 @@
 
 /* A ball at its own time tb: position, velocity, radius, the time of its
  * next wall (tlim), its collision counter (a prediction with it is stale
- * once the counter has moved on) and the next ball in its cell. 64 bytes. */
+ * once the counter has moved on) and the next ball in its cell's list of
+ * more (see struct event_cell). 64 bytes. */
 struct event_ball {
     double x, y, vx, vy, tb, r, tlim;
     uint32_t cnt;
@@ -73,7 +74,9 @@ enum {
 /* A cell holds its first EV_CELL_CAP balls in place and any more in a
  * list (more[cell], linked through next and prev): the 3x3 cells around a
  * ball are read at once, not one ball after the other, and a cell rarely
- * holds more (its mean is below one ball; see grid_size). 16 bytes. */
+ * holds more (one diameter wide, or 3/4 of the mean spacing in a dilute
+ * gas, it holds fewer than one ball on average; with neighbour lists, 2.8
+ * radii wide, about two in a near-solid; see grid_size). 16 bytes. */
 #define EV_CELL_CAP 3
 struct event_cell {
     int32_t n, j[EV_CELL_CAP];
@@ -129,7 +132,8 @@ struct event_qrec {
 
 /* The rest of a record, one line: its mass, the time of its last
  * collision (TC model), its collisions, its ball number, its cell, how far
- * it looks (1 unless big) and the previous record in its cell. */
+ * it looks (1 unless big) and the previous record in its cell's list of
+ * more. */
 struct event_cold {
     double m, tlast;
     long long kcoll;
@@ -606,10 +610,17 @@ static EV_INLINE double straight_time(double dx, double dy, double dvx, double d
     double c = dd - sig * sig;
     /* s >= c / (-2 b) (when c > 0): so past lim, by far more than the
      * rounding, it cannot come first (no square root, no division). Asked
-     * for (lim finite) in a dense gas only, where it pays. */
-    if (lim < INFINITY &&
-        c > -2 * b * ((lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40))
-        return INFINITY;
+     * for (lim finite) in the grid's windows, where it pays. The bound
+     * holds while b^2 and the others below are normal numbers, whose
+     * rounding is relative: b^2 overflowing gives s = 0, b^2 subnormal
+     * can round up by half, and a bound near the subnormals loses its
+     * margin; outside that range the pair is timed in full. */
+    if (lim < INFINITY && b < -0x1p-500 && b > -0x1p500) {
+        double span = (lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40;
+        double bound = -2 * b * span;
+        if (span > 0x1p-900 && bound > 0x1p-1000 && c > bound)
+            return INFINITY;
+    }
     double vv = dvx * dvx + dvy * dvy;
     /* b < -EVENT_APPROACH |D| |V|, without the square root */
     if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
@@ -2330,7 +2341,7 @@ static EV_INLINE void prefetch_cells(const struct event *ev)
     }
 }
 
-/* The first ball in each of the 3x3 cells around record k into the cache
+/* The balls in place in each of the 3x3 cells around record k into the cache
  * at once, rather than one after the other as the walk reaches them. */
 static EV_INLINE void prefetch_records(const struct event *ev, int32_t k)
 {

@@ -600,6 +600,43 @@ static void ball_at(const struct event *ev, const struct event_ball *a, double t
  * With tr = 0 and now = -INFINITY: the root s itself (0 when touching or
  * overlapping and approaching). Inlined, so the plain pair_time returns
  * at once for the most pairs, the receding ones. */
+/* straight_time for a pair whose D.V or |D|^2 leaves the normal numbers
+ * (lengths times speeds beyond about 2^500 or below 2^-500: D.V squared
+ * would overflow to a contact at once, at a distance, or underflow and
+ * lose its relative rounding). D and sigma are scaled by 2^-p and V by
+ * 2^-q, exactly (powers of two), so that the largest of each is about 1;
+ * the root then scales back by 2^(p - q). */
+static double straight_time_wide(double dx, double dy, double dvx, double dvy, double sig,
+                                 double tr, double now)
+{
+    double m = fmax(fmax(fabs(dx), fabs(dy)), fabs(sig)), w = fmax(fabs(dvx), fabs(dvy));
+    int p = 0, q = 0;
+    if (m > 0 && m < INFINITY)
+        frexp(m, &p);
+    if (w > 0 && w < INFINITY)
+        frexp(w, &q);
+    dx = ldexp(dx, -p);
+    dy = ldexp(dy, -p);
+    sig = ldexp(sig, -p);
+    dvx = ldexp(dvx, -q);
+    dvy = ldexp(dvy, -q);
+    double b = dx * dvx + dy * dvy;
+    if (!(b < 0))
+        return INFINITY;
+    double dd = dx * dx + dy * dy, vv = dvx * dvx + dvy * dvy;
+    if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
+        return INFINITY;
+    double c = dd - sig * sig;
+    double disc = b * b - vv * c;
+    if (!(disc >= 0))
+        return INFINITY;
+    double s = ldexp(c / (-b + sqrt(disc)), p - q);
+    if (s < 0)
+        s = 0;
+    double t = tr + s;
+    return t > now ? t : now;
+}
+
 static EV_INLINE double straight_time(double dx, double dy, double dvx, double dvy,
                                       double sig, double tr, double now, double lim)
 {
@@ -607,15 +644,17 @@ static EV_INLINE double straight_time(double dx, double dy, double dvx, double d
     if (!(b < 0))
         return INFINITY;
     double dd = dx * dx + dy * dy;
+    /* below, squares of D.V and of lengths stay normal numbers, whose
+     * rounding is relative; beyond, the same in scaled units */
+    if (!(b < -0x1p-500 && b > -0x1p500 && dd < 0x1p1000))
+        return straight_time_wide(dx, dy, dvx, dvy, sig, tr, now);
     double c = dd - sig * sig;
     /* s >= c / (-2 b) (when c > 0): so past lim, by far more than the
      * rounding, it cannot come first (no square root, no division). Asked
-     * for (lim finite) in the grid's windows, where it pays. The bound
-     * holds while b^2 and the others below are normal numbers, whose
-     * rounding is relative: b^2 overflowing gives s = 0, b^2 subnormal
-     * can round up by half, and a bound near the subnormals loses its
-     * margin; outside that range the pair is timed in full. */
-    if (lim < INFINITY && b < -0x1p-500 && b > -0x1p500) {
+     * for (lim finite) in the grid's windows, where it pays. It needs the
+     * bound a normal number, far from the subnormals where the margin
+     * would be lost; otherwise the pair is timed in full. */
+    if (lim < INFINITY) {
         double span = (lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40;
         double bound = -2 * b * span;
         if (span > 0x1p-900 && bound > 0x1p-1000 && c > bound)

@@ -949,25 +949,49 @@ static void scaled_gas(struct sim *s, int ls, int vs)
 
 static void test_extreme_scales(void)
 {
-    /* The grid drops a pair before its square root when its contact
-     * cannot come before the best so far (straight_time's bound). At
-     * scales where D.V squared overflows or is subnormal, that bound did
-     * not hold, and the grid parted from all pairs: 20 000 events gave
-     * 10 900 collisions against 11 029 at lengths 2^260 and speeds 2^256.
-     * Now the bound is kept to normal numbers, and the grid and all pairs
-     * agree to the bit there as at scale 1. (Where D.V squared overflows
-     * in the pair time itself, 2^262 and 2^250, both give collisions at
-     * once at a distance, and they part: an older defect, not the
-     * bound's.) */
-    static const int scales[][2] = {{0, 0}, {-268, -268}, {260, 256}};
+    /* Hard balls have no scale: lengths times 2^a and speeds times 2^b give
+     * the same run, its times times 2^(a - b), and powers of two scale
+     * doubles exactly, so the same run to the bit, as long as the numbers
+     * stay normal. Pair times at lengths times speeds beyond about 2^500
+     * (or below 2^-500) are computed in scaled units for that: before,
+     * D.V squared overflowed there into contacts at once, at a distance
+     * (no collision at all at 2^400 and 2^300, 13 192 instead of 12 972 at
+     * 2^262 and 2^250), or lost its rounding below. And the grid's bound
+     * before the square root must not part the grid from all pairs (it did
+     * at 2^260 and 2^256, and at 2^-268, before it was kept to normal
+     * numbers). Below lengths of about 2^-510, squares of distances in the
+     * collision itself are subnormal: not covered. */
+    static const int scales[][2] = {{0, 0},      {-268, -268}, {260, 256}, {262, 250},
+                                    {-500, -40}, {400, 300},   {500, 0}};
+    struct sim ref, g;
+    struct event ev;
+    struct event_config c2 = config(2);
+    long long coll = 0;
+    scaled_gas(&ref, 0, 0);
+    CHECK(event_init(&ev, &ref, &c2, NULL) == EVENT_OK && event_step(&ev, 20000) == 20000);
+    long long ref_coll = ev.collisions;
+    event_to_sim(&ev, &ref);
+    event_free(&ev);
     for (size_t c = 0; c < sizeof scales / sizeof *scales; c++) {
+        int ls = scales[c][0], vs = scales[c][1];
         struct sim s;
-        long long coll = 0;
-        scaled_gas(&s, scales[c][0], scales[c][1]);
+        scaled_gas(&s, ls, vs);
         CHECK(sim_grid_matches_pairs(&s, 20000, &coll));
-        CHECK(coll > 5000);
+        CHECK(coll == ref_coll);
+        blank(&g, s.n, s.p.w, s.p.h);
+        int ok = event_init(&ev, &s, &c2, NULL) == EVENT_OK && event_step(&ev, 20000) == 20000;
+        if (ok)
+            event_to_sim(&ev, &g);
+        ok = ok && g.t == ldexp(ref.t, ls - vs);
+        for (size_t i = 0; ok && i < s.n; i++)
+            ok = g.x[i] == ldexp(ref.x[i], ls) && g.y[i] == ldexp(ref.y[i], ls) &&
+                 g.vx[i] == ldexp(ref.vx[i], vs) && g.vy[i] == ldexp(ref.vy[i], vs);
+        CHECK(ok);
+        event_free(&ev);
+        sim_free(&g);
         sim_free(&s);
     }
+    sim_free(&ref);
 }
 
 static void test_overlap_first(void)

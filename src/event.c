@@ -877,6 +877,36 @@ static double grow(const double c[5], int deriv, double lo, double scale)
  * the wall already (by rounding, or from the spring engine): 0 when
  * moving out or when it cannot come back in by itself.
  */
+/* The roots of f'' = 12 c4 s^2 + 6 c3 s + 2 c2 of the quartic c in
+ * (0, S), in order, into cut[] (at most 2); the quadratic's roots without
+ * cancellation. */
+static int quartic_bends(const double c[5], double S, double cut[2])
+{
+    int nc = 0;
+    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2];
+    if (qa != 0) {
+        double disc = qb * qb - 4 * qa * qc;
+        if (disc > 0) {
+            double q = -0.5 * (qb + (qb >= 0 ? sqrt(disc) : -sqrt(disc)));
+            double r1 = q / qa, r2 = q != 0 ? qc / q : r1;
+            if (r1 > r2) {
+                double x = r1;
+                r1 = r2;
+                r2 = x;
+            }
+            if (r1 > 0 && r1 < S)
+                cut[nc++] = r1;
+            if (r2 > 0 && r2 < S && r2 != r1)
+                cut[nc++] = r2;
+        }
+    } else if (qb != 0) {
+        double r = -qc / qb;
+        if (r > 0 && r < S)
+            cut[nc++] = r;
+    }
+    return nc;
+}
+
 static double wall_circle_field(const struct event *ev, const struct event_ball *a)
 {
     double R = 0.5 * ev->p.w, L = R - a->r;
@@ -893,24 +923,9 @@ static double wall_circle_field(const struct event *ev, const struct event_ball 
     double scale = 2 * L / (sp + sqrt(ga * 2 * L) + 1e-300);
     if (!(scale > 0 && scale < INFINITY))
         scale = 1;
-    /* the roots of f'' = 12 c4 s^2 + 6 c3 s + 2 c2, stably, then of f' */
-    double cut[8];
-    int nc = 0;
-    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2];
-    double disc = qb * qb - 4 * qa * qc;
-    if (disc > 0) {
-        double q = -0.5 * (qb + (qb >= 0 ? sqrt(disc) : -sqrt(disc)));
-        double r1 = q / qa, r2 = q != 0 ? qc / q : r1;
-        if (r1 > r2) {
-            double x = r1;
-            r1 = r2;
-            r2 = x;
-        }
-        if (r1 > 0)
-            cut[nc++] = r1;
-        if (r2 > 0 && r2 != r1)
-            cut[nc++] = r2;
-    }
+    /* the roots of f'', then of f' */
+    double cut[2];
+    int nc = quartic_bends(c, INFINITY, cut);
     /* f' on [0, cut0], [cut0, cut1], ..., [last, inf): one root each at most */
     double crit[4];
     int ncrit = 0;
@@ -962,29 +977,8 @@ static double wall_circle_field(const struct event *ev, const struct event_ball 
  * bisection. */
 static int quartic_crit(const double c[5], double S, double crit[3])
 {
-    double cut[3];
-    int nc = 0;
-    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2];
-    if (qa != 0) {
-        double disc = qb * qb - 4 * qa * qc;
-        if (disc > 0) {
-            double q = -0.5 * (qb + (qb >= 0 ? sqrt(disc) : -sqrt(disc)));
-            double r1 = q / qa, r2 = q != 0 ? qc / q : r1;
-            if (r1 > r2) {
-                double x = r1;
-                r1 = r2;
-                r2 = x;
-            }
-            if (r1 > 0 && r1 < S)
-                cut[nc++] = r1;
-            if (r2 > 0 && r2 < S && r2 != r1)
-                cut[nc++] = r2;
-        }
-    } else if (qb != 0) {
-        double r = -qc / qb;
-        if (r > 0 && r < S)
-            cut[nc++] = r;
-    }
+    double cut[2];
+    int nc = quartic_bends(c, S, cut);
     int n = 0;
     double lo = 0, dlo = quartic_d(c, 0);
     for (int p = 0; p <= nc; p++) {
@@ -996,6 +990,7 @@ static int quartic_crit(const double c[5], double S, double crit[3])
     }
     return n;
 }
+
 
 /* The first s in [0, S] where the quartic c comes down from > 0 to <= 0
  * (two balls come into contact), INFINITY if none: on the monotone

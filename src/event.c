@@ -1369,7 +1369,7 @@ static EV_INLINE void predict_window(const struct event *ev, const struct event_
             int32_t n = cl->n;
             memcpy(&cand[nc], cl->j, sizeof cl->j);
             nc += (size_t)(n < EV_CELL_CAP ? n : EV_CELL_CAP);
-            over |= n; /* > EV_CELL_CAP (3) if any n is */
+            over |= n; /* at least every n: > EV_CELL_CAP when one is */
         }
     if (!general) {
         if (a->tb == ev->t)

@@ -1140,6 +1140,13 @@ static double nl_leave(const struct event *ev, const struct event_ball *a,
  * Plain hard balls between closed walls here, in as few instructions as
  * measured (a tenth of an event's); a field, friction or open sides in
  * predict_own_general. */
+/* Record k's own event @p code at time @p t (not before now) into *e. */
+static EV_INLINE void own_event(const struct event *ev, size_t k, double t, int code,
+                                struct event_item *e)
+{
+    *e = (struct event_item){t < ev->t ? ev->t : t, (int32_t)k, -1 - code, 0};
+}
+
 static void predict_own(struct event *ev, size_t k, struct event_item *e)
 {
     if (ev->general || ev->p.open) {
@@ -1189,21 +1196,14 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
             best = ty;
             code = EV_CROSS_Y;
         }
-        if (best < ev->t)
-            best = ev->t;
     } else if (ev->nl) {
         double sl = tb + nl_leave(ev, a, &ev->nbr[k]);
         if (sl < best) {
             best = sl;
             code = EV_NLIST;
         }
-        if (best < ev->t)
-            best = ev->t;
     }
-    e->t = best;
-    e->own = (int32_t)k;
-    e->j = -1 - code;
-    e->cp = 0;
+    own_event(ev, k, best, code, e);
 }
 
 /* predict_own in a field (parabolas: walls and crossings the roots of
@@ -1283,13 +1283,8 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
             best = ty;
             code = !ev->field ? EV_CROSS_Y : yl ? EV_CROSS_YL : EV_CROSS_YP;
         }
-        if (best < ev->t)
-            best = ev->t;
     }
-    e->t = best;
-    e->own = (int32_t)k;
-    e->j = -1 - code;
-    e->cp = 0;
+    own_event(ev, k, best, code, e);
 }
 
 /* The collision of ball @p a (record k) and record j becomes the slot

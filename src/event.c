@@ -123,23 +123,43 @@ struct event_nlist {
     int32_t j[NL_CAP];
 };
 
-/* A record's place in the queue: its pending event, its earliest
- * predicted collision, its links in the calendar. 64 bytes. */
+/* What a record's own events need but its neighbours' predictions do
+ * not, one line: its pending event, its earliest predicted collision, its
+ * links in the calendar, its ball number, its cell and how far it looks
+ * (1 unless big). 64 bytes. */
 struct event_qrec {
     struct event_item slot, pair;
     struct event_link ql;
+    int32_t id, cx, cy, reach;
 };
 
-/* The rest of a record, one line: its mass, the time of its last
- * collision (TC model), its collisions, its ball number, its cell, how far
- * it looks (1 unless big) and the previous record in its cell's list of
- * more. */
+/* The rest of a record, read at its collisions only with unequal masses
+ * or restitution: its mass, the time of its last collision (TC model), and
+ * at its bounces and kicks: how many of its counter's steps were not
+ * collisions, and how often the counter has wrapped (its collisions are
+ * then the rest, see kcoll); and the previous record in its cell's list of
+ * more. 32 bytes. */
 struct event_cold {
     double m, tlast;
-    long long kcoll;
-    int32_t id, cx, cy, reach, prev;
-    int32_t pad[5];
+    long long other;
+    uint32_t hi;
+    int32_t prev;
 };
+
+/* Record k's counter one on (a collision, a bounce or a kick): the cold
+ * record hears of it only when it wraps. */
+static EV_INLINE void count(struct event *ev, size_t k)
+{
+    if (++ev->b[k].cnt == 0)
+        ev->c[k].hi++;
+}
+
+/* Record k's collisions: its counter's steps but the others. */
+static long long kcoll(const struct event *ev, size_t k)
+{
+    uint64_t steps = ((uint64_t)ev->c[k].hi << 32) + ev->b[k].cnt;
+    return (long long)(steps - (uint64_t)ev->c[k].other);
+}
 
 /* Appends @p str, then the decimal @p v when with_num, at buf[*at]. */
 static void put(char *buf, size_t len, size_t *at, const char *str, int with_num,
@@ -228,12 +248,12 @@ enum { Q_NEAR = -1, Q_NONE = -2 };
 /* The total order of events: time, then lower ball number, then partner
  * (single ball events, j < 0, first). Ties in time are rare: only they look
  * the ball numbers up. */
-static int ev_tie(const struct event *ev, const struct event_item *a,
-                  const struct event_item *b)
+static int ev_tie(const struct event *ev, int32_t ka, const struct event_item *a,
+                  int32_t kb, const struct event_item *b)
 {
-    int32_t ai = ev->c[a->own].id, aj = a->j, bi = ev->c[b->own].id, bj = b->j;
+    int32_t ai = ev->q[ka].id, aj = a->j, bi = ev->q[kb].id, bj = b->j;
     if (aj >= 0) {
-        aj = ev->c[aj].id;
+        aj = ev->q[aj].id;
         if (aj < ai) {
             int32_t x = ai;
             ai = aj;
@@ -241,7 +261,7 @@ static int ev_tie(const struct event *ev, const struct event_item *a,
         }
     }
     if (bj >= 0) {
-        bj = ev->c[bj].id;
+        bj = ev->q[bj].id;
         if (bj < bi) {
             int32_t x = bi;
             bi = bj;
@@ -253,16 +273,17 @@ static int ev_tie(const struct event *ev, const struct event_item *a,
     return aj < bj;
 }
 
-static EV_INLINE int ev_less(const struct event *ev, const struct event_item *a,
+static EV_INLINE int ev_less(const struct event *ev, int32_t ka,
+                             const struct event_item *a, int32_t kb,
                              const struct event_item *b)
 {
-    return a->t < b->t || (a->t == b->t && ev_tie(ev, a, b));
+    return a->t < b->t || (a->t == b->t && ev_tie(ev, ka, a, kb, b));
 }
 
 /* near-heap order of records k and j */
 static EV_INLINE int near_less(const struct event *ev, int32_t k, int32_t j)
 {
-    return ev_less(ev, &ev->q[k].slot, &ev->q[j].slot);
+    return ev_less(ev, k, &ev->q[k].slot, j, &ev->q[j].slot);
 }
 
 static void near_up(struct event *ev, size_t h, int32_t k)
@@ -400,10 +421,9 @@ static void q_file(struct event *ev, int32_t k)
     }
 }
 
-/* Record @p e.own's new slot. */
-static void set_slot(struct event *ev, struct event_item e)
+/* Record k's new slot. */
+static void set_slot(struct event *ev, int32_t k, struct event_item e)
 {
-    int32_t k = e.own;
     if (ev->q[k].ql.where == Q_NEAR && e.t < ev->lim) {
         ev->q[k].slot = e;
         near_fix(ev, k);
@@ -451,15 +471,15 @@ static void q_rebuild(struct event *ev)
         q_file(ev, (int32_t)k);
 }
 
-/* The earliest event, or NULL when there is none. */
-static struct event_item *q_top(struct event *ev)
+/* The record of the earliest event, or -1 when there is none. */
+static int32_t q_top(struct event *ev)
 {
     for (;;) {
         if (ev->nnear && ev->q[ev->near[0]].slot.t < ev->lim)
-            return &ev->q[ev->near[0]].slot;
+            return ev->near[0];
         if (ev->nring == 0) {
             if (ev->nover == 0 && ev->nnear == 0)
-                return NULL;
+                return -1;
             q_rebuild(ev);
             continue;
         }
@@ -1144,7 +1164,8 @@ static double nl_leave(const struct event *ev, const struct event_ball *a,
 static EV_INLINE void own_event(const struct event *ev, size_t k, double t, int code,
                                 struct event_item *e)
 {
-    *e = (struct event_item){t < ev->t ? ev->t : t, (int32_t)k, -1 - code, 0};
+    (void)k;
+    *e = (struct event_item){t < ev->t ? ev->t : t, -1 - code, 0};
 }
 
 static void predict_own(struct event *ev, size_t k, struct event_item *e)
@@ -1179,7 +1200,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
     if (ev->grid && !ev->nl) {
         double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
-        int32_t cx = ev->c[k].cx, cy = ev->c[k].cy;
+        int32_t cx = ev->q[k].cx, cy = ev->q[k].cy;
         if (vx > 0 && cx + 1 < ev->nx)
             tx = tb + ((double)(cx + 1) * ev->cw - a->x) / vx;
         else if (vx < 0 && cx > 0)
@@ -1251,7 +1272,7 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
     if (ev->grid) {
         double vx = a->vx, vy = a->vy;
         double tx = INFINITY, ty = INFINITY;
-        int32_t cx = ev->c[k].cx, cy = ev->c[k].cy;
+        int32_t cx = ev->q[k].cx, cy = ev->q[k].cy;
         int xl = 0, yl = 0; /* the field's crossings need the direction */
         if (!ev->field) {
             if (vx > 0 && cx + 1 < ev->nx)
@@ -1295,8 +1316,8 @@ static EV_INLINE void offer_pair(const struct event *ev, const struct event_ball
 {
     const struct event_ball *q = &ev->b[j];
     if (t <= best->t && t < a->tlim && t < q->tlim) {
-        struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
-        if (t < best->t || ev_tie(ev, &e, best))
+        struct event_item e = {t, (int32_t)j, q->cnt};
+        if (t < best->t || ev_tie(ev, (int32_t)k, &e, (int32_t)k, best))
             *best = e;
     }
 }
@@ -1337,11 +1358,11 @@ static EV_INLINE void predict_plain(const struct event *ev, const struct event_b
 static void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
                         long *y0, long *y1)
 {
-    long reach = ev->c[k].reach;
-    *x0 = ev->c[k].cx - reach > 0 ? ev->c[k].cx - reach : 0;
-    *y0 = ev->c[k].cy - reach > 0 ? ev->c[k].cy - reach : 0;
-    *x1 = ev->c[k].cx + reach < ev->nx ? ev->c[k].cx + reach : ev->nx - 1;
-    *y1 = ev->c[k].cy + reach < ev->ny ? ev->c[k].cy + reach : ev->ny - 1;
+    long reach = ev->q[k].reach;
+    *x0 = ev->q[k].cx - reach > 0 ? ev->q[k].cx - reach : 0;
+    *y0 = ev->q[k].cy - reach > 0 ? ev->q[k].cy - reach : 0;
+    *x1 = ev->q[k].cx + reach < ev->nx ? ev->q[k].cx + reach : ev->nx - 1;
+    *y1 = ev->q[k].cy + reach < ev->ny ? ev->q[k].cy + reach : ev->ny - 1;
 }
 
 /* Predicts ball @p a (record k) against the small balls in the w x h
@@ -1423,8 +1444,8 @@ static EV_INLINE void predict_pairs_in(const struct event *ev, size_t k, size_t 
     }
     long x0, x1, y0, y1;
     cell_window(ev, k, &x0, &x1, &y0, &y1);
-    if (ev->c[k].reach == 1)
-        predict_window(ev, &a, k, skip, ev->c[k].cx - 1, ev->c[k].cy - 1, 3, 3, &best,
+    if (ev->q[k].reach == 1)
+        predict_window(ev, &a, k, skip, ev->q[k].cx - 1, ev->q[k].cy - 1, 3, 3, &best,
                        general);
     else
         for (long cy = y0; cy <= y1; cy++)
@@ -1453,11 +1474,11 @@ static void predict_pairs(const struct event *ev, size_t k, size_t skip,
 /* Predicts record k again: its slot becomes its earliest event. */
 static void predict(struct event *ev, size_t k, size_t skip)
 {
-    struct event_item own, pair = {INFINITY, (int32_t)k, -1, 0};
+    struct event_item own, pair = {INFINITY, -1, 0};
     predict_own(ev, k, &own);
     predict_pairs(ev, k, skip, &pair);
     ev->q[k].pair = pair;
-    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
+    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
 }
 
 /* Record k has crossed into the next cell along x (dx = +-1) or y: the
@@ -1468,7 +1489,7 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
                                          int general)
 {
     struct event_item pair = ev->q[k].pair;
-    if (ev->c[k].reach > 1 || (pair.j >= 0 && stale(ev, &pair))) {
+    if (ev->q[k].reach > 1 || (pair.j >= 0 && stale(ev, &pair))) {
         predict(ev, k, (size_t)-1);
         return;
     }
@@ -1477,7 +1498,7 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
     const struct event_ball a = ev->b[k];
     /* the row or column just come into reach (the border's, when at the
      * edge: empty) */
-    long cx = ev->c[k].cx + dx, cy = ev->c[k].cy + dy;
+    long cx = ev->q[k].cx + dx, cy = ev->q[k].cy + dy;
     if (dx)
         predict_window(ev, &a, k, (size_t)-1, cx, cy - 1, 1, 3, &pair, general);
     else
@@ -1487,7 +1508,7 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
     for (size_t c = 0; c < ev->nbig; c++)
         predict_pair(ev, &a, k, (size_t)ev->big[c], &pair, general);
     ev->q[k].pair = pair;
-    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
+    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
 }
 
 /* predict_crossed_in, expanded as predict_pairs is */
@@ -1503,9 +1524,9 @@ static void predict_crossed(struct event *ev, size_t k, long dx, long dy)
 
 static void cell_link(struct event *ev, size_t k)
 {
-    if (ev->c[k].reach > 1)
+    if (ev->q[k].reach > 1)
         return;
-    long c = cell_at(ev, ev->c[k].cx, ev->c[k].cy);
+    long c = cell_at(ev, ev->q[k].cx, ev->q[k].cy);
     struct event_cell *cl = &ev->cell[c];
     if (cl->n < EV_CELL_CAP) {
         cl->j[cl->n++] = (int32_t)k;
@@ -1532,9 +1553,9 @@ static void more_unlink(struct event *ev, long c, size_t k)
 
 static void cell_unlink(struct event *ev, size_t k)
 {
-    if (ev->c[k].reach > 1)
+    if (ev->q[k].reach > 1)
         return;
-    long c = cell_at(ev, ev->c[k].cx, ev->c[k].cy);
+    long c = cell_at(ev, ev->q[k].cx, ev->q[k].cy);
     struct event_cell *cl = &ev->cell[c];
     int32_t m = cl->n < EV_CELL_CAP ? cl->n : EV_CELL_CAP;
     for (int32_t i = 0; i < m; i++)
@@ -1664,17 +1685,17 @@ static void grid_link(struct event *ev)
     ev->nbig = 0;
     for (size_t k = 0; k < ev->n; k++) { /* cells in record order */
         double r = ev->b[k].r;
-        ev->c[k].cx = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
-        ev->c[k].cy = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
-        ev->c[k].reach = 1;
+        ev->q[k].cx = (int32_t)clamp_cell(ev->b[k].x, ev->cw, ev->nx);
+        ev->q[k].cy = (int32_t)clamp_cell(ev->b[k].y, ev->ch, ev->ny);
+        ev->q[k].reach = 1;
         if (!(2 * r * (1 + 1e-6) <= cmin)) {
             double reach = floor((r + rsmall) * (1 + 1e-6) / cmin) + 1;
-            ev->c[k].reach = reach > 1e6 ? 1000000 : reach < 2 ? 2 : (int32_t)reach;
+            ev->q[k].reach = reach > 1e6 ? 1000000 : reach < 2 ? 2 : (int32_t)reach;
         }
         cell_link(ev, k);
     }
     for (size_t k = 0; k < ev->n; k++)
-        if (ev->c[k].reach > 1)
+        if (ev->q[k].reach > 1)
             ev->big[ev->nbig++] = (int32_t)k;
 }
 
@@ -1754,8 +1775,8 @@ static void nl_build(struct event *ev, size_t k)
     l->cx = a->x + dt * a->vx;
     l->cy = a->y + dt * a->vy;
     l->n = 0;
-    ev->c[k].cx = (int32_t)clamp_cell(l->cx, ev->cw, ev->nx);
-    ev->c[k].cy = (int32_t)clamp_cell(l->cy, ev->ch, ev->ny);
+    ev->q[k].cx = (int32_t)clamp_cell(l->cx, ev->cw, ev->nx);
+    ev->q[k].cy = (int32_t)clamp_cell(l->cy, ev->ch, ev->ny);
     cell_link(ev, k);
     cell_window(ev, k, &x0, &x1, &y0, &y1);
     for (long cy = y0; cy <= y1; cy++)
@@ -1806,8 +1827,8 @@ static void offer(struct event *ev, size_t k, size_t j, double t)
 {
     const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
     if (t < a->tlim && t < q->tlim) {
-        struct event_item e = {t, (int32_t)k, (int32_t)j, q->cnt};
-        if (ev_less(ev, &e, &ev->q[k].pair))
+        struct event_item e = {t, (int32_t)j, q->cnt};
+        if (ev_less(ev, (int32_t)k, &e, (int32_t)k, &ev->q[k].pair))
             ev->q[k].pair = e;
     }
 }
@@ -1821,7 +1842,7 @@ struct first_pair {
 static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *fp)
 {
     if (fp->check && overlap(ev, k, j)) {
-        size_t i1 = (size_t)ev->c[k].id, i2 = (size_t)ev->c[j].id;
+        size_t i1 = (size_t)ev->q[k].id, i2 = (size_t)ev->q[j].id;
         size_t lo = i1 < i2 ? i1 : i2, hi = i1 < i2 ? i2 : i1;
         if (lo < fp->bi || (lo == fp->bi && hi < fp->bj)) {
             fp->bi = lo;
@@ -1844,7 +1865,7 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
 {
     size_t n = ev->n;
     for (size_t k = 0; k < n; k++)
-        ev->q[k].pair = (struct event_item){INFINITY, (int32_t)k, -1, 0};
+        ev->q[k].pair = (struct event_item){INFINITY, -1, 0};
     for (size_t k = 0; k < n; k++) {
         if (!ev->grid) {
             for (size_t j = k + 1; j < n; j++)
@@ -1859,7 +1880,7 @@ static void init_pairs(struct event *ev, struct first_pair *fp)
                     init_pair(ev, k, (size_t)l->j[c], fp);
             continue;
         }
-        int big = ev->c[k].reach > 1;
+        int big = ev->q[k].reach > 1;
         long x0, x1, y0, y1;
         cell_window(ev, k, &x0, &x1, &y0, &y1);
         for (long cy = y0; cy <= y1; cy++)
@@ -1960,10 +1981,10 @@ static double kinetic(const struct event *ev, double *pf, long *out)
 static void publish(struct event *ev)
 {
     for (size_t k = 0; k < ev->n; k++) {
-        size_t i = (size_t)ev->c[k].id;
+        size_t i = (size_t)ev->q[k].id;
         double x, y;
         ball_now(ev, &ev->b[k], &x, &y, &ev->vx[i], &ev->vy[i]);
-        ev->ncoll[i] = ev->c[k].kcoll;
+        ev->ncoll[i] = kcoll(ev, k);
     }
 }
 
@@ -2013,7 +2034,7 @@ int event_init(struct event *ev, const struct sim *s,
     /* the records a line each */
     int fail = !(ev->b = aligned_alloc(64, cnt * sizeof *ev->b));
     fail |= !(ev->q = aligned_alloc(64, cnt * sizeof *ev->q));
-    fail |= !(ev->c = aligned_alloc(64, cnt * sizeof *ev->c));
+    fail |= !(ev->c = aligned_alloc(64, ((cnt + 1) & ~(size_t)1) * sizeof *ev->c));
     if (ev->nl)
         fail |= !(ev->nbr = aligned_alloc(64, cnt * sizeof *ev->nbr));
     fail |= !(ev->vx = malloc(cnt * sizeof *ev->vx));
@@ -2031,9 +2052,12 @@ int event_init(struct event *ev, const struct sim *s,
     }
     memset(ev->c, 0, cnt * sizeof *ev->c);
     double rmin = INFINITY, vmax = 0;
+    ev->mono = 1;
+    ev->mass = n ? s->m[0] : 1;
     for (size_t k = 0; k < n; k++) {
         size_t i = ev->grid ? (size_t)order[k] : k;
-        ev->c[k].id = (int32_t)i;
+        ev->q[k].id = (int32_t)i;
+        ev->mono &= memcmp(&s->m[i], &ev->mass, sizeof ev->mass) == 0;
         ev->at[i] = (int32_t)k;
         struct event_ball *a = &ev->b[k];
         a->x = s->x[i];
@@ -2088,7 +2112,7 @@ int event_init(struct event *ev, const struct sim *s,
         return EVENT_EOVERLAP;
     }
     for (size_t k = 0; k < n; k++)
-        if (ev_less(ev, &ev->q[k].pair, &ev->q[k].slot))
+        if (ev_less(ev, (int32_t)k, &ev->q[k].pair, (int32_t)k, &ev->q[k].slot))
             ev->q[k].slot = ev->q[k].pair;
     q_rebuild(ev);
     publish(ev);
@@ -2164,7 +2188,8 @@ static void collide(struct event *ev, size_t i, size_t j)
         double nx = dx / d, ny = dy / d;
         double u = (q->vx - p->vx) * nx + (q->vy - p->vy) * ny;
         if (u < 0) {
-            double mi = ev->c[i].m, mj = ev->c[j].m;
+            double mi = ev->mono ? ev->mass : ev->c[i].m;
+            double mj = ev->mono ? ev->mass : ev->c[j].m;
             double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
             /* in a field, inelastic: apart at least at urest (see set_scales) */
             if (ev->field && ev->p.restitution < 1 && J < (ev->urest - u) * (mi * mj / (mi + mj)))
@@ -2175,11 +2200,10 @@ static void collide(struct event *ev, size_t i, size_t j)
             q->vy += J / mj * ny;
         }
     }
-    ev->c[i].tlast = ev->c[j].tlast = ev->t;
-    p->cnt++;
-    q->cnt++;
-    ev->c[i].kcoll++;
-    ev->c[j].kcoll++;
+    if (ev->p.restitution < 1) /* tlast is read only then */
+        ev->c[i].tlast = ev->c[j].tlast = ev->t;
+    count(ev, i);
+    count(ev, j);
     ev->collisions++;
     predict(ev, i, j);
     predict(ev, j, i);
@@ -2279,7 +2303,8 @@ static void bounce(struct event *ev, size_t k, int code)
     ev->wall_px += m * (a->vx - vx0);
     ev->wall_py += m * (a->vy - vy0);
     ev->c[k].tlast = ev->t;
-    a->cnt++;
+    count(ev, k);
+    ev->c[k].other++;
     ev->walls++;
     predict(ev, k, (size_t)-1);
 }
@@ -2298,8 +2323,8 @@ static void cross(struct event *ev, size_t k, int code)
         dx = code == EV_CROSS_XP ? 1 : -1;
     else
         dy = code == EV_CROSS_YP ? 1 : -1;
-    ev->c[k].cx += (int32_t)dx;
-    ev->c[k].cy += (int32_t)dy;
+    ev->q[k].cx += (int32_t)dx;
+    ev->q[k].cy += (int32_t)dy;
     cell_link(ev, k);
     /* No trajectory changes: the collisions others predicted with k stay
      * valid, and so do k's own. */
@@ -2335,7 +2360,7 @@ static void renew(struct event *ev, size_t k)
             predict_pair(ev, &a, k, (size_t)j, &pair, 0);
     }
     ev->q[k].pair = pair;
-    set_slot(ev, ev_less(ev, &pair, &own) ? pair : own);
+    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
 }
 
 /* The 3x3 cells around record k, into the cache. */
@@ -2344,7 +2369,7 @@ static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
 #if defined(__GNUC__)
     /* each row of three cells is 48 bytes: its two ends (the border
      * makes them all there) */
-    long cx = ev->c[k].cx, cy = ev->c[k].cy;
+    long cx = ev->q[k].cx, cy = ev->q[k].cy;
     for (long y = cy - 1; y <= cy + 1; y++) {
         __builtin_prefetch(&ev->cell[cell_at(ev, cx - 1, y)]);
         __builtin_prefetch(&ev->cell[cell_at(ev, cx + 1, y)]);
@@ -2403,17 +2428,18 @@ static EV_INLINE void prefetch_list(const struct event *ev, int32_t k)
 }
 
 /* The neighbours of the event's balls, before its work begins. */
-static EV_INLINE void prefetch_balls(const struct event *ev, const struct event_item *e)
+static EV_INLINE void prefetch_balls(const struct event *ev, int32_t k,
+                                     const struct event_item *e)
 {
     if (!ev->grid || ev->n < EV_PREFETCH_MIN)
         return;
     if (ev->nl) {
-        prefetch_list(ev, e->own);
+        prefetch_list(ev, k);
         if (e->j >= 0)
             prefetch_list(ev, e->j);
         return;
     }
-    prefetch_records(ev, e->own);
+    prefetch_records(ev, k);
     if (e->j >= 0)
         prefetch_records(ev, e->j);
 }
@@ -2422,31 +2448,31 @@ static int run(struct event *ev, double T, long long max, long long *done)
 {
     *done = 0;
     for (;;) {
-        struct event_item *top = q_top(ev);
-        if (!top || !(top->t <= T))
+        int32_t k = q_top(ev);
+        if (k < 0 || !(ev->q[k].slot.t <= T))
             break;
-        struct event_item e = *top;
+        struct event_item e = ev->q[k].slot;
         prefetch_cells(ev);
-        prefetch_balls(ev, &e);
+        prefetch_balls(ev, k, &e);
         if (stale(ev, &e)) {
-            predict(ev, (size_t)e.own, (size_t)-1);
+            predict(ev, (size_t)k, (size_t)-1);
             continue;
         }
         int code = e.j < 0 ? -1 - e.j : -1;
         int physical = code < EV_CROSS_X;
         ev->t = e.t;
         if (code < 0) {
-            size_t i = (size_t)e.own, j = (size_t)e.j;
-            if (ev->c[j].id < ev->c[i].id)
+            size_t i = (size_t)k, j = (size_t)e.j;
+            if (ev->q[j].id < ev->q[i].id)
                 collide(ev, j, i);
             else
                 collide(ev, i, j);
         } else if (physical) {
-            bounce(ev, (size_t)e.own, code);
+            bounce(ev, (size_t)k, code);
         } else if (code == EV_NLIST) {
-            renew(ev, (size_t)e.own);
+            renew(ev, (size_t)k);
         } else {
-            cross(ev, (size_t)e.own, code);
+            cross(ev, (size_t)k, code);
         }
         *done += physical;
         if (physical && max > 0 && *done >= max)
@@ -2487,7 +2513,8 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
     a->vx = vx;
     a->vy = vy;
     set_scales(ev, sqrt(vx * vx + vy * vy));
-    a->cnt++;
+    count(ev, k);
+    ev->c[k].other++;
     predict(ev, k, (size_t)-1);
     publish(ev);
 }
@@ -2515,8 +2542,8 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->events = ev->collisions + ev->walls;
     for (size_t i = 0; i < ev->n; i++) {
         size_t k = (size_t)ev->at[i];
-        if (ev->c[k].kcoll > d->max_ball)
-            d->max_ball = ev->c[k].kcoll;
+        if (kcoll(ev, k) > d->max_ball)
+            d->max_ball = kcoll(ev, k);
         double x, y, vx, vy;
         ball_now(ev, &ev->b[k], &x, &y, &vx, &vy);
         d->px += ev->c[k].m * vx;

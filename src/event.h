@@ -94,12 +94,12 @@ struct event_fault {
     size_t i, j;
 };
 
-/// A ball's pending event, 24 bytes, in records (cell order): j >= 0:
-/// collision of own and j; j < 0: own alone, code -1 - j (enum in event.c:
-/// walls, crossings).
+/// A record's pending event, 16 bytes (records in cell order): j >= 0:
+/// the collision of the record with record j; j < 0: the record alone,
+/// code -1 - j (enum in event.c: walls, crossings).
 struct event_item {
     double t;
-    int32_t own, j;
+    int32_t j;
     uint32_t cp; ///< the partner's counter at prediction
 };
 
@@ -157,6 +157,8 @@ struct event {
     double tc;                ///< TC-model time (see event_config)
     double umin;              ///< normal speeds below this are elastic
     double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
+    int mono;                 ///< every ball has the mass `mass`
+    double mass;
     int tc_auto;              ///< tc follows vref
     /* The uniform field (p.gx, p.gy): every ball accelerates by g, so a
      * ball at own time tb is at x + v s + g s^2 / 2 at tb + s. */
@@ -168,12 +170,13 @@ struct event {
     double hrest;             ///< a ball pressed on a wall by the field leaves it
                               ///< fast enough to rise at least this high
     double urest;             ///< sqrt(2 |g| hrest): inelastic, balls part at least this fast
-    /* Balls in cell order (k), in three 64-byte records each: the flight
-     * (position, velocity, own time, radius), the queue, and the rest
-     * (mass, counts, ball number, cell; see event.c). */
+    /* Balls in cell order (k), in three records each (see event.c): the
+     * flight (position, velocity, own time, radius; 64 bytes), what its
+     * own events need (the queue, ball number, cell; 64 bytes), and the
+     * rest (mass, counts; 32 bytes). */
     struct event_ball *b;
-    struct event_qrec *q;     ///< each record's pending event and place in the queue
-    struct event_cold *c;     ///< each record's mass, counts, number and cell
+    struct event_qrec *q;     ///< each record's pending event, queue links, number, cell
+    struct event_cold *c;     ///< each record's mass, counts and list link
     int32_t *at;              ///< record of ball number i
     /* queue: one slot per record, in a calendar (see event.c) */
     int32_t *near;            ///< heap of the records due before lim

@@ -1024,8 +1024,50 @@ static void test_overlap_first(void)
     sim_free(&s);
 }
 
+/* Each ball's collisions count collisions only, not its bounces nor its
+ * kicks (they are its counter's steps less those), with equal masses and
+ * unequal, elastic and not; the most of one ball is the largest. */
+static void test_counts(void)
+{
+    for (int c = 0; c < 4; c++) {
+        struct event_config cfg = config(c & 1);
+        struct sim s;
+        struct event ev;
+        struct event_diag d;
+        blank(&s, 3, 100, 30);
+        s.p.restitution = c & 2 ? 0.9 : 1;
+        put(&s, 0, 20, 15, 3, 0.1, 1, 5);
+        put(&s, 1, 60, 15, -1, 0, c & 2 ? 2 : 1, 5);
+        put(&s, 2, 85, 8, 0.5, 0.3, 1, 4);
+        CHECK(event_init(&ev, &s, &cfg, NULL) == EVENT_OK);
+        long long n[3] = {0, 0, 0}, walls = 0, colls = 0;
+        for (int step = 0; step < 400; step++) {
+            long long w0 = ev.walls, c0 = ev.collisions;
+            long long k0[3] = {ev.ncoll[0], ev.ncoll[1], ev.ncoll[2]};
+            CHECK(event_step(&ev, 1) == 1);
+            if (ev.collisions > c0)
+                colls++;
+            walls += ev.walls - w0;
+            for (int i = 0; i < 3; i++)
+                n[i] += ev.ncoll[i] - k0[i];
+            if (step % 50 == 7)
+                event_kick(&ev, (size_t)(step % 3), 2, -1);
+        }
+        CHECK(colls > 50 && walls > 50);
+        CHECK(n[0] + n[1] + n[2] == 2 * colls && ev.collisions == colls);
+        event_diag(&ev, &d);
+        long long most = n[0] > n[1] ? n[0] : n[1];
+        most = most > n[2] ? most : n[2];
+        CHECK(d.max_ball == most);
+        CHECK(ev.ncoll[0] == n[0] && ev.ncoll[1] == n[1] && ev.ncoll[2] == n[2]);
+        event_free(&ev);
+        sim_free(&s);
+    }
+}
+
 void test_event(void)
 {
+    test_counts();
     test_two_balls();
     test_restitution();
     test_walls();

@@ -146,6 +146,12 @@ struct event_cold {
     int32_t prev;
 };
 
+/* Counters start this short of their wrap (as the Linux kernel's jiffies
+ * do), so that every run goes through it: a ball's collisions are then
+ * counted right past 2^32 steps, a long run's, by the same code. The
+ * stale test compares counters for equality only. */
+#define EV_CNT0 0xffffff00u
+
 /* Record k's counter one on (a collision, a bounce or a kick): the cold
  * record hears of it only when it wraps. */
 static EV_INLINE void count(struct event *ev, size_t k)
@@ -2067,7 +2073,8 @@ int event_init(struct event *ev, const struct sim *s,
         a->tb = s->t;
         a->r = s->r[i];
         a->tlim = INFINITY;
-        a->cnt = 0;
+        a->cnt = EV_CNT0;
+        ev->c[k].other = EV_CNT0;
         a->next = -1;
         ev->c[k].m = s->m[i];
         ev->c[k].tlast = -INFINITY;

@@ -335,12 +335,10 @@ static EV_INLINE void prefetch_event(const struct event *ev, int32_t k)
 #if defined(__GNUC__)
     int32_t j = ev->q[k].slot.j;
     __builtin_prefetch(&ev->b[k], 1);
-    __builtin_prefetch(&ev->c[k], 1);
     if (ev->nl)
         __builtin_prefetch(&ev->nbr[k], 1);
     if (j >= 0) {
         __builtin_prefetch(&ev->b[j], 1);
-        __builtin_prefetch(&ev->c[j], 1);
         __builtin_prefetch(&ev->q[j], 1);
         if (ev->nl)
             __builtin_prefetch(&ev->nbr[j], 1);

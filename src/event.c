@@ -15,6 +15,7 @@
  * result.
  */
 #include "event.h"
+#include "mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -151,6 +152,15 @@ struct event_cold {
  * counted right past 2^32 steps, a long run's, by the same code. The
  * stale test compares counters for equality only. */
 #define EV_CNT0 0xffffff00u
+
+/* n elements of @p size for the engine's arrays (64-byte aligned, on huge
+ * pages where the program asked, see mem.h), or NULL. */
+static void *array(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return mem_alloc(n * size);
+}
 
 /* Record k's counter one on (a collision, a bounce or a kick): the cold
  * record hears of it only when it wraps. */
@@ -1645,9 +1655,9 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
     ev->ch = ev->p.h / (double)ev->ny;
     size_t cells = (size_t)ev->nx * (size_t)ev->ny;
     size_t padded = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
-    ev->cell = malloc(padded * sizeof *ev->cell);
-    ev->more = malloc(padded * sizeof *ev->more); /* cells + 1 <= padded */
-    ev->big = malloc((n ? n : 1) * sizeof *ev->big);
+    ev->cell = array(padded, sizeof *ev->cell);
+    ev->more = array(padded, sizeof *ev->more); /* cells + 1 <= padded */
+    ev->big = array(n ? n : 1, sizeof *ev->big);
     int32_t *cell = malloc((n ? n : 1) * sizeof *cell);
     if (!ev->cell || !ev->more || !ev->big || !cell) {
         free(cell);
@@ -2036,18 +2046,20 @@ int event_init(struct event *ev, const struct sim *s,
              s->p.gx == 0 && s->p.gy == 0 && s->p.friction == SIM_FRICTION_NONE && !s->p.open;
     ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
     /* the records a line each */
-    int fail = !(ev->b = aligned_alloc(64, cnt * sizeof *ev->b));
-    fail |= !(ev->q = aligned_alloc(64, cnt * sizeof *ev->q));
-    fail |= !(ev->c = aligned_alloc(64, ((cnt + 1) & ~(size_t)1) * sizeof *ev->c));
+    int fail = !(ev->b = array(cnt, sizeof *ev->b));
+    fail |= !(ev->q = array(cnt, sizeof *ev->q));
+    fail |= !(ev->c = array(cnt, sizeof *ev->c));
     if (ev->nl)
-        fail |= !(ev->nbr = aligned_alloc(64, cnt * sizeof *ev->nbr));
-    fail |= !(ev->vx = malloc(cnt * sizeof *ev->vx));
-    fail |= !(ev->vy = malloc(cnt * sizeof *ev->vy));
-    fail |= !(ev->ncoll = calloc(cnt, sizeof *ev->ncoll));
+        fail |= !(ev->nbr = array(cnt, sizeof *ev->nbr));
+    fail |= !(ev->vx = array(cnt, sizeof *ev->vx));
+    fail |= !(ev->vy = array(cnt, sizeof *ev->vy));
+    fail |= !(ev->ncoll = array(cnt, sizeof *ev->ncoll));
+    if (ev->ncoll)
+        memset(ev->ncoll, 0, cnt * sizeof *ev->ncoll);
     ev->capl = cnt + 16;
-    fail |= !(ev->lhead = malloc((ev->capl + 1) * sizeof *ev->lhead));
-    fail |= !(ev->at = malloc(cnt * sizeof *ev->at));
-    fail |= !(ev->near = malloc(cnt * sizeof *ev->near));
+    fail |= !(ev->lhead = array(ev->capl + 1, sizeof *ev->lhead));
+    fail |= !(ev->at = array(cnt, sizeof *ev->at));
+    fail |= !(ev->near = array(cnt, sizeof *ev->near));
     int32_t *order = malloc(cnt * sizeof *order);
     if (fail || !order || (ev->grid && grid_size(ev, s, order))) {
         free(order);
@@ -2129,7 +2141,7 @@ void event_free(struct event *ev)
     void *p[] = {ev->b, ev->q, ev->c, ev->vx, ev->vy, ev->ncoll, ev->lhead,
                  ev->near, ev->at, ev->cell, ev->more, ev->big, ev->nbr};
     for (size_t a = 0; a < sizeof p / sizeof *p; a++)
-        free(p[a]);
+        mem_free(p[a]);
     memset(ev, 0, sizeof *ev);
 }
 

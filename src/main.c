@@ -6,6 +6,7 @@
 #include "contact.h"
 #include "event.h"
 #include "export.h"
+#include "bigmem.h"
 #include "formats.h"
 #include "gravity.h"
 #include "record.h"
@@ -1017,6 +1018,7 @@ static int run_headless(const struct options *o, const struct scene *sc)
 int main(int argc, char **argv)
 {
     struct options o;
+    bigmem_install(); /* the engines' large arrays on huge pages */
     parse_options(argc, argv, &o);
     if (o.headless && o.snapshot)
         die_usage("give -H or --snapshot, not both");

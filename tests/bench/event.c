@@ -16,6 +16,7 @@
  * (bookkeeping: cell crossings and new neighbour lists).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bigmem.h"
 #include "event.h"
 #include "formats.h"
 #include "scene.h"
@@ -70,6 +71,7 @@ int main(int argc, char **argv)
         fputs("usage: bench-event N GRID EVENTS SEED [PHI] | FILE GRID EVENTS\n", stderr);
         return 2;
     }
+    bigmem_install(); /* as springball does */
     int grid = atoi(argv[2]);
     long long events = atoll(argv[3]);
     struct sim s;

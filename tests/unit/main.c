@@ -35,6 +35,7 @@ static const struct {
     {"edit", test_edit},
     {"numfmt", test_numfmt},
     {"record", test_record},
+    {"mem", test_mem},
 };
 
 int main(int argc, char **argv)

@@ -85,5 +85,6 @@ void test_script(void);
 void test_edit(void);
 void test_numfmt(void);
 void test_record(void);
+void test_mem(void);
 
 #endif

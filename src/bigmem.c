@@ -1,0 +1,65 @@
+/*
+ * bigmem.c - mem.h's blocks on huge pages (see bigmem.h).
+ */
+#define _DEFAULT_SOURCE
+#include "bigmem.h"
+#include "mem.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#define BIG_MIN ((size_t)4 << 20)
+#define HUGE_PAGE ((size_t)2 << 20)
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define BIGMEM_OFF 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define BIGMEM_OFF 1
+#endif
+
+/* A mapping of size + HUGE_PAGE, trimmed to start on a huge page; small
+ * blocks from malloc. The header mem.c writes first holds what release
+ * gets back: the start and size of the trimmed mapping. */
+static void *big_alloc(size_t size)
+{
+    if (size < BIG_MIN)
+        return aligned_alloc(64, (size + 63) & ~(size_t)63);
+    if (size > SIZE_MAX - 2 * HUGE_PAGE)
+        return NULL;
+    size_t len = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+    unsigned char *m = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    uintptr_t a = ((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+    unsigned char *start = (unsigned char *)a;
+    if (start > m)
+        munmap(m, (size_t)(start - m));
+    if (start + len < m + len + HUGE_PAGE)
+        munmap(start + len, (size_t)(m + len + HUGE_PAGE - (start + len)));
+#ifdef MADV_HUGEPAGE
+    madvise(start, len, MADV_HUGEPAGE);
+#endif
+    return start;
+}
+
+static void big_release(void *p, size_t size)
+{
+    if (size < BIG_MIN) {
+        free(p);
+        return;
+    }
+    munmap(p, (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+}
+
+void bigmem_install(void)
+{
+#ifndef BIGMEM_OFF
+    static const struct mem_hooks h = {big_alloc, big_release};
+    mem_set_hooks(&h);
+#endif
+}

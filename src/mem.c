@@ -1,0 +1,62 @@
+/*
+ * mem.c - the engines' large arrays through a chosen allocator. Each block
+ * carries its size and its allocator in a 64-byte header before it, so
+ * that mem_free needs neither and a block always goes back to the
+ * allocator that gave it.
+ */
+#include "mem.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#define MEM_HEAD 64
+
+struct mem_head {
+    size_t size;                       /* of the whole block, header included */
+    void (*release)(void *p, size_t size);
+    void *base;                        /* what the allocator returned */
+};
+
+static void *plain_alloc(size_t size)
+{
+    return aligned_alloc(64, (size + 63) & ~(size_t)63);
+}
+
+static void plain_release(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+static struct mem_hooks hooks = {plain_alloc, plain_release};
+
+void mem_set_hooks(const struct mem_hooks *h)
+{
+    if (h && h->alloc && h->release)
+        hooks = *h;
+    else
+        hooks = (struct mem_hooks){plain_alloc, plain_release};
+}
+
+void *mem_alloc(size_t size)
+{
+    if (size == 0 || size > SIZE_MAX - 2 * MEM_HEAD)
+        return NULL;
+    size_t whole = MEM_HEAD + ((size + 63) & ~(size_t)63);
+    unsigned char *base = hooks.alloc(whole);
+    if (!base)
+        return NULL;
+    struct mem_head *h = (struct mem_head *)(void *)base;
+    h->size = whole;
+    h->release = hooks.release;
+    h->base = base;
+    return base + MEM_HEAD;
+}
+
+void mem_free(void *p)
+{
+    if (!p)
+        return;
+    struct mem_head *h = (struct mem_head *)(void *)((unsigned char *)p - MEM_HEAD);
+    h->release(h->base, h->size);
+}

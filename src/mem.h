@@ -1,0 +1,31 @@
+/**
+ * @file mem.h
+ * @brief The engines' large arrays, through an allocator the program may
+ * choose (the core cannot ask the system for huge pages; the front end
+ * can, see bigmem.h). malloc's by default.
+ */
+#ifndef SPRINGBALL_MEM_H
+#define SPRINGBALL_MEM_H
+
+#include <stddef.h>
+
+/// An allocator of large blocks: alloc returns @p size bytes aligned to 64
+/// (or NULL), release gives back a block of alloc's with its size.
+struct mem_hooks {
+    void *(*alloc)(size_t size);
+    void (*release)(void *p, size_t size);
+};
+
+/// The allocator of every later mem_alloc; NULL: malloc's again. Blocks
+/// taken before must still be given back through the allocator that gave
+/// them: set it once, before any engine is built.
+void mem_set_hooks(const struct mem_hooks *h);
+
+/// @p size bytes aligned to 64 for a cache line's record, or NULL (also
+/// for size 0 or a size that overflows). Free with mem_free.
+void *mem_alloc(size_t size);
+
+/// Gives back a block of mem_alloc's (NULL: nothing).
+void mem_free(void *p);
+
+#endif

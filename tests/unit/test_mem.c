@@ -1,0 +1,114 @@
+/*
+ * test_mem.c - the engines' allocator: alignment, sizes, the hooks (a
+ * block goes back to the allocator that gave it), and bigmem's blocks on
+ * huge-page boundaries with an engine on them giving the same run.
+ */
+#include "bigmem.h"
+#include "event.h"
+#include "mem.h"
+#include "scene.h"
+#include "sim.h"
+#include "test.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int given, taken;
+static size_t given_size, taken_size;
+
+static void *count_alloc(size_t size)
+{
+    given++;
+    given_size = size;
+    return aligned_alloc(64, size);
+}
+
+static void count_release(void *p, size_t size)
+{
+    taken++;
+    taken_size = size;
+    free(p);
+}
+
+/* A run of the event engine on a 70 000-ball gas (records past 4 MiB, so
+ * mapped by bigmem once installed): its final velocities' sum of squares,
+ * bit for bit. */
+static double run_gas(void)
+{
+    const char *text = "table 900 900\nrandom 70000 1 1 1 7\n";
+    struct scene sc;
+    struct scene_error err;
+    struct sim s;
+    struct event ev;
+    double sum = -1;
+    if (scene_parse(&sc, text, strlen(text), &err) || scene_to_sim(&sc, &s))
+        return sum;
+    if (event_init(&ev, &s, NULL, NULL) == EVENT_OK) {
+        event_step(&ev, 20000);
+        sum = 0;
+        for (size_t i = 0; i < s.n; i++)
+            sum += ev.vx[i] * ev.vx[i] + 3 * ev.vy[i] * ev.vy[i];
+        event_free(&ev);
+    }
+    sim_free(&s);
+    scene_free(&sc);
+    return sum;
+}
+
+void test_mem(void)
+{
+    /* malloc's: aligned, writable, nothing for 0 or an overflowing size */
+    unsigned char *p = mem_alloc(100);
+    CHECK(p && (uintptr_t)p % 64 == 0);
+    if (p)
+        memset(p, 7, 100);
+    mem_free(p);
+    mem_free(NULL);
+    CHECK(mem_alloc(0) == NULL);
+    CHECK(mem_alloc(SIZE_MAX) == NULL);
+    CHECK(mem_alloc(SIZE_MAX - 64) == NULL);
+
+    /* a chosen allocator gets the size with the header, and gets the block
+     * back even after another is chosen */
+    struct mem_hooks h = {count_alloc, count_release};
+    mem_set_hooks(&h);
+    p = mem_alloc(1000);
+    CHECK(given == 1 && given_size >= 1000 + 64 && given_size % 64 == 0);
+    CHECK(p && (uintptr_t)p % 64 == 0);
+    mem_set_hooks(NULL);
+    mem_free(p);
+    CHECK(taken == 1 && taken_size == given_size);
+    p = mem_alloc(1000);
+    CHECK(given == 1); /* malloc's again */
+    mem_free(p);
+    CHECK(taken == 1);
+
+    /* bigmem: large blocks start a header before a 2 MiB boundary, are
+     * whole, and an engine on them runs as on malloc's */
+    double plain = run_gas();
+    bigmem_install();
+    size_t big = (size_t)5 << 20;
+    p = mem_alloc(big);
+    CHECK(p != NULL);
+#if !defined(__SANITIZE_ADDRESS__)
+#if defined(__has_feature)
+#if !__has_feature(address_sanitizer)
+    CHECK(p && (uintptr_t)(p - 64) % ((size_t)2 << 20) == 0);
+#endif
+#else
+    CHECK(p && (uintptr_t)(p - 64) % ((size_t)2 << 20) == 0);
+#endif
+#endif
+    if (p) {
+        memset(p, 1, big);
+        CHECK(p[0] == 1 && p[big - 1] == 1);
+    }
+    mem_free(p);
+    unsigned char *small = mem_alloc(3000);
+    CHECK(small && (uintptr_t)small % 64 == 0);
+    mem_free(small);
+    double huge = run_gas();
+    mem_set_hooks(NULL);
+    CHECK(plain >= 0 && memcmp(&plain, &huge, sizeof plain) == 0);
+}

@@ -95,19 +95,55 @@ static double clamp(double q, double lo, double hi)
 }
 
 /*
+ * The span [*lo, *hi] of the small balls' coordinates q (x or y) but the
+ * 1/32 lowest and highest (and the non-finite), at least [0, len] (just
+ * that when the span is wider than a quarter of the doubles' range):
+ * where most balls are when many have left the table. 0, or -1 when
+ * memory is short.
+ */
+static int bulk(const struct grid *g, const struct grid_balls *b, const double *q,
+                double len, double *lo, double *hi)
+{
+    double *v = malloc(g->n * sizeof *v);
+    if (!v)
+        return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < g->n; i++)
+        if (!(g->any_large && b->r[i] > g->rlarge) && q[i] >= -DBL_MAX && q[i] <= DBL_MAX)
+            v[m++] = q[i];
+    *lo = 0;
+    *hi = len;
+    if (m) {
+        double a = select_kth(v, m, m / 32), z = select_kth(v, m, m - 1 - m / 32);
+        *lo = a < 0 ? a : 0;
+        *hi = z > len ? z : len;
+        if (!(*hi - *lo <= DBL_MAX / 4)) { /* the box's width stays finite */
+            *lo = 0;
+            *hi = len;
+        }
+    }
+    free(v);
+    return 0;
+}
+
+/*
  * The cells for the current positions: squares of side c0 over the box
- * that holds the small balls' centres (cut to the table: balls off it
+ * that holds the small balls' centres, cut to the table (balls off it
  * share the border cells), larger when that would make more than about 2
  * cells per ball. Sized by the balls rather than the table, a dense cluster
- * on a huge table still gets cells of about one ball each. Any cells are
- * correct (a ball's neighbours are in its cell and the 8 around it), only
- * more or fewer balls share one.
+ * on a huge table still gets cells of about one ball each. When more than
+ * a sixteenth of the balls are off the table (flung out), the box is cut
+ * to where most of them are instead (see bulk): cut to the table, they
+ * would all share its border cells, N^2 pairs. Any cells are correct (a
+ * ball's neighbours are in its cell and the 8 around it), only more or
+ * fewer balls share one.
  * @return 0, or -1 when memory is short.
  */
 static int geometry(struct grid *g, const struct grid_balls *b)
 {
     const double tw = b->w > 0 ? b->w : 1, th = b->h > 0 ? b->h : 1;
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
+    size_t off = 0;
     for (size_t i = 0; i < g->n; i++) {
         if (g->any_large && b->r[i] > g->rlarge)
             continue;
@@ -116,11 +152,16 @@ static int geometry(struct grid *g, const struct grid_balls *b)
         x1 = x > x1 ? x : x1;
         y0 = y < y0 ? y : y0;
         y1 = y > y1 ? y : y1;
+        off += !(x >= 0 && x <= tw && y >= 0 && y <= th);
     }
-    x0 = clamp(x0, 0, tw);
-    x1 = clamp(x1, x0, tw);
-    y0 = clamp(y0, 0, th);
-    y1 = clamp(y1, y0, th);
+    double bx0 = 0, bx1 = tw, by0 = 0, by1 = th;
+    if (off > g->n / 16 + 8 &&
+        (bulk(g, b, b->x, tw, &bx0, &bx1) || bulk(g, b, b->y, th, &by0, &by1)))
+        return -1;
+    x0 = clamp(x0, bx0, bx1);
+    x1 = clamp(x1, x0, bx1);
+    y0 = clamp(y0, by0, by1);
+    y1 = clamp(y1, y0, by1);
     const double w = x1 - x0, h = y1 - y0;
     const double most = 2.0 * (double)g->n + 64;
     /* Cells of side c0, or larger when that would make more than about

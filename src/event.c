@@ -170,6 +170,13 @@ static EV_INLINE void count(struct event *ev, size_t k)
         ev->c[k].hi++;
 }
 
+/* Record k's counter one on for a bounce or a kick (not a collision). */
+static void count_other(struct event *ev, size_t k)
+{
+    count(ev, k);
+    ev->c[k].other++;
+}
+
 /* Record k's collisions: its counter's steps but the others. */
 static long long kcoll(const struct event *ev, size_t k)
 {
@@ -1175,10 +1182,9 @@ static double nl_leave(const struct event *ev, const struct event_ball *a,
  * measured (a tenth of an event's); a field, friction or open sides in
  * predict_own_general. */
 /* Record k's own event @p code at time @p t (not before now) into *e. */
-static EV_INLINE void own_event(const struct event *ev, size_t k, double t, int code,
+static EV_INLINE void own_event(const struct event *ev, double t, int code,
                                 struct event_item *e)
 {
-    (void)k;
     *e = (struct event_item){t < ev->t ? ev->t : t, -1 - code, 0};
 }
 
@@ -1238,7 +1244,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
             code = EV_NLIST;
         }
     }
-    own_event(ev, k, best, code, e);
+    own_event(ev, best, code, e);
 }
 
 /* predict_own in a field (parabolas: walls and crossings the roots of
@@ -1319,7 +1325,7 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
             code = !ev->field ? EV_CROSS_Y : yl ? EV_CROSS_YL : EV_CROSS_YP;
         }
     }
-    own_event(ev, k, best, code, e);
+    own_event(ev, best, code, e);
 }
 
 /* The collision of ball @p a (record k) and record j becomes the slot
@@ -1485,14 +1491,22 @@ static void predict_pairs(const struct event *ev, size_t k, size_t skip,
         predict_pairs_in(ev, k, skip, out, 0);
 }
 
+/* Record k's earliest collision is @p pair and its own next event @p own:
+ * its slot becomes the earlier. */
+static EV_INLINE void settle(struct event *ev, size_t k, struct event_item pair,
+                             struct event_item own)
+{
+    ev->q[k].pair = pair;
+    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
+}
+
 /* Predicts record k again: its slot becomes its earliest event. */
 static void predict(struct event *ev, size_t k, size_t skip)
 {
     struct event_item own, pair = {INFINITY, -1, 0};
     predict_own(ev, k, &own);
     predict_pairs(ev, k, skip, &pair);
-    ev->q[k].pair = pair;
-    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
+    settle(ev, k, pair, own);
 }
 
 /* Record k has crossed into the next cell along x (dx = +-1) or y: the
@@ -1521,8 +1535,7 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
      * looks at the big ones at every move */
     for (size_t c = 0; c < ev->nbig; c++)
         predict_pair(ev, &a, k, (size_t)ev->big[c], &pair, general);
-    ev->q[k].pair = pair;
-    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
+    settle(ev, k, pair, own);
 }
 
 /* predict_crossed_in, expanded as predict_pairs is */
@@ -2045,7 +2058,7 @@ int event_init(struct event *ev, const struct sim *s,
              rlo > 0 && rhi <= EVENT_NL_RATIO * rlo && ev->skin > 1e-9 * (s->p.w + s->p.h) &&
              s->p.gx == 0 && s->p.gy == 0 && s->p.friction == SIM_FRICTION_NONE && !s->p.open;
     ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
-    /* the records a line each */
+    /* the records (each within a cache line) and the arrays by ball number */
     int fail = !(ev->b = array(cnt, sizeof *ev->b));
     fail |= !(ev->q = array(cnt, sizeof *ev->q));
     fail |= !(ev->c = array(cnt, sizeof *ev->c));
@@ -2073,7 +2086,7 @@ int event_init(struct event *ev, const struct sim *s,
     for (size_t k = 0; k < n; k++) {
         size_t i = ev->grid ? (size_t)order[k] : k;
         ev->q[k].id = (int32_t)i;
-        ev->mono &= memcmp(&s->m[i], &ev->mass, sizeof ev->mass) == 0;
+        ev->mono &= memcmp(&s->m[i], &ev->mass, sizeof ev->mass) == 0; /* the same bits */
         ev->at[i] = (int32_t)k;
         struct event_ball *a = &ev->b[k];
         a->x = s->x[i];
@@ -2320,8 +2333,7 @@ static void bounce(struct event *ev, size_t k, int code)
     ev->wall_px += m * (a->vx - vx0);
     ev->wall_py += m * (a->vy - vy0);
     ev->c[k].tlast = ev->t;
-    count(ev, k);
-    ev->c[k].other++;
+    count_other(ev, k);
     ev->walls++;
     predict(ev, k, (size_t)-1);
 }
@@ -2376,8 +2388,7 @@ static void renew(struct event *ev, size_t k)
         if (o == old.n)
             predict_pair(ev, &a, k, (size_t)j, &pair, 0);
     }
-    ev->q[k].pair = pair;
-    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
+    settle(ev, k, pair, own);
 }
 
 /* The 3x3 cells around record k, into the cache. */
@@ -2530,8 +2541,7 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
     a->vx = vx;
     a->vy = vy;
     set_scales(ev, sqrt(vx * vx + vy * vy));
-    count(ev, k);
-    ev->c[k].other++;
+    count_other(ev, k);
     predict(ev, k, (size_t)-1);
     publish(ev);
 }

@@ -12,6 +12,7 @@
  * each (short) row. Every step is linear in N plus the pairs found.
  */
 #include "grid.h"
+#include "mem.h"
 
 #include <float.h>
 #include <math.h>
@@ -189,7 +190,7 @@ static int geometry(struct grid *g, const struct grid_balls *b)
     /* The memory first: when it is short, the grid keeps its old cells,
      * which still fit cs (grid_order may use them). */
     if (nkeys + 2 > g->cs_cap) {
-        uint32_t *ncs = realloc(g->cs, (nkeys + 2) * sizeof *ncs);
+        uint32_t *ncs = mem_realloc(g->cs, (nkeys + 2) * sizeof *ncs);
         if (!ncs)
             return -1;
         g->cs = ncs;
@@ -240,19 +241,19 @@ struct grid *grid_new(size_t n, const double *r, double reach, int *err)
     g->skin = GRID_SKIN * 2 * g->rsmall;
     g->cut = (reach > 0 ? reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
-    g->cell_ball = malloc(n * sizeof *g->cell_ball);
-    g->cellof = malloc(n * sizeof *g->cellof);
-    g->large = malloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
-    g->start = malloc((n + 1) * sizeof *g->start);
+    g->cell_ball = mem_alloc(n * sizeof *g->cell_ball);
+    g->cellof = mem_alloc(n * sizeof *g->cellof);
+    g->large = mem_alloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
+    g->start = mem_alloc((n + 1) * sizeof *g->start);
     g->p_cap = n / 2 + 16;
-    g->pa = malloc(g->p_cap * sizeof *g->pa);
-    g->pb = malloc(g->p_cap * sizeof *g->pb);
+    g->pa = mem_alloc(g->p_cap * sizeof *g->pa);
+    g->pb = mem_alloc(g->p_cap * sizeof *g->pb);
     g->nbr_cap = g->p_cap;
-    g->nbr = malloc(g->nbr_cap * sizeof *g->nbr);
-    g->block_end = malloc((n / GRID_BLOCK + 1) * sizeof *g->block_end);
+    g->nbr = mem_alloc(g->nbr_cap * sizeof *g->nbr);
+    g->block_end = mem_alloc((n / GRID_BLOCK + 1) * sizeof *g->block_end);
     g->wall_cap = 1024;
-    g->wall = malloc(g->wall_cap * sizeof *g->wall);
-    g->sort_inv = malloc(n * sizeof *g->sort_inv);
+    g->wall = mem_alloc(g->wall_cap * sizeof *g->wall);
+    g->sort_inv = mem_alloc(n * sizeof *g->sort_inv);
     if (!g->block_end || !g->wall || !g->cell_ball || !g->cellof || !g->large || !g->start ||
         !g->pa || !g->pb || !g->nbr || !g->sort_inv)
         goto fail;
@@ -271,17 +272,17 @@ void grid_free(struct grid *g)
 {
     if (!g)
         return;
-    free(g->cs);
-    free(g->cell_ball);
-    free(g->cellof);
-    free(g->large);
-    free(g->start);
-    free(g->nbr);
-    free(g->pa);
-    free(g->pb);
-    free(g->block_end);
-    free(g->wall);
-    free(g->sort_inv);
+    mem_free(g->cs);
+    mem_free(g->cell_ball);
+    mem_free(g->cellof);
+    mem_free(g->large);
+    mem_free(g->start);
+    mem_free(g->nbr);
+    mem_free(g->pa);
+    mem_free(g->pb);
+    mem_free(g->block_end);
+    mem_free(g->wall);
+    mem_free(g->sort_inv);
     free(g);
 }
 
@@ -316,10 +317,10 @@ static uint32_t cell_of(const struct grid *g, double x, double y)
 static int grow(uint32_t **a, uint32_t **b, size_t *cap)
 {
     size_t nc = *cap * 2;
-    uint32_t *na = realloc(*a, nc * sizeof *na);
+    uint32_t *na = mem_realloc(*a, nc * sizeof *na);
     if (na)
         *a = na;
-    uint32_t *nb = b ? realloc(*b, nc * sizeof *nb) : NULL;
+    uint32_t *nb = b ? mem_realloc(*b, nc * sizeof *nb) : NULL;
     if (nb)
         *b = nb;
     if (!na || (b && !nb))

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define MEM_HEAD 64
 
@@ -53,10 +54,28 @@ void *mem_alloc(size_t size)
     return base + MEM_HEAD;
 }
 
+static struct mem_head *head_of(void *p)
+{
+    return (struct mem_head *)(void *)((unsigned char *)p - MEM_HEAD);
+}
+
+void *mem_realloc(void *p, size_t size)
+{
+    if (!p)
+        return mem_alloc(size);
+    size_t old = head_of(p)->size - MEM_HEAD;
+    void *q = mem_alloc(size);
+    if (!q)
+        return NULL;
+    memcpy(q, p, old < size ? old : size);
+    mem_free(p);
+    return q;
+}
+
 void mem_free(void *p)
 {
     if (!p)
         return;
-    struct mem_head *h = (struct mem_head *)(void *)((unsigned char *)p - MEM_HEAD);
+    struct mem_head *h = head_of(p);
     h->release(h->base, h->size);
 }

@@ -25,6 +25,11 @@ void mem_set_hooks(const struct mem_hooks *h);
 /// for size 0 or a size that overflows). Free with mem_free.
 void *mem_alloc(size_t size);
 
+/// A block of @p size bytes holding what @p p held (up to the smaller
+/// size), as realloc: NULL when memory is short, @p p then left as it is;
+/// p NULL: mem_alloc(size).
+void *mem_realloc(void *p, size_t size);
+
 /// Gives back a block of mem_alloc's (NULL: nothing).
 void mem_free(void *p);
 

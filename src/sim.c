@@ -6,6 +6,7 @@
 #include "contact.h"
 #include "gravity.h"
 #include "grid.h"
+#include "mem.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -58,13 +59,15 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
     size_t cnt = n ? n : 1;
     if (cnt > (size_t)-1 / (SIM_ARRAYS * sizeof(double)) || cnt >= UINT32_MAX)
         return -1;
-    double *block = calloc(cnt * SIM_ARRAYS, sizeof(double));
-    uint32_t *id = malloc(2 * cnt * sizeof *id);
+    /* the arrays on huge pages where the program asked (see mem.h) */
+    double *block = mem_alloc(cnt * SIM_ARRAYS * sizeof(double));
+    uint32_t *id = mem_alloc(2 * cnt * sizeof *id);
     if (!block || !id) {
-        free(block);
-        free(id);
+        mem_free(block);
+        mem_free(id);
         return -1;
     }
+    memset(block, 0, cnt * SIM_ARRAYS * sizeof(double));
     for (size_t i = 0; i < cnt; i++)
         id[i] = id[cnt + i] = (uint32_t)i;
     s->id = id;
@@ -85,8 +88,8 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
 
 void sim_free(struct sim *s)
 {
-    free(s->x); /* the one block */
-    free(s->id); /* id and slot */
+    mem_free(s->x); /* the one block */
+    mem_free(s->id); /* id and slot */
     grid_free(s->grid);
     if (s->scratch) {
         free(s->scratch->ring);

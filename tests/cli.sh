@@ -199,8 +199,8 @@ check "CR-only line ends read as lines" grep -qx 'ball 200 100 0 0 1 5 red' "$ou
 printf 'table 800 400\r\nball 100 100 0 0 1 5\r\n' | "$SPRINGBALL" -H - >"$out" 2>"$err"
 check "CR LF line ends still read" grep -qx 'ball 100 100 0 0 1 5' "$out"
 # The layering (issue 10): the broad phase knows nothing of the simulation.
-# grid.c compiles with grid.h and the C library alone.
-mkdir -p "$tmp.d" && cp src/grid.h src/grid.c "$tmp.d/"
+# grid.c compiles with grid.h, the allocator's mem.h and the C library alone.
+mkdir -p "$tmp.d" && cp src/grid.h src/mem.h src/grid.c "$tmp.d/"
 check "grid.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid.c"
 rm -rf "$tmp.d"
 summary

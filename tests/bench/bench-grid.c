@@ -15,6 +15,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bigmem.h"
 #include "grid.h"
 #include "scene.h"
 #include "sim.h"
@@ -181,6 +182,7 @@ static int run(int brute, long steps, int runs, const char *path)
 
 int main(int argc, char **argv)
 {
+    bigmem_install(); /* as springball does */
     if (argc == 7 && strcmp(argv[1], "gen") == 0)
         return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
                    argv[5], argv[6]);

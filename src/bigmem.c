@@ -27,7 +27,7 @@
 static void *big_alloc(size_t size)
 {
     if (size < BIG_MIN)
-        return aligned_alloc(64, (size + 63) & ~(size_t)63);
+        return aligned_alloc(64, size); /* a multiple of 64 (see mem.h) */
     if (size > SIZE_MAX - 2 * HUGE_PAGE)
         return NULL;
     size_t len = (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
@@ -39,8 +39,7 @@ static void *big_alloc(size_t size)
     unsigned char *start = (unsigned char *)a;
     if (start > m)
         munmap(m, (size_t)(start - m));
-    if (start + len < m + len + HUGE_PAGE)
-        munmap(start + len, (size_t)(m + len + HUGE_PAGE - (start + len)));
+    munmap(start + len, (size_t)(m + HUGE_PAGE - start)); /* the tail: never empty */
 #ifdef MADV_HUGEPAGE
     madvise(start, len, MADV_HUGEPAGE);
 #endif
@@ -56,10 +55,13 @@ static void big_release(void *p, size_t size)
     munmap(p, (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
 
-void bigmem_install(void)
+int bigmem_install(void)
 {
 #ifndef BIGMEM_OFF
     static const struct mem_hooks h = {big_alloc, big_release};
     mem_set_hooks(&h);
+    return 1;
+#else
+    return 0;
 #endif
 }

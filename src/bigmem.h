@@ -12,6 +12,7 @@
 /// memory that asks (the "madvise" setting), a first touch then costs one
 /// fault per 2 MiB instead of one per 4 KiB. Nothing under AddressSanitizer,
 /// which would not see inside mapped blocks.
-void bigmem_install(void);
+/// @return 1 when installed, 0 when not (AddressSanitizer).
+int bigmem_install(void);
 
 #endif

@@ -9,8 +9,9 @@
 
 #include <stddef.h>
 
-/// An allocator of large blocks: alloc returns @p size bytes aligned to 64
-/// (or NULL), release gives back a block of alloc's with its size.
+/// An allocator of large blocks: alloc returns @p size bytes (a multiple
+/// of 64) aligned to 64, or NULL; release gives back a block of alloc's
+/// with its size.
 struct mem_hooks {
     void *(*alloc)(size_t size);
     void (*release)(void *p, size_t size);

@@ -87,19 +87,12 @@ void test_mem(void)
     /* bigmem: large blocks start a header before a 2 MiB boundary, are
      * whole, and an engine on them runs as on malloc's */
     double plain = run_gas();
-    bigmem_install();
+    int mapped = bigmem_install();
     size_t big = (size_t)5 << 20;
     p = mem_alloc(big);
     CHECK(p != NULL);
-#if !defined(__SANITIZE_ADDRESS__)
-#if defined(__has_feature)
-#if !__has_feature(address_sanitizer)
-    CHECK(p && (uintptr_t)(p - 64) % ((size_t)2 << 20) == 0);
-#endif
-#else
-    CHECK(p && (uintptr_t)(p - 64) % ((size_t)2 << 20) == 0);
-#endif
-#endif
+    if (mapped)
+        CHECK(p && (uintptr_t)(p - 64) % ((size_t)2 << 20) == 0);
     if (p) {
         memset(p, 1, big);
         CHECK(p[0] == 1 && p[big - 1] == 1);

@@ -82,6 +82,7 @@ enum {
 struct event_cell {
     int32_t n, j[EV_CELL_CAP];
 };
+_Static_assert(EV_CELL_CAP == 3, "grid_link's empty cell has three places");
 
 /* The grid has a border of empty cells all round, so that the 3x3 cells
  * around any cell are all there: cell (cx, cy), -1 <= cx <= nx, is at
@@ -1559,11 +1560,15 @@ static void cell_link(struct event *ev, size_t k)
         cl->j[cl->n++] = (int32_t)k;
         return;
     }
+    /* more[c] means something only while the cell holds more than
+     * EV_CELL_CAP (it is never set up otherwise: at start-up that is a
+     * page of memory untouched for every 1024 cells) */
+    int32_t head = cl->n > EV_CELL_CAP ? ev->more[c] : -1;
     cl->n++;
     ev->c[k].prev = -1;
-    ev->b[k].next = ev->more[c];
-    if (ev->more[c] >= 0)
-        ev->c[ev->more[c]].prev = (int32_t)k;
+    ev->b[k].next = head;
+    if (head >= 0)
+        ev->c[head].prev = (int32_t)k;
     ev->more[c] = (int32_t)k;
 }
 
@@ -1666,30 +1671,55 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
     ev->ny = fy < 1 ? 1 : fy > cap ? (long)cap : (long)fy;
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
-    size_t cells = (size_t)ev->nx * (size_t)ev->ny;
     size_t padded = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
     ev->cell = array(padded, sizeof *ev->cell);
-    ev->more = array(padded, sizeof *ev->more); /* cells + 1 <= padded */
+    ev->more = array(padded, sizeof *ev->more);
     ev->big = array(n ? n : 1, sizeof *ev->big);
-    int32_t *cell = malloc((n ? n : 1) * sizeof *cell);
-    if (!ev->cell || !ev->more || !ev->big || !cell) {
-        free(cell);
+    /* the balls' cells, then the balls by row */
+    size_t nn = n ? n : 1, nx = (size_t)ev->nx, ny = (size_t)ev->ny;
+    int32_t *key = array(2 * nn, sizeof *key);
+    size_t *rows = malloc((ny + 1 + nx + 1) * sizeof *rows), *cols = rows + ny + 1;
+    if (!ev->cell || !ev->more || !ev->big || !key || !rows) {
+        mem_free(key);
+        free(rows);
         return -1;
     }
-    /* count per cell in more[], then prefix sums, then place */
-    int32_t *count = ev->more;
-    memset(count, 0, (cells + 1) * sizeof *count);
+    int32_t *byrow = key + nn;
+    /* A counting sort by row, then one by column within each row (both
+     * stable: balls of a cell stay in number order). Each counts in a
+     * table of one row's size, which stays in the first-level cache; one
+     * count for each cell of the grid (10 MB at 10^6 balls) cost two cache
+     * misses a ball. */
+    memset(rows, 0, (ny + 1) * sizeof *rows);
     for (size_t i = 0; i < n; i++) {
         long cx = clamp_cell(s->x[i], ev->cw, ev->nx);
         long cy = clamp_cell(s->y[i], ev->ch, ev->ny);
-        cell[i] = (int32_t)(cy * ev->nx + cx);
-        count[cell[i] + 1]++;
+        key[i] = (int32_t)(cy * ev->nx + cx);
+        rows[cy + 1]++;
     }
-    for (size_t a = 0; a < cells; a++)
-        count[a + 1] += count[a];
+    for (size_t y = 0; y < ny; y++)
+        rows[y + 1] += rows[y];
     for (size_t i = 0; i < n; i++)
-        order[count[cell[i]]++] = (int32_t)i;
-    free(cell);
+        byrow[rows[(size_t)key[i] / nx]++] = (int32_t)i;
+    /* rows[y] is now the end of row y */
+    for (size_t y = 0, lo = 0; y < ny; lo = rows[y++]) {
+        size_t hi = rows[y], base = y * nx;
+        if (hi - lo < 2) { /* mostly so in a thin gas */
+            if (hi > lo)
+                order[lo] = byrow[lo];
+            continue;
+        }
+        memset(cols, 0, (nx + 1) * sizeof *cols);
+        for (size_t a = lo; a < hi; a++)
+            cols[(size_t)key[byrow[a]] - base + 1]++;
+        cols[0] = lo;
+        for (size_t x = 0; x < nx; x++)
+            cols[x + 1] += cols[x];
+        for (size_t a = lo; a < hi; a++)
+            order[cols[(size_t)key[byrow[a]] - base]++] = byrow[a];
+    }
+    mem_free(key);
+    free(rows);
     return 0;
 }
 
@@ -1700,10 +1730,9 @@ static int grid_size(struct event *ev, const struct sim *s, int32_t *order)
 static void grid_link(struct event *ev)
 {
     size_t cells = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
-    memset(ev->cell, 0xff, cells * sizeof *ev->cell);
-    memset(ev->more, 0xff, cells * sizeof *ev->more);
+    static const struct event_cell empty = {0, {-1, -1, -1}};
     for (size_t c = 0; c < cells; c++)
-        ev->cell[c].n = 0;
+        ev->cell[c] = empty;
     double cmin = ev->cw < ev->ch ? ev->cw : ev->ch, rsmall = 0;
     for (size_t k = 0; k < ev->n; k++)
         if (2 * ev->b[k].r * (1 + 1e-6) <= cmin && ev->b[k].r > rsmall)
@@ -2079,35 +2108,29 @@ int event_init(struct event *ev, const struct sim *s,
         event_free(ev);
         return EVENT_ENOMEM;
     }
-    memset(ev->c, 0, cnt * sizeof *ev->c);
     double rmin = INFINITY, vmax = 0;
     ev->mono = 1;
     ev->mass = n ? s->m[0] : 1;
-    for (size_t k = 0; k < n; k++) {
-        size_t i = ev->grid ? (size_t)order[k] : k;
+    for (size_t k = 0; k < n; k++)
+        ev->at[ev->grid ? (size_t)order[k] : k] = (int32_t)k;
+    free(order);
+    /* balls in number order, records written whole where they go: the
+     * reads stream, and at 10^6 balls in random places that is twice as
+     * fast as reading six arrays at random */
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t)ev->at[i];
         ev->q[k].id = (int32_t)i;
         ev->mono &= memcmp(&s->m[i], &ev->mass, sizeof ev->mass) == 0; /* the same bits */
-        ev->at[i] = (int32_t)k;
-        struct event_ball *a = &ev->b[k];
-        a->x = s->x[i];
-        a->y = s->y[i];
-        a->vx = s->vx[i];
-        a->vy = s->vy[i];
-        a->tb = s->t;
-        a->r = s->r[i];
-        a->tlim = INFINITY;
-        a->cnt = EV_CNT0;
-        ev->c[k].other = EV_CNT0;
-        a->next = -1;
-        ev->c[k].m = s->m[i];
-        ev->c[k].tlast = -INFINITY;
+        ev->b[k] = (struct event_ball){.x = s->x[i], .y = s->y[i], .vx = s->vx[i],
+                                       .vy = s->vy[i], .tb = s->t, .r = s->r[i],
+                                       .tlim = INFINITY, .cnt = EV_CNT0, .next = -1};
+        ev->c[k] = (struct event_cold){.m = s->m[i], .tlast = -INFINITY, .other = EV_CNT0};
         double v = sqrt(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
         if (v > vmax)
             vmax = v;
         if (s->r[i] < rmin)
             rmin = s->r[i];
     }
-    free(order);
     if (ev->grid)
         grid_link(ev);
     if (ev->nl)

@@ -191,7 +191,7 @@ struct event {
     double cw, ch;            ///< cell size, >= the largest small-ball diameter
     double rsmall;            ///< the largest radius of a small ball
     struct event_cell *cell;  ///< per cell: its count and first small balls
-    int32_t *more;            ///< per cell: the rest, a doubly linked list
+    int32_t *more;            ///< per cell: the rest, a doubly linked list (set only while a cell holds more)
     int32_t *big;             ///< records with reach > 1, looked at by every ball
     size_t nbig;
     /* neighbour lists (a dense gas): the cells hold the balls by the

@@ -6,12 +6,30 @@
  * it as k grows, and simultaneous contacts (break, cradle) that terminate.
  */
 #include "event.h"
+#include "mem.h"
 #include "scene.h"
 #include "sim.h"
 #include "test.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* An allocator that fills its blocks with a byte: an engine that reads
+ * what it never wrote then runs differently, or reads out of bounds. */
+static unsigned char fill_byte;
+static void *fill_alloc(size_t size)
+{
+    void *p = aligned_alloc(64, size);
+    if (p)
+        memset(p, fill_byte, size);
+    return p;
+}
+static void fill_release(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
 
 /* A simulation of n balls on a table w x h (all else zero). */
 static void blank(struct sim *s, size_t n, double w, double h)
@@ -872,6 +890,85 @@ static void test_grid_ties(void)
     event_free(&ev);
     CHECK(sim_grid_matches_pairs(&s, 20000, &coll));
     CHECK(coll > 1000);
+    /* A cell's list of more is set up only when the cell first overflows
+     * (nothing else reads it): on memory filled with 0x55 (a list that
+     * would start at record 0x55555555) or 0x00 (at record 0), the same. */
+    const struct mem_hooks fill = {fill_alloc, fill_release};
+    const unsigned char bytes[] = {0x55, 0x00};
+    for (size_t b = 0; b < sizeof bytes; b++) {
+        long long again = -1;
+        fill_byte = bytes[b];
+        mem_set_hooks(&fill);
+        CHECK(sim_grid_matches_pairs(&s, 20000, &again));
+        mem_set_hooks(NULL);
+        CHECK(again == coll);
+    }
+    sim_free(&s);
+}
+
+/* The records are in cell order, row by row, and in ball order within a
+ * cell (the counting sorts at init); records k and ball numbers i map
+ * both ways. */
+static int cell_ordered(const struct sim *s, int grid)
+{
+    struct event ev;
+    struct event_config cfg = config(grid);
+    if (event_init(&ev, s, &cfg, NULL) != EVENT_OK)
+        return 0;
+    size_t n = s->n;
+    long *rec = malloc(n * sizeof *rec);
+    int ok = rec != NULL && ev.grid == 1;
+    for (size_t k = 0; ok && k < n; k++)
+        rec[k] = -1;
+    for (size_t i = 0; ok && i < n; i++) {
+        long k = ev.at[i];
+        ok = k >= 0 && (size_t)k < n && rec[k] < 0;
+        if (ok)
+            rec[k] = (long)i;
+    }
+    long last = -1, lasti = -1;
+    for (size_t k = 0; ok && k < n; k++) {
+        size_t i = (size_t)rec[k];
+        double fx = floor(s->x[i] / ev.cw), fy = floor(s->y[i] / ev.ch);
+        long cx = fx < 0 ? 0 : fx >= (double)ev.nx ? ev.nx - 1 : (long)fx;
+        long cy = fy < 0 ? 0 : fy >= (double)ev.ny ? ev.ny - 1 : (long)fy;
+        long key = cy * ev.nx + cx;
+        ok = key > last || (key == last && (long)i > lasti);
+        last = key;
+        lasti = (long)i;
+    }
+    free(rec);
+    event_free(&ev);
+    return ok;
+}
+
+static void test_cell_order(void)
+{
+    struct sim s;
+    struct scene sc;
+    struct scene_error err;
+    /* a gas in random places: rows of many balls, cells of several */
+    const char *gas[] = {
+        "table 300 100\nrandom 2000 1 1 1 3\n",
+        "table 40 900\nrandom 1500 1 1 1 4\n",
+        "table 500 500\nrandom 60 1 1 1 5\n", /* a thin gas: rows of one or none */
+        "table 100 100\nrandom 300 0.5..3 1 1 6\n", /* big balls too */
+    };
+    for (size_t g = 0; g < sizeof gas / sizeof *gas; g++) {
+        int loaded = scene_parse(&sc, gas[g], strlen(gas[g]), &err) == 0;
+        CHECK(loaded);
+        if (!loaded)
+            continue;
+        CHECK(scene_to_sim(&sc, &s) == 0);
+        CHECK(cell_ordered(&s, 2));
+        sim_free(&s);
+        scene_free(&sc);
+    }
+    /* a blob, many balls to a cell, on a wide table */
+    blank(&s, 100, 40, 40);
+    for (size_t i = 0; i < 100; i++)
+        put(&s, 99 - i, 17 + 0.7 * (double)(i % 10), 17 + 0.7 * (double)(i / 10), 0, 1, 1, 0.2);
+    CHECK(cell_ordered(&s, 2));
     sim_free(&s);
 }
 
@@ -1082,6 +1179,7 @@ void test_event(void)
     test_lists();
     test_spring_agrees();
     test_grid_ties();
+    test_cell_order();
     test_few_balls();
     test_extreme_tables();
     test_extreme_scales();

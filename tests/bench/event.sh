@@ -7,7 +7,9 @@
 # and all pairs (no grid, O(N) per event) beside the default at 10^3 balls
 # and on the textbook inputs. Each row is the median of RUNS runs (default 3), the
 # rows' runs interleaved (run 1 of every row, then run 2, ...) so that the
-# machine's drift spreads over all of them; min-max is the spread.
+# machine's drift spreads over all of them; min-max is the spread. init_s
+# is the engine's start-up, (kernel) the part of it spent in the kernel,
+# handing out and zeroing the engine's memory.
 # BENCH_EVENT is the driver (default build/bench-event).
 cd "$(dirname "$0")/../.." || exit 1
 B=${BENCH_EVENT:-build/bench-event}
@@ -36,23 +38,25 @@ billiards5.txt grid|tests/particles/billiards5.txt 2 2000000'
 for run in $(seq 1 "$RUNS"); do
     printf '%s\n' "$rows" | while IFS='|' read -r name args; do
         set -- $(echo "$args" | sed "s/@/$run/")
-        # fields: n grid done crossings init run de
-        "$B" "$@" | awk -v name="$name" '{ printf "%s|%.0f|%.3f\n", name, $3 / $6, $5 }'
+        # fields: n grid done crossings init run de collisions init_kernel
+        "$B" "$@" | awk -v name="$name" '{ printf "%s|%.0f|%.3f|%.3f\n", name, $3 / $6, $5, $9 }'
     done
 done >"$out"
 
-printf '%-24s %12s %22s %9s\n' input events/s "(min-max)" init_s
+printf '%-24s %12s %22s %9s %9s\n' input events/s "(min-max)" init_s "(kernel)"
 printf '%s\n' "$rows" | while IFS='|' read -r name args; do
     grep -F "$name|" "$out" | awk -F'|' -v name="$name" '$1 == name' | awk -F'|' '
-        { r[NR] = $2; i[NR] = $3 }
+        { r[NR] = $2; i[NR] = $3; k[NR] = $4 }
         END {
             n = NR
             for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) {
                 if (r[b] < r[a]) { x = r[a]; r[a] = r[b]; r[b] = x }
                 if (i[b] < i[a]) { x = i[a]; i[a] = i[b]; i[b] = x }
+                if (k[b] < k[a]) { x = k[a]; k[a] = k[b]; k[b] = x }
             }
             m = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
             mi = (n % 2) ? i[(n + 1) / 2] : (i[n / 2] + i[n / 2 + 1]) / 2
-            printf "%12.0f %10.0f-%-11.0f %9.3f\n", m, r[1], r[n], mi
+            mk = (n % 2) ? k[(n + 1) / 2] : (k[n / 2] + k[n / 2 + 1]) / 2
+            printf "%12.0f %10.0f-%-11.0f %9.3f %9.3f\n", m, r[1], r[n], mi, mk
         }' | sed "s/^/$(printf '%-24s' "$name")/"
 done

@@ -1182,7 +1182,7 @@ static double nl_leave(const struct event *ev, const struct event_ball *a,
  * Plain hard balls between closed walls here, in as few instructions as
  * measured (a tenth of an event's); a field, friction or open sides in
  * predict_own_general. */
-/* Record k's own event @p code at time @p t (not before now) into *e. */
+/* A record's own event @p code at time @p t (not before now) into *e. */
 static EV_INLINE void own_event(const struct event *ev, double t, int code,
                                 struct event_item *e)
 {
@@ -2095,9 +2095,7 @@ int event_init(struct event *ev, const struct sim *s,
         fail |= !(ev->nbr = array(cnt, sizeof *ev->nbr));
     fail |= !(ev->vx = array(cnt, sizeof *ev->vx));
     fail |= !(ev->vy = array(cnt, sizeof *ev->vy));
-    fail |= !(ev->ncoll = array(cnt, sizeof *ev->ncoll));
-    if (ev->ncoll)
-        memset(ev->ncoll, 0, cnt * sizeof *ev->ncoll);
+    fail |= !(ev->ncoll = array(cnt, sizeof *ev->ncoll)); /* set by publish */
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = array(ev->capl + 1, sizeof *ev->lhead));
     fail |= !(ev->at = array(cnt, sizeof *ev->at));
@@ -2592,8 +2590,9 @@ void event_diag(const struct event *ev, struct event_diag *d)
     d->events = ev->collisions + ev->walls;
     for (size_t i = 0; i < ev->n; i++) {
         size_t k = (size_t)ev->at[i];
-        if (kcoll(ev, k) > d->max_ball)
-            d->max_ball = kcoll(ev, k);
+        long long kc = kcoll(ev, k);
+        if (kc > d->max_ball)
+            d->max_ball = kc;
         double x, y, vx, vy;
         ball_now(ev, &ev->b[k], &x, &y, &vx, &vy);
         d->px += ev->c[k].m * vx;

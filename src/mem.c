@@ -14,8 +14,7 @@
 
 struct mem_head {
     size_t size;                       /* of the whole block, header included */
-    void (*release)(void *p, size_t size);
-    void *base;                        /* what the allocator returned */
+    void (*release)(void *p, size_t size); /* gets the header's address back */
 };
 
 static void *plain_alloc(size_t size)
@@ -50,7 +49,6 @@ void *mem_alloc(size_t size)
     struct mem_head *h = (struct mem_head *)(void *)base;
     h->size = whole;
     h->release = hooks.release;
-    h->base = base;
     return base + MEM_HEAD;
 }
 
@@ -77,5 +75,5 @@ void mem_free(void *p)
     if (!p)
         return;
     struct mem_head *h = head_of(p);
-    h->release(h->base, h->size);
+    h->release(h, h->size);
 }

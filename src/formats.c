@@ -1,5 +1,6 @@
 /*
- * formats.c - detect, parse and write whichever format (see formats.h).
+ * formats.c - the table of formats, and detect, parse and write through it
+ * (see formats.h).
  */
 #include "formats.h"
 
@@ -9,12 +10,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+const struct format formats_table[] = {
+    [SCENE_FORMAT_NATIVE] = {"scene", "(the native format)", NULL,
+                             scene_parse, scene_write},
+    [SCENE_FORMAT_UNIVERSE] = {"universe", "(N, R, then N rows x y vx vy mass name)",
+                               universe_detect, universe_parse, universe_write},
+    [SCENE_FORMAT_PARTICLES] = {"particles",
+                                "(n, then n rows rx ry vx vy radius mass r g b)",
+                                particles_detect, particles_parse, particles_write},
+};
+
+const size_t formats_count = sizeof formats_table / sizeof *formats_table;
+
+const struct format *formats_get(int id)
+{
+    if (id < 0 || (size_t)id >= formats_count)
+        id = SCENE_FORMAT_NATIVE;
+    return &formats_table[id];
+}
+
+int formats_named(const char *name)
+{
+    for (size_t i = 0; i < formats_count; i++)
+        if (strcmp(formats_table[i].name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *formats_names(char *buf, size_t size)
+{
+    size_t at = 0;
+    if (size)
+        buf[0] = 0;
+    for (size_t i = 0; i < formats_count && at + 1 < size; i++) {
+        const char *sep = i == 0 ? "" : i + 1 == formats_count ? " or " : ", ";
+        int n = snprintf(buf + at, size - at, "%s%s", sep, formats_table[i].name);
+        if (n < 0)
+            break;
+        at += (size_t)n < size - at ? (size_t)n : size - at - 1;
+    }
+    return buf;
+}
+
 int formats_detect(const char *text, size_t len)
 {
-    if (particles_detect(text, len))
-        return SCENE_FORMAT_PARTICLES;
-    if (universe_detect(text, len))
-        return SCENE_FORMAT_UNIVERSE;
+    for (size_t i = formats_count; i-- > 0;)
+        if (formats_table[i].detect && formats_table[i].detect(text, len))
+            return (int)i;
     return SCENE_FORMAT_NATIVE;
 }
 
@@ -69,19 +111,10 @@ int formats_parse(struct scene *sc, const char *text, size_t len, int format,
     }
     if (format == FORMATS_AUTO)
         format = formats_detect(text, len);
-    if (format == SCENE_FORMAT_PARTICLES)
-        return particles_parse(sc, text, len, err);
-    if (format == SCENE_FORMAT_UNIVERSE)
-        return universe_parse(sc, text, len, err);
-    return scene_parse(sc, text, len, err);
+    return formats_get(format)->parse(sc, text, len, err);
 }
 
 void formats_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
-    if (sc->format == SCENE_FORMAT_PARTICLES)
-        particles_write(f, sc, s);
-    else if (sc->format == SCENE_FORMAT_UNIVERSE)
-        universe_write(f, sc, s);
-    else
-        scene_write(f, sc, s);
+    formats_get(sc->format)->write(f, sc, s);
 }

@@ -1,25 +1,56 @@
 /*
- * formats.h - the three input formats behind one door: which one a text is
- * in, parsing it, and writing a state back in the format it came in.
+ * formats.h - the input formats behind one door: one table says which
+ * formats there are, how each is recognised, parsed and written back.
  *
  * The native scene format (scene.h), the NBody universe (universe.h) and
- * the textbook particle files (particles.h). Parsing prints nothing; only
- * formats_write does I/O.
+ * the textbook particle files (particles.h). Detection, --format, --help and
+ * the writers all read formats_table; adding a format is adding a row (and
+ * its enum scene_format). Parsing prints nothing; only the writers do I/O.
  */
 #ifndef FORMATS_H
 #define FORMATS_H
 
 #include "scene.h"
 
+#include <stddef.h>
 #include <stdio.h>
 
 /// Ask formats_parse to detect the format.
 #define FORMATS_AUTO (-1)
 
-/// The format of @p text (an enum scene_format): a particle file when line
-/// 1 is a single count and line 2 has nine fields, else a universe when the
-/// first token is a count, else a native scene. (A particle file also looks
-/// like a universe, so particles are asked first.)
+/// One format.
+struct format {
+    const char *name;  ///< its --format name ("scene", "universe", ...)
+    const char *help;  ///< what --help says after the name, e.g. "(the native format)"
+    /// 1 when @p text looks like this format; NULL: any text does (the native scene).
+    int (*detect)(const char *text, size_t len);
+    /// Parses the text into @p sc, as scene_parse (sets sc->format to the row's index).
+    int (*parse)(struct scene *sc, const char *text, size_t len,
+                 struct scene_error *err);
+    /// Writes the state @p s in this format, so that parsing it gives it back.
+    void (*write)(FILE *f, const struct scene *sc, const struct sim *s);
+};
+
+/// The formats, row i being enum scene_format i: the order of --help and of
+/// the list of names in errors. Detection asks the rows from the last to the
+/// first, so a format that an earlier row's detector also accepts goes after
+/// it (a particle file looks like a universe; any text is a native scene).
+extern const struct format formats_table[];
+/// Rows in formats_table.
+extern const size_t formats_count;
+
+/// The row of format @p id (an enum scene_format; the native scene when out of range).
+const struct format *formats_get(int id);
+
+/// The enum scene_format named @p name (a row's name), or -1.
+int formats_named(const char *name);
+
+/// The names joined for a message, "scene, universe or particles", into
+/// @p buf of @p size bytes (cut to fit). @return buf.
+const char *formats_names(char *buf, size_t size);
+
+/// The format of @p text (an enum scene_format): the last row whose
+/// detector accepts it, else the native scene.
 int formats_detect(const char *text, size_t len);
 
 /// Parses @p text in @p format (an enum scene_format, or FORMATS_AUTO),

@@ -98,9 +98,14 @@ static void usage(void)
 "                         standard error at the end\n"
 "      --engine=ENGINE    spring (default: Hooke springs, fixed dt) or event\n"
 "                         (exact hard balls, event-driven; -n counts events)\n"
-"      --format=FORMAT    read SCENE as FORMAT: scene (the native format),\n"
-"                         universe (N, R, then N rows x y vx vy mass name) or\n"
-"                         particles (n, then n rows rx ry vx vy radius mass r g b);\n"
+"      --format=FORMAT    read SCENE as FORMAT:",
+        stdout);
+    /* One line a format, from the table: "NAME (HELP)," ... " or" ... ";". */
+    for (size_t i = 0; i < formats_count; i++)
+        printf("%s%s %s%s\n", i ? "                         " : " ",
+               formats_table[i].name, formats_table[i].help,
+               i + 1 == formats_count ? ";" : i + 2 == formats_count ? " or" : ",");
+    fputs(
 "                         default: detected from the text\n"
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
 "                         0 < THETA <= 1, or 0 for the exact sum (default:\n"
@@ -609,14 +614,12 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_STATS: o->stats = 1; break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "scene") == 0)
-                o->format = SCENE_FORMAT_NATIVE;
-            else if (strcmp(optarg, "universe") == 0)
-                o->format = SCENE_FORMAT_UNIVERSE;
-            else if (strcmp(optarg, "particles") == 0)
-                o->format = SCENE_FORMAT_PARTICLES;
-            else
-                die_usage("--format: unknown format '%s' (use scene, universe or particles)", optarg);
+            o->format = formats_named(optarg);
+            if (o->format < 0) {
+                char names[256];
+                die_usage("--format: unknown format '%s' (use %s)", optarg,
+                          formats_names(names, sizeof names));
+            }
             break;
         case OPT_THETA:
             o->have_theta = 1;

@@ -347,8 +347,40 @@ static void test_read_back(void)
     scene_free(&sc);
 }
 
+/* The table of formats: each row is detected from its own sample, parsed
+ * into its own index, found by its name; a new row needs a sample here. */
+static void test_format_table(void)
+{
+    static const struct { const char *text; size_t n; } sample[] = {
+        [SCENE_FORMAT_NATIVE] = {"ball 1 2 0 0 1 0.5\nball 5 2 0 0 1 0.5\n", 2},
+        [SCENE_FORMAT_UNIVERSE] = {"2\n100\n0 0 0 0 1 a.gif\n10 0 0 1 1 b.gif\n", 2},
+        [SCENE_FORMAT_PARTICLES] = {"2\n0.5 0.5 3 0 0.1 1 255 0 0\n"
+                                    "0.2 0.2 0 -3 0.05 1 0 255 0\n", 2},
+    };
+    CHECK(formats_count == sizeof sample / sizeof *sample);
+    for (size_t i = 0; i < formats_count && i < sizeof sample / sizeof *sample; i++) {
+        const struct format *f = formats_get((int)i);
+        CHECK(f == &formats_table[i] && f->name && f->help && f->parse && f->write);
+        CHECK(formats_named(f->name) == (int)i);
+        const char *text = sample[i].text;
+        CHECK(formats_detect(text, strlen(text)) == (int)i);
+        struct scene sc;
+        struct scene_error err;
+        CHECK(formats_parse(&sc, text, strlen(text), FORMATS_AUTO, &err) == 0);
+        CHECK(sc.format == (int)i && sc.n == sample[i].n);
+        scene_free(&sc);
+    }
+    CHECK(formats_named("xml") == -1 && formats_named("") == -1);
+    CHECK(formats_get(-1) == &formats_table[SCENE_FORMAT_NATIVE]);
+    CHECK(formats_get((int)formats_count) == &formats_table[SCENE_FORMAT_NATIVE]);
+    char buf[64];
+    CHECK(strcmp(formats_names(buf, sizeof buf), "scene, universe or particles") == 0);
+    CHECK(strcmp(formats_names(buf, 9), "scene, u") == 0);
+}
+
 void test_scene(void)
 {
+    test_format_table();
     test_read_back();
     test_directives();
     test_rack();

@@ -8,6 +8,7 @@
 #include "grid.h"
 #include "mem.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -515,6 +516,102 @@ int sim_forces(struct sim *s)
     const struct grid_pairs pl = g ? grid_pairs(g) : (struct grid_pairs){0};
     hooke_forces(s, g ? &pl : NULL);
     return SIM_OK;
+}
+
+/* === The observed state (see sim.h) === */
+
+/* Whether @p obs may keep its broad phase for the balls of @p s: the same
+ * slots, masses (the grid's scratch knows them) and radii on the same
+ * table. *move is then how far a ball moved since obs last saw it. */
+static int obs_keeps_grid(const struct sim *obs, const struct sim *s, double *move)
+{
+    *move = 0;
+    if (!obs->grid || obs->p.w != s->p.w || obs->p.h != s->p.h || obs->p.shape != s->p.shape)
+        return 0;
+    double m2 = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        if (obs->id[i] != s->id[i] || obs->r[i] != s->r[i] || obs->m[i] != s->m[i])
+            return 0;
+        double dx = s->x[i] - obs->x[i], dy = s->y[i] - obs->y[i];
+        double d2 = dx * dx + dy * dy;
+        m2 = d2 > m2 ? d2 : m2;
+    }
+    *move = sqrt(m2);
+    return *move <= DBL_MAX; /* not NaN, not infinite */
+}
+
+int sim_observe(const struct sim *s, struct sim *obs)
+{
+    if (!obs->x || obs->n != s->n) {
+        if (sim_assign(obs, s))
+            return -1;
+    } else {
+        double move;
+        int keep = obs_keeps_grid(obs, s, &move);
+        struct grid *g = obs->grid;
+        obs->grid = NULL; /* sim_copy would free it */
+        sim_copy(obs, s);
+        if (keep) {
+            obs->grid = g;
+            grid_moved(g, move);
+        } else {
+            grid_free(g);
+        }
+    }
+    int rc = sim_forces(obs);
+    if (rc)
+        return rc;
+    const double h = 0.5 * obs->p.dt;
+    for (size_t i = 0; i < obs->n; i++) {
+        obs->vx[i] += h * obs->fx[i] / obs->m[i];
+        obs->vy[i] += h * obs->fy[i] / obs->m[i];
+    }
+    return SIM_OK;
+}
+
+/* The stored component v whose observed one v + a is @p want, to the bit
+ * when an ulp or two either way gets there. */
+static double unobserve_one(double want, double a)
+{
+    double v = want - a;
+    if (!isfinite(v))
+        return want;
+    for (int k = 0; k < 4 && v + a != want; k++)
+        v = nextafter(v, v + a < want ? INFINITY : -INFINITY);
+    return v + a == want ? v : want - a;
+}
+
+int sim_unobserve(struct sim *s, const double *vx, const double *vy)
+{
+    struct sim t = {0};
+    if (sim_assign(&t, s))
+        return -1;
+    const double h = 0.5 * s->p.dt;
+    int rc = SIM_OK;
+    /* v_{j+1} = v_obs - h F(x, v_j)/m: F depends on v only through the
+     * dashpot, whose part of the map shrinks by about zeta pi dt / tau (tau
+     * the contact time) a pass; without one the second pass changes
+     * nothing and ends it. */
+    for (int pass = 0; pass < 64; pass++) {
+        if ((rc = sim_forces(&t)))
+            break;
+        int changed = 0;
+        for (size_t i = 0; i < t.n; i++) {
+            double ax = h * t.fx[i] / t.m[i], ay = h * t.fy[i] / t.m[i];
+            double nx = unobserve_one(vx[i], ax), ny = unobserve_one(vy[i], ay);
+            changed |= nx != t.vx[i] || ny != t.vy[i];
+            t.vx[i] = nx;
+            t.vy[i] = ny;
+        }
+        if (!changed && pass > 0)
+            break;
+    }
+    if (rc == SIM_OK) {
+        memcpy(s->vx, t.vx, s->n * sizeof *s->vx);
+        memcpy(s->vy, t.vy, s->n * sizeof *s->vy);
+    }
+    sim_free(&t);
+    return rc;
 }
 
 void sim_touch(struct sim *s)

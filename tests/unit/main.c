@@ -36,6 +36,7 @@ static const struct {
     {"numfmt", test_numfmt},
     {"record", test_record},
     {"mem", test_mem},
+    {"observe", test_observe},
 };
 
 int main(int argc, char **argv)

@@ -86,5 +86,6 @@ void test_edit(void);
 void test_numfmt(void);
 void test_record(void);
 void test_mem(void);
+void test_observe(void);
 
 #endif

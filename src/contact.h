@@ -28,7 +28,7 @@
 #ifndef CONTACT_H
 #define CONTACT_H
 
-#include "sim.h"
+#include "types.h"
 
 /// The exponential law is cut off at gaps of 40 eps, where the force has
 /// fallen by exp(-40) = 4.2e-18 from its value near contact: below the

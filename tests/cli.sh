@@ -203,4 +203,9 @@ check "CR LF line ends still read" grep -qx 'ball 100 100 0 0 1 5' "$out"
 mkdir -p "$tmp.d" && cp src/grid.h src/mem.h src/grid.c "$tmp.d/"
 check "grid.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid.c"
 rm -rf "$tmp.d"
+# No circle between sim and contact (issue 28): the contact laws compile with
+# contact.h, the parameters' types.h and the C library alone.
+mkdir -p "$tmp.d" && cp src/contact.h src/types.h src/contact.c "$tmp.d/"
+check "contact.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/contact.c"
+rm -rf "$tmp.d"
 summary

@@ -83,6 +83,17 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Milliseconds to wait for @p seconds, rounded up, in [0, one hour]: a wait
+ * of any length (a script's <t 1e300>, an infinite one) is a poll that
+ * sleeps; the loop wakes at most hourly to look again. */
+static int ms_until(double seconds)
+{
+    double ms = ceil(seconds * 1000);
+    if (!(ms > 0)) /* also NaN */
+        return 0;
+    return ms < 3600e3 ? (int)ms : 3600000;
+}
+
 /* Mouse events, from curses or from a script (the same numbers as
  * enum script_mouse). */
 enum { MOUSE_PRESS = SCRIPT_PRESS, MOUSE_MOVE = SCRIPT_DRAG, MOUSE_RELEASE = SCRIPT_RELEASE,
@@ -1721,9 +1732,14 @@ static int loop(struct ui *u)
     relayout(u);
     if (u->nitems > 0)
         u->due = u->wall;
+    int first = 1;
     while (!got_signal && !u->quit) {
         double t = now();
-        double dtw = t - u->wall;
+        /* The run starts at the first frame: the time the set-up took (long
+         * on a loaded machine) does not run the table before the script's
+         * first items, so a script's first wait starts at t = 0. */
+        double dtw = first ? 0 : t - u->wall;
+        first = 0;
         u->wall = t;
         /* A gap (the process stopped and continued, a slow terminal) is
          * one frame, not a jump that would fall behind. */
@@ -1783,28 +1799,24 @@ static int loop(struct ui *u)
             next += 1 / u->o.fps;
             if (next < tf)
                 next = tf;
-            ms = (int)ceil((next - tf) * 1000);
+            ms = ms_until(next - tf);
         } else {
             /* Paused: wait for a key, using no CPU; wake only to take a
              * note away or for the script. */
-            ms = u->f.note[0] ? (int)ceil((u->note_until - tf) * 1000) : -1;
+            ms = u->f.note[0] ? ms_until(u->note_until - tf) : -1;
             if (ms == 0)
                 ms = 1;
             next = tf;
         }
         if (u->next_item < u->nitems) {
-            int md = (int)ceil((u->due - tf) * 1000);
-            if (md < 0)
-                md = 0;
+            int md = ms_until(u->due - tf);
             if (ms < 0 || md < ms)
                 ms = md;
         }
         if (t_end > 0) {
-            double left = ceil((t_end - tf) * 1000);
-            if (left < 0)
-                left = 0;
+            int left = ms_until(t_end - tf);
             if (ms < 0 || left < ms)
-                ms = (int)left;
+                ms = left;
         }
         int w = wait_input(ms);
         if (w < 0) { /* the terminal is gone */

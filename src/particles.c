@@ -5,7 +5,6 @@
 #include "text.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,18 +20,6 @@ struct reader {
     int line;
     struct scene_error *err;
 };
-
-static int fail(struct reader *rd, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(rd->err->msg, sizeof rd->err->msg, fmt, ap);
-    va_end(ap);
-    /* Memory, not the input, failed: the caller exits 1, not 2. */
-    rd->err->nomem = strcmp(fmt, "out of memory") == 0;
-    rd->err->line = rd->line;
-    return -1;
-}
 
 
 static int is_space(char c)
@@ -117,10 +104,10 @@ static int get_channel(struct reader *rd, struct text_token t, const char *what,
     char buf[64];
     text_shown(t, buf, sizeof buf);
     if (!is_count(t))
-        return fail(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
+        return TEXT_FAIL(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
     unsigned long v = strtoul(buf, NULL, 10);
     if (v > 255)
-        return fail(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
+        return TEXT_FAIL(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
     *out = (unsigned)v;
     return 0;
 }
@@ -136,9 +123,9 @@ static int parse_row(struct reader *rd, const struct text_token *tok,
         if (get_double(rd, tok[f], names[f], &v[f]))
             return -1;
     if (!(v[4] > 0))
-        return fail(rd, "radius must be > 0");
+        return TEXT_FAIL(rd, "radius must be > 0");
     if (!(v[5] > 0))
-        return fail(rd, "mass must be > 0");
+        return TEXT_FAIL(rd, "mass must be > 0");
     unsigned c[3];
     for (int f = 0; f < 3; f++)
         if (get_channel(rd, tok[6 + f], names[6 + f], &c[f]))
@@ -195,36 +182,36 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
     char buf[64];
     int nt = next_nonblank(&rd, tok, MAX_TOKENS);
     if (nt == -2)
-        return fail(&rd, "NUL byte in the file");
+        return TEXT_FAIL(&rd, "NUL byte in the file");
     if (nt < 0) {
         rd.line = rd.line ? rd.line : 1;
-        return fail(&rd, "empty file (expected the number of particles)");
+        return TEXT_FAIL(&rd, "empty file (expected the number of particles)");
     }
     if (nt != 1)
-        return fail(&rd, "expected the number of particles alone on the line");
+        return TEXT_FAIL(&rd, "expected the number of particles alone on the line");
     if (!is_count(tok[0]))
-        return fail(&rd, "particle count: '%s' is not a whole number",
-                    text_shown(tok[0], buf, sizeof buf));
+        return TEXT_FAIL(&rd, "particle count: '%s' is not a whole number",
+                         text_shown(tok[0], buf, sizeof buf));
     unsigned long long n = tok[0].len > 18 ? 0 : strtoull(tok[0].s, NULL, 10);
     if (n < 1 || n > PARTICLES_MAX)
-        return fail(&rd, "particle count must be between 1 and %llu", PARTICLES_MAX);
+        return TEXT_FAIL(&rd, "particle count must be between 1 and %llu", PARTICLES_MAX);
     int count_line = rd.line;
     /* Grow as rows arrive, so a huge count in a short file costs nothing. */
     for (size_t i = 0; i < n; i++) {
         nt = next_nonblank(&rd, tok, MAX_TOKENS);
         if (nt == -2) {
             scene_free(sc);
-            return fail(&rd, "NUL byte in the file");
+            return TEXT_FAIL(&rd, "NUL byte in the file");
         }
         if (nt < 0) {
             scene_free(sc);
-            return fail(&rd, "expected %llu particles (line %d), found %zu",
-                        n, count_line, i);
+            return TEXT_FAIL(&rd, "expected %llu particles (line %d), found %zu",
+                             n, count_line, i);
         }
         if (nt != FIELDS) {
             scene_free(sc);
-            return fail(&rd, "expected 9 fields (rx ry vx vy radius mass r g b), "
-                             "found %d", nt);
+            return TEXT_FAIL(&rd, "expected 9 fields (rx ry vx vy radius mass r g b), "
+                                  "found %d", nt);
         }
         if (sc->n == sc->cap) {
             size_t cap = sc->cap ? 2 * sc->cap : 64;
@@ -233,7 +220,7 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
             struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
             if (!nb) {
                 scene_free(sc);
-                return fail(&rd, "out of memory");
+                return TEXT_FAIL(&rd, "out of memory");
             }
             sc->balls = nb;
             sc->cap = cap;
@@ -249,15 +236,15 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
     if (nt != -1) {
         scene_free(sc);
         if (nt == -2)
-            return fail(&rd, "NUL byte in the file");
-        return fail(&rd, "extra data after the %llu particles declared on line %d",
-                    n, count_line);
+            return TEXT_FAIL(&rd, "NUL byte in the file");
+        return TEXT_FAIL(&rd, "extra data after the %llu particles declared on line %d",
+                         n, count_line);
     }
     if (particles_spring(sc, &sc->p.k, &sc->p.dt)) {
         scene_free(sc);
         rd.line = count_line;
-        return fail(&rd, "no finite spring stiffness and time step suit these "
-                         "particles");
+        return TEXT_FAIL(&rd, "no finite spring stiffness and time step suit these "
+                              "particles");
     }
     return 0;
 }

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,18 +43,6 @@ struct parser {
     int seen_friction, seen_field, seen_open;
 };
 
-static int fail(struct parser *ps, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
-    va_end(ap);
-    /* Memory, not the input, failed: the caller exits 1, not 2. */
-    ps->err->nomem = strcmp(fmt, "out of memory") == 0;
-    ps->err->line = ps->line;
-    return -1;
-}
-
 
 static int tok_is(struct text_token t, const char *word)
 {
@@ -78,7 +65,7 @@ static int parse_positive(struct parser *ps, struct text_token t, const char *wh
     if (parse_double(ps, t, what, out))
         return -1;
     if (!(*out > 0))
-        return fail(ps, "%s must be > 0", what);
+        return TEXT_FAIL(ps, "%s must be > 0", what);
     return 0;
 }
 
@@ -90,16 +77,16 @@ static int parse_count(struct parser *ps, struct text_token t, const char *what,
     char buf[64], shown[96];
     text_str(t, buf, sizeof buf);
     if (t.len == 0 || t.len >= sizeof buf)
-        return fail(ps, "%s: '%s' is not a whole number", what,
-                    text_shown(t, shown, sizeof shown));
+        return TEXT_FAIL(ps, "%s: '%s' is not a whole number", what,
+                         text_shown(t, shown, sizeof shown));
     for (size_t i = 0; i < t.len; i++)
         if (buf[i] < '0' || buf[i] > '9')
-            return fail(ps, "%s: '%s' is not a whole number", what,
-                        text_shown(t, shown, sizeof shown));
+            return TEXT_FAIL(ps, "%s: '%s' is not a whole number", what,
+                             text_shown(t, shown, sizeof shown));
     errno = 0;
     unsigned long long v = strtoull(buf, NULL, 10);
     if (errno == ERANGE || v < lo || v > hi)
-        return fail(ps, "%s must be between %llu and %llu", what, lo, hi);
+        return TEXT_FAIL(ps, "%s must be between %llu and %llu", what, lo, hi);
     *out = v;
     return 0;
 }
@@ -141,19 +128,19 @@ static int parse_color(struct parser *ps, struct text_token t, uint32_t *out)
         return 0;
     char buf[64];
     if (t.len > 0 && t.s[0] == '#')
-        return fail(ps, "colour '%s' is not #rrggbb (six hex digits)",
-                    text_shown(t, buf, sizeof buf));
-    return fail(ps, "unknown colour '%s' (use red, green, yellow, blue, "
-                    "magenta, cyan, white or #rrggbb)",
-                text_shown(t, buf, sizeof buf));
+        return TEXT_FAIL(ps, "colour '%s' is not #rrggbb (six hex digits)",
+                         text_shown(t, buf, sizeof buf));
+    return TEXT_FAIL(ps, "unknown colour '%s' (use red, green, yellow, blue, "
+                         "magenta, cyan, white or #rrggbb)",
+                     text_shown(t, buf, sizeof buf));
 }
 
 static int add_ball(struct parser *ps, const struct scene_ball *b)
 {
     struct scene *sc = ps->sc;
     if (sc->n >= SCENE_MAX_BALLS)
-        return fail(ps, "too many balls (a scene holds at most %llu)",
-                    SCENE_MAX_BALLS);
+        return TEXT_FAIL(ps, "too many balls (a scene holds at most %llu)",
+                         SCENE_MAX_BALLS);
     if (sc->n == sc->cap) {
         size_t cap = sc->cap ? 2 * sc->cap : 64;
         struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
@@ -163,7 +150,7 @@ static int add_ball(struct parser *ps, const struct scene_ball *b)
         if (nb)
             sc->balls = nb;
         if (!nb || !nl)
-            return fail(ps, "out of memory");
+            return TEXT_FAIL(ps, "out of memory");
         sc->cap = cap;
     }
     ps->ball_line[sc->n] = ps->generating ? -ps->line : ps->line;
@@ -177,9 +164,9 @@ static int reserve(struct parser *ps, size_t more)
 {
     struct scene *sc = ps->sc;
     if (more > SCENE_MAX_BALLS - sc->n)
-        return fail(ps, "too many balls: %zu before this line and %zu on it "
-                        "(a scene holds at most %llu)", sc->n, more,
-                    SCENE_MAX_BALLS);
+        return TEXT_FAIL(ps, "too many balls: %zu before this line and %zu on it "
+                             "(a scene holds at most %llu)", sc->n, more,
+                         SCENE_MAX_BALLS);
     size_t need = sc->n + more;
     if (need <= sc->cap)
         return 0;
@@ -190,7 +177,7 @@ static int reserve(struct parser *ps, size_t more)
     if (nl)
         ps->ball_line = nl;
     if (!nb || !nl)
-        return fail(ps, "out of memory");
+        return TEXT_FAIL(ps, "out of memory");
     sc->cap = need;
     return 0;
 }
@@ -200,17 +187,17 @@ static int expect_fields(struct parser *ps, const struct text_token *tok, int nt
 {
     char buf[64];
     if (ntok - 1 < lo)
-        return fail(ps, "%s: missing field (expected %s)", usage, usage);
+        return TEXT_FAIL(ps, "%s: missing field (expected %s)", usage, usage);
     if (ntok - 1 > hi)
-        return fail(ps, "%s: extra field '%s' (expected %s)", usage,
-                    text_shown(tok[hi + 1], buf, sizeof buf), usage);
+        return TEXT_FAIL(ps, "%s: extra field '%s' (expected %s)", usage,
+                         text_shown(tok[hi + 1], buf, sizeof buf), usage);
     return 0;
 }
 
 static int once(struct parser *ps, int *seen, const char *what)
 {
     if (*seen)
-        return fail(ps, "'%s' given twice (first on line %d)", what, *seen);
+        return TEXT_FAIL(ps, "'%s' given twice (first on line %d)", what, *seen);
     *seen = ps->line;
     return 0;
 }
@@ -224,14 +211,14 @@ static int d_table(struct parser *ps, const struct text_token *tok, int ntok)
     if (once(ps, &ps->seen_table, "table"))
         return -1;
     if (ps->sc->n)
-        return fail(ps, "'table' must come before the balls");
+        return TEXT_FAIL(ps, "'table' must come before the balls");
     struct sim_params *p = &ps->sc->p;
     if (circle) {
         double R;
         if (parse_positive(ps, tok[2], "table radius", &R))
             return -1;
         if (!isfinite(2 * R))
-            return fail(ps, "table radius %.17g is too large", R);
+            return TEXT_FAIL(ps, "table radius %.17g is too large", R);
         p->shape = SIM_CIRCLE;
         p->w = p->h = 2 * R;
         return 0;
@@ -268,7 +255,7 @@ static int d_restitution(struct parser *ps, const struct text_token *tok, int nt
     if (parse_double(ps, tok[1], "restitution", &e))
         return -1;
     if (!(e > 0 && e <= 1))
-        return fail(ps, "restitution must be > 0 and <= 1");
+        return TEXT_FAIL(ps, "restitution must be > 0 and <= 1");
     ps->sc->p.restitution = e;
     return 0;
 }
@@ -284,8 +271,8 @@ static int d_walls(struct parser *ps, const struct text_token *tok, int ntok)
         ps->sc->p.walls = SIM_WALLS_SPRING;
     else {
         char buf[64];
-        return fail(ps, "walls: unknown kind '%s' (use hard or spring)",
-                    text_shown(tok[1], buf, sizeof buf));
+        return TEXT_FAIL(ps, "walls: unknown kind '%s' (use hard or spring)",
+                         text_shown(tok[1], buf, sizeof buf));
     }
     return 0;
 }
@@ -311,11 +298,11 @@ static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
         return 0;
     }
     if (ntok < 2)
-        return fail(ps, "contact: missing law (expected contact hooke or "
-                        "contact exp EPS KAPPA)");
+        return TEXT_FAIL(ps, "contact: missing law (expected contact hooke or "
+                             "contact exp EPS KAPPA)");
     char buf[64];
-    return fail(ps, "contact: unknown law '%s' (use hooke or exp EPS KAPPA)",
-                text_shown(tok[1], buf, sizeof buf));
+    return TEXT_FAIL(ps, "contact: unknown law '%s' (use hooke or exp EPS KAPPA)",
+                     text_shown(tok[1], buf, sizeof buf));
 }
 
 static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
@@ -331,7 +318,7 @@ static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
         if (parse_double(ps, tok[2], "gravity softening", &p->softening))
             return -1;
         if (!(p->softening >= 0))
-            return fail(ps, "gravity softening must be >= 0");
+            return TEXT_FAIL(ps, "gravity softening must be >= 0");
     }
     return 0;
 }
@@ -345,8 +332,8 @@ static int d_friction(struct parser *ps, const struct text_token *tok, int ntok)
     };
     char buf[64];
     if (ntok < 2)
-        return fail(ps, "friction: missing law (expected friction drag C, "
-                        "friction linear C or friction rolling A)");
+        return TEXT_FAIL(ps, "friction: missing law (expected friction drag C, "
+                             "friction linear C or friction rolling A)");
     for (size_t i = 0; i < sizeof law / sizeof *law; i++) {
         if (!tok_is(tok[1], law[i].name))
             continue;
@@ -359,8 +346,8 @@ static int d_friction(struct parser *ps, const struct text_token *tok, int ntok)
         p->friction = law[i].kind;
         return 0;
     }
-    return fail(ps, "friction: unknown law '%s' (use drag C, linear C or "
-                    "rolling A)", text_str(tok[1], buf, sizeof buf));
+    return TEXT_FAIL(ps, "friction: unknown law '%s' (use drag C, linear C or "
+                         "rolling A)", text_str(tok[1], buf, sizeof buf));
 }
 
 static int d_field(struct parser *ps, const struct text_token *tok, int ntok)
@@ -388,11 +375,11 @@ static int d_open(struct parser *ps, const struct text_token *tok, int ntok)
                 bit = 1u << i;
         char buf[64];
         if (!bit)
-            return fail(ps, "open: unknown side '%s' (use left, right, bottom "
-                            "or top)", text_str(tok[t], buf, sizeof buf));
+            return TEXT_FAIL(ps, "open: unknown side '%s' (use left, right, bottom "
+                                 "or top)", text_str(tok[t], buf, sizeof buf));
         if (open & bit)
-            return fail(ps, "open: side '%s' given twice",
-                        text_str(tok[t], buf, sizeof buf));
+            return TEXT_FAIL(ps, "open: side '%s' given twice",
+                             text_str(tok[t], buf, sizeof buf));
         open |= bit;
     }
     ps->sc->p.open = open;
@@ -627,8 +614,8 @@ static int parse_radii(struct parser *ps, struct text_token t, double *r0,
                 parse_positive(ps, b, "largest radius", r1))
                 return -1;
             if (*r1 < *r0)
-                return fail(ps, "random: radius range %.17g..%.17g runs "
-                                "backwards", *r0, *r1);
+                return TEXT_FAIL(ps, "random: radius range %.17g..%.17g runs "
+                                     "backwards", *r0, *r1);
             return 0;
         }
     if (parse_positive(ps, t, "radius", r0))
@@ -645,7 +632,8 @@ static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
         parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &n))
         return -1;
     if (n > ps->sc->n)
-        return fail(ps, "cue %llu: there are %zu balls before this line", n, ps->sc->n);
+        return TEXT_FAIL(ps, "cue %llu: there are %zu balls before this line", n,
+                         ps->sc->n);
     ps->sc->cue = (size_t)n;
     return 0;
 }
@@ -663,25 +651,25 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         parse_count(ps, tok[5], "seed", 0, UINT64_MAX, &seed))
         return -1;
     if (speed < 0)
-        return fail(ps, "speed must be >= 0");
+        return TEXT_FAIL(ps, "speed must be >= 0");
     /* the largest ball's mass, M (RMAX/RMIN)^2, must be a number: a range
      * of 1e-320..8 made masses of inf that no scene file can hold */
     if (!isfinite(m * (R / R0) * (R / R0)))
-        return fail(ps, "random: radius range %.17g..%.17g with mass %.17g "
-                        "gives the largest ball an infinite mass", R0, R, m);
+        return TEXT_FAIL(ps, "random: radius range %.17g..%.17g with mass %.17g "
+                             "gives the largest ball an infinite mass", R0, R, m);
     int maxwell = 0;
     const double sigma = speed * sqrt(0.5);
     if (ntok == 7) {
         char buf[64];
         if (!tok_is(tok[6], "maxwell"))
-            return fail(ps, "random: unknown option '%s' (use maxwell)",
-                        text_str(tok[6], buf, sizeof buf));
+            return TEXT_FAIL(ps, "random: unknown option '%s' (use maxwell)",
+                             text_str(tok[6], buf, sizeof buf));
         maxwell = 1;
     }
     struct scene *sc = ps->sc;
     const double w = sc->p.w, h = sc->p.h;
     if (!scene_holds(&sc->p, 0.5 * w, 0.5 * h, R))
-        return fail(ps, "random: radius %.17g does not fit the table", R);
+        return TEXT_FAIL(ps, "random: radius %.17g does not fit the table", R);
     if (reserve(ps, n))
         return -1;
 
@@ -709,13 +697,13 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
     g.head = malloc((size_t)g.nx * (size_t)g.ny * sizeof *g.head);
     int rc = -1;
     if (!g.head) {
-        fail(ps, "out of memory");
+        TEXT_FAIL(ps, "out of memory");
         goto out;
     }
     memset(g.head, 0xff, (size_t)g.nx * (size_t)g.ny * sizeof *g.head);
     for (size_t j = 0; j < sc->n; j++)
         if (grid_add(&g, &sc->balls[j], R, (int32_t)j)) {
-            fail(ps, "out of memory");
+            TEXT_FAIL(ps, "out of memory");
             goto out;
         }
 
@@ -739,8 +727,8 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         long t = 0;
         do {
             if (++t > tries || ++used > budget) {
-                fail(ps, "random: cannot place %llu balls of radius %.17g "
-                         "without overlap (placed %llu)", n, R, i);
+                TEXT_FAIL(ps, "random: cannot place %llu balls of radius %.17g "
+                              "without overlap (placed %llu)", n, R, i);
                 goto out;
             }
             b.x = r + rng_unit(&st) * (w - 2 * r);
@@ -764,7 +752,7 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         int added = add_ball(ps, &b);
         ps->generating = 0;
         if (added || grid_add(&g, &b, R, (int32_t)(sc->n - 1))) {
-            fail(ps, "out of memory");
+            TEXT_FAIL(ps, "out of memory");
             goto out;
         }
     }
@@ -786,11 +774,11 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
                    rest[len - 1] == '\r'))
         len--;
     if (!len)
-        return fail(ps, "title: missing text");
+        return TEXT_FAIL(ps, "title: missing text");
     free(ps->sc->title);
     ps->sc->title = malloc(len + 1);
     if (!ps->sc->title)
-        return fail(ps, "out of memory");
+        return TEXT_FAIL(ps, "out of memory");
     memcpy(ps->sc->title, rest, len);
     ps->sc->title[len] = 0;
     return 0;
@@ -874,7 +862,7 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
         return d_title(ps, rest, rlen);
     }
     char buf[64];
-    return fail(ps, "unknown directive '%s'", text_shown(tok[0], buf, sizeof buf));
+    return TEXT_FAIL(ps, "unknown directive '%s'", text_shown(tok[0], buf, sizeof buf));
 }
 
 /*
@@ -891,7 +879,7 @@ static int check_inside(struct parser *ps)
     const struct scene *sc = ps->sc;
     if (sc->p.open && sc->p.shape != SIM_RECT) {
         ps->line = ps->seen_open;
-        return fail(ps, "open: only a rectangular table has sides to open");
+        return TEXT_FAIL(ps, "open: only a rectangular table has sides to open");
     }
     for (size_t i = 0; i < sc->n; i++) {
         const struct scene_ball *b = &sc->balls[i];
@@ -901,19 +889,19 @@ static int check_inside(struct parser *ps)
         if (sc->p.walls == SIM_WALLS_HARD &&
             !scene_holds_open(&sc->p, b->x, b->y, b->r)) {
             ps->line = made ? -ps->ball_line[i] : ps->ball_line[i];
-            return fail(ps, "ball %zu at (%.17g, %.17g) of radius %.17g crosses "
-                            "a wall (with walls hard every ball must lie wholly "
-                            "on the table)", i + 1, b->x, b->y, b->r);
+            return TEXT_FAIL(ps, "ball %zu at (%.17g, %.17g) of radius %.17g crosses "
+                                 "a wall (with walls hard every ball must lie wholly "
+                                 "on the table)", i + 1, b->x, b->y, b->r);
         }
         if (made && !scene_holds(&sc->p, b->x, b->y, 0)) {
             ps->line = -ps->ball_line[i];
             if (sc->p.shape == SIM_CIRCLE)
-                return fail(ps, "ball %zu at (%.17g, %.17g) lies outside the "
-                                "round table of radius %.17g",
-                            i + 1, b->x, b->y, 0.5 * sc->p.w);
-            return fail(ps, "ball %zu at (%.17g, %.17g) lies outside the "
-                            "table %.17g x %.17g",
-                        i + 1, b->x, b->y, sc->p.w, sc->p.h);
+                return TEXT_FAIL(ps, "ball %zu at (%.17g, %.17g) lies outside the "
+                                     "round table of radius %.17g",
+                                 i + 1, b->x, b->y, 0.5 * sc->p.w);
+            return TEXT_FAIL(ps, "ball %zu at (%.17g, %.17g) lies outside the "
+                                 "table %.17g x %.17g",
+                             i + 1, b->x, b->y, sc->p.w, sc->p.h);
         }
     }
     return 0;
@@ -937,7 +925,7 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
         if (l && text[i + l - 1] == '\r')
             l--;
         if (memchr(text + i, 0, l))
-            rc = fail(&ps, "NUL byte in the scene");
+            rc = TEXT_FAIL(&ps, "NUL byte in the scene");
         else
             rc = parse_line(&ps, text + i, l);
         i = j + 1;
@@ -947,7 +935,7 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     if (rc == 0 && sc->n == 0 && !ps.seen_table) {
         if (ps.line == 0)
             ps.line = 1;
-        rc = fail(&ps, "no balls (a scene needs a ball, rack or random line)");
+        rc = TEXT_FAIL(&ps, "no balls (a scene needs a ball, rack or random line)");
     }
     if (rc == 0)
         rc = check_inside(&ps);
@@ -969,12 +957,12 @@ int scene_parse_line(struct scene *sc, const char *line, size_t len,
     struct parser ps = {.sc = sc, .err = err, .line = 1};
     ps.ball_line = malloc((sc->cap ? sc->cap : 1) * sizeof *ps.ball_line);
     if (!ps.ball_line)
-        return fail(&ps, "out of memory");
+        return TEXT_FAIL(&ps, "out of memory");
     for (size_t i = 0; i < sc->n; i++)
         ps.ball_line[i] = 0; /* given before: checked as given */
     int rc;
     if (memchr(line, 0, len) || memchr(line, '\n', len))
-        rc = fail(&ps, "one line, without NUL bytes");
+        rc = TEXT_FAIL(&ps, "one line, without NUL bytes");
     else
         rc = parse_line(&ps, line, len);
     if (rc == 0)

@@ -3,9 +3,24 @@
  */
 #include "text.h"
 
+#include "scene.h"
+
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+int text_fail(struct scene_error *err, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    err->nomem = strcmp(fmt, "out of memory") == 0;
+    err->line = line;
+    return -1;
+}
 
 const char *text_str(struct text_token t, char *buf, size_t size)
 {

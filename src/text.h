@@ -27,6 +27,17 @@ const char *text_str(struct text_token t, char *buf, size_t size);
 /// directive 'table'" never hides why 'table' was not known. @return buf.
 const char *text_shown(struct text_token t, char *buf, size_t size);
 
+struct scene_error;
+
+/// Fills @p err with @p line and the message @p fmt (as printf), the one
+/// way the parsers fail: an "out of memory" message marks err->nomem (the
+/// memory failed, not the input: exit 1, not 2). @return -1.
+int text_fail(struct scene_error *err, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/// text_fail for a parser state @p ps with the fields err and line.
+#define TEXT_FAIL(ps, ...) text_fail((ps)->err, (ps)->line, __VA_ARGS__)
+
 /// 1 when the token is one or more decimal digits and nothing else.
 int text_digits(struct text_token t);
 

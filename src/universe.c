@@ -9,7 +9,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,18 +21,6 @@ struct uparser {
     struct scene_error *err;
     int line;
 };
-
-static int fail(struct uparser *ps, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(ps->err->msg, sizeof ps->err->msg, fmt, ap);
-    va_end(ap);
-    /* Memory, not the input, failed: the caller exits 1, not 2. */
-    ps->err->nomem = strcmp(fmt, "out of memory") == 0;
-    ps->err->line = ps->line;
-    return -1;
-}
 
 static int is_space(char c)
 {
@@ -91,15 +78,15 @@ static int parse_n(struct uparser *ps, const struct text_token *tok, int ntok,
 {
     char buf[64];
     if (ntok != 1)
-        return fail(ps, "expected the body count N alone on its line, found %d "
-                        "fields", ntok);
+        return TEXT_FAIL(ps, "expected the body count N alone on its line, found %d "
+                             "fields", ntok);
     if (!text_digits(tok[0]))
-        return fail(ps, "body count: '%s' is not a whole number",
-                    text_shown(tok[0], buf, sizeof buf));
+        return TEXT_FAIL(ps, "body count: '%s' is not a whole number",
+                         text_shown(tok[0], buf, sizeof buf));
     errno = 0;
     unsigned long long v = strtoull(text_str(tok[0], buf, sizeof buf), NULL, 10);
     if (tok[0].len >= sizeof buf || errno == ERANGE || v < 1 || v > UNIVERSE_MAX_N)
-        return fail(ps, "body count must be between 1 and %llu", UNIVERSE_MAX_N);
+        return TEXT_FAIL(ps, "body count must be between 1 and %llu", UNIVERSE_MAX_N);
     *n = v;
     return 0;
 }
@@ -108,14 +95,14 @@ static int parse_radius(struct uparser *ps, const struct text_token *tok, int nt
                         double *R)
 {
     if (ntok != 1)
-        return fail(ps, "expected the radius R alone on its line, found %d "
-                        "fields", ntok);
+        return TEXT_FAIL(ps, "expected the radius R alone on its line, found %d "
+                             "fields", ntok);
     if (parse_number(ps, tok[0], "radius", R))
         return -1;
     if (!(*R > 0))
-        return fail(ps, "radius must be > 0");
+        return TEXT_FAIL(ps, "radius must be > 0");
     if (*R > UNIVERSE_MAX_R)
-        return fail(ps, "radius must be <= %g", UNIVERSE_MAX_R);
+        return TEXT_FAIL(ps, "radius must be <= %g", UNIVERSE_MAX_R);
     return 0;
 }
 
@@ -125,13 +112,13 @@ static int parse_row(struct uparser *ps, const struct text_token *tok, int ntok,
     static const char *const what[5] = {"x", "y", "vx", "vy", "mass"};
     struct scene *sc = ps->sc;
     if (ntok != ROW_FIELDS)
-        return fail(ps, "body %zu: expected 6 fields (x y vx vy mass name), "
-                        "found %d", i + 1, ntok);
+        return TEXT_FAIL(ps, "body %zu: expected 6 fields (x y vx vy mass name), "
+                             "found %d", i + 1, ntok);
     if (sc->n == sc->cap) {
         size_t cap = sc->cap ? 2 * sc->cap : 64;
         struct scene_ball *nb = realloc(sc->balls, cap * sizeof *nb);
         if (!nb)
-            return fail(ps, "out of memory");
+            return TEXT_FAIL(ps, "out of memory");
         sc->balls = nb;
         sc->cap = cap;
     }
@@ -143,10 +130,10 @@ static int parse_row(struct uparser *ps, const struct text_token *tok, int ntok,
             return -1;
     }
     if (v[4] == 0)
-        return fail(ps, "body %zu: mass must not be 0", i + 1);
+        return TEXT_FAIL(ps, "body %zu: mass must not be 0", i + 1);
     if (tok[5].len > UNIVERSE_MAX_NAME)
-        return fail(ps, "body %zu: name longer than %d bytes", i + 1,
-                    UNIVERSE_MAX_NAME);
+        return TEXT_FAIL(ps, "body %zu: name longer than %d bytes", i + 1,
+                         UNIVERSE_MAX_NAME);
     char name[UNIVERSE_MAX_NAME + 1];
     text_str(tok[5], name, sizeof name);
     struct scene_ball *b = &sc->balls[i];
@@ -157,7 +144,7 @@ static int parse_row(struct uparser *ps, const struct text_token *tok, int ntok,
     b->vy = v[3];
     b->m = v[4];
     if (scene_add_name(sc, name, tok[5].len, &b->name))
-        return fail(ps, "out of memory");
+        return TEXT_FAIL(ps, "out of memory");
     sc->n = i + 1;
     return 0;
 }
@@ -181,7 +168,7 @@ int universe_parse(struct scene *sc, const char *text, size_t len,
         size_t l = j - i;
         i = j + 1;
         if (memchr(s, 0, l)) {
-            rc = fail(&ps, "NUL byte in the universe");
+            rc = TEXT_FAIL(&ps, "NUL byte in the universe");
             break;
         }
         struct text_token tok[MAX_TOKENS];
@@ -199,11 +186,11 @@ int universe_parse(struct scene *sc, const char *text, size_t len,
         }
     }
     if (rc == 0 && !have_n)
-        rc = fail(&ps, "missing the body count N");
+        rc = TEXT_FAIL(&ps, "missing the body count N");
     else if (rc == 0 && !have_r)
-        rc = fail(&ps, "missing the radius R");
+        rc = TEXT_FAIL(&ps, "missing the radius R");
     else if (rc == 0 && sc->n < n)
-        rc = fail(&ps, "missing rows: %llu bodies announced, %zu found", n, sc->n);
+        rc = TEXT_FAIL(&ps, "missing rows: %llu bodies announced, %zu found", n, sc->n);
     if (rc) {
         if (err->line == 0)
             err->line = 1;

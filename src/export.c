@@ -32,8 +32,8 @@ const char *export_lammps_unsupported(const struct sim *s)
     const struct sim_params *p = &s->p;
     if (p->shape == SIM_OPEN)
         return "open space (a universe)";
-    if (p->shape == SIM_CIRCLE)
-        return "the round table";
+    if (p->shape == SIM_CIRCLE && p->walls == SIM_WALLS_HARD)
+        return "the round table's hard wall";
     if (p->contact == SIM_CONTACT_EXP)
         return "exponential contacts";
     if (p->contact == SIM_CONTACT_NONE)
@@ -104,6 +104,72 @@ void export_lammps_data(FILE *f, const struct sim *s, const char *title)
     }
 }
 
+/* The dashpot of a wall on a ball of mass m: c = 2 zeta sqrt(k m) times
+ * the velocity into the wall, written as LAMMPS evaluates it from the
+ * atom's mass (any masses: a wall's reduced mass is the ball's own). */
+static void dashpot(FILE *f, const struct sim *s)
+{
+    num(f, 2 * contact_zeta(s->p.restitution));
+    fputs("*sqrt(", f), num(f, s->p.k), fputs("*mass)", f);
+}
+
+/*
+ * Spring walls as springball has them, k times the penetration toward the
+ * table at any depth (also with the centre past the wall line, where
+ * fix wall/gran pushed the ball out and lost it): fix addforce with
+ * atom-style variables, applied to the balls near a wall (a dynamic
+ * group, so that the formulas are evaluated for those alone). The terms
+ * are springball's, in its order (contact_wall_axis, wall_force): the
+ * penetration r - q off the low wall and q + r - len off the high one,
+ * times k, less the dashpot; the round table's k (r - (R - d)) along the
+ * inward normal (contact_wall_circle).
+ */
+static void spring_walls(FILE *f, const struct sim *s, double R)
+{
+    const struct sim_params *p = &s->p;
+    const int damped = p->restitution != 1;
+    fputs("# Spring walls: force k times the penetration toward the table, at any\n"
+          "# depth, on the balls near a wall (the dynamic group near)", f);
+    if (damped)
+        fputs(",\n# less the dashpot 2 zeta sqrt(k m) times the velocity into the wall", f);
+    fputs(".\ncompute rad all property/atom radius\n", f);
+    if (p->shape == SIM_CIRCLE) {
+        const double c = 0.5 * p->w;
+        fputs("region inner cylinder z ", f), num(f, c), fputc(' ', f), num(f, c);
+        fputc(' ', f), num(f, c - R), fputs(" INF INF side out units box\n", f);
+        fputs("variable dx atom x-", f), num(f, c), fputc('\n', f);
+        fputs("variable dy atom y-", f), num(f, c), fputc('\n', f);
+        fputs("variable d atom sqrt(v_dx*v_dx+v_dy*v_dy)\n", f);
+        /* the inward normal; a centre at the middle has no wall force */
+        fputs("variable nx atom (0-v_dx)/(v_d+(v_d==0))\n"
+              "variable ny atom (0-v_dy)/(v_d+(v_d==0))\n", f);
+        fputs("variable s atom c_rad-(", f), num(f, c), fputs("-v_d)\n", f);
+        fputs("variable wf atom (v_s*", f), num(f, p->k);
+        if (damped)
+            fputc('-', f), dashpot(f, s), fputs("*(vx*v_nx+vy*v_ny)", f);
+        fputs(")*(v_s>0)\n", f);
+        fputs("variable wfx atom v_wf*v_nx\nvariable wfy atom v_wf*v_ny\n", f);
+    } else {
+        fputs("region inner block ", f), num(f, R), fputc(' ', f), num(f, p->w - R);
+        fputc(' ', f), num(f, R), fputc(' ', f), num(f, p->h - R);
+        fputs(" INF INF side out units box\n", f);
+        const double len[2] = {p->w, p->h};
+        for (int a = 0; a < 2; a++) {
+            const char q = (char)('x' + a);
+            fprintf(f, "variable wf%c atom ((c_rad-%c)*", q, q), num(f, p->k);
+            if (damped)
+                fputc('-', f), dashpot(f, s), fprintf(f, "*v%c", q);
+            fprintf(f, ")*(c_rad>%c)-((%c+c_rad-", q, q), num(f, len[a]);
+            fputs(")*", f), num(f, p->k);
+            if (damped)
+                fputc('+', f), dashpot(f, s), fprintf(f, "*v%c", q);
+            fprintf(f, ")*(%c+c_rad>", q), num(f, len[a]), fputs(")\n", f);
+        }
+    }
+    fputs("group near dynamic all region inner every 1\n"
+          "fix walls near addforce v_wfx v_wfy 0\n", f);
+}
+
 void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run)
 {
     const struct sim_params *p = &s->p;
@@ -119,7 +185,7 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
     fputs("# Serial:   lmp -in THIS_FILE\n"
           "# Parallel: mpirun -np 2 lmp -in THIS_FILE\n"
           "# Written by springball --export=lammps; see springball(1).\n\n"
-          "units lj\ndimension 2\nboundary f f p\natom_style sphere\n"
+          "units lj\ndimension 2\nboundary m m p\natom_style sphere\n"
           "atom_modify map array\ncomm_modify vel yes\n", f);
     fprintf(f, "read_data %s\n\n", run->data_name);
     fputs("# LAMMPS gives a sphere of density D the mass D 4/3 pi r^3, in 2-d too;\n"
@@ -135,13 +201,12 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
 
     /* Hooke contacts: Kn in force/distance, no tangential force. */
     double mu = s->m[0] / 2, gn = e == 1 ? 0 : export_gamma_n(e, p->k, mu);
-    double gw = e == 1 ? 0 : export_gamma_n(e, p->k, s->m[0]);
     fputs("# Normal force Kn*delta - m_eff*gamma_n*v_n on the overlap delta;\n"
           "# Kt = gamma_t = xmu = 0: no tangential force.\n", f);
     if (e != 1) {
         fputs("# gamma_n = 2 zeta sqrt(k/mu), zeta = -ln e / sqrt(pi^2 + ln^2 e): restitution ", f);
         num(f, e);
-        fputs(" for every pair\n# (mu = m/2) and wall (mu = m), all balls of mass ", f);
+        fputs(" for every pair\n# (mu = m/2), all balls of mass ", f);
         num(f, s->m[0]);
         fputs(".\n", f);
     }
@@ -162,14 +227,7 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
         num(f, p->w - R), fputs(" ylo ", f), num(f, R), fputs(" yhi ", f);
         num(f, p->h - R), fputs("\n", f);
     } else {
-        fputs("# Spring walls: force k (r - distance) on a ball closer than r.\n", f);
-        const char *names[2] = {"xplane", "yplane"};
-        const double len[2] = {p->w, p->h};
-        for (int a = 0; a < 2; a++) {
-            fprintf(f, "fix wall%c all wall/gran hooke ", 'x' + a);
-            num(f, p->k), fputs(" 0 ", f), num(f, gw), fprintf(f, " 0 0 0 %s 0 ", names[a]);
-            num(f, len[a]), fputc('\n', f);
-        }
+        spring_walls(f, s, R);
     }
     if (p->gx != 0 || p->gy != 0) {
         /* A uniform field: LAMMPS's gravity is an acceleration, the force

@@ -17,12 +17,18 @@
  *    gamma_n = 2 zeta sqrt(k / mu). gran/hooke has one gamma_n for all
  *    pairs, so this needs one reduced mass: all balls of one mass m (mu =
  *    m/2; a wall has mu = m, and its own gamma_n).
- *  - spring walls: four fix wall/gran planes (x = 0, x = W, y = 0, y = H)
- *    with the same Hooke law, force k times the penetration r - distance.
- *    Hard walls (restitution 1, one radius) are fix wall/reflect at r from
- *    the edges.
+ *  - spring walls: fix addforce of atom-style variables on the balls near a
+ *    wall (a dynamic group), springball's own terms: k times the
+ *    penetration toward the table at any depth, the centre past the wall
+ *    line included (fix wall/gran pushes such a ball outward, and LAMMPS
+ *    lost it), less the dashpot 2 zeta sqrt(k m) v_n with restitution < 1
+ *    (any masses); the round table's rim along the radius. boundary m m p:
+ *    the box grows to hold every ball, so none is lost. Hard walls
+ *    (restitution 1, one radius, a rectangle) are fix wall/reflect at r
+ *    from the edges.
  *  - a uniform field (gx, gy): fix gravity |g| vector gx/|g| gy/|g| 0, the
- *    force m g on every ball. Friction and open sides are refused.
+ *    force m g on every ball. Friction, open sides and the round table's
+ *    hard wall are refused.
  *  - fix nve/sphere (velocity Verlet: springball integrates by
  *    semi-implicit Euler; see README "Beyond one machine" for what that
  *    changes), the same dt, run N steps, the thermo output every 100

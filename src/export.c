@@ -239,7 +239,7 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
     }
     fputs("fix move all nve/sphere\nfix flat all enforce2d\n\n", f);
 
-    fputs("# Kinetic energy (gran/hooke and wall/gran tally no potential energy:\n"
+    fputs("# Kinetic energy (gran/hooke and the walls tally no potential energy:\n"
           "# compare energies between contacts).\n"
           "compute ke all ke\n"
           "thermo_style custom step time c_ke\n"

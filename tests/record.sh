@@ -121,8 +121,9 @@ expect_fail 2 "springball: --export=lammps: PREFIX 'a b' has a blank, quote, \$,
     "$SPRINGBALL" --export=lammps "a b" -n 1
 expect_fail 2 "springball: --export=lammps: the event engine has no LAMMPS equivalent (gran/hooke is the spring engine)" \
     "$SPRINGBALL" --export=lammps "$tmp/x" -n 1 --engine=event
-expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of the round table" \
-    "$SPRINGBALL" --export=lammps "$tmp/x" -n 1 scenes/round.scene
+printf 'table circle 100\nwalls hard\nball 100 100 1 0 1 5\n' >"$tmp/roundhard.scene"
+expect_fail 2 "springball: --export=lammps: LAMMPS's gran/hooke mapping has no equivalent of the round table's hard wall" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -n 1 "$tmp/roundhard.scene"
 check "a refused export writes nothing" test ! -e "$tmp/x.in" -a ! -e "$tmp/x.data"
 
 # The export: both files, the PREFIX before or after the scene, -T in steps.

@@ -5,6 +5,7 @@
  * value back to the bit (so also at %.17g), write errors, and the export's
  * masses, damping and refusals.
  */
+#include "contact.h"
 #include "event.h"
 #include "export.h"
 #include "numfmt.h"
@@ -453,8 +454,17 @@ static void test_export(void)
     text = slurp(f, &len);
     fclose(f);
     CHECK(strstr(text, "\npair_style gran/hooke 7 0 0 0 0 0\n") != NULL);
-    CHECK(strstr(text, "\nfix wallx all wall/gran hooke 7 0 0 0 0 0 xplane 0 100\n") != NULL);
-    CHECK(strstr(text, "\nfix wally all wall/gran hooke 7 0 0 0 0 0 yplane 0 50\n") != NULL);
+    /* The spring walls: springball's terms at any depth, on the balls
+     * within the largest radius of a wall, in a box that grows. */
+    CHECK(strstr(text, "\nboundary m m p\n") != NULL);
+    CHECK(strstr(text, "\nregion inner block 5 95 5 45 INF INF side out units box\n") != NULL);
+    CHECK(strstr(text, "\nvariable wfx atom ((c_rad-x)*7)*(c_rad>x)-((x+c_rad-100)*7)"
+                       "*(x+c_rad>100)\n") != NULL);
+    CHECK(strstr(text, "\nvariable wfy atom ((c_rad-y)*7)*(c_rad>y)-((y+c_rad-50)*7)"
+                       "*(y+c_rad>50)\n") != NULL);
+    CHECK(strstr(text, "\ngroup near dynamic all region inner every 1\n"
+                       "fix walls near addforce v_wfx v_wfy 0\n") != NULL);
+    CHECK(strstr(text, "wall/gran") == NULL);
     CHECK(strstr(text, "\ntimestep 0.02\n") != NULL);
     CHECK(strstr(text, "\nread_data x.data\n") != NULL);
     CHECK(strstr(text, "\nrun 250\n") != NULL);
@@ -465,7 +475,8 @@ static void test_export(void)
     sim_free(&s);
     scene_free(&sc);
 
-    /* Restitution: gamma_n from e, for pairs (mu = m/2) and walls (mu = m). */
+    /* Restitution: gamma_n from e for pairs (mu = m/2); the walls' dashpot
+     * 2 zeta sqrt(k m) from each ball's mass. */
     CHECK(parse_scene(&sc, &s, "restitution 0.8\nk 5\nball 20 25 1 0 2 5\n"
                                "ball 80 25 -1 0 2 5\n") == 0);
     CHECK(export_lammps_unsupported(&s) == NULL);
@@ -478,8 +489,9 @@ static void test_export(void)
     numfmt_double(g, export_gamma_n(0.8, 5, 1));
     snprintf(want, sizeof want, "\npair_style gran/hooke 5 0 %s 0 0 0\n", g);
     CHECK(strstr(text, want) != NULL);
-    numfmt_double(g, export_gamma_n(0.8, 5, 2));
-    snprintf(want, sizeof want, " 0 %s 0 0 0 xplane 0 800\n", g);
+    numfmt_double(g, 2 * contact_zeta(0.8));
+    snprintf(want, sizeof want, "\nvariable wfx atom ((c_rad-x)*5-%s*sqrt(5*mass)*vx)*(c_rad>x)"
+             "-((x+c_rad-800)*5+%s*sqrt(5*mass)*vx)*(x+c_rad>800)\n", g, g);
     CHECK(strstr(text, want) != NULL);
     free(text);
     sim_free(&s);
@@ -496,7 +508,8 @@ static void test_export(void)
 
     /* What has no equivalent is refused. */
     const char *refused[][2] = {
-        {"table circle 100\nball 100 100 0 0 1 5\n", "the round table"},
+        {"table circle 100\nwalls hard\nball 100 100 0 0 1 5\n", "the round table's hard wall"},
+        {"open left\nball 100 100 0 0 1 5\n", "open sides"},
         {"contact exp 1 2\nball 100 100 0 0 1 5\n", "exponential contacts"},
         {"gravity 1\nball 100 100 0 0 1 5\n", "gravity between balls"},
         {"walls hard\nrestitution 0.9\nball 100 100 0 0 1 5\n", "hard walls with restitution < 1"},

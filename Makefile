@@ -37,7 +37,7 @@ BIN ?= springball
 CORE   = sim grid contact gravity event history session twin mem
 # Pure but not core: parsing/writing, rendering maths, and the engines' allocator
 # on huge pages (POSIX mmap, see src/bigmem.h).
-PURE   = bigmem text scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
+PURE   = bigmem text generate scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
 # The front end and the entry point.
 FRONT  = main tui
 

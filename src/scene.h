@@ -111,10 +111,6 @@ const char *scene_color_name(uint32_t color, char *buf);
 /// SCENE_COLOR_NONE gives white.
 uint32_t scene_color_rgb(uint32_t color);
 
-/// ln x for a finite x > 0 with the same bits on every IEEE 754 machine
-/// (no libm log): what random's Maxwell-Boltzmann sampling uses.
-double scene_log(double x);
-
 /// The built-in scene (identical to scenes/break.scene), NUL-terminated.
 extern const char scene_builtin[];
 

@@ -1,6 +1,7 @@
 /*
- * event.c - the event-driven hard-ball engine: predictions, the queue, the
- * grid and its cell crossings.
+ * event.c - the event-driven hard-ball engine: predictions, the grid and
+ * its cell crossings, the loop (times in event_time.c, the queue in
+ * event_queue.c).
  *
  * Prediction is canonical: a pair is always predicted from the later of its
  * two balls' own times, a wall from the ball's own time, so a prediction
@@ -14,145 +15,14 @@
  * at equal times and the order of every sum, so the renumbering changes no
  * result.
  */
-#include "event.h"
+#include "event_impl.h"
+#include "event_queue.h"
+#include "event_time.h"
 #include "mem.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* A ball at its own time tb: position, velocity, radius, the time of its
- * next wall (tlim), its collision counter (a prediction with it is stale
- * once the counter has moved on) and the next ball in its cell's list of
- * more (see struct event_cell). 64 bytes. */
-struct event_ball {
-    double x, y, vx, vy, tb, r, tlim;
-    uint32_t cnt;
-    int32_t next;
-};
-
-/*
- * Balls approach when the cosine between their relative position and
- * relative velocity is below -EVENT_APPROACH, not merely below 0: rounding
- * leaves touching balls (the rack) with cosines near +-1e-16 that would
- * otherwise collide at once, forever. A grazing pair skipped so can
- * overlap by at most sigma * EVENT_APPROACH^2 / 2, 5e-21 of the contact.
- */
-#define EVENT_APPROACH 1e-10
-
-/* All pairs, no grid, up to EVENT_GRID_MIN balls at packing fraction 0.3,
- * and more in a dilute gas, where the grid's crossings cost more: up to
- * EVENT_GRID_MIN (0.3 / packing)^(1/4), at most EVENT_GRID_MAX (measured
- * crossovers: 20 balls at 0.3, 40 at 0.01, 90 at 0.001; see README). */
-#define EVENT_GRID_MIN 20
-#define EVENT_GRID_MAX 200
-
-/* From this many balls the records of coming events are prefetched
- * (measured: see README). */
-#ifndef EV_PREFETCH_MIN
-#define EV_PREFETCH_MIN 100000
-#endif
-
-/* The inner loop's functions, inlined where the compiler allows asking. */
-#if defined(__GNUC__)
-#define EV_INLINE inline __attribute__((always_inline))
-#else
-#define EV_INLINE inline
-#endif
-
-/* Codes of single-ball events, stored as j = -1 - code: a wall along x or
- * y (the velocity's sign tells which), the round table's, and in a field
- * the low wall (x = r, y = r; EV_WALL_X and _Y are then the high ones); a
- * crossing into the next cell along x or y (the velocity tells the way on
- * a straight path), and in a field up (P) or down (L). Walls come first
- * (code < EV_CROSS_X is a physical event). */
-enum {
-    EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_WALL_XL, EV_WALL_YL,
-    EV_CROSS_X, EV_CROSS_Y, EV_CROSS_XP, EV_CROSS_XL, EV_CROSS_YP, EV_CROSS_YL,
-    EV_NLIST /* a new neighbour list (see nl_build) */
-};
-
-/* A cell holds its first EV_CELL_CAP balls in place and any more in a
- * list (more[cell], linked through next and prev): the 3x3 cells around a
- * ball are read at once, not one ball after the other, and a cell rarely
- * holds more (one diameter wide, or 3/4 of the mean spacing in a dilute
- * gas, it holds fewer than one ball on average; with neighbour lists, 2.8
- * radii wide, about two in a near-solid; see grid_size). 16 bytes. */
-#define EV_CELL_CAP 3
-struct event_cell {
-    int32_t n, j[EV_CELL_CAP];
-};
-_Static_assert(EV_CELL_CAP == 3, "grid_link's empty cell has three places");
-
-/* The grid has a border of empty cells all round, so that the 3x3 cells
- * around any cell are all there: cell (cx, cy), -1 <= cx <= nx, is at
- * (cy + 1) (nx + 2) + cx + 1. */
-static EV_INLINE long cell_at(const struct event *ev, long cx, long cy)
-{
-    return (cy + 1) * (ev->nx + 2) + cx + 1;
-}
-
-/* The balls of cell c, one per call, -1 after the last:
- *     for (int32_t it = 0, j; (j = cell_step(ev, c, &it)) >= 0;)
- * (it: the next place in the cell, or -2 - the last ball of its list). */
-static EV_INLINE int32_t cell_step(const struct event *ev, long c, int32_t *it)
-{
-    const struct event_cell *cl = &ev->cell[c];
-    int32_t i = *it, j;
-    if (i >= 0 && i < cl->n && i < EV_CELL_CAP) {
-        *it = i + 1;
-        return cl->j[i];
-    }
-    if (i >= 0)
-        j = cl->n > EV_CELL_CAP ? ev->more[c] : -1;
-    else
-        j = ev->b[-2 - i].next;
-    *it = -2 - j;
-    return j;
-}
-
-/* Neighbour lists: the skin, as a fraction of the largest diameter
- * (measured: see README), and the most neighbours a list holds. */
-#define NL_SKIN 0.4
-#define NL_CAP 11
-
-/* A record's neighbour list: the centre it was built at and the records
- * within r_i + r_j + skin of it (n < 0: too many, "wide", see nl_build).
- * 64 bytes. */
-struct event_nlist {
-    double cx, cy;
-    int32_t n;
-    int32_t j[NL_CAP];
-};
-
-/* What a record's own events need but its neighbours' predictions do
- * not, one line: its pending event, its earliest predicted collision, its
- * links in the calendar, its ball number, its cell and how far it looks
- * (1 unless big). 64 bytes. */
-struct event_qrec {
-    struct event_item slot, pair;
-    struct event_link ql;
-    int32_t id, cx, cy, reach;
-};
-
-/* The rest of a record, read at its collisions only with unequal masses
- * or restitution: its mass, the time of its last collision (TC model), and
- * at its bounces and kicks: how many of its counter's steps were not
- * collisions, and how often the counter has wrapped (its collisions are
- * then the rest, see kcoll); and the previous record in its cell's list of
- * more. 32 bytes. */
-struct event_cold {
-    double m, tlast;
-    long long other;
-    uint32_t hi;
-    int32_t prev;
-};
-
-/* Counters start this short of their wrap (as the Linux kernel's jiffies
- * do), so that every run goes through it: a ball's collisions are then
- * counted right past 2^32 steps, a long run's, by the same code. The
- * stale test compares counters for equality only. */
-#define EV_CNT0 0xffffff00u
 
 /* n elements of @p size for the engine's arrays (64-byte aligned, on huge
  * pages where the program asked, see mem.h), or NULL. */
@@ -161,28 +31,6 @@ static void *array(size_t n, size_t size)
     if (size && n > SIZE_MAX / size)
         return NULL;
     return mem_alloc(n * size);
-}
-
-/* Record k's counter one on (a collision, a bounce or a kick): the cold
- * record hears of it only when it wraps. */
-static EV_INLINE void count(struct event *ev, size_t k)
-{
-    if (++ev->b[k].cnt == 0)
-        ev->c[k].hi++;
-}
-
-/* Record k's counter one on for a bounce or a kick (not a collision). */
-static void count_other(struct event *ev, size_t k)
-{
-    count(ev, k);
-    ev->c[k].other++;
-}
-
-/* Record k's collisions: its counter's steps but the others. */
-static long long kcoll(const struct event *ev, size_t k)
-{
-    uint64_t steps = ((uint64_t)ev->c[k].hi << 32) + ev->b[k].cnt;
-    return (long long)(steps - (uint64_t)ev->c[k].other);
 }
 
 /* Appends @p str, then the decimal @p v when with_num, at buf[*at]. */
@@ -244,936 +92,7 @@ struct event_config event_default_config(void)
     return c;
 }
 
-/* === Queue === */
-
-/*
- * One pending event per ball, as in Smallenburg's "Single" code: a ball's
- * slot holds the earliest of its own next event (a wall or a cell crossing)
- * and the collisions it predicted. A slot's collision goes stale when its
- * partner changes course (the partner's counter moves on); the owner then
- * predicts again when the slot comes to the top. The owner itself never
- * holds a stale slot: every change of course predicts it again at once.
- *
- * The slots are kept in a calendar (after Paul, and Smallenburg's event
- * lists): the events before `lim` in a small binary heap ordered exactly,
- * the later ones in unsorted lists, one per time span of width w (about 4
- * events each), in a ring of nb lists covering a few mean times between a
- * ball's events, and the rest in an overflow list. A change of slot is
- * then O(1) for a far event (most are), and only the heap's few hundred
- * events are ever compared. Every event outside the heap is at lim or
- * later: a list is moved into the heap whole before lim passes its span
- * (an event goes one list early when not in the first, so that rounding of
- * (t - lim) / w never puts it late).
- */
-
-enum { Q_NEAR = -1, Q_NONE = -2 };
-#define Q_PER_LIST 4.0
-
-/* The total order of events: time, then lower ball number, then partner
- * (single ball events, j < 0, first). Ties in time are rare: only they look
- * the ball numbers up. */
-static int ev_tie(const struct event *ev, int32_t ka, const struct event_item *a,
-                  int32_t kb, const struct event_item *b)
-{
-    int32_t ai = ev->q[ka].id, aj = a->j, bi = ev->q[kb].id, bj = b->j;
-    if (aj >= 0) {
-        aj = ev->q[aj].id;
-        if (aj < ai) {
-            int32_t x = ai;
-            ai = aj;
-            aj = x;
-        }
-    }
-    if (bj >= 0) {
-        bj = ev->q[bj].id;
-        if (bj < bi) {
-            int32_t x = bi;
-            bi = bj;
-            bj = x;
-        }
-    }
-    if (ai != bi)
-        return ai < bi;
-    return aj < bj;
-}
-
-static EV_INLINE int ev_less(const struct event *ev, int32_t ka,
-                             const struct event_item *a, int32_t kb,
-                             const struct event_item *b)
-{
-    return a->t < b->t || (a->t == b->t && ev_tie(ev, ka, a, kb, b));
-}
-
-/* near-heap order of records k and j */
-static EV_INLINE int near_less(const struct event *ev, int32_t k, int32_t j)
-{
-    return ev_less(ev, k, &ev->q[k].slot, j, &ev->q[j].slot);
-}
-
-static void near_up(struct event *ev, size_t h, int32_t k)
-{
-    int32_t *nr = ev->near;
-    while (h > 0) {
-        size_t up = (h - 1) / 2;
-        if (!near_less(ev, k, nr[up]))
-            break;
-        nr[h] = nr[up];
-        ev->q[nr[h]].ql.pos = (int32_t)h;
-        h = up;
-    }
-    nr[h] = k;
-    ev->q[k].ql.pos = (int32_t)h;
-}
-
-static void near_down(struct event *ev, size_t h, int32_t k)
-{
-    int32_t *nr = ev->near;
-    size_t n = ev->nnear;
-    for (;;) {
-        size_t c = 2 * h + 1;
-        if (c >= n)
-            break;
-        if (c + 1 < n && near_less(ev, nr[c + 1], nr[c]))
-            c++;
-        if (!near_less(ev, nr[c], k))
-            break;
-        nr[h] = nr[c];
-        ev->q[nr[h]].ql.pos = (int32_t)h;
-        h = c;
-    }
-    nr[h] = k;
-    ev->q[k].ql.pos = (int32_t)h;
-}
-
-/* Record k's event is among the next few dozen: its records, and its
- * partner's, are fetched into the cache meanwhile (with a million balls
- * each of them is otherwise a miss when the event comes up). */
-static EV_INLINE void prefetch_event(const struct event *ev, int32_t k)
-{
-#if defined(__GNUC__)
-    int32_t j = ev->q[k].slot.j;
-    __builtin_prefetch(&ev->b[k], 1);
-    if (ev->nl)
-        __builtin_prefetch(&ev->nbr[k], 1);
-    if (j >= 0) {
-        __builtin_prefetch(&ev->b[j], 1);
-        __builtin_prefetch(&ev->q[j], 1);
-        if (ev->nl)
-            __builtin_prefetch(&ev->nbr[j], 1);
-    }
-#else
-    (void)ev;
-    (void)k;
-#endif
-}
-
-/* Record k's slot has changed while in the heap: move it to its place. */
-static void near_fix(struct event *ev, int32_t k)
-{
-    size_t h = (size_t)ev->q[k].ql.pos;
-    if (h > 0 && near_less(ev, k, ev->near[(h - 1) / 2]))
-        near_up(ev, h, k);
-    else
-        near_down(ev, h, k);
-}
-
-static void q_unlink(struct event *ev, int32_t k)
-{
-    int32_t w = ev->q[k].ql.where;
-    if (w == Q_NONE)
-        return;
-    if (w == Q_NEAR) {
-        size_t h = (size_t)ev->q[k].ql.pos;
-        int32_t last = ev->near[--ev->nnear];
-        if (last != k) {
-            ev->near[h] = last;
-            ev->q[last].ql.pos = (int32_t)h;
-            near_fix(ev, last);
-        }
-    } else {
-        if (ev->q[k].ql.prev >= 0)
-            ev->q[ev->q[k].ql.prev].ql.next = ev->q[k].ql.next;
-        else
-            ev->lhead[w] = ev->q[k].ql.next;
-        if (ev->q[k].ql.next >= 0)
-            ev->q[ev->q[k].ql.next].ql.prev = ev->q[k].ql.prev;
-        if ((size_t)w == ev->nlist)
-            ev->nover--;
-        else
-            ev->nring--;
-    }
-    ev->q[k].ql.where = Q_NONE;
-}
-
-static void list_push(struct event *ev, int32_t k, size_t w)
-{
-    ev->q[k].ql.where = (int32_t)w;
-    ev->q[k].ql.prev = -1;
-    ev->q[k].ql.next = ev->lhead[w];
-    if (ev->lhead[w] >= 0)
-        ev->q[ev->lhead[w]].ql.prev = k;
-    ev->lhead[w] = k;
-}
-
-/* Files record k by its slot's time. */
-static void q_file(struct event *ev, int32_t k)
-{
-    double t = ev->q[k].slot.t;
-    if (!(t < INFINITY)) { /* never, or NaN (a state gone non-finite): no event,
-                              not an overflow entry that q_top rebuilds for ever */
-        ev->q[k].ql.where = Q_NONE;
-    } else if (t < ev->lim) {
-        ev->q[k].ql.where = Q_NEAR;
-        size_t h = ev->nnear++;
-        near_up(ev, h, k);
-    } else {
-        /* lists from the next: (t - lim) / lw, by a product (faster) */
-        double x = (t - ev->lim) * ev->ilw;
-        size_t m = x < (double)ev->nlist + 1 ? (size_t)x : ev->nlist + 1;
-        if (m >= 1)
-            m -= 1; /* one list early: rounding never files it late */
-        if (m < ev->nlist) {
-            size_t w = ev->lnext0 + m;
-            list_push(ev, k, w < ev->nlist ? w : w - ev->nlist);
-            ev->nring++;
-        } else {
-            list_push(ev, k, ev->nlist);
-            ev->nover++;
-        }
-    }
-}
-
-/* Record k's new slot. */
-static void set_slot(struct event *ev, int32_t k, struct event_item e)
-{
-    if (ev->q[k].ql.where == Q_NEAR && e.t < ev->lim) {
-        ev->q[k].slot = e;
-        near_fix(ev, k);
-        return;
-    }
-    q_unlink(ev, k);
-    ev->q[k].slot = e;
-    q_file(ev, k);
-}
-
-/* Sizes the calendar anew from the slots: the heap starts at the earliest
- * event, the lists are Q_PER_LIST mean gaps between events wide and span
- * four mean times to a ball's next event. O(n); at init, and when the ring
- * runs empty or the overflow holds most events. */
-static void q_rebuild(struct event *ev)
-{
-    size_t n = ev->n, live = 0;
-    double tmin = INFINITY, sum = 0;
-    for (size_t k = 0; k < n; k++) {
-        double t = ev->q[k].slot.t;
-        if (t < INFINITY) {
-            live++;
-            sum += t - ev->t;
-            if (t < tmin)
-                tmin = t;
-        }
-    }
-    ev->nnear = ev->nring = ev->nover = 0;
-    ev->lnext0 = 0;
-    double tau = live ? sum / (double)live : 0;
-    double nl = live ? 4 * (double)live / Q_PER_LIST : 1;
-    ev->nlist = nl < 16 ? 16 : nl > (double)ev->capl ? ev->capl : (size_t)nl;
-    ev->lw = 4 * tau / (double)ev->nlist;
-    /* spans below the rounding of the times would never advance */
-    double floor_w = (fabs(tmin) + fabs(ev->t)) * 0x1p-40;
-    if (!(ev->lw > floor_w))
-        ev->lw = floor_w > 0 ? floor_w : 0x1p-1000;
-    ev->ilw = 1 / ev->lw;
-    if (!(ev->ilw < INFINITY))
-        ev->ilw = 0x1p1023;
-    ev->lim = live ? tmin + ev->lw : INFINITY;
-    for (size_t w = 0; w <= ev->nlist; w++)
-        ev->lhead[w] = -1;
-    for (size_t k = 0; k < n; k++)
-        q_file(ev, (int32_t)k);
-}
-
-/* The record of the earliest event, or -1 when there is none. */
-static int32_t q_top(struct event *ev)
-{
-    for (;;) {
-        if (ev->nnear && ev->q[ev->near[0]].slot.t < ev->lim)
-            return ev->near[0];
-        if (ev->nring == 0) {
-            if (ev->nover == 0 && ev->nnear == 0)
-                return -1;
-            q_rebuild(ev);
-            continue;
-        }
-        /* the next list into the heap, lim one span on */
-        size_t w = ev->lnext0;
-        for (int32_t k = ev->lhead[w], nx; k >= 0; k = nx) {
-            nx = ev->q[k].ql.next;
-            prefetch_event(ev, k);
-            ev->q[k].ql.where = Q_NEAR;
-            ev->nring--;
-            near_up(ev, ev->nnear++, k);
-        }
-        ev->lhead[w] = -1;
-        double lim = ev->lim + ev->lw;
-        if (!(lim > ev->lim)) { /* the span is below the rounding of lim */
-            q_rebuild(ev);
-            continue;
-        }
-        ev->lim = lim;
-        ev->lnext0 = (w + 1) % ev->nlist;
-        if (ev->lnext0 == 0 && ev->nover) {
-            /* a turn of the ring: the overflow's near events into it */
-            if (ev->nover > ev->n / 2) {
-                q_rebuild(ev);
-                continue;
-            }
-            for (int32_t k = ev->lhead[ev->nlist], nx; k >= 0; k = nx) {
-                nx = ev->q[k].ql.next;
-                q_unlink(ev, k);
-                q_file(ev, k);
-            }
-        }
-    }
-}
-
-static int stale(const struct event *ev, const struct event_item *e)
-{
-    return e->j >= 0 && e->cp != ev->b[e->j].cnt;
-}
-
-/* === Paths === */
-
-/*
- * Between events a ball moves as its law says, from its state at its own
- * time tb: straight at constant speed; on a parabola in a field; or, with
- * friction, along the straight line of its velocity, slowing: linear drag
- * (dv/dt = -c v) has covered v (1 - e^(-c s)) / c after s and moves at
- * v e^(-c s); rolling friction (|v| falls at the rate A) has covered
- * v (s - A s^2 / 2|v|) and moves at v (1 - A s / |v|) until it stops at
- * s = |v| / A, where it stays. So with friction a position is x + v k(s),
- * k the path factor: every straight-line prediction (walls, the round
- * table, cell crossings) is made in k and turned into time by path_time.
- */
-static void path_factors(const struct event *ev, const struct event_ball *a, double s,
-                         double *k, double *m)
-{
-    if (ev->fric == SIM_FRICTION_LINEAR) {
-        *m = exp(-ev->fc * s);
-        *k = -expm1(-ev->fc * s) / ev->fc;
-    } else if (ev->fric == SIM_FRICTION_ROLLING) {
-        double w = sqrt(a->vx * a->vx + a->vy * a->vy), A = ev->fc;
-        if (!(w > 0)) {
-            *k = 0;
-            *m = 0;
-            return;
-        }
-        double stop = w / A;
-        if (s >= stop) { /* at rest, where it stopped */
-            *k = 0.5 * stop;
-            *m = 0;
-        } else {
-            *k = s - A * s * s / (2 * w);
-            *m = (w - A * s) / w;
-        }
-    } else {
-        *k = s;
-        *m = 1;
-    }
-}
-
-/* The time s >= 0 at which ball a's path factor reaches k (a distance at
- * its speed at tb), INFINITY when it stops first: the inverse of
- * path_factors' k. Without friction, k itself. */
-static double path_time(const struct event *ev, const struct event_ball *a, double k)
-{
-    if (!ev->fric || !(k > 0) || !(k < INFINITY))
-        return k;
-    if (ev->fric == SIM_FRICTION_LINEAR) {
-        double ck = ev->fc * k;
-        return ck < 1 ? -log1p(-ck) / ev->fc : INFINITY;
-    }
-    /* s - A s^2 / 2w = k: s = 2k / (1 + sqrt(1 - 2Ak/w)), no cancellation */
-    double w = sqrt(a->vx * a->vx + a->vy * a->vy);
-    double x = 2 * ev->fc * k / w;
-    return x <= 1 ? 2 * k / (1 + sqrt(1 - x)) : INFINITY;
-}
-
-/* Ball a's position and velocity at time t >= its own time. */
-static void ball_at(const struct event *ev, const struct event_ball *a, double t,
-                    double *x, double *y, double *vx, double *vy)
-{
-    double dt = t - a->tb;
-    if (ev->field) {
-        *x = a->x + dt * (a->vx + 0.5 * ev->gx * dt);
-        *y = a->y + dt * (a->vy + 0.5 * ev->gy * dt);
-        *vx = a->vx + ev->gx * dt;
-        *vy = a->vy + ev->gy * dt;
-    } else if (ev->fric) {
-        double k, m, ux = a->vx, uy = a->vy;
-        path_factors(ev, a, dt, &k, &m);
-        *x = a->x + k * ux;
-        *y = a->y + k * uy;
-        *vx = m * ux;
-        *vy = m * uy;
-    } else {
-        *x = a->x + dt * a->vx;
-        *y = a->y + dt * a->vy;
-        *vx = a->vx;
-        *vy = a->vy;
-    }
-}
-
-/* === Predictions === */
-
-/*
- * The time two balls touch, or INFINITY. From the later own time tr of the
- * two, with relative position D and velocity V, |D + sV|^2 = sigma^2 is
- *   vv s^2 + 2 b s + c = 0,  vv = V.V, b = D.V, c = D.D - sigma^2.
- * Only an approach (b < 0) can lead to contact; then the first root is
- *   s = (-b - sqrt(b^2 - vv c)) / vv = c / (-b + sqrt(b^2 - vv c)),
- * the second form without cancellation. c <= 0 (touching or overlapping,
- * by rounding or by allow_overlap) and approaching gives s <= 0: at once.
- * Swapping p and q negates D and V exactly, so either order gives the same
- * bits.
- */
-/* The time two balls touch from tr, given their relative position D and
- * velocity V then (see above), not before now; INFINITY when they do not.
- * With tr = 0 and now = -INFINITY: the root s itself (0 when touching or
- * overlapping and approaching). Inlined, so the plain pair_time returns
- * at once for the most pairs, the receding ones. */
-/* straight_time for a pair whose D.V or |D|^2 leaves the normal numbers
- * (lengths times speeds beyond about 2^500 or below 2^-500: D.V squared
- * would overflow to a contact at once, at a distance, or underflow and
- * lose its relative rounding). D and sigma are scaled by 2^-p and V by
- * 2^-q, exactly (powers of two), so that the largest of each is about 1;
- * the root then scales back by 2^(p - q). */
-static double straight_time_wide(double dx, double dy, double dvx, double dvy, double sig,
-                                 double tr, double now)
-{
-    double m = fmax(fmax(fabs(dx), fabs(dy)), fabs(sig)), w = fmax(fabs(dvx), fabs(dvy));
-    int p = 0, q = 0;
-    if (m > 0 && m < INFINITY)
-        frexp(m, &p);
-    if (w > 0 && w < INFINITY)
-        frexp(w, &q);
-    dx = ldexp(dx, -p);
-    dy = ldexp(dy, -p);
-    sig = ldexp(sig, -p);
-    dvx = ldexp(dvx, -q);
-    dvy = ldexp(dvy, -q);
-    double b = dx * dvx + dy * dvy;
-    if (!(b < 0))
-        return INFINITY;
-    double dd = dx * dx + dy * dy, vv = dvx * dvx + dvy * dvy;
-    if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
-        return INFINITY;
-    double c = dd - sig * sig;
-    double disc = b * b - vv * c;
-    if (!(disc >= 0))
-        return INFINITY;
-    double s = ldexp(c / (-b + sqrt(disc)), p - q);
-    if (s < 0)
-        s = 0;
-    double t = tr + s;
-    return t > now ? t : now;
-}
-
-static EV_INLINE double straight_time(double dx, double dy, double dvx, double dvy,
-                                      double sig, double tr, double now, double lim)
-{
-    double b = dx * dvx + dy * dvy;
-    if (!(b < 0))
-        return INFINITY;
-    double dd = dx * dx + dy * dy;
-    /* below, squares of D.V and of lengths stay normal numbers, whose
-     * rounding is relative; beyond, the same in scaled units */
-    if (!(b < -0x1p-500 && b > -0x1p500 && dd < 0x1p1000))
-        return straight_time_wide(dx, dy, dvx, dvy, sig, tr, now);
-    double c = dd - sig * sig;
-    /* s >= c / (-2 b) (when c > 0): so past lim, by far more than the
-     * rounding, it cannot come first (no square root, no division). Asked
-     * for (lim finite) in the grid's windows, where it pays. It needs the
-     * bound a normal number, far from the subnormals where the margin
-     * would be lost; otherwise the pair is timed in full. */
-    if (lim < INFINITY) {
-        double span = (lim - tr) * (1 + 0x1p-30) + (fabs(lim) + fabs(tr)) * 0x1p-40;
-        double bound = -2 * b * span;
-        if (span > 0x1p-900 && bound > 0x1p-1000 && c > bound)
-            return INFINITY;
-    }
-    double vv = dvx * dvx + dvy * dvy;
-    /* b < -EVENT_APPROACH |D| |V|, without the square root */
-    if (!(b * b > EVENT_APPROACH * EVENT_APPROACH * dd * vv))
-        return INFINITY;
-    double disc = b * b - vv * c;
-    if (!(disc >= 0))
-        return INFINITY; /* they pass each other */
-    double s = c / (-b + sqrt(disc));
-    if (s < 0)
-        s = 0;
-    double t = tr + s;
-    return t > now ? t : now;
-}
-
-static double straight_root(double dx, double dy, double dvx, double dvy, double sig)
-{
-    return straight_time(dx, dy, dvx, dvy, sig, 0, -INFINITY, INFINITY);
-}
-
-static double pair_time_general(const struct event *ev, const struct event_ball *p,
-                                const struct event_ball *q);
-
-/* The plain pair time (straight paths), with the bound @p lim (see
- * straight_time). @p now: p's own time is the present (it has just
- * collided or bounced), so it is the later of the two (every own time is
- * at or before the present) and p's position there its own: a constant,
- * which the compiler takes out of a loop over q. */
-static EV_INLINE double plain_time(const struct event *ev, const struct event_ball *p,
-                                   const struct event_ball *q, double lim, int now)
-{
-    double tr = now ? p->tb : p->tb > q->tb ? p->tb : q->tb;
-    double xi = p->x + (tr - p->tb) * p->vx;
-    double yi = p->y + (tr - p->tb) * p->vy;
-    double xj = q->x + (tr - q->tb) * q->vx;
-    double yj = q->y + (tr - q->tb) * q->vy;
-    return straight_time(xj - xi, yj - yi, q->vx - p->vx, q->vy - p->vy, p->r + q->r, tr,
-                         ev->t, lim);
-}
-
-/* The time of the next contact of p and q (see above), or INFINITY.
- * @p general: ev->general, a constant where the callers are expanded
- * twice (predict_pairs), so that the plain loop tests nothing more. */
-static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
-                                  const struct event_ball *q, int general, double lim)
-{
-    if (general) /* a field or friction */
-        return pair_time_general(ev, p, q);
-    return plain_time(ev, p, q, lim, 0);
-}
-
-/* Time for coordinate q (at own time tb, speed v) to reach the wall at
- * distance r inside [0, len]: q + s v = len - r or q + s v = r; none on an
- * open side. The sign of v tells which. */
-static EV_INLINE double wall_axis(double q, double v, double r, double len, int open_lo,
-                                  int open_hi)
-{
-    if (v > 0)
-        return open_hi ? INFINITY : (len - r - q) / v;
-    if (v < 0)
-        return open_lo ? INFINITY : (r - q) / v;
-    return INFINITY;
-}
-
-/* sqrt(v^2 - 4 a c), -1 when that is negative, NAN from NAN; scaled when
- * the squares overflow (speeds near 1e300: the engine must not then take
- * a far wall for a near one). */
-static double sqrt_disc(double v, double a, double c)
-{
-    double d = v * v - 4 * a * c;
-    if (isnan(d) || isinf(d)) {
-        double f = 2 * sqrt(fabs(a)) * sqrt(fabs(c));
-        double m = fabs(v) > f ? fabs(v) : f;
-        if (isnan(m) || isinf(m) || m == 0)
-            return NAN;
-        double u = v / m;
-        d = u * u - (4 * a / m) * (c / m);
-        return d >= 0 ? m * sqrt(d) : d < 0 ? -1 : NAN;
-    }
-    return d >= 0 ? sqrt(d) : -1;
-}
-
-/*
- * In the field a coordinate moves as q + v s + a s^2 (a = g/2). The first
- * s >= 0 at which it reaches a bound above it, given c = q - bound: with
- * v > 0 the first root of a s^2 + v s + c, -2c / (v + sqrt(v^2 - 4ac))
- * without cancellation (none when it turns back first); moving away
- * (v <= 0) but pushed back (a > 0), the later root (-v + sqrt(...)) / 2a,
- * the return. Past the bound already (c > 0: by rounding, just after
- * crossing it, or pressed into a wall from the spring engine): 0 when
- * moving on out, the return when moving back in, and 0 when it cannot get
- * back in. A bound below is the same with q, v and a negated.
- */
-static double rise_time(double c, double v, double a)
-{
-    if (v > 0) {
-        if (!(c < 0))
-            return 0;
-        double sq = sqrt_disc(v, a, c);
-        if (!(sq >= 0))
-            return INFINITY; /* turns back first */
-        return -2 * c / (v + sq);
-    }
-    if (!(a > 0))
-        return INFINITY;
-    double sq = sqrt_disc(v, a, c);
-    if (isnan(sq))
-        return INFINITY;
-    if (sq < 0)
-        return 0;
-    return (-v + sq) / (2 * a);
-}
-
-/* wall_axis in the field g along the axis. */
-static double wall_axis_field(double q, double v, double g, double r, double len,
-                              int open_lo, int open_hi, int *low)
-{
-    double hi = open_hi ? INFINITY : rise_time(q - (len - r), v, 0.5 * g);
-    double lo = open_lo ? INFINITY : rise_time(r - q, -v, -0.5 * g);
-    *low = lo < hi;
-    return lo < hi ? lo : hi;
-}
-
-/* In the field: from coordinate q with speed v now, the time to leave
- * cell c of n (of width size) through a boundary inside the grid; *low
- * tells which. Crossings change no course, so they are timed from now,
- * where the ball is in its cell up to rounding. */
-static double cross_axis_field(double q, double v, double g, long c, double size,
-                               long n, int *low)
-{
-    double hi = c + 1 < n ? rise_time(q - (double)(c + 1) * size, v, 0.5 * g) : INFINITY;
-    double lo = c > 0 ? rise_time((double)c * size - q, -v, -0.5 * g) : INFINITY;
-    *low = lo < hi;
-    return lo < hi ? lo : hi;
-}
-
-/*
- * The round table: the centre must stay within R - r of C. With
- * D = p - C, |D + sV|^2 = (R - r)^2 is vv s^2 + 2 b s + c = 0, c <= 0 while
- * inside; the positive root is (-b + sqrt(b^2 - vv c)) / vv, written as
- * -c / (b + sqrt(...)) when b > 0 to avoid cancellation.
- */
-static double wall_circle(const struct event *ev, const struct event_ball *a)
-{
-    double R = 0.5 * ev->p.w, lim = R - a->r;
-    double dx = a->x - R, dy = a->y - R;
-    double vx = a->vx, vy = a->vy;
-    double vv = vx * vx + vy * vy;
-    if (!(vv > 0))
-        return INFINITY;
-    double b = dx * vx + dy * vy;
-    double c = dx * dx + dy * dy - lim * lim;
-    double disc = b * b - vv * c;
-    if (disc < 0)
-        disc = 0; /* outside by rounding and moving past: bounce at once */
-    double s = b > 0 ? -c / (b + sqrt(disc)) : (-b + sqrt(disc)) / vv;
-    return s > 0 ? s : 0;
-}
-
-/* The quartic f(s) = c[4] s^4 + ... + c[0] and its derivative. */
-static double quartic(const double c[5], double s)
-{
-    return (((c[4] * s + c[3]) * s + c[2]) * s + c[1]) * s + c[0];
-}
-
-static double quartic_d(const double c[5], double s)
-{
-    return ((4 * c[4] * s + 3 * c[3]) * s + 2 * c[2]) * s + c[1];
-}
-
-/* A root of g in [lo, hi] where g(lo) <= 0 < g(hi) (up) or g(lo) >= 0 >
- * g(hi) (down), by bisection down to neighbouring doubles: the first s
- * with g(s) past 0, so that the ball is at or just past the wall. */
-static double bisect(const double c[5], int deriv, double lo, double hi)
-{
-    int up = (deriv ? quartic_d(c, hi) : quartic(c, hi)) > 0;
-    for (int it = 0; it < 2200; it++) {
-        double mid = lo + 0.5 * (hi - lo);
-        if (!(mid > lo && mid < hi))
-            break;
-        double v = deriv ? quartic_d(c, mid) : quartic(c, mid);
-        if ((v > 0) == up)
-            hi = mid;
-        else
-            lo = mid;
-    }
-    return hi;
-}
-
-/* From lo, where g <= 0, on the last piece (g ends positive): an s
- * where g > 0, by doubling the step from @p scale (INFINITY when none is
- * found before overflow). */
-static double grow(const double c[5], int deriv, double lo, double scale)
-{
-    double step = lo > scale ? lo : scale;
-    for (int it = 0; it < 2100; it++, step *= 2) {
-        double hi = lo + step;
-        if (!(hi < INFINITY))
-            break;
-        if ((deriv ? quartic_d(c, hi) : quartic(c, hi)) > 0)
-            return hi;
-    }
-    return INFINITY;
-}
-
-/*
- * The round table in a field: the centre at D + V s + A s^2 from the
- * table's centre (A = g/2) must stay within L = R - r, so the wall comes
- * at the first s >= 0 where f(s) = |D + V s + A s^2|^2 - L^2 rises
- * through 0, a quartic with a positive leading term (the field's |A|^2).
- * f' and f'' cut [0, inf) into pieces on which f is monotone (f'' is a
- * quadratic: its roots split f' into monotone pieces, each holding at most
- * one root of f', found by bisection); the first piece that ends with
- * f > 0 holds the crossing, found by bisection too. So the first bounce
- * is never missed, however near the ball grazes the wall before it. Past
- * the wall already (by rounding, or from the spring engine): 0 when
- * moving out or when it cannot come back in by itself.
- */
-/* The roots of f'' = 12 c4 s^2 + 6 c3 s + 2 c2 of the quartic c in
- * (0, S), in order, into cut[] (at most 2); the quadratic's roots without
- * cancellation. */
-static int quartic_bends(const double c[5], double S, double cut[2])
-{
-    int nc = 0;
-    double qa = 12 * c[4], qb = 6 * c[3], qc = 2 * c[2];
-    if (qa != 0) {
-        double disc = qb * qb - 4 * qa * qc;
-        if (disc > 0) {
-            double q = -0.5 * (qb + (qb >= 0 ? sqrt(disc) : -sqrt(disc)));
-            double r1 = q / qa, r2 = q != 0 ? qc / q : r1;
-            if (r1 > r2) {
-                double x = r1;
-                r1 = r2;
-                r2 = x;
-            }
-            if (r1 > 0 && r1 < S)
-                cut[nc++] = r1;
-            if (r2 > 0 && r2 < S && r2 != r1)
-                cut[nc++] = r2;
-        }
-    } else if (qb != 0) {
-        double r = -qc / qb;
-        if (r > 0 && r < S)
-            cut[nc++] = r;
-    }
-    return nc;
-}
-
-static double wall_circle_field(const struct event *ev, const struct event_ball *a)
-{
-    double R = 0.5 * ev->p.w, L = R - a->r;
-    double dx = a->x - R, dy = a->y - R, vx = a->vx, vy = a->vy;
-    double ax = 0.5 * ev->gx, ay = 0.5 * ev->gy;
-    double c[5] = {dx * dx + dy * dy - L * L, 2 * (dx * vx + dy * vy),
-                   vx * vx + vy * vy + 2 * (dx * ax + dy * ay), 2 * (vx * ax + vy * ay),
-                   ax * ax + ay * ay};
-    for (int i = 0; i < 5; i++)
-        if (!isfinite(c[i]))
-            return INFINITY;
-    /* a time scale: to cross the table at the speed or fall across it */
-    double sp = sqrt(vx * vx + vy * vy), ga = sqrt(c[4]);
-    double scale = 2 * L / (sp + sqrt(ga * 2 * L) + 1e-300);
-    if (!(scale > 0 && scale < INFINITY))
-        scale = 1;
-    /* the roots of f'', then of f' */
-    double cut[2];
-    int nc = quartic_bends(c, INFINITY, cut);
-    /* f' on [0, cut0], [cut0, cut1], ..., [last, inf): one root each at most */
-    double crit[4];
-    int ncrit = 0;
-    double lo = 0;
-    for (int p = 0; p <= nc; p++) {
-        double hi = p < nc ? cut[p] : INFINITY;
-        double flo = quartic_d(c, lo);
-        if (hi == INFINITY) {
-            /* f' ends positive (c4 > 0): a root only if it is <= 0 here */
-            if (flo <= 0) {
-                double h = grow(c, 1, lo, scale);
-                if (h < INFINITY)
-                    crit[ncrit++] = bisect(c, 1, lo, h);
-            }
-        } else if ((flo > 0) != (quartic_d(c, hi) > 0)) {
-            crit[ncrit++] = bisect(c, 1, lo, hi);
-        }
-        lo = hi;
-    }
-    /* f on the pieces between its critical points */
-    double s0 = 0, f0 = c[0];
-    int k = 0;
-    if (f0 > 0) {
-        if (c[1] >= 0)
-            return 0; /* past the wall and moving out */
-        /* moving back in: the first piece, decreasing */
-        double end = ncrit ? crit[0] : INFINITY;
-        if (end == INFINITY || !(quartic(c, end) <= 0))
-            return 0; /* it does not get back in by itself */
-        s0 = end;
-        k = 1;
-    }
-    for (; k <= ncrit; k++) {
-        double end = k < ncrit ? crit[k] : INFINITY;
-        if (end == INFINITY) {
-            double h = grow(c, 0, s0, scale);
-            return h < INFINITY ? bisect(c, 0, s0, h) : INFINITY;
-        }
-        if (end > s0 && quartic(c, end) > 0)
-            return bisect(c, 0, s0, end);
-        s0 = end > s0 ? end : s0;
-    }
-    return INFINITY;
-}
-
-/* The critical points of the quartic c in (0, S), in order, into crit[]
- * (at most 3): the roots of f'' (a quadratic, or less) split f' into
- * monotone pieces, each holding at most one root of f', found by
- * bisection. */
-static int quartic_crit(const double c[5], double S, double crit[3])
-{
-    double cut[2];
-    int nc = quartic_bends(c, S, cut);
-    int n = 0;
-    double lo = 0, dlo = quartic_d(c, 0);
-    for (int p = 0; p <= nc; p++) {
-        double hi = p < nc ? cut[p] : S, dhi = quartic_d(c, hi);
-        if ((dlo > 0) != (dhi > 0) && hi > lo)
-            crit[n++] = bisect(c, 1, lo, hi);
-        lo = hi;
-        dlo = dhi;
-    }
-    return n;
-}
-
-
-/* The first s in [0, S] where the quartic c comes down from > 0 to <= 0
- * (two balls come into contact), INFINITY if none: on the monotone
- * pieces between its critical points, the first that starts above 0 and
- * ends at or below it holds it, found by bisection (the first double at
- * contact). */
-static double quartic_first_down(const double c[5], double S)
-{
-    double crit[3];
-    int n = quartic_crit(c, S, crit);
-    double lo = 0, flo = c[0];
-    for (int k = 0; k <= n; k++) {
-        double hi = k < n ? crit[k] : S, fhi = quartic(c, hi);
-        if (flo > 0 && fhi <= 0)
-            return bisect(c, 0, lo, hi);
-        lo = hi;
-        flo = fhi;
-    }
-    return INFINITY;
-}
-
-/*
- * Rolling friction: from the later own time tr, ball i at P_i + v_i k_i(s)
- * (k_i = s - A s^2 / 2|v_i| until it stops at S_i = |v_i| / A). While both
- * roll, D(s) = D0 + V s + W s^2 with V = v_j - v_i and W = -(A/2)(u_j - u_i)
- * (u the unit velocities), so |D|^2 - sigma^2 is a quartic, solved on
- * [0, min S] by quartic_first_down; once one has stopped the other rolls
- * along a straight line, |D1 + u phi|^2 = sigma^2 is a quadratic in the
- * distance phi, turned into time as path_time does. Touching and
- * approaching (as pair_time judges it): at once.
- */
-static double pair_time_rolling(const struct event *ev, const struct event_ball *p,
-                                const struct event_ball *q)
-{
-    double tr = p->tb > q->tb ? p->tb : q->tb, A = ev->fc, sig = p->r + q->r;
-    double xi, yi, vxi, vyi, xj, yj, vxj, vyj;
-    ball_at(ev, p, tr, &xi, &yi, &vxi, &vyi);
-    ball_at(ev, q, tr, &xj, &yj, &vxj, &vyj);
-    double wi = sqrt(vxi * vxi + vyi * vyi), wj = sqrt(vxj * vxj + vyj * vyj);
-    double dx = xj - xi, dy = yj - yi, dd = dx * dx + dy * dy;
-    /* out of reach: the two stopping distances do not close the gap */
-    double gap = sqrt(dd) - sig, reach = (wi * wi + wj * wj) / (2 * A);
-    if (!(gap <= reach * (1 + 1e-12) + 1e-300))
-        return INFINITY;
-    /* touching or overlapping, and approaching: at once */
-    if (dd - sig * sig <= 0 && straight_root(dx, dy, vxj - vxi, vyj - vyi, sig) <= 0)
-        return tr > ev->t ? tr : ev->t;
-    double uxi = wi > 0 ? vxi / wi : 0, uyi = wi > 0 ? vyi / wi : 0;
-    double uxj = wj > 0 ? vxj / wj : 0, uyj = wj > 0 ? vyj / wj : 0;
-    double Si = wi / A, Sj = wj / A, S1 = Si < Sj ? Si : Sj;
-    double s = INFINITY;
-    if (S1 > 0) {
-        double Vx = vxj - vxi, Vy = vyj - vyi;
-        double Wx = -0.5 * A * (uxj - uxi), Wy = -0.5 * A * (uyj - uyi);
-        double c[5] = {dd - sig * sig, 2 * (dx * Vx + dy * Vy),
-                       Vx * Vx + Vy * Vy + 2 * (dx * Wx + dy * Wy), 2 * (Vx * Wx + Vy * Wy),
-                       Wx * Wx + Wy * Wy};
-        if (c[0] <= 0) /* touching and leaving: only a later contact counts */
-            c[0] = 0;
-        s = quartic_first_down(c, S1);
-    }
-    if (s == INFINITY && Si != Sj) {
-        /* one has stopped at S1; the other rolls on from there */
-        int jm = Sj > Si; /* j moves on */
-        double ki = S1 >= Si ? 0.5 * Si : S1 - A * S1 * S1 / (2 * wi);
-        double kj = S1 >= Sj ? 0.5 * Sj : S1 - A * S1 * S1 / (2 * wj);
-        if (wi == 0)
-            ki = 0;
-        if (wj == 0)
-            kj = 0;
-        double Dx = (xj + kj * vxj) - (xi + ki * vxi), Dy = (yj + kj * vyj) - (yi + ki * vyi);
-        double ux = jm ? uxj : -uxi, uy = jm ? uyj : -uyi; /* D's direction of change */
-        double w1 = (jm ? wj : wi) - A * S1;                /* its speed then */
-        double b = Dx * ux + Dy * uy, cc = Dx * Dx + Dy * Dy - sig * sig;
-        if (b < 0 && b * b > EVENT_APPROACH * EVENT_APPROACH * (Dx * Dx + Dy * Dy)) {
-            double disc = b * b - cc;
-            if (disc >= 0) {
-                double phi = cc / (-b + sqrt(disc));
-                if (phi < 0)
-                    phi = 0;
-                /* w1 tau - A tau^2 / 2 = phi, without cancellation */
-                double x = 2 * A * phi / (w1 * w1);
-                if (w1 > 0 && x <= 1)
-                    s = S1 + 2 * phi / (w1 * (1 + sqrt(1 - x)));
-            }
-        }
-    }
-    double t = tr + s;
-    return t > ev->t ? t : ev->t;
-}
-
-/* pair_time with a field or friction: both balls to the later own time
- * tr; in a field (both fall alike) and under linear drag (both slow by
- * the same factor) the relative motion from there is straight in time or
- * in the drag's path factor u = (1 - e^(-c s)) / c, so the pair's root is
- * pair_time's, turned into time for drag; rolling friction is
- * pair_time_rolling. */
-static double pair_time_general(const struct event *ev, const struct event_ball *p,
-                                const struct event_ball *q)
-{
-    if (ev->fric == SIM_FRICTION_ROLLING)
-        return pair_time_rolling(ev, p, q);
-    double tr = p->tb > q->tb ? p->tb : q->tb;
-    double xi, yi, vxi, vyi, xj, yj, vxj, vyj;
-    ball_at(ev, p, tr, &xi, &yi, &vxi, &vyi);
-    ball_at(ev, q, tr, &xj, &yj, &vxj, &vyj);
-    double s = straight_root(xj - xi, yj - yi, vxj - vxi, vyj - vyi, p->r + q->r);
-    if (s < 0)
-        s = 0;
-    if (ev->fric == SIM_FRICTION_LINEAR && s > 0) {
-        double cu = ev->fc * s;
-        s = cu < 1 ? -log1p(-cu) / ev->fc : INFINITY;
-    }
-    double t = tr + s;
-    return t > ev->t ? t : ev->t;
-}
-
 static void predict_own_general(struct event *ev, size_t k, struct event_item *e);
-
-/* How long after its own time ball @p a leaves the circle of radius cen_h
- * around the centre of its list @p l: |D + sV| = h with D its offset from
- * the centre at its own time (which may be before the list, outside the
- * circle), the later root of vv s^2 + 2 b s + c = 0, written as
- * c / (-b - sqrt(b^2 - vv c)) when b > 0 to avoid cancellation; 0 when
- * that is past (out by rounding). Straight paths only: lists are not
- * chosen in a field or with friction. */
-static double nl_leave(const struct event *ev, const struct event_ball *a,
-                       const struct event_nlist *l)
-{
-    double dx = a->x - l->cx, dy = a->y - l->cy, vx = a->vx, vy = a->vy;
-    double vv = vx * vx + vy * vy;
-    if (!(vv > 0))
-        return INFINITY;
-    double h = ev->cen_h;
-    double b = dx * vx + dy * vy, c = dx * dx + dy * dy - h * h;
-    double disc = b * b - vv * c;
-    if (!(disc > 0))
-        disc = 0;
-    double s = b > 0 ? c / (-b - sqrt(disc)) : (-b + sqrt(disc)) / vv;
-    return s > 0 ? s : 0;
-}
 
 /* Record k's own next event: the first wall, and with the grid the first
  * cell crossing. Sets its tlim (the wall's time: a crossing changes no
@@ -1200,7 +119,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
     int code;
     double tb = a->tb;
     if (ev->p.shape == SIM_CIRCLE) {
-        best = wall_circle(ev, a);
+        best = ev_wall_circle(ev, a);
         code = EV_WALL_CIRCLE;
     } else {
         double sx = wall_axis(a->x, a->vx, a->r, ev->p.w, 0, 0);
@@ -1239,7 +158,7 @@ static void predict_own(struct event *ev, size_t k, struct event_item *e)
             code = EV_CROSS_Y;
         }
     } else if (ev->nl) {
-        double sl = tb + nl_leave(ev, a, &ev->nbr[k]);
+        double sl = tb + ev_nl_leave(ev, a, &ev->nbr[k]);
         if (sl < best) {
             best = sl;
             code = EV_NLIST;
@@ -1258,7 +177,7 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
     int code = -1;
     double tb = a->tb;
     if (ev->p.shape == SIM_CIRCLE) {
-        best = ev->field ? wall_circle_field(ev, a) : wall_circle(ev, a);
+        best = ev->field ? ev_wall_circle_field(ev, a) : ev_wall_circle(ev, a);
         code = EV_WALL_CIRCLE;
     } else {
         unsigned op = ev->p.open;
@@ -1270,9 +189,9 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
             sy = wall_axis(a->y, a->vy, a->r, ev->p.h, op & SIM_SIDE_BOTTOM,
                            op & SIM_SIDE_TOP);
         } else {
-            sx = wall_axis_field(a->x, a->vx, ev->gx, a->r, ev->p.w,
+            sx = ev_wall_axis_field(a->x, a->vx, ev->gx, a->r, ev->p.w,
                                  op & SIM_SIDE_LEFT, op & SIM_SIDE_RIGHT, &lx);
-            sy = wall_axis_field(a->y, a->vy, ev->gy, a->r, ev->p.h,
+            sy = ev_wall_axis_field(a->y, a->vy, ev->gy, a->r, ev->p.h,
                                  op & SIM_SIDE_BOTTOM, op & SIM_SIDE_TOP, &ly);
         }
         if (sx < 0) sx = 0;
@@ -1285,7 +204,7 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
         }
     }
     if (ev->fric) /* a straight path slowing down: from its factor to time */
-        best = path_time(ev, a, best);
+        best = ev_path_time(ev, a, best);
     best += tb;
     if (best < ev->t)
         best = ev->t;
@@ -1305,16 +224,16 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
             else if (vy < 0 && cy > 0)
                 ty = ((double)cy * ev->ch - a->y) / vy;
             if (ev->fric) { /* straight and slowing: from the path factor to time */
-                tx = path_time(ev, a, tx);
-                ty = path_time(ev, a, ty);
+                tx = ev_path_time(ev, a, tx);
+                ty = ev_path_time(ev, a, ty);
             }
             tx += tb;
             ty += tb;
         } else {
             double now = ev->t, s = now - tb, gx = ev->gx, gy = ev->gy;
-            tx = now + cross_axis_field(a->x + s * (vx + 0.5 * gx * s), vx + gx * s,
+            tx = now + ev_cross_axis_field(a->x + s * (vx + 0.5 * gx * s), vx + gx * s,
                                         gx, cx, ev->cw, ev->nx, &xl);
-            ty = now + cross_axis_field(a->y + s * (vy + 0.5 * gy * s), vy + gy * s,
+            ty = now + ev_cross_axis_field(a->y + s * (vy + 0.5 * gy * s), vy + gy * s,
                                         gy, cy, ev->ch, ev->ny, &yl);
         }
         if (tx < best) {
@@ -1333,7 +252,7 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
  * *best if it comes before both balls' next walls (a bounce predicts its
  * ball again, which finds the pair again) and before *best. */
 static EV_INLINE void offer_pair(const struct event *ev, const struct event_ball *a,
-                                  size_t k, size_t j, double t, struct event_item *best)
+                                 size_t k, size_t j, double t, struct event_item *best)
 {
     const struct event_ball *q = &ev->b[j];
     if (t <= best->t && t < a->tlim && t < q->tlim) {
@@ -1344,7 +263,7 @@ static EV_INLINE void offer_pair(const struct event *ev, const struct event_ball
 }
 
 static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
-                                size_t k, size_t j, struct event_item *best, int general)
+                                   size_t k, size_t j, struct event_item *best, int general)
 {
     offer_pair(ev, a, k, j, pair_time(ev, a, &ev->b[j], general, INFINITY), best);
 }
@@ -1498,7 +417,7 @@ static EV_INLINE void settle(struct event *ev, size_t k, struct event_item pair,
                              struct event_item own)
 {
     ev->q[k].pair = pair;
-    set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
+    ev_set_slot(ev, (int32_t)k, ev_less(ev, (int32_t)k, &pair, (int32_t)k, &own) ? pair : own);
 }
 
 /* Predicts record k again: its slot becomes its earliest event. */
@@ -2005,9 +924,6 @@ static void set_scales(struct event *ev, double vmax)
     }
 }
 
-static void ball_now(const struct event *ev, const struct event_ball *a, double *x,
-                     double *y, double *vx, double *vy);
-
 /* Kinetic energy now, summed in ball number order; with *pf the field's
  * potential -sum m g.x and with *out the balls wholly past an open side. */
 static double kinetic(const struct event *ev, double *pf, long *out)
@@ -2165,7 +1081,7 @@ int event_init(struct event *ev, const struct sim *s,
     for (size_t k = 0; k < n; k++)
         if (ev_less(ev, (int32_t)k, &ev->q[k].pair, (int32_t)k, &ev->q[k].slot))
             ev->q[k].slot = ev->q[k].pair;
-    q_rebuild(ev);
+    ev_q_rebuild(ev);
     publish(ev);
     return EVENT_OK;
 }
@@ -2183,7 +1099,7 @@ void event_free(struct event *ev)
 
 static void drift_general(struct event *ev, struct event_ball *a)
 {
-    ball_at(ev, a, ev->t, &a->x, &a->y, &a->vx, &a->vy);
+    ev_ball_at(ev, a, ev->t, &a->x, &a->y, &a->vx, &a->vy);
     a->tb = ev->t;
 }
 
@@ -2198,13 +1114,6 @@ static EV_INLINE void drift(struct event *ev, struct event_ball *a)
     a->x += dt * a->vx;
     a->y += dt * a->vy;
     a->tb = ev->t;
-}
-
-/* Ball a's position and velocity at the current time, a left as it is. */
-static void ball_now(const struct event *ev, const struct event_ball *a, double *x,
-                     double *y, double *vx, double *vy)
-{
-    ball_at(ev, a, ev->t, x, y, vx, vy);
 }
 
 /* The restitution of a collision now with normal speed |u|: e, but 1
@@ -2497,7 +1406,7 @@ static int run(struct event *ev, double T, long long max, long long *done)
 {
     *done = 0;
     for (;;) {
-        int32_t k = q_top(ev);
+        int32_t k = ev_q_top(ev);
         if (k < 0 || !(ev->q[k].slot.t <= T))
             break;
         struct event_item e = ev->q[k].slot;

@@ -1,0 +1,183 @@
+/*
+ * event_impl.h - the event engine's insides, shared by its files and by no
+ * other module (the unit tests may look): the records of the balls, the
+ * codes of single-ball events, the engine's tunables, and the inline
+ * helpers every file needs. What one file gives the others is declared in
+ * its own private header: event_time.h (when: pair, wall, crossing and
+ * list times), event_queue.h (the calendar of pending events).
+ */
+#ifndef EVENT_IMPL_H
+#define EVENT_IMPL_H
+
+#include "event.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A ball at its own time tb: position, velocity, radius, the time of its
+ * next wall (tlim), its collision counter (a prediction with it is stale
+ * once the counter has moved on) and the next ball in its cell's list of
+ * more (see struct event_cell). 64 bytes. */
+struct event_ball {
+    double x, y, vx, vy, tb, r, tlim;
+    uint32_t cnt;
+    int32_t next;
+};
+
+/*
+ * Balls approach when the cosine between their relative position and
+ * relative velocity is below -EVENT_APPROACH, not merely below 0: rounding
+ * leaves touching balls (the rack) with cosines near +-1e-16 that would
+ * otherwise collide at once, forever. A grazing pair skipped so can
+ * overlap by at most sigma * EVENT_APPROACH^2 / 2, 5e-21 of the contact.
+ */
+#define EVENT_APPROACH 1e-10
+
+/* All pairs, no grid, up to EVENT_GRID_MIN balls at packing fraction 0.3,
+ * and more in a dilute gas, where the grid's crossings cost more: up to
+ * EVENT_GRID_MIN (0.3 / packing)^(1/4), at most EVENT_GRID_MAX (measured
+ * crossovers: 20 balls at 0.3, 40 at 0.01, 90 at 0.001; see README). */
+#define EVENT_GRID_MIN 20
+#define EVENT_GRID_MAX 200
+
+/* From this many balls the records of coming events are prefetched
+ * (measured: see README). */
+#ifndef EV_PREFETCH_MIN
+#define EV_PREFETCH_MIN 100000
+#endif
+
+/* The inner loop's functions, inlined where the compiler allows asking. */
+#if defined(__GNUC__)
+#define EV_INLINE inline __attribute__((always_inline))
+#else
+#define EV_INLINE inline
+#endif
+
+/* A function of a private header that stays out of line where the
+ * compiler likes (the callers' own static copy, so that it knows which
+ * registers the call keeps: measured, an out-of-line call into another
+ * file costs the inner loops 2-9 % more instructions), and may go unused
+ * in a file that includes the header. */
+#if defined(__GNUC__)
+#define EV_LOCAL static __attribute__((unused))
+#else
+#define EV_LOCAL static inline
+#endif
+
+/* Codes of single-ball events, stored as j = -1 - code: a wall along x or
+ * y (the velocity's sign tells which), the round table's, and in a field
+ * the low wall (x = r, y = r; EV_WALL_X and _Y are then the high ones); a
+ * crossing into the next cell along x or y (the velocity tells the way on
+ * a straight path), and in a field up (P) or down (L). Walls come first
+ * (code < EV_CROSS_X is a physical event). */
+enum {
+    EV_WALL_X, EV_WALL_Y, EV_WALL_CIRCLE, EV_WALL_XL, EV_WALL_YL,
+    EV_CROSS_X, EV_CROSS_Y, EV_CROSS_XP, EV_CROSS_XL, EV_CROSS_YP, EV_CROSS_YL,
+    EV_NLIST /* a new neighbour list (see nl_build) */
+};
+
+/* A cell holds its first EV_CELL_CAP balls in place and any more in a
+ * list (more[cell], linked through next and prev): the 3x3 cells around a
+ * ball are read at once, not one ball after the other, and a cell rarely
+ * holds more (one diameter wide, or 3/4 of the mean spacing in a dilute
+ * gas, it holds fewer than one ball on average; with neighbour lists, 2.8
+ * radii wide, about two in a near-solid; see grid_size). 16 bytes. */
+#define EV_CELL_CAP 3
+struct event_cell {
+    int32_t n, j[EV_CELL_CAP];
+};
+_Static_assert(EV_CELL_CAP == 3, "grid_link's empty cell has three places");
+
+/* Neighbour lists: the skin, as a fraction of the largest diameter
+ * (measured: see README), and the most neighbours a list holds. */
+#define NL_SKIN 0.4
+#define NL_CAP 11
+
+/* A record's neighbour list: the centre it was built at and the records
+ * within r_i + r_j + skin of it (n < 0: too many, "wide", see nl_build).
+ * 64 bytes. */
+struct event_nlist {
+    double cx, cy;
+    int32_t n;
+    int32_t j[NL_CAP];
+};
+
+/* What a record's own events need but its neighbours' predictions do
+ * not, one line: its pending event, its earliest predicted collision, its
+ * links in the calendar, its ball number, its cell and how far it looks
+ * (1 unless big). 64 bytes. */
+struct event_qrec {
+    struct event_item slot, pair;
+    struct event_link ql;
+    int32_t id, cx, cy, reach;
+};
+
+/* The rest of a record, read at its collisions only with unequal masses
+ * or restitution: its mass, the time of its last collision (TC model), and
+ * at its bounces and kicks: how many of its counter's steps were not
+ * collisions, and how often the counter has wrapped (its collisions are
+ * then the rest, see kcoll); and the previous record in its cell's list of
+ * more. 32 bytes. */
+struct event_cold {
+    double m, tlast;
+    long long other;
+    uint32_t hi;
+    int32_t prev;
+};
+
+/* Counters start this short of their wrap (as the Linux kernel's jiffies
+ * do), so that every run goes through it: a ball's collisions are then
+ * counted right past 2^32 steps, a long run's, by the same code. The
+ * stale test compares counters for equality only. */
+#define EV_CNT0 0xffffff00u
+
+/* Record k's counter one on (a collision, a bounce or a kick): the cold
+ * record hears of it only when it wraps. */
+static EV_INLINE void count(struct event *ev, size_t k)
+{
+    if (++ev->b[k].cnt == 0)
+        ev->c[k].hi++;
+}
+
+/* Record k's counter one on for a bounce or a kick (not a collision). */
+static inline void count_other(struct event *ev, size_t k)
+{
+    count(ev, k);
+    ev->c[k].other++;
+}
+
+/* Record k's collisions: its counter's steps but the others. */
+static inline long long kcoll(const struct event *ev, size_t k)
+{
+    uint64_t steps = ((uint64_t)ev->c[k].hi << 32) + ev->b[k].cnt;
+    return (long long)(steps - (uint64_t)ev->c[k].other);
+}
+
+/* The grid has a border of empty cells all round, so that the 3x3 cells
+ * around any cell are all there: cell (cx, cy), -1 <= cx <= nx, is at
+ * (cy + 1) (nx + 2) + cx + 1. */
+static EV_INLINE long cell_at(const struct event *ev, long cx, long cy)
+{
+    return (cy + 1) * (ev->nx + 2) + cx + 1;
+}
+
+/* The balls of cell c, one per call, -1 after the last:
+ *     for (int32_t it = 0, j; (j = cell_step(ev, c, &it)) >= 0;)
+ * (it: the next place in the cell, or -2 - the last ball of its list). */
+static EV_INLINE int32_t cell_step(const struct event *ev, long c, int32_t *it)
+{
+    const struct event_cell *cl = &ev->cell[c];
+    int32_t i = *it, j;
+    if (i >= 0 && i < cl->n && i < EV_CELL_CAP) {
+        *it = i + 1;
+        return cl->j[i];
+    }
+    if (i >= 0)
+        j = cl->n > EV_CELL_CAP ? ev->more[c] : -1;
+    else
+        j = ev->b[-2 - i].next;
+    *it = -2 - j;
+    return j;
+}
+
+#endif

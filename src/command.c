@@ -157,6 +157,7 @@ void command_open(struct command_line *cl)
     cl->buf[0] = 0;
     cl->len = cl->cur = 0;
     cl->browse = cl->nhist;
+    cl->over = 0;
 }
 
 static void show(struct command_line *cl, const char *s)
@@ -167,6 +168,7 @@ static void show(struct command_line *cl, const char *s)
     memmove(cl->buf, s, n);
     cl->buf[n] = 0;
     cl->len = cl->cur = n;
+    cl->over = 0;
 }
 
 /* A UTF-8 continuation byte. */
@@ -179,6 +181,8 @@ int command_key(struct command_line *cl, int key)
 {
     switch (key) {
     case COMMAND_KEY_ENTER:
+        if (cl->over)
+            return 2; /* keys were lost: the line is not what was typed */
         if (cl->len > 0 && (cl->nhist == 0 || strcmp(cl->hist[cl->nhist - 1], cl->buf))) {
             if (cl->nhist == COMMAND_HISTORY) {
                 memmove(cl->hist[0], cl->hist[1], sizeof cl->hist[0] * (COMMAND_HISTORY - 1));
@@ -193,6 +197,7 @@ int command_key(struct command_line *cl, int key)
     case COMMAND_KEY_BACKSPACE:
         if (cl->len == 0)
             return -1; /* as in vi and less: backspace on nothing leaves */
+        cl->over = 0; /* being mended */
         if (cl->cur > 0) {
             size_t from = cl->cur - 1;
             while (from > 0 && cont(cl->buf[from]))
@@ -203,6 +208,7 @@ int command_key(struct command_line *cl, int key)
         }
         return 0;
     case COMMAND_KEY_DELETE:
+        cl->over = 0;
         if (cl->cur < cl->len) {
             size_t to = cl->cur + 1;
             while (to < cl->len && cont(cl->buf[to]))
@@ -229,6 +235,7 @@ int command_key(struct command_line *cl, int key)
     case COMMAND_KEY_KILL:
         cl->buf[0] = 0;
         cl->len = cl->cur = 0;
+        cl->over = 0;
         return 0;
     case COMMAND_KEY_UP:
         if (cl->browse > 0) {
@@ -244,7 +251,11 @@ int command_key(struct command_line *cl, int key)
         }
         return 0;
     default:
-        if (key >= 0x20 && key < 0x100 && key != 0x7f && cl->len < COMMAND_MAX) {
+        if (key >= 0x20 && key < 0x100 && key != 0x7f) {
+            if (cl->len == COMMAND_MAX) {
+                cl->over = 1;
+                return 0;
+            }
             memmove(cl->buf + cl->cur + 1, cl->buf + cl->cur, cl->len - cl->cur + 1);
             cl->buf[cl->cur++] = (char)key;
             cl->len++;

@@ -83,13 +83,16 @@ struct command_line {
     int nhist;                ///< lines kept, the newest last
     int browse;               ///< index being shown, nhist: the typed line
     char typed[COMMAND_MAX + 1]; ///< the typed line while browsing
+    int over;                 ///< a key was dropped: the line was full
 };
 
 /// Clears the line (the history stays) to start typing.
 void command_open(struct command_line *cl);
 
 /// Takes one key. @return 1 when Enter ended the line (buf holds it, and
-/// the history has it), -1 when it was cancelled, 0 otherwise.
+/// the history has it), -1 when it was cancelled, 2 when Enter came after
+/// keys were dropped at COMMAND_MAX bytes (the line is not what was typed:
+/// refused, until it is mended by a deletion or cleared), 0 otherwise.
 int command_key(struct command_line *cl, int key);
 
 #endif

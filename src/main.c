@@ -12,6 +12,7 @@
 #include "record.h"
 #include "scene.h"
 #include "sim.h"
+#include "text.h"
 #include "tui.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define VERSION "0.1.0"
@@ -69,14 +71,31 @@ struct options {
 
 enum { ENGINE_SPRING, ENGINE_EVENT };
 
+/* Prints "springball: " and the message on stderr with its control bytes
+ * shown as '?' (an argument echoed there cannot drive the terminal), then
+ * a newline. */
+static void say(const char *fmt, va_list ap)
+{
+    char buf[1024];
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    fprintf(stderr, "springball: %s\n", text_visible(buf));
+}
+
+static void warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
+}
+
 _Noreturn static void die_usage(const char *fmt, ...)
 {
     va_list ap;
-    fputs("springball: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(fmt, ap);
     va_end(ap);
-    fputs("\nTry 'springball --help' for more information.\n", stderr);
+    fputs("Try 'springball --help' for more information.\n", stderr);
     exit(2);
 }
 
@@ -162,6 +181,22 @@ static double opt_double(const char *opt, const char *arg, double lo, int lo_ope
     return v;
 }
 
+/* A size of --snapshot at *p, 1 to 1000 in decimal digits alone (no sign,
+ * blank or overflow: 4294967297 is no 1), with *p moved past it; 0 when
+ * there is none. */
+static int dim(const char **p)
+{
+    int v = 0;
+    const char *q = *p;
+    for (; *q >= '0' && *q <= '9'; q++)
+        if ((v = v * 10 + (*q - '0')) > 1000)
+            return 0;
+    if (q == *p)
+        return 0;
+    *p = q;
+    return v;
+}
+
 static unsigned long long opt_count(const char *opt, const char *arg)
 {
     const char *p = arg;
@@ -216,6 +251,19 @@ _Noreturn static void die_long_option(const char *arg, const struct option *long
     if (matches > 1)
         die_usage("option '--%.*s' is ambiguous: %s", (int)len, name, list);
     die_usage("unknown option '--%.*s'", (int)len, name);
+}
+
+/* --save-to's FILE: a name w can write, FILE or FILE-N beside it. */
+static const char *save_to(const char *arg)
+{
+    struct stat st;
+    if (!*arg)
+        die_usage("--save-to: the file name is empty");
+    if (strlen(arg) > SAVE_TO_MAX)
+        die_usage("--save-to: the name is longer than %d bytes", SAVE_TO_MAX);
+    if (stat(arg, &st) == 0 && !S_ISREG(st.st_mode))
+        die_usage("--save-to: '%s' is not a regular file (w writes a new file)", arg);
+    return arg;
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
@@ -296,6 +344,88 @@ static void rec_check_options(const struct options *o)
                   "(gran/hooke is the spring engine)");
 }
 
+/* Which file a path names: its device and inode, or, for a file not there
+ * yet, its directory's with its last name (d/a and d/./a are one file
+ * before either exists); "-" is standard input (@p fd 0) or output (1). A
+ * symbolic link is followed, also one to a file not there yet. */
+struct file_id {
+    dev_t dev;
+    ino_t ino;
+    int reg;          /* a regular file, there now */
+    char name[256];   /* the last name of a file not there yet, else "" */
+};
+
+static int file_id(const char *path, int fd, struct file_id *id, int depth)
+{
+    struct stat st;
+    memset(id, 0, sizeof *id);
+    if (!strcmp(path, "-") ? fstat(fd, &st) == 0 : stat(path, &st) == 0) {
+        id->dev = st.st_dev;
+        id->ino = st.st_ino;
+        id->reg = S_ISREG(st.st_mode);
+        return 0;
+    }
+    const char *slash = strrchr(path, '/');
+    char dir[4096], target[4096];
+    size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+    if (dlen >= sizeof dir)
+        return -1;
+    memcpy(dir, path, dlen);
+    dir[dlen] = 0;
+    ssize_t n = depth < 8 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode)
+                    ? readlink(path, target, sizeof target - 1) : -1;
+    if (n > 0) { /* a dangling link: where it points, from its directory */
+        target[n] = 0;
+        char joined[8192];
+        snprintf(joined, sizeof joined, "%s%s", target[0] == '/' ? "" : dir, target);
+        return file_id(joined, fd, id, depth + 1);
+    }
+    const char *base = slash ? slash + 1 : path;
+    if (strlen(base) >= sizeof id->name || stat(dlen ? dir : ".", &st) != 0)
+        return -1;
+    id->dev = st.st_dev;
+    id->ino = st.st_ino;
+    snprintf(id->name, sizeof id->name, "%s", base);
+    return 0;
+}
+
+static int same_file(const struct file_id *a, const struct file_id *b)
+{
+    return a->dev == b->dev && a->ino == b->ino && !strcmp(a->name, b->name);
+}
+
+/* Refuses (status 2) an output that is the scene being read or the other
+ * output: files are compared by what they are, not by their names
+ * (--traj=in.scene in.scene, --traj=/dev/stdout --series=-). */
+static void check_outputs(const struct options *o)
+{
+    const char *outs[2] = {o->rec.traj, o->rec.series};
+    const char *opt[2] = {"--traj", "--series"};
+    struct file_id in, id[2];
+    int have_in = file_id(o->scene_path ? o->scene_path : "", 0, &in, 0) == 0 &&
+                  o->scene_path && in.reg;
+    for (int k = 0; k < 2; k++) {
+        if (!outs[k] || file_id(outs[k], 1, &id[k], 0) != 0) {
+            outs[k] = NULL;
+            continue;
+        }
+        if (have_in && same_file(&id[k], &in))
+            die_usage("%s: '%s' is the scene file being read", opt[k], outs[k]);
+    }
+    if (outs[0] && outs[1] && same_file(&id[0], &id[1]))
+        die_usage("--traj and --series cannot write to the same file ('%s' is '%s')",
+                  outs[0], outs[1]);
+}
+
+/* 1 when @p path ("-" too) is the file standard output writes to. */
+static int is_stdout(const char *path)
+{
+    struct file_id a, b;
+    return path && (!strcmp(path, "-") ||
+                    (file_id(path, 1, &a, 0) == 0 && file_id("-", 1, &b, 0) == 0 &&
+                     same_file(&a, &b)));
+}
+
 /* The files of a recorded run and where its cadence stands. The files
  * are opened at the first frame, so that a run refused before it (bad
  * input to the event engine) leaves existing files as they were. */
@@ -338,8 +468,7 @@ static int rec_open(struct recorder *rec, const struct sim *s)
         if (!paths[k])
             continue;
         if (record_open(ws[k], paths[k])) {
-            fprintf(stderr, "springball: %s: cannot write: %s\n", paths[k],
-                    strerror(errno));
+            warn("%s: cannot write: %s", paths[k], strerror(errno));
             if (k == 1 && rec->traj_path)
                 record_close(&rec->traj);
             rec->traj_path = NULL;
@@ -390,9 +519,9 @@ static int rec_close(struct recorder *rec)
         rec->err = e1 ? e1 : e2;
     }
     if (rec->failed) {
-        fprintf(stderr, "springball: %s: write error: %s\n",
-                strcmp(rec->failed, "-") ? rec->failed : "standard output",
-                strerror(rec->err));
+        warn("%s: write error: %s",
+             strcmp(rec->failed, "-") ? rec->failed : "standard output",
+             strerror(rec->err));
         return 1;
     }
     return 0;
@@ -530,12 +659,20 @@ static int run_export(const struct options *o, const struct scene *sc)
                  : 0,
         .title = sc->title,
     };
+    struct file_id scene_id, id;
+    int have_in = o->scene_path && file_id(o->scene_path, 0, &scene_id, 0) == 0 &&
+                  scene_id.reg;
     for (int k = 0; k < 2 && rc == 0; k++) {
         char *name = k ? in_name : data_name;
         snprintf(name, len, "%s.%s", prefix, k ? "in" : "data");
+        if (have_in && file_id(name, 1, &id, 0) == 0 && same_file(&id, &scene_id)) {
+            warn("--export: '%s' is the scene file being read", name);
+            rc = 2;
+            break;
+        }
         FILE *f = fopen(name, "w");
         if (!f) {
-            fprintf(stderr, "springball: %s: cannot write: %s\n", name, strerror(errno));
+            warn("%s: cannot write: %s", name, strerror(errno));
             rc = 1;
             break;
         }
@@ -544,13 +681,15 @@ static int run_export(const struct options *o, const struct scene *sc)
         else
             export_lammps_data(f, &s, sc->title);
         if (fflush(f) || ferror(f)) {
-            fprintf(stderr, "springball: %s: write error: %s\n", name, strerror(errno));
+            warn("%s: write error: %s", name, strerror(errno));
             rc = 1;
         }
         if (fclose(f) && rc == 0) {
-            fprintf(stderr, "springball: %s: write error: %s\n", name, strerror(errno));
+            warn("%s: write error: %s", name, strerror(errno));
             rc = 1;
         }
+        if (rc) /* no partial file (a full disk) */
+            remove(name);
     }
     free(in_name);
     free(data_name);
@@ -662,9 +801,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_SNAPSHOT:
             o->snapshot = 1;
             if (optarg) {
-                int cols, rows, used = 0;
-                if (sscanf(optarg, "%dx%d%n", &cols, &rows, &used) != 2 ||
-                    optarg[used] || cols < 1 || rows < 1 || cols > 1000 || rows > 1000)
+                const char *q = optarg;
+                int cols = dim(&q), rows = *q == 'x' ? (q++, dim(&q)) : 0;
+                if (*q || cols < 1 || rows < 1)
                     die_usage("--snapshot: '%s' is not COLSxROWS (1 to 1000 each)", optarg);
                 o->ui.snap_cols = cols;
                 o->ui.snap_rows = rows;
@@ -672,7 +811,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_KEYS: o->ui.keys = optarg; break;
         case OPT_NO_MOUSE: o->ui.mouse = 0; break;
-        case OPT_SAVE_TO: o->ui.save_to = optarg; break;
+        case OPT_SAVE_TO: o->ui.save_to = save_to(optarg); break;
         case OPT_TRAJ: case OPT_SERIES: case OPT_EVERY: case OPT_EVERY_T:
         case OPT_EXPORT:
             rec_option(c, optarg, argc, argv, &o->rec);
@@ -743,6 +882,14 @@ static char *read_all(FILE *f, size_t *len)
     return buf;
 }
 
+/* The scene's name for a message, its control bytes shown as '?'. */
+static const char *shown_name(const char *name)
+{
+    static char buf[1024];
+    snprintf(buf, sizeof buf, "%s", name);
+    return text_visible(buf);
+}
+
 /* Loads and parses the scene, or reports "FILE:LINE: what" and exits 2. */
 static void load_scene(const struct options *o, struct scene *sc, const char **name)
 {
@@ -761,7 +908,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
         if (f && !is_stdin)
             fclose(f);
         if (!text) {
-            fprintf(stderr, "%s:0: cannot read: %s\n", *name, strerror(e));
+            fprintf(stderr, "%s:0: cannot read: %s\n", shown_name(*name), strerror(e));
             exit(e == ENOMEM ? 1 : 2); /* memory, not the input, failed */
         }
     }
@@ -769,7 +916,7 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     int rc = formats_parse(sc, text ? text : scene_builtin, len, o->format, &err);
     free(text);
     if (rc) {
-        fprintf(stderr, "%s:%d: %s\n", *name, err.line, err.msg);
+        fprintf(stderr, "%s:%d: %s\n", shown_name(*name), err.line, err.msg);
         exit(err.nomem ? 1 : 2); /* out of memory is a failure, not bad input */
     }
 }
@@ -999,9 +1146,9 @@ static int run_headless(const struct options *o, const struct scene *sc)
         sim_free(&s);
         return erc;
     }
-    /* A recording on standard output takes the place of the final state. */
-    int rec_stdout = (o->rec.traj && !strcmp(o->rec.traj, "-")) ||
-                     (o->rec.series && !strcmp(o->rec.series, "-"));
+    /* A recording on standard output (by any name) takes the place of the
+     * final state. */
+    int rec_stdout = is_stdout(o->rec.traj) || is_stdout(o->rec.series);
     if (!rec_stdout)
         formats_write(stdout, sc, &s);
     if (o->stats && o->engine == ENGINE_EVENT)
@@ -1027,6 +1174,9 @@ int main(int argc, char **argv)
         die_usage("give -H or --snapshot, not both");
     if (o.headless && o.ui.keys)
         die_usage("--keys is for the terminal or --snapshot, not -H");
+    check_outputs(&o);
+    /* A closed pipe is a write error, reported, not a silent death. */
+    signal(SIGPIPE, SIG_IGN);
     struct scene sc;
     const char *name;
     load_scene(&o, &sc, &name);

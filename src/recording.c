@@ -14,8 +14,12 @@
 int recording_start(struct recording *r, const char *prefix, struct session *ss,
                     char *msg, size_t msgsize)
 {
+    /* the numbers go on from the last recording's: R a thousand times
+     * does not search from 1 each time */
+    int from = r->next > 1 ? r->next : 1;
     memset(r, 0, sizeof *r);
-    for (int n = 1; n <= RECORDING_TRIES; n++) {
+    r->next = from;
+    for (int n = from; n < from + RECORDING_TRIES; n++) {
         snprintf(r->traj_name, sizeof r->traj_name, "%s-%d.xyz", prefix, n);
         snprintf(r->series_name, sizeof r->series_name, "%s-%d.csv", prefix, n);
         /* "x": create, never overwrite (C11); a name taken goes on to n+1. */
@@ -48,14 +52,15 @@ int recording_start(struct recording *r, const char *prefix, struct session *ss,
         /* The streams are ours: record_close leaves them open, and
          * recording_stop closes them. */
         r->on = 1;
+        r->next = n + 1;
         record_series_header(&r->series, &ss->s.p, 0);
         r->version = ss->version - 1; /* the state now is the first frame */
         snprintf(msg, msgsize, "recording to %s and %s (R stops)", r->traj_name,
                  r->series_name);
         return recording_frame(r, ss);
     }
-    snprintf(msg, msgsize, "cannot record: %s-1 to -%d are all taken", prefix,
-             RECORDING_TRIES);
+    snprintf(msg, msgsize, "cannot record: %s-%d to -%d are all taken", prefix,
+             from, from + RECORDING_TRIES - 1);
     return -1;
 }
 

@@ -29,9 +29,11 @@ struct recording {
     long long frames;          ///< frames written since the start
     int err;                   ///< errno of the write error that stopped it
     const char *failed;        ///< the file of that error
+    int next;                  ///< the number the next start tries first
 };
 
-/// Opens the two files of the first free N after @p prefix ("springball"
+/// Opens the two files of the first free N after @p prefix, from the
+/// number after the last recording's ("springball"
 /// gives springball-1.xyz and springball-1.csv in the working directory)
 /// and writes the first frame of @p ss. @p msg receives what the status
 /// line says ("recording to A and B", or why it could not start).

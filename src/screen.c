@@ -178,7 +178,9 @@ void screen_put(struct screen *scr, int x, int y, uint32_t ch, uint32_t fg, int 
     if (x < 0 || y < 0 || x >= scr->cols || y >= scr->rows)
         return;
     struct screen_cell *c = &scr->cell[(size_t)y * (size_t)scr->cols + (size_t)x];
-    c->ch = ch;
+    /* no control character reaches the screen or a snapshot: C0, DEL, C1
+     * (U+009B is a CSI of its own) */
+    c->ch = ch < 0x20 || (ch >= 0x7f && ch < 0xa0) ? 0xfffd : ch;
     c->fg = scr->color ? fg : 0;
     c->attr = (uint8_t)attr;
 }
@@ -190,7 +192,7 @@ int screen_text(struct screen *scr, int x, int y, int max, uint32_t fg, int attr
     while (*s) {
         uint32_t c;
         s += utf8_next(s, &c);
-        if (c < 0x20 || c == 0x7f)
+        if (c < 0x20 || (c >= 0x7f && c < 0xa0))
             c = 0xfffd; /* no control characters on the screen */
         int w = screen_cp_width(c);
         if (w == 0)

@@ -195,7 +195,8 @@ void screen_clear_trails(struct screen *scr);
 /// The cell at column @p x, row @p y (NULL outside).
 const struct screen_cell *screen_at(const struct screen *scr, int x, int y);
 
-/// Writes one character (clipped to the screen).
+/// Writes one character (clipped to the screen); a control character (C0,
+/// DEL, C1) is written as U+FFFD.
 void screen_put(struct screen *scr, int x, int y, uint32_t ch, uint32_t fg, int attr);
 
 /// Writes UTF-8 text from (x, y), at most @p max columns, never cutting a

@@ -17,36 +17,93 @@ static const struct {
     {"pgdn", SCRIPT_PGDN},
 };
 
-/* <press C R>, <drag C R>, <release C R>, <wheel up|down C R [mod]>: 1
- * when @p body is one, with *it filled in. */
-static int mouse_item(const char *body, struct script_item *it)
+/* The longest <...> item, without its brackets. */
+#define ITEM_MAX 63
+
+/* Splits @p body at blanks into at most 6 words in @p w. @return the count,
+ * 7 when there are more. */
+static int split_words(char *body, char *w[6])
+{
+    int n = 0;
+    for (char *p = body;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\n')
+            *p++ = 0;
+        if (!*p)
+            return n;
+        if (n == 6)
+            return 7;
+        w[n++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n')
+            p++;
+    }
+}
+
+/* A column or row: decimal digits alone, at most 10000 (no sign, and no
+ * wrap: 4294967296 is no 0). @return it, or -1. */
+static int cell(const char *w)
+{
+    int v = 0;
+    if (!*w)
+        return -1;
+    for (; *w; w++)
+        if (*w < '0' || *w > '9' || (v = v * 10 + (*w - '0')) > 10000)
+            return -1;
+    return v;
+}
+
+/* The item <body> into *it. @return 0, or -1 with the message in err. */
+static int bracket_item(const char *item, struct script_item *it, char *err, size_t errsize)
 {
     static const struct {
-        const char *fmt, *fmt_mod;
-        int kind;
-    } forms[] = {
-        {" press %d %d %c", NULL, SCRIPT_PRESS},
-        {" drag %d %d %c", NULL, SCRIPT_DRAG},
-        {" release %d %d %c", NULL, SCRIPT_RELEASE},
-        {" wheel up %d %d %c", " wheel up %d %d %7s %c", SCRIPT_WHEEL_UP},
-        {" wheel down %d %d %c", " wheel down %d %d %7s %c", SCRIPT_WHEEL_DOWN},
+        const char *name;
+        int kind, mouse;
+    } clicks[] = {
+        {"click", SCRIPT_CLICK, 0},
+        {"press", SCRIPT_MOUSE, SCRIPT_PRESS},
+        {"drag", SCRIPT_MOUSE, SCRIPT_DRAG},
+        {"release", SCRIPT_MOUSE, SCRIPT_RELEASE},
     };
-    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
-        char extra, word[8];
-        int x, y, mod = -1;
-        if (sscanf(body, forms[i].fmt, &x, &y, &extra) == 2)
-            mod = 0;
-        else if (forms[i].fmt_mod && sscanf(body, forms[i].fmt_mod, &x, &y, word, &extra) == 3 &&
-                 !strcmp(word, "mod"))
-            mod = 1;
-        if (mod >= 0) {
-            it->kind = SCRIPT_MOUSE;
-            it->mouse = forms[i].kind;
-            it->x = x;
-            it->y = y;
-            it->mod = mod;
-            return 1;
+    char body[ITEM_MAX + 1], *w[6];
+    snprintf(body, sizeof body, "%s", item);
+    int n = split_words(body, w);
+    if (n == 2 && !strcmp(w[0], "t")) {
+        char *end;
+        double t = strtod(w[1], &end);
+        if (end == w[1] || *end || !(t >= 0 && t <= 1e300)) {
+            snprintf(err, errsize, "<%s>: the wait must be a finite time >= 0", item);
+            return -1;
         }
+        it->kind = SCRIPT_WAIT;
+        it->t = t;
+        return 0;
+    }
+    if (n == 1 && !strcmp(w[0], "lt")) {
+        it->kind = SCRIPT_KEY;
+        it->key = '<';
+        return 0;
+    }
+    int wheel = n >= 4 && !strcmp(w[0], "wheel") &&
+                (!strcmp(w[1], "up") || !strcmp(w[1], "down")) &&
+                (n == 4 || (n == 5 && !strcmp(w[4], "mod")));
+    for (size_t i = 0; i < sizeof clicks / sizeof *clicks && !wheel; i++)
+        if (n == 3 && !strcmp(w[0], clicks[i].name)) {
+            it->kind = clicks[i].kind;
+            it->mouse = clicks[i].mouse;
+        }
+    if (wheel) {
+        it->kind = SCRIPT_MOUSE;
+        it->mouse = w[1][0] == 'u' ? SCRIPT_WHEEL_UP : SCRIPT_WHEEL_DOWN;
+        it->mod = n == 5;
+    } else if (it->kind != SCRIPT_CLICK && it->kind != SCRIPT_MOUSE) {
+        snprintf(err, errsize, "<%s>: not <t TIME>, <click|press|drag|release "
+                 "COL ROW>, <wheel up|down COL ROW [mod]> or <lt>", item);
+        return -1;
+    }
+    it->x = cell(w[n == 3 ? 1 : 2]);
+    it->y = cell(w[n == 3 ? 2 : 3]);
+    if (it->x < 0 || it->y < 0) {
+        snprintf(err, errsize, "<%s>: column and row from 0 to 10000", item);
+        return -1;
     }
     return 0;
 }
@@ -98,40 +155,17 @@ int script_parse(const char *s, struct script_item **items, char *err, size_t er
                 snprintf(err, errsize, "'%.20s': no closing '>'", tok);
                 goto fail;
             }
-            char body[64];
             size_t len = (size_t)(end - p - 1);
-            if (len >= sizeof body)
-                len = sizeof body - 1;
-            memcpy(body, p + 1, len);
-            body[len] = 0;
-            double t;
-            int x, y;
-            char extra;
-            if (sscanf(body, " t %lf %c", &t, &extra) == 1) {
-                if (!(t >= 0 && t <= 1e300)) {
-                    snprintf(err, errsize, "<%s>: the wait must be a finite time >= 0", body);
-                    goto fail;
-                }
-                one.kind = SCRIPT_WAIT;
-                one.t = t;
-            } else if (sscanf(body, " click %d %d %c", &x, &y, &extra) == 2) {
-                if (x < 0 || y < 0 || x > 10000 || y > 10000) {
-                    snprintf(err, errsize, "<%s>: column and row from 0", body);
-                    goto fail;
-                }
-                one.kind = SCRIPT_CLICK;
-                one.x = x;
-                one.y = y;
-            } else if (mouse_item(body, &one)) {
-                if (one.x < 0 || one.y < 0 || one.x > 10000 || one.y > 10000) {
-                    snprintf(err, errsize, "<%s>: column and row from 0", body);
-                    goto fail;
-                }
-            } else {
-                snprintf(err, errsize, "<%s>: not <t TIME>, <click|press|drag|release "
-                         "COL ROW> or <wheel up|down COL ROW [mod]>", body);
+            if (len > ITEM_MAX) {
+                snprintf(err, errsize, "'%.20s...': an item <...> is at most %d "
+                         "characters", tok, ITEM_MAX);
                 goto fail;
             }
+            char body[ITEM_MAX + 1];
+            memcpy(body, p + 1, len);
+            body[len] = 0;
+            if (bracket_item(body, &one, err, errsize))
+                goto fail;
             p = end + 1;
         } else {
             const char *end = p;

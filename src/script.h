@@ -12,7 +12,10 @@
  *   - <press C R>, <drag C R>, <release C R>, <wheel up|down C R [mod]>:
  *     mouse events (drag: the pointer moves there with the button held);
  *   - <:LINE>: the keys ':', LINE and Enter (the command line);
- * any of them followed by *N (1 <= N <= 100000) for N times.
+ *   - <lt>: the key '<' (kick speed down), which alone would open an item;
+ * any of them followed by *N (1 <= N <= 100000) for N times. An item <...>
+ * (but <:LINE>) holds at most 63 characters; columns and rows are decimal
+ * digits, 0 to 10000.
  *
  * Pure C11: no curses, no I/O.
  */

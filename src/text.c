@@ -33,6 +33,22 @@ const char *text_str(struct text_token t, char *buf, size_t size)
     return buf;
 }
 
+char *text_visible(char *s)
+{
+    char *w = s;
+    for (const char *r = s; *r; r++) {
+        unsigned char c = (unsigned char)*r;
+        if (c == 0xc2 && (unsigned char)r[1] >= 0x80 && (unsigned char)r[1] <= 0x9f) {
+            *w++ = '?';
+            r++;
+        } else {
+            *w++ = c < 0x20 || c == 0x7f ? '?' : (char)c;
+        }
+    }
+    *w = 0;
+    return s;
+}
+
 /* The code point of an invisible or space-like character whose UTF-8 form
  * starts at s[0] (n bytes left), with its length in *len; 0 if none. */
 static unsigned invisible(const unsigned char *s, size_t n, size_t *len)

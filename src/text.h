@@ -38,6 +38,13 @@ int text_fail(struct scene_error *err, int line, const char *fmt, ...)
 /// text_fail for a parser state @p ps with the fields err and line.
 #define TEXT_FAIL(ps, ...) text_fail((ps)->err, (ps)->line, __VA_ARGS__)
 
+/// Makes the NUL-terminated @p s safe to write to a terminal, in place:
+/// each C0 control byte and DEL becomes '?', and so does each C1 control
+/// in UTF-8 (U+0080 to U+009F, such as U+009B, the one-character CSI),
+/// so that an argument echoed in a message cannot move the cursor or
+/// change colours. Other bytes are kept. @return s.
+char *text_visible(char *s);
+
 /// 1 when the token is one or more decimal digits and nothing else.
 int text_digits(struct text_token t);
 

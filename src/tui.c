@@ -27,6 +27,7 @@
 #include "script.h"
 #include "session.h"
 #include "sim.h"
+#include "text.h"
 #include "view.h"
 
 #include <curses.h>
@@ -133,6 +134,7 @@ struct ui {
     struct script_item *items;
     int nitems, next_item;
     double due;            /* wall time the current wait ends (live, paused) */
+    int save_next;         /* the number w tries first */
     int wait_sim;          /* a wait runs until the simulated time wait_end */
     double wait_end;
     /* fps */
@@ -724,10 +726,12 @@ static uint32_t tag_scene_color(const struct ui *u, uint32_t tag)
 }
 
 /* Opens a new file for w: --save-to's name, else springball-N.scene; a
- * name taken gets the next number (never an overwrite). */
+ * name taken gets the next number (never an overwrite). The numbers go on
+ * from the last save's, so that many saves do not search from 1 each. */
 static FILE *save_open(struct ui *u, char *name, size_t size)
 {
-    for (int n = 1; n < 10000; n++) {
+    int from = u->save_next > 1 ? u->save_next : 1;
+    for (int n = from; n < from + 10000; n++) {
         if (u->o.save_to) {
             const char *s = u->o.save_to, *dot = strrchr(s, '.'), *slash = strrchr(s, '/');
             if (!dot || (slash && dot < slash) || dot == s)
@@ -742,8 +746,11 @@ static FILE *save_open(struct ui *u, char *name, size_t size)
         int fd = open(name, O_WRONLY | O_CREAT | O_EXCL, 0644);
         if (fd >= 0) {
             FILE *f = fdopen(fd, "w");
-            if (!f)
+            if (!f) {
                 close(fd);
+                remove(name);
+            }
+            u->save_next = n + 1;
             return f;
         }
         if (errno != EEXIST)
@@ -782,15 +789,24 @@ static void k_save(struct ui *u, int key)
     /* the cue ball, by its number without the pusher */
     if (u->f.cue != p && u->f.cue < u->ss.s.n && !u->f.open)
         out.cue = u->f.cue + 1 - (p != (size_t)-1 && p < u->f.cue);
-    char name[512];
-    FILE *f = save_open(u, name, sizeof name);
-    if (!f) {
+    char name[SAVE_TO_MAX + 32];
+    FILE *f = sim_finite(&s) ? save_open(u, name, sizeof name) : NULL;
+    if (!sim_finite(&s)) {
+        /* inf or nan is no scene: it would not read back */
+        note_level(u, SCREEN_ERROR, "cannot save: the state is not finite "
+                                    "(, steps back)");
+    } else if (!f) {
         note_level(u, SCREEN_ERROR, "cannot save: %s", strerror(errno));
     } else {
         scene_write(f, &out, &s);
-        if (fclose(f) != 0)
-            note_level(u, SCREEN_ERROR, "cannot save %s: %s", name, strerror(errno));
-        else {
+        int bad = fflush(f) != 0 || ferror(f);
+        int e = errno;
+        if (fclose(f) != 0 && !bad)
+            bad = 1, e = errno;
+        if (bad) {
+            remove(name); /* no partial file (a full disk) */
+            note_level(u, SCREEN_ERROR, "cannot save %s: %s", name, strerror(e));
+        } else {
             u->saves++;
             note(u, "saved %s (%zu balls)", name, s.n);
         }
@@ -916,6 +932,9 @@ static void prompt_key(struct ui *u, int key)
     int r = command_key(&u->cl, k);
     if (r < 0) {
         u->prompting = 0;
+    } else if (r == 2) {
+        note_level(u, SCREEN_ERROR, "the line is longer than %d characters: "
+                                    "not run (C-u clears it)", COMMAND_MAX);
     } else if (r > 0) {
         if (run_command(u, u->cl.buf) == 0)
             u->prompting = 0;
@@ -1389,7 +1408,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         char err[160];
         u->nitems = script_parse(o->keys, &u->items, err, sizeof err);
         if (u->nitems < 0) {
-            fprintf(stderr, "springball: --keys: %s\n", err);
+            fprintf(stderr, "springball: --keys: %s\n", text_visible(err));
             screen_free(&u->scr);
             session_free(&u->ss);
             return -2;

@@ -4,6 +4,9 @@
 #ifndef TUI_H
 #define TUI_H
 
+/// The longest --save-to name (w adds "-N" before its extension).
+#define SAVE_TO_MAX 4000
+
 struct scene;
 
 /// Options of the terminal front end (see springball(1)).
@@ -20,6 +23,7 @@ struct ui_options {
     const char *keys;   ///< a key script (--keys), or NULL
     int snap_cols, snap_rows; ///< the --snapshot size, default 80 x 24
     const char *save_to; ///< where w saves (--save-to), or NULL: springball-N.scene
+                         ///< (at most SAVE_TO_MAX bytes)
 };
 
 /// The defaults above.

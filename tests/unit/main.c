@@ -37,6 +37,7 @@ static const struct {
     {"record", test_record},
     {"mem", test_mem},
     {"observe", test_observe},
+    {"limits", test_limits},
 };
 
 int main(int argc, char **argv)

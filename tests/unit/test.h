@@ -87,5 +87,6 @@ void test_numfmt(void);
 void test_record(void);
 void test_mem(void);
 void test_observe(void);
+void test_limits(void);
 
 #endif

@@ -601,7 +601,10 @@ static void test_recording(void)
     }
     remove(name[0]);
     remove(name[1]);
+    /* The next recording tries the number after the last one's. */
+    CHECK(r.next == 2);
     /* Where nothing can be made, it says why and records nothing. */
+    memset(&r, 0, sizeof r); /* a new recording: numbers from 1 */
     CHECK(recording_start(&r, "/nonexistent-dir/x", &ss, msg, sizeof msg) == -1 && !r.on);
     CHECK(strncmp(msg, "cannot record: /nonexistent-dir/x-1.xyz: ", 41) == 0);
     CHECK(recording_stop(&r, msg, sizeof msg) == 0);

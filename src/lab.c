@@ -401,19 +401,6 @@ int lab_forces(const struct sim *s, double *fx, double *fy)
     return 0;
 }
 
-int lab_sync(const struct sim *s, struct sim *out)
-{
-    sim_copy(out, s);
-    if (sim_forces(out) != SIM_OK)
-        return -1;
-    const double h = 0.5 * out->p.dt;
-    for (size_t i = 0; i < out->n; i++) {
-        out->vx[i] = out->vx[i] + h * out->fx[i] / out->m[i];
-        out->vy[i] = out->vy[i] + h * out->fy[i] / out->m[i];
-    }
-    return 0;
-}
-
 /* ===== Arrow scales ===== */
 
 double lab_nice_up(double q)

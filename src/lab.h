@@ -169,18 +169,6 @@ size_t lab_contacts(const struct sim *s, size_t ball, struct lab_contact *out,
 /// made (fx, fy untouched).
 int lab_forces(const struct sim *s, double *fx, double *fy);
 
-/// The state with its velocities synchronised with its positions, into
-/// @p out (sim_init'ed with s->n balls): semi-implicit Euler stores the
-/// velocity of the half step that led to x, and v + (dt/2) F(x)/m is the
-/// velocity at x's own time to second order, whose energy the scheme keeps
-/// within O(dt^2) even inside a contact (the head-on pair at the default
-/// dt: 0.6% at the deepest overlap instead of 8.6%). The panels show this
-/// state, so that their KE is the status line's. Not for a state the event
-/// engine wrote (its velocities are exact already).
-/// @return 0, or -1 when the forces cannot be computed (memory: out then
-/// holds the state with its own velocities).
-int lab_sync(const struct sim *s, struct sim *out);
-
 /* ===== Arrow scales ===== */
 
 /// The scale of one kind of arrow: an arrow of value q is q / per_cell cell

@@ -73,27 +73,6 @@ static void rule(struct screen *scr, struct screen_rect r, const char *name, int
     screen_text(scr, r.x + 2, r.y, r.w - 4, 0, SCREEN_BOLD, buf);
 }
 
-/* === The state shown === */
-
-const struct sim *labscreen_state(struct lab_front *lf, struct session *ss)
-{
-    if (ss->engine != SESSION_SPRING || ss->nonfinite)
-        return &ss->s;
-    if (!lf->have_sync || lf->sync.n != ss->s.n) {
-        if (lf->have_sync)
-            sim_free(&lf->sync);
-        lf->have_sync = sim_init(&lf->sync, ss->s.n, &ss->s.p) == 0;
-        lf->sync_version = 0;
-        if (!lf->have_sync)
-            return &ss->s;
-    }
-    if (lf->sync_version != ss->version || ss->version == 0) {
-        lab_sync(&ss->s, &lf->sync);
-        lf->sync_version = ss->version;
-    }
-    return &lf->sync;
-}
-
 int labscreen_forces(struct lab_front *lf, struct session *ss, const double **fx,
                      const double **fy)
 {
@@ -133,7 +112,7 @@ static void draw_values(struct screen *scr, struct screen_rect r, struct session
     lf->ps.pv.selected = lf->ps.ov.selected;
     lf->ps.pv.ascii = f->glyphs == VIEW_ASCII;
     lf->ps.pv.hard = ss->engine == SESSION_EVENT;
-    lf->ps.rows = panel_values(&p, labscreen_state(lf, ss), &lf->ps.pv);
+    lf->ps.rows = panel_values(&p, session_observed(ss), &lf->ps.pv);
     labscreen_blit(scr, r.x, r.y + 1, &p, f->glyphs);
     free(p.cell);
 }
@@ -151,7 +130,7 @@ static void draw_plot(struct screen *scr, struct screen_rect r, struct session *
     if (!p.cell)
         return;
     if (lf->ps.plot == PANEL_PLOT_SPEEDS) {
-        panel_speeds(&p, labscreen_state(lf, ss), f->glyphs == VIEW_ASCII);
+        panel_speeds(&p, session_observed(ss), f->glyphs == VIEW_ASCII);
     } else {
         session_diag(ss); /* the sample of the state shown */
         /* the last stretch: about four samples a dot column */
@@ -211,8 +190,6 @@ int labscreen_init(struct lab_front *lf, struct screen *scr)
 
 void labscreen_free(struct lab_front *lf)
 {
-    if (lf->have_sync)
-        sim_free(&lf->sync);
     if (lf->twin_on)
         twin_free(&lf->tw);
     free(lf->fx);

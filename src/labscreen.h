@@ -24,9 +24,6 @@ struct lab_front {
     struct screen_panel values; ///< the values panel (want_h follows the scene)
     struct screen_panel plot;   ///< the plot panel
     int values_idx, plot_idx;   ///< their indices in the screen, -1 when not added
-    struct sim sync;            ///< the state shown, velocities synchronised
-    int have_sync;              ///< sync allocated
-    unsigned long sync_version; ///< of the session state sync was made from (0: none)
     double *fx, *fy;            ///< net forces in scene order (force arrows)
     size_t nf;                  ///< their length
     unsigned long f_version;    ///< of the state they were computed for
@@ -45,11 +42,6 @@ void labscreen_free(struct lab_front *lf);
 /// Shows and hides the panels as lf->ps says, with the heights they want
 /// for @p ss (call before screen_layout).
 void labscreen_panels(struct lab_front *lf, struct screen *scr, const struct session *ss);
-
-/// The state the panels show: the session's, with velocities synchronised
-/// with the positions in the spring engine (lab_sync), as it is in the
-/// event engine. Cached per state.
-const struct sim *labscreen_state(struct lab_front *lf, struct session *ss);
 
 /// The colour and attributes of a panel colour tag (enum panel_color) or
 /// a ball colour, as the screen draws them.

@@ -440,6 +440,7 @@ struct recorder {
     double next_t;            /* every_t: the time of the next frame */
     const char *failed;       /* the path of a failed write, NULL while fine */
     int err;
+    struct sim obs;           /* the spring engine's observed state (sim.h) */
 };
 
 static int rec_active(const struct recorder *rec)
@@ -494,13 +495,16 @@ static int rec_frame(struct recorder *rec, const struct sim *s, const struct eve
         event_diag(ev, &d);
         step = d.events;
     }
+    /* The springs write their observed state, as the screen shows it
+     * (the event engine's velocities are of its time already). */
+    const struct sim *o = ev || sim_observe(s, &rec->obs) == -1 ? s : &rec->obs;
     if (rec->traj_path)
-        record_xyz(&rec->traj, s, step);
+        record_xyz(&rec->traj, o, step);
     if (rec->series_path) {
         if (ev)
             record_series_event_row(&rec->series, s, ev);
         else
-            record_series_row(&rec->series, s, s->steps);
+            record_series_row(&rec->series, o, s->steps);
     }
     if (rec->traj.err && !rec->failed)
         rec->failed = rec->traj_path, rec->err = rec->traj.err;
@@ -514,6 +518,7 @@ static int rec_close(struct recorder *rec)
 {
     int e1 = rec->traj_path ? record_close(&rec->traj) : 0;
     int e2 = rec->series_path ? record_close(&rec->series) : 0;
+    sim_free(&rec->obs);
     if (!rec->failed && (e1 || e2)) {
         rec->failed = e1 ? rec->traj_path : rec->series_path;
         rec->err = e1 ? e1 : e2;
@@ -921,11 +926,17 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
 }
 
-static int print_stats(const struct sim *s)
+static int print_stats(const struct sim *run)
 {
+    /* the observed state (sim.h): what the screen and --series show */
     struct sim_diag d;
-    int rc = sim_diag(s, &d);
+    struct sim obs = {0};
+    int rc = sim_observe(run, &obs);
+    const struct sim *s = rc == -1 ? run : &obs;
+    if (rc == SIM_OK)
+        rc = sim_diag(s, &d);
     if (rc) {
+        sim_free(&obs);
         fprintf(stderr, "springball: --stats: %s\n", sim_strerror(rc));
         return 1;
     }
@@ -943,6 +954,7 @@ static int print_stats(const struct sim *s)
     if (s->p.open)
         fprintf(stderr, " out=%ld", d.out);
     fputc('\n', stderr);
+    sim_free(&obs);
     return 0;
 }
 

@@ -71,8 +71,9 @@ int recording_frame(struct recording *r, struct session *ss)
     r->version = ss->version;
     const struct session_diag *d = session_diag(ss);
     long long step = ss->engine == SESSION_EVENT ? d->events : d->steps;
-    record_xyz(&r->traj, &ss->s, step);
-    record_series_row(&r->series, &ss->s, step);
+    const struct sim *o = session_observed(ss); /* what the screen shows */
+    record_xyz(&r->traj, o, step);
+    record_series_row(&r->series, o, step);
     r->frames++;
     if (r->traj.err || r->series.err) {
         r->err = r->traj.err ? r->traj.err : r->series.err;

@@ -651,9 +651,10 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
             add(&l, rank, 0, 0, "PE %.4g", d->pe);
         /* a total within its rounding shows as 0 (lab_round_total) */
         double ax = 0, ay = 0;
-        for (size_t i = 0; i < s->n; i++) {
-            ax += fabs(s->m[i] * s->vx[i]);
-            ay += fabs(s->m[i] * s->vy[i]);
+        const struct sim *o = session_observed(ss);
+        for (size_t i = 0; i < o->n; i++) {
+            ax += fabs(o->m[i] * o->vx[i]);
+            ay += fabs(o->m[i] * o->vy[i]);
         }
         double tpx = lab_round_total(d->px, ax, s->n), tpy = lab_round_total(d->py, ay, s->n);
         char px[32], py[32];
@@ -860,9 +861,9 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
     const struct panel_overlay *o = lf ? &lf->ps.ov : NULL;
     if (o && (o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE) &&
         !(ss->nonfinite && s == &ss->s)) {
-        /* What the lab draws over the table is of the state shown (the
+        /* What the lab draws over the table is of the observed state (the
          * velocities synchronised in the spring engine). */
-        const struct sim *shown = s == &ss->s ? labscreen_state(lf, ss) : s;
+        const struct sim *shown = s == &ss->s ? session_observed(ss) : s;
         const double *fx = NULL, *fy = NULL;
         /* hard balls have impulses, not forces: no force arrows there */
         if ((o->arrows & PANEL_ARROW_F) && s == &ss->s && ss->engine == SESSION_SPRING)
@@ -900,10 +901,10 @@ static void draw_table(struct screen *scr, struct session *ss, const struct fron
 /* Grid coordinates of the arrow's tip: where the ball is after arrow_t at
  * its velocity, at least a cell and a half beyond its rim (a handle that
  * a zero velocity still shows). */
-static int arrow_geom(const struct screen *scr, const struct session *ss,
+static int arrow_geom(const struct screen *scr, struct session *ss,
                       const struct front *f, double *c0, double *r0, double *c1, double *r1)
 {
-    const struct sim *s = &ss->s;
+    const struct sim *s = session_observed(ss); /* the velocity shown */
     size_t i = session_slot(ss, f->cue);
     if (!f->arrow || f->open || i >= s->n || scr->lay.too_small || ss->nonfinite)
         return -1;
@@ -924,7 +925,7 @@ static int arrow_geom(const struct screen *scr, const struct session *ss,
     return 0;
 }
 
-int screen_arrow_tip(const struct screen *scr, const struct session *ss,
+int screen_arrow_tip(const struct screen *scr, struct session *ss,
                      const struct front *f, int *x, int *y)
 {
     double c0, r0, c1, r1;
@@ -936,7 +937,7 @@ int screen_arrow_tip(const struct screen *scr, const struct session *ss,
 }
 
 /* A dotted shaft from the rim and a handle at the tip, over the table. */
-static void draw_arrow(struct screen *scr, const struct session *ss, const struct front *f)
+static void draw_arrow(struct screen *scr, struct session *ss, const struct front *f)
 {
     double c0, r0, c1, r1;
     if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))

@@ -238,7 +238,7 @@ uint32_t screen_tag_color(const struct screen *scr, uint32_t tag);
 /// The screen cell of the tip of the velocity arrow of the cue (selected)
 /// ball, as drawn while f->arrow: a handle that a drag sets the velocity
 /// with. @return 0, or -1 when there is none.
-int screen_arrow_tip(const struct screen *scr, const struct session *ss,
+int screen_arrow_tip(const struct screen *scr, struct session *ss,
                      const struct front *f, int *x, int *y);
 
 /// The scene ball under screen cell (x, y) (a click), or (size_t)-1.

@@ -100,9 +100,90 @@ static double spring_eref(const struct session *ss)
     return ss->e0;
 }
 
-static void apply(struct session *ss, const struct session_action *a)
+/* === The observed state kept across a change === */
+
+/* Before a change of the spring engine's state: the observed velocity of
+ * every scene ball into ss->keep (vx from 0, vy from capkeep), with room
+ * for a ball an edit adds. @return 0, or -1 (event engine, a state not
+ * finite, memory: the change is made on the stored velocities). */
+static int keep_observed(struct session *ss)
+{
+    if (ss->engine != SESSION_SPRING || ss->nonfinite)
+        return -1;
+    size_t n = ss->s.n + 1;
+    if (n > ss->capkeep) {
+        double *k = realloc(ss->keep, 4 * n * sizeof *k);
+        if (!k)
+            return -1;
+        ss->keep = k;
+        ss->capkeep = n;
+    }
+    const struct sim *o = session_observed(ss);
+    double *kx = ss->keep, *ky = kx + ss->capkeep;
+    for (size_t b = 0; b < o->n; b++) {
+        size_t i = sim_slot(o, b);
+        kx[b] = o->vx[i];
+        ky[b] = o->vy[i];
+    }
+    return 0;
+}
+
+/* After the change @p a: what it sets of the observed velocities (a kick,
+ * a typed velocity, a ball added or removed) into the kept ones, then the
+ * stored velocities derived from them (sim_unobserve). The balls @p a does
+ * not set keep what they showed. */
+static void restore_observed(struct session *ss, const struct session_action *a, size_t n0)
 {
     struct sim *s = &ss->s;
+    double *kx = ss->keep, *ky = kx + ss->capkeep, *wx = ky + ss->capkeep,
+           *wy = wx + ss->capkeep;
+    switch (a->kind) {
+    case SESSION_KICK:
+    case SESSION_VELOCITY:
+        kx[a->ball] = a->a;
+        ky[a->ball] = a->b;
+        break;
+    case SESSION_MOVE:
+        if (a->c != 0)
+            kx[a->ball] = ky[a->ball] = 0;
+        break;
+    case SESSION_ADD:
+        kx[n0] = a->c;
+        ky[n0] = a->d;
+        break;
+    case SESSION_REMOVE:
+        memmove(kx + a->ball, kx + a->ball + 1, (n0 - a->ball - 1) * sizeof *kx);
+        memmove(ky + a->ball, ky + a->ball + 1, (n0 - a->ball - 1) * sizeof *ky);
+        break;
+    default:
+        break;
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        wx[i] = kx[sim_ball(s, i)];
+        wy[i] = ky[sim_ball(s, i)];
+    }
+    sim_unobserve(s, wx, wy); /* failing (memory), the change stands as made */
+}
+
+static int apply_raw(struct session *ss, const struct session_action *a);
+
+/* Applies action or edit @p a, keeping the observed state (see
+ * session_observed). @return 0, or -1 when an edit failed (memory). */
+static int apply(struct session *ss, const struct session_action *a)
+{
+    size_t n0 = ss->s.n;
+    int kept = keep_observed(ss) == 0;
+    int rc = apply_raw(ss, a);
+    if (kept && rc == 0 && ss->s.n == n0 + (a->kind == SESSION_ADD) - (a->kind == SESSION_REMOVE))
+        restore_observed(ss, a, n0);
+    touch(ss);
+    return rc;
+}
+
+static int apply_raw(struct session *ss, const struct session_action *a)
+{
+    struct sim *s = &ss->s;
+    int rc = 0;
     switch (a->kind) {
     case SESSION_KICK: {
         size_t i = session_slot(ss, a->ball);
@@ -126,10 +207,10 @@ static void apply(struct session *ss, const struct session_action *a)
         sim_touch(s); /* the force path and its broad phase change */
         break;
     default:
-        apply_edit(ss, a);
+        rc = apply_edit(ss, a);
         break;
     }
-    touch(ss);
+    return rc;
 }
 
 /* Records and applies a new action at the current position (the future is
@@ -396,7 +477,8 @@ void session_free(struct session *ss)
     free(ss->tag);
     free(ss->tag0);
     free(ss->tag_start);
-    sim_free(&ss->scratch);
+    sim_free(&ss->obs);
+    free(ss->keep);
     sim_free(&ss->start);
     sim_free(&ss->s);
     memset(ss, 0, sizeof *ss);
@@ -666,24 +748,16 @@ double session_contact_steps(const struct session *ss)
 
 /* === Diagnostics === */
 
-/* Kinetic energy of the velocities synchronised with the positions: the
- * stored v is the velocity of the half step that led to x (v += dt F/m,
- * then x += dt v); v + dt/2 F(x)/m is the velocity at x's own time to
- * second order, whose energy the scheme keeps within O(dt^2) even inside
- * a contact. */
-static double sync_ke(struct session *ss)
+const struct sim *session_observed(struct session *ss)
 {
-    struct sim *c = &ss->scratch;
-    if (sim_assign(c, &ss->s))
-        return NAN;
-    sim_forces(c);
-    double h = 0.5 * c->p.dt, ke = 0;
-    for (size_t i = 0; i < c->n; i++) {
-        double vx = c->vx[i] + h * c->fx[i] / c->m[i];
-        double vy = c->vy[i] + h * c->fy[i] / c->m[i];
-        ke += 0.5 * c->m[i] * (vx * vx + vy * vy);
-    }
-    return ke;
+    if (ss->engine != SESSION_SPRING || ss->nonfinite || ss->s.n == 0)
+        return &ss->s;
+    if (ss->obs_version == ss->version && ss->version != 0)
+        return &ss->obs;
+    if (sim_observe(&ss->s, &ss->obs) == -1)
+        return &ss->s; /* no memory for the copy */
+    ss->obs_version = ss->version;
+    return &ss->obs;
 }
 
 static void add_sample(struct session *ss)
@@ -731,13 +805,10 @@ const struct session_diag *session_diag(struct session *ss)
         d->out = ed.out;
     } else {
         struct sim_diag sd;
-        sim_diag(&ss->s, &sd);
-        double ke = ss->s.n && !ss->nonfinite ? sync_ke(ss) : sd.ke;
-        if (!isfinite(ke))
-            ke = sd.ke;
-        d->ke = ke;
+        sim_diag(session_observed(ss), &sd);
+        d->ke = sd.ke;
         d->pe = sd.e - sd.ke;
-        d->e = d->pe + ke;
+        d->e = sd.e;
         d->px = sd.px;
         d->py = sd.py;
         d->contacts = sd.contacts;
@@ -1063,7 +1134,7 @@ static int edit(struct session *ss, struct session_action a)
         ss->act = na;
         ss->capact = nc;
     }
-    if (apply_edit(ss, &a)) {
+    if (apply(ss, &a)) {
         tags_sync(ss);
         ss->msg = "out of memory";
         return -1;

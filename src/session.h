@@ -140,7 +140,10 @@ struct session {
     /* diagnostics */
     unsigned long version, diag_version; ///< of the state, and of d
     struct session_diag d;
-    struct sim scratch; ///< for the synchronised velocities
+    struct sim obs;     ///< the observed state (springs; see session_observed)
+    unsigned long obs_version; ///< of the state obs was made from
+    double *keep;       ///< 4 * capkeep: observed velocities kept across a change
+    size_t capkeep;
     struct session_sample *ring;
     size_t ring0, nring;
     /* edits: a tag per ball that follows it through adds and removes */
@@ -228,6 +231,19 @@ int session_set_border(struct session *ss, int shape, int walls, unsigned open);
 
 /// The slot of scene ball @p ball in ss->s, or ss->s.n.
 size_t session_slot(const struct session *ss, size_t ball);
+
+/// The observed state (sim.h): what every observer shows and writes, the
+/// screen, the plots, the recordings. The spring engine's positions with
+/// velocities synchronised, v + dt/2 F/m (made when the state changed, on
+/// a copy: the run is not touched); the event engine's state as it is
+/// (its velocities are those of its time already); the stored state when
+/// it is not finite or the forces cannot be computed. Every change the
+/// session makes (a kick, a typed value, a drag, dt, k, e, gravity, the
+/// border) keeps what is observed of every ball it does not set: the
+/// stored velocities are derived again from the observed ones
+/// (sim_unobserve), so that a value typed reads back as typed and a
+/// parameter changed while paused moves nothing shown.
+const struct sim *session_observed(struct session *ss);
 
 /// The diagnostics of the state shown, computed when the state changed
 /// since the last call (then a sample is added to the ring).

@@ -595,15 +595,17 @@ int sim_unobserve(struct sim *s, const double *vx, const double *vy)
     for (int pass = 0; pass < 64; pass++) {
         if ((rc = sim_forces(&t)))
             break;
-        int changed = 0;
+        int changed = 0, force = 0;
         for (size_t i = 0; i < t.n; i++) {
+            force |= t.fx[i] != 0 || t.fy[i] != 0;
             double ax = h * t.fx[i] / t.m[i], ay = h * t.fy[i] / t.m[i];
             double nx = unobserve_one(vx[i], ax), ny = unobserve_one(vy[i], ay);
             changed |= nx != t.vx[i] || ny != t.vy[i];
             t.vx[i] = nx;
             t.vy[i] = ny;
         }
-        if (!changed && pass > 0)
+        /* no force at all: nothing to depend on the velocities */
+        if ((!changed && pass > 0) || !force)
             break;
     }
     if (rc == SIM_OK) {

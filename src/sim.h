@@ -164,7 +164,8 @@ int sim_observe(const struct sim *s, struct sim *obs);
 /// the very bits asked for. What a user types is then what is shown; a
 /// change of dt, k, e or the field re-derives the stored velocities from
 /// the observed ones so that nothing shown moves. A component whose
-/// solution is not finite is stored as asked.
+/// solution is not finite is stored as asked. @p vx, @p vy may be s's own
+/// (the stored velocities taken for the observed ones).
 /// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE (or -1: no memory for the
 /// copy it works on) with s unchanged.
 int sim_unobserve(struct sim *s, const double *vx, const double *vy);

@@ -820,7 +820,7 @@ static int run_command(struct ui *u, const char *line)
 {
     struct command c;
     char err[256];
-    if (command_parse(&c, line, &u->ss.s, err, sizeof err)) {
+    if (command_parse(&c, line, session_observed(&u->ss), err, sizeof err)) {
         note_level(u, SCREEN_ERROR, "%s", err);
         return -1;
     }

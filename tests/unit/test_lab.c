@@ -257,7 +257,7 @@ static void test_sync(void)
     double worst_raw = 0, worst_sync = 0;
     for (int i = 0; i < 320; i++) {
         sim_step(&s);
-        lab_sync(&s, &v);
+        sim_observe(&s, &v);
         struct lab_totals a, b;
         lab_totals(&s, &a);
         lab_totals(&v, &b);

@@ -8,6 +8,7 @@
  * that never changes the run it observes.
  */
 #include "scene.h"
+#include "session.h"
 #include "sim.h"
 #include "test.h"
 
@@ -203,6 +204,50 @@ static void test_observer_changes_nothing(void)
     sim_free(&b);
 }
 
+/* The session: mid-contact (headon, step 270), a typed velocity reads back
+ * to the bit, and dt, e and k changed while paused keep every observed
+ * velocity and so the kinetic energy shown (the issue's 0.0144 -> 0.0015
+ * after d); stepped back over and forward again, the run is the same
+ * bits. */
+static void test_session_keeps(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, headon) == 0);
+    while (ss.s.steps < 270)
+        session_forward(&ss);
+    const struct sim *o = session_observed(&ss);
+    size_t a = sim_slot(o, 0), b = sim_slot(o, 1);
+    double ke = session_diag(&ss)->ke, vb = o->vx[b];
+    CHECK(session_diag(&ss)->contacts == 1);
+    CHECK(session_set_dt(&ss, ss.s.p.dt * 1.25) == 0);
+    CHECK(session_diag(&ss)->ke == ke);
+    CHECK(session_set_restitution(&ss, 0.5) == 0);
+    CHECK(session_diag(&ss)->ke == ke);
+    CHECK(session_set_k(&ss, ss.s.p.k / 1.25) == 0);
+    CHECK(session_diag(&ss)->ke == ke);
+    CHECK(session_set_velocity(&ss, 0, 12.5, 0) == 0);
+    o = session_observed(&ss);
+    CHECK(o->vx[a] == 12.5 && o->vy[a] == 0 && o->vx[b] == vb);
+    CHECK(session_kick(&ss, 1, 3, -4) == 0);
+    o = session_observed(&ss);
+    CHECK(o->vx[b] == 3 && o->vy[b] == -4 && o->vx[a] == 12.5);
+    /* a drag keeps the velocity shown */
+    CHECK(session_move(&ss, 0, ss.s.x[a] - 1, ss.s.y[a], 0) == 0);
+    o = session_observed(&ss);
+    CHECK(o->vx[sim_slot(o, 0)] == 12.5);
+    struct sim later = {0};
+    for (int i = 0; i < 10; i++)
+        session_forward(&ss);
+    CHECK(sim_assign(&later, &ss.s) == 0);
+    for (int i = 0; i < 15; i++)
+        session_back(&ss);
+    for (int i = 0; i < 15; i++)
+        session_forward(&ss);
+    CHECK(same_bits(&ss.s, &later));
+    sim_free(&later);
+    session_free(&ss);
+}
+
 void test_observe(void)
 {
     test_pair_closed_form();
@@ -211,4 +256,5 @@ void test_observe(void)
     test_change_keeps_observed();
     test_free_flight();
     test_observer_changes_nothing();
+    test_session_keeps();
 }

@@ -28,6 +28,14 @@ static const uint32_t color_rgb[SCENE_COLOR_NAMED + 1] = {
 
 
 
+/* The directives, rows of the table `directives` (below, after their
+ * functions). */
+enum directive_id {
+    D_TABLE, D_K, D_DT, D_RESTITUTION, D_WALLS, D_CONTACT, D_GRAVITY,
+    D_FRICTION, D_FIELD, D_OPEN, D_BALL, D_RACK, D_CUE, D_RANDOM, D_TITLE,
+    D_COUNT
+};
+
 /* Everything the parser carries from line to line. */
 struct parser {
     struct scene *sc;
@@ -35,10 +43,10 @@ struct parser {
     int line;
     int *ball_line;        /* source line of each ball, for late checks;
                               negative for one a rack or random made */
-    int seen_table, seen_k, seen_dt, seen_title, seen_restitution;
-    int seen_walls, seen_contact, seen_gravity;
-    int seen_cue;
-    int seen_friction, seen_field, seen_open;
+    enum directive_id dir; /* the directive of the line being parsed */
+    int seen[D_COUNT];     /* line where each once-only directive came; 0: not yet */
+    const char *raw;       /* the line being parsed, raw_len bytes (for title) */
+    size_t raw_len;
 };
 
 
@@ -201,10 +209,28 @@ static int expect_fields(struct parser *ps, const struct text_token *tok, int nt
     return 0;
 }
 
-static int once(struct parser *ps, int *seen, const char *what)
+/* The scene language, one row a directive: a line starting with NAME is
+ * parsed by FN; a row with once may come once a scene. Adding a directive
+ * is adding a row, its D_ name and its function (the table itself follows
+ * the functions). */
+struct directive {
+    const char *name;
+    int (*fn)(struct parser *ps, const struct text_token *tok, int ntok);
+    int once;
+};
+static const struct directive directives[D_COUNT];
+
+/* Fails when the line's directive is once-only (its row says so) and came
+ * before. Each directive's function calls it after counting its fields, so
+ * that a line both repeated and malformed names its form first. */
+static int once(struct parser *ps)
 {
+    int *seen = &ps->seen[ps->dir];
+    if (!directives[ps->dir].once)
+        return 0;
     if (*seen)
-        return TEXT_FAIL(ps, "'%s' given twice (first on line %d)", what, *seen);
+        return TEXT_FAIL(ps, "'%s' given twice (first on line %d)",
+                         directives[ps->dir].name, *seen);
     *seen = ps->line;
     return 0;
 }
@@ -215,7 +241,7 @@ static int d_table(struct parser *ps, const struct text_token *tok, int ntok)
     if (circle ? expect_fields(ps, tok, ntok, 2, 2, "table circle R")
                : expect_fields(ps, tok, ntok, 2, 2, "table W H"))
         return -1;
-    if (once(ps, &ps->seen_table, "table"))
+    if (once(ps))
         return -1;
     if (ps->sc->n)
         return TEXT_FAIL(ps, "'table' must come before the balls");
@@ -240,7 +266,7 @@ static int d_table(struct parser *ps, const struct text_token *tok, int ntok)
 static int d_k(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "k K") ||
-        once(ps, &ps->seen_k, "k"))
+        once(ps))
         return -1;
     return parse_positive(ps, tok[1], "stiffness k", &ps->sc->p.k);
 }
@@ -248,7 +274,7 @@ static int d_k(struct parser *ps, const struct text_token *tok, int ntok)
 static int d_dt(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "dt DT") ||
-        once(ps, &ps->seen_dt, "dt"))
+        once(ps))
         return -1;
     return parse_positive(ps, tok[1], "time step dt", &ps->sc->p.dt);
 }
@@ -256,7 +282,7 @@ static int d_dt(struct parser *ps, const struct text_token *tok, int ntok)
 static int d_restitution(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "restitution E") ||
-        once(ps, &ps->seen_restitution, "restitution"))
+        once(ps))
         return -1;
     double e;
     if (parse_double(ps, tok[1], "restitution", &e))
@@ -270,7 +296,7 @@ static int d_restitution(struct parser *ps, const struct text_token *tok, int nt
 static int d_walls(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 1, "walls hard|spring") ||
-        once(ps, &ps->seen_walls, "walls"))
+        once(ps))
         return -1;
     if (tok_is(tok[1], "hard"))
         ps->sc->p.walls = SIM_WALLS_HARD;
@@ -288,7 +314,7 @@ static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (ntok > 1 && tok_is(tok[1], "exp")) {
         if (expect_fields(ps, tok, ntok, 3, 3, "contact exp EPS KAPPA") ||
-            once(ps, &ps->seen_contact, "contact"))
+            once(ps))
             return -1;
         struct sim_params *p = &ps->sc->p;
         if (parse_positive(ps, tok[2], "contact exp EPS", &p->exp_eps) ||
@@ -299,7 +325,7 @@ static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
     }
     if (ntok > 1 && tok_is(tok[1], "hooke")) {
         if (expect_fields(ps, tok, ntok, 1, 1, "contact hooke") ||
-            once(ps, &ps->seen_contact, "contact"))
+            once(ps))
             return -1;
         ps->sc->p.contact = SIM_CONTACT_HOOKE;
         return 0;
@@ -315,7 +341,7 @@ static int d_contact(struct parser *ps, const struct text_token *tok, int ntok)
 static int d_gravity(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 2, "gravity G [SOFTENING]") ||
-        once(ps, &ps->seen_gravity, "gravity"))
+        once(ps))
         return -1;
     struct sim_params *p = &ps->sc->p;
     if (parse_positive(ps, tok[1], "gravity G", &p->gravity))
@@ -345,7 +371,7 @@ static int d_friction(struct parser *ps, const struct text_token *tok, int ntok)
         if (!tok_is(tok[1], law[i].name))
             continue;
         if (expect_fields(ps, tok, ntok, 2, 2, law[i].usage) ||
-            once(ps, &ps->seen_friction, "friction"))
+            once(ps))
             return -1;
         struct sim_params *p = &ps->sc->p;
         if (parse_positive(ps, tok[2], law[i].what, &p->friction_c))
@@ -360,7 +386,7 @@ static int d_friction(struct parser *ps, const struct text_token *tok, int ntok)
 static int d_field(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 2, 2, "field GX GY") ||
-        once(ps, &ps->seen_field, "field"))
+        once(ps))
         return -1;
     struct sim_params *p = &ps->sc->p;
     return parse_double(ps, tok[1], "field GX", &p->gx) ||
@@ -372,7 +398,7 @@ static const char *const side_names[] = {"left", "right", "bottom", "top"};
 static int d_open(struct parser *ps, const struct text_token *tok, int ntok)
 {
     if (expect_fields(ps, tok, ntok, 1, 4, "open SIDE... (left right bottom top)") ||
-        once(ps, &ps->seen_open, "open"))
+        once(ps))
         return -1;
     unsigned open = 0;
     for (int t = 1; t < ntok; t++) {
@@ -468,7 +494,7 @@ static int parse_radii(struct parser *ps, struct text_token t, double *r0,
 static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
 {
     unsigned long long n;
-    if (expect_fields(ps, tok, ntok, 1, 1, "cue N") || once(ps, &ps->seen_cue, "cue") ||
+    if (expect_fields(ps, tok, ntok, 1, 1, "cue N") || once(ps) ||
         parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &n))
         return -1;
     if (n > ps->sc->n)
@@ -522,9 +548,22 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
     return 0;
 }
 
-static int d_title(struct parser *ps, const char *rest, size_t len)
+static int d_title(struct parser *ps, const struct text_token *tok, int ntok)
 {
-    if (once(ps, &ps->seen_title, "title"))
+    (void)ntok;
+    /* The raw rest of the line, up to a comment, keeps its spacing. */
+    const char *rest = tok[0].s + tok[0].len;
+    size_t len = (size_t)(ps->raw + ps->raw_len - rest);
+    for (size_t i = 0; i < len; i++)
+        if (rest[i] == '#' && (i == 0 || rest[i - 1] == ' ' || rest[i - 1] == '\t')) {
+            len = i;
+            break;
+        }
+    while (len && (*rest == ' ' || *rest == '\t')) {
+        rest++;
+        len--;
+    }
+    if (once(ps))
         return -1;
     /* A '\r' too: the one of a CRLF is gone, but "abc\r" would be written
      * back as "title abc\r\n" and read again as "abc". */
@@ -541,6 +580,24 @@ static int d_title(struct parser *ps, const char *rest, size_t len)
     ps->sc->title[len] = 0;
     return 0;
 }
+
+static const struct directive directives[D_COUNT] = {
+    [D_TABLE] = {"table", d_table, 1},
+    [D_K] = {"k", d_k, 1},
+    [D_DT] = {"dt", d_dt, 1},
+    [D_RESTITUTION] = {"restitution", d_restitution, 1},
+    [D_WALLS] = {"walls", d_walls, 1},
+    [D_CONTACT] = {"contact", d_contact, 1},
+    [D_GRAVITY] = {"gravity", d_gravity, 1},
+    [D_FRICTION] = {"friction", d_friction, 1},
+    [D_FIELD] = {"field", d_field, 1},
+    [D_OPEN] = {"open", d_open, 1},
+    [D_BALL] = {"ball", d_ball, 0},
+    [D_RACK] = {"rack", d_rack, 0},
+    [D_CUE] = {"cue", d_cue, 1},
+    [D_RANDOM] = {"random", d_random, 0},
+    [D_TITLE] = {"title", d_title, 1},
+};
 
 /* Splits one line into tokens, storing the first @p max; returns how many
  * there are. A token opening with '#' ends the line, except a '#' and six
@@ -576,49 +633,13 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
     int ntok = tokenize(s, len, tok, MAX_TOKENS);
     if (ntok == 0)
         return 0;
-    if (tok_is(tok[0], "table"))
-        return d_table(ps, tok, ntok);
-    if (tok_is(tok[0], "k"))
-        return d_k(ps, tok, ntok);
-    if (tok_is(tok[0], "dt"))
-        return d_dt(ps, tok, ntok);
-    if (tok_is(tok[0], "restitution"))
-        return d_restitution(ps, tok, ntok);
-    if (tok_is(tok[0], "walls"))
-        return d_walls(ps, tok, ntok);
-    if (tok_is(tok[0], "contact"))
-        return d_contact(ps, tok, ntok);
-    if (tok_is(tok[0], "gravity"))
-        return d_gravity(ps, tok, ntok);
-    if (tok_is(tok[0], "friction"))
-        return d_friction(ps, tok, ntok);
-    if (tok_is(tok[0], "field"))
-        return d_field(ps, tok, ntok);
-    if (tok_is(tok[0], "open"))
-        return d_open(ps, tok, ntok);
-    if (tok_is(tok[0], "ball"))
-        return d_ball(ps, tok, ntok);
-    if (tok_is(tok[0], "rack"))
-        return d_rack(ps, tok, ntok);
-    if (tok_is(tok[0], "cue"))
-        return d_cue(ps, tok, ntok);
-    if (tok_is(tok[0], "random"))
-        return d_random(ps, tok, ntok);
-    if (tok_is(tok[0], "title")) {
-        /* The raw rest of the line, up to a comment, keeps its spacing. */
-        const char *rest = tok[0].s + tok[0].len;
-        size_t rlen = (size_t)(s + len - rest);
-        for (size_t i = 0; i < rlen; i++)
-            if (rest[i] == '#' && (i == 0 || rest[i - 1] == ' ' || rest[i - 1] == '\t')) {
-                rlen = i;
-                break;
-            }
-        while (rlen && (*rest == ' ' || *rest == '\t')) {
-            rest++;
-            rlen--;
+    for (int d = 0; d < D_COUNT; d++)
+        if (tok_is(tok[0], directives[d].name)) {
+            ps->dir = (enum directive_id)d;
+            ps->raw = s;
+            ps->raw_len = len;
+            return directives[d].fn(ps, tok, ntok);
         }
-        return d_title(ps, rest, rlen);
-    }
     char buf[64];
     return TEXT_FAIL(ps, "unknown directive '%s'", text_shown(tok[0], buf, sizeof buf));
 }
@@ -636,7 +657,7 @@ static int check_inside(struct parser *ps)
 {
     const struct scene *sc = ps->sc;
     if (sc->p.open && sc->p.shape != SIM_RECT) {
-        ps->line = ps->seen_open;
+        ps->line = ps->seen[D_OPEN];
         return TEXT_FAIL(ps, "open: only a rectangular table has sides to open");
     }
     for (size_t i = 0; i < sc->n; i++) {
@@ -690,7 +711,7 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     }
     /* A table and no balls is an empty table to fill (the front end's
      * live edits); nothing at all is a mistake. */
-    if (rc == 0 && sc->n == 0 && !ps.seen_table) {
+    if (rc == 0 && sc->n == 0 && !ps.seen[D_TABLE]) {
         if (ps.line == 0)
             ps.line = 1;
         rc = TEXT_FAIL(&ps, "no balls (a scene needs a ball, rack or random line)");

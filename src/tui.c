@@ -135,6 +135,7 @@ struct ui {
     int nitems, next_item;
     double due;            /* wall time the current wait ends (live, paused) */
     int save_next;         /* the number w tries first */
+    long snap_calls;       /* --snapshot: chunks of work the wait has left */
     int wait_sim;          /* a wait runs until the simulated time wait_end */
     double wait_end;
     /* fps */
@@ -1282,8 +1283,11 @@ static int more_time(void *arg)
     return now() <= b->until;
 }
 
-/* A snapshot's wait does at most 10^6 steps or events: a wait too long
- * for that ends behind, the same way on every run. */
+/* A snapshot's wait does at most 10^6 steps or events in all, however
+ * many frames it draws (trails, a plot): a wait too long for that ends
+ * behind, the same way on every run. */
+#define SNAP_CALLS(u) ((u)->ss.engine == SESSION_EVENT ? 1000 : 125000)
+
 static int more_work(void *arg)
 {
     struct budget *b = arg;
@@ -1294,9 +1298,11 @@ static int more_work(void *arg)
  * a frame of wall time. */
 static void run_to_target(struct ui *u, int live)
 {
-    struct budget b = {live ? now() + 0.7 / u->o.fps : 0,
-                       u->ss.engine == SESSION_EVENT ? 1000 : 125000};
-    int rc = session_advance(&u->ss, u->target, live ? more_time : more_work, &b);
+    struct budget b = {live ? now() + 0.7 / u->o.fps : 0, u->snap_calls};
+    int rc = !live && b.calls <= 0 ? 0 /* the wait's budget is spent */
+             : session_advance(&u->ss, u->target, live ? more_time : more_work, &b);
+    if (!live)
+        u->snap_calls = b.calls;
     u->f.behind = rc == 0;
     if (rc == 0 || !(u->target <= 1e300))
         u->target = u->ss.s.t; /* what did not fit is dropped */
@@ -1496,6 +1502,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
             /* A wait: T of simulated time while running, which a live
              * terminal spends in T / speed seconds. */
             u->wall += it->t / u->f.speed;
+            u->snap_calls = SNAP_CALLS(u);
             if (u->f.running && !u->f.help && u->drag == DRAG_BALL) {
                 /* a ball held while running: frame by frame, as live */
                 double end = u->ss.s.t + it->t, frame = u->f.speed / u->o.fps;
@@ -1517,7 +1524,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
                      * bouncing ball's energies as straight lines) */
                     double frame = u->f.speed / u->o.fps;
                     long nf = (long)fmin(it->t / frame, 100000);
-                    for (long k = 1; k < nf && u->f.running; k++) {
+                    for (long k = 1; k < nf && u->f.running && u->snap_calls > 0; k++) {
                         u->target = end - (double)(nf - k) * frame;
                         run_to_target(u, 0);
                         if (u->f.trails)

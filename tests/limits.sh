@@ -32,6 +32,12 @@ snap --save-to=s.scene --keys='w' "$HEADON" >/dev/null
 check "w: a finite state is saved and reads back" "$SB" -H s.scene >/dev/null
 rm -f s.scene
 
+# --- 4: a snapshot's wait does at most 10^6 steps, also with trails or the plot ---
+for k in 't <t 1e300>' 'P <t 1e300>' '<t 1e300>'; do
+    s=$(timeout 60 "$SB" --snapshot --no-color --keys="$k" "$ROOT/scenes/break.scene" | tail -n 1)
+    check "snapshot '$k': 10^6 steps, then behind" has "$s" "step 1000000  E 51.1361 (+2.272%)  behind"
+done
+
 # --- 9, 14: --save-to ---
 long=$tmp/$(printf 'a%.0s' $(seq 200))/$(printf 'b%.0s' $(seq 200))/$(printf 'c%.0s' $(seq 150))
 mkdir -p "$long"

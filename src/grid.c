@@ -22,7 +22,9 @@
 struct grid {
     size_t n;           /* balls the grid is made for */
     double reach;       /* interaction range beyond touching, >= 0 */
-    double skin;        /* extra range of the list, > 0 */
+    double skin;        /* extra range of the list, > 0: chosen at each build
+                           (see choose_skin) */
+    double skin0;       /* the first build's skin: GRID_SKIN diameters */
     double cut;         /* reach + skin */
     double rlarge;      /* a ball with r > rlarge is large */
     double rsmall;      /* the largest radius of a small ball */
@@ -34,6 +36,11 @@ struct grid {
     int any_large;      /* some ball is large (radii never change) */
     int valid;          /* the list matches the positions (up to travel) */
     double travel;      /* bound on any ball's displacement since the build */
+    double last_move;   /* the last grid_moved's dist */
+    long moves;         /* grid_moved calls since the build */
+    double *home;       /* 2n: each slot's x, y at the build (its travel is
+                           measured against them), cap home_ok */
+    int home_ok;        /* home holds this build's positions in these slots */
     long builds;
     size_t strip;       /* columns per strip, a power of 2: GRID_STRIP, or
                            less for a narrow table (see grid_new) */
@@ -238,7 +245,7 @@ struct grid *grid_new(size_t n, const double *r, double reach, int *err)
             g->rsmall = r[i];
     }
     g->any_large = g->nlarge > 0;
-    g->skin = GRID_SKIN * 2 * g->rsmall;
+    g->skin = g->skin0 = GRID_SKIN * 2 * g->rsmall;
     g->cut = (reach > 0 ? reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
     g->cell_ball = mem_alloc(n * sizeof *g->cell_ball);
@@ -283,12 +290,15 @@ void grid_free(struct grid *g)
     mem_free(g->block_end);
     mem_free(g->wall);
     mem_free(g->sort_inv);
+    mem_free(g->home);
     free(g);
 }
 
 void grid_moved(struct grid *g, double dist)
 {
     g->travel += dist;
+    g->last_move = dist;
+    g->moves++;
 }
 
 /* The cell coordinate of q along an axis of @p cells cells: clamped, so
@@ -339,6 +349,15 @@ static int emit(struct grid *g, uint32_t a, uint32_t b)
     return 0;
 }
 
+/* Whether centres (dx, dy) apart are closer than lim: the squares, or
+ * where the square overflows (centres more than about 1e154 apart, which
+ * a list of balls that size must still see) the distance itself. */
+static inline int closer(double dx, double dy, double lim)
+{
+    double d2 = dx * dx + dy * dy;
+    return d2 < lim * lim || (!(d2 <= DBL_MAX) && hypot(dx, dy) < lim);
+}
+
 /* Tests ball a against the balls cell_ball[k0..k1) and keeps the close
  * ones. */
 static int test_range(struct grid *g, const struct grid_balls *s, uint32_t a,
@@ -348,7 +367,7 @@ static int test_range(struct grid *g, const struct grid_balls *s, uint32_t a,
     for (size_t k = k0; k < k1; k++) {
         uint32_t b = g->cell_ball[k];
         double dx = s->x[b] - xa, dy = s->y[b] - ya, lim = ra + s->r[b];
-        if (dx * dx + dy * dy < lim * lim && emit(g, a, b))
+        if (closer(dx, dy, lim) && emit(g, a, b))
             return -1;
     }
     return 0;
@@ -358,7 +377,7 @@ static int test_pair(struct grid *g, const struct grid_balls *s, uint32_t a, uin
 {
     double dx = s->x[b] - s->x[a], dy = s->y[b] - s->y[a];
     double lim = s->r[a] + s->r[b] + g->cut;
-    if (dx * dx + dy * dy < lim * lim)
+    if (closer(dx, dy, lim))
         return emit(g, a, b);
     return 0;
 }
@@ -402,7 +421,10 @@ static size_t test_spans(struct grid *g, const struct grid_balls *s, uint32_t a,
             double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
             pa[np] = a < b ? a : b;
             pb[np] = a < b ? b : a;
-            np += dx * dx + dy * dy < lim * lim;
+            double d2 = dx * dx + dy * dy;
+            np += d2 < lim * lim;
+            if (!(d2 <= DBL_MAX)) /* rare: a branch that is never taken */
+                np += hypot(dx, dy) < lim;
         }
     return np;
 }
@@ -417,8 +439,16 @@ static int wall_near(const struct grid_balls *b, size_t i, double margin)
 
 static int build(struct grid *g, const struct grid_balls *s)
 {
+    g->cut = (g->reach > 0 ? g->reach : 0) + g->skin;
+    g->c0 = 2 * g->rsmall + g->cut;
     if (geometry(g, s))
         return -1;
+    /* Where the balls are now, to measure how far they get (see
+     * grid_update); without the memory, the bound alone decides. */
+    if (!g->home)
+        g->home = mem_alloc(2 * g->n * sizeof *g->home);
+    double *restrict home = g->home;
+    g->home_ok = 0;
     const size_t n = g->n;
     const long nx = g->nx, ny = g->ny;
     const size_t ncell = g->nkeys;
@@ -443,6 +473,13 @@ static int build(struct grid *g, const struct grid_balls *s)
         uint32_t c = cell_of(g, s->x[i], s->y[i]);
         g->cellof[i] = c;
         cs[c + 2]++;
+    }
+    if (home) {
+        for (size_t i = 0; i < n; i++) {
+            home[2 * i] = s->x[i];
+            home[2 * i + 1] = s->y[i];
+        }
+        g->home_ok = 1;
     }
     for (size_t c = 0; c < ncell; c++)
         cs[c + 2] += cs[c + 1];
@@ -529,6 +566,7 @@ static int build(struct grid *g, const struct grid_balls *s)
         return -1;
     g->valid = 1;
     g->travel = 0;
+    g->moves = 0;
     g->builds++;
     return 0;
 }
@@ -585,11 +623,88 @@ static int rows(struct grid *g)
     return 0;
 }
 
+/*
+ * The largest distance any ball has moved from where the build saw it (the
+ * squares compared, one root): at most the bound `travel`, often much less
+ * (the fastest ball at one step is not the fastest at the next, and
+ * collisions turn balls back). NaN when a position is not finite.
+ */
+static double displacement(const struct grid *g, const struct grid_balls *b)
+{
+    const double *restrict x = b->x, *restrict y = b->y, *restrict h = g->home;
+    double most = 0;
+    int bad = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        double dx = x[i] - h[2 * i], dy = y[i] - h[2 * i + 1];
+        double d2 = dx * dx + dy * dy;
+        bad |= !(d2 <= DBL_MAX);
+        most = d2 > most ? d2 : most;
+    }
+    return bad ? NAN : sqrt(most);
+}
+
+/*
+ * The skin of the next build, from what the last list cost: a wider skin
+ * lists more pairs (each costs a build a little, and every step's sweep
+ * a little more), a narrower one is rebuilt sooner. Per ball and step,
+ *     cost(s) = (GRID_COST_BUILD + GRID_COST_BPAIR m(s)) / life(s)
+ *               + GRID_COST_PAIR m(s),
+ * with m(s) the pairs per ball, scaled from the last build's count by the
+ * area of the ring the list covers, (D + s)^2 for D = 2 r + reach, and
+ * life(s) = max(1, 0.45 s / u) the steps it lasts for balls that move u a
+ * step: the last list's own measure (the farthest any ball got over the
+ * steps it lasted). The skins tried are skin0 * 2^(k/4) for skin0 / 4 ..
+ * 8 skin0; none of it changes a force (the list holds every pair in
+ * contact whatever the skin), only the time taken.
+ */
+static void choose_skin(struct grid *g, double moved)
+{
+    /* Lengths in units of D, so that no square overflows. */
+    const double D = 2 * g->rsmall + (g->reach > 0 ? g->reach : 0);
+    const double u = moved / (double)g->moves / D;
+    const double listed = g->valid ? (double)g->start[g->n] : 0;
+    if (!(u > 0 && u <= DBL_MAX) || !(listed > 0) || g->moves < 1)
+        return; /* nothing learnt: the last skin again */
+    const double ds = 1 + g->skin / D;
+    const double q = listed / ((double)g->n * ds * ds);
+    double best = g->skin, best_cost = INFINITY;
+    for (int k = -8; k <= 12; k++) {
+        double sk = g->skin0 * pow(2, k / 4.0);
+        if (!(D + sk <= DBL_MAX / 4))
+            break; /* cells of a finite side */
+        double m = q * (1 + sk / D) * (1 + sk / D);
+        double life = 0.45 * (sk / D) / u;
+        life = life > 1 ? life : 1;
+        double cost = (GRID_COST_BUILD + GRID_COST_BPAIR * m) / life + GRID_COST_PAIR * m;
+        if (cost < best_cost) {
+            best_cost = cost;
+            best = sk;
+        }
+    }
+    g->skin = best;
+}
+
 int grid_update(struct grid *g, const struct grid_balls *s)
 {
     /* 0.45 rather than 0.5: a margin for the rounding of the tests. */
-    if (g->valid && g->travel <= 0.45 * g->skin)
+    const double limit = 0.45 * g->skin;
+    if (g->valid && g->travel <= limit)
         return 0;
+    double moved = g->travel;
+    if (g->valid && g->home_ok) {
+        /* The bound says stale: measure. When the farthest ball is still
+         * a step's bound inside the limit, the list stays, and the bound
+         * starts again from the measure. */
+        double d = displacement(g, s);
+        if (d + g->last_move <= limit) {
+            g->travel = d;
+            return 0;
+        }
+        if (d <= DBL_MAX)
+            moved = d;
+    }
+    if (g->valid)
+        choose_skin(g, moved);
     g->valid = 0;
     return build(g, s);
 }
@@ -605,6 +720,7 @@ struct grid_stats grid_stats(const struct grid *g)
 {
     struct grid_stats st;
     st.reach = g->reach;
+    st.skin = g->skin;
     st.cell = g->c;
     st.nx = g->nx;
     st.ny = g->ny;
@@ -654,9 +770,14 @@ int grid_order(struct grid *g, const struct grid_balls *b, uint32_t *src)
     /* The cells' order (see cell_key): a ball's neighbours in the row of
      * cells above sit about GRID_STRIP cells ahead in memory, not a whole
      * table's width; only the pairs across a strip's edge are far apart.
-     * The cells are those of the last build (or none yet: make them). */
+     * The cells are made for the positions now with the first skin, not
+     * taken from the last build: then the order, and so the order of
+     * every sum of forces after it, follows from the positions alone, not
+     * from when the list was built or with which skin (a copy of the
+     * state, whose grid is new, sorts and steps to the same bits). */
     const size_t n = g->n;
-    if (!g->cs && geometry(g, b))
+    g->c0 = 2 * g->rsmall + (g->reach > 0 ? g->reach : 0) + g->skin0;
+    if (geometry(g, b))
         return -1;
     const size_t nkeys = g->nkeys;
     /* Counting sort of all slots (large ones by their centre's cell):
@@ -674,5 +795,6 @@ int grid_order(struct grid *g, const struct grid_balls *b, uint32_t *src)
         src[cs[g->cellof[i]]++] = (uint32_t)i;
     if (g->valid && remap(g, src))
         g->valid = 0;
+    g->home_ok = 0; /* the slots moved: the bound alone until the build */
     return 0;
 }

@@ -13,7 +13,13 @@
  * r_i + r_j + reach + skin at the time it is built. Between builds each ball
  * moves at most `travel` (a bound the caller feeds in from the velocities);
  * while travel <= skin / 2, no pair closer than r_i + r_j + reach can be
- * missing. Rows are sorted: row i holds the slots j > i in ascending order,
+ * missing. When the bound passes that, the grid measures how far the balls
+ * really went from where the build saw them, and keeps the list while that
+ * is inside. Each build chooses its skin from how fast the last list went
+ * stale and how many pairs it held (a cost model, GRID_COST_*): about 0.3
+ * diameters where balls move little a step, more where they move far (the
+ * default k and dt), so that a list lasts several steps. No force depends
+ * on the skin: the list always holds every pair in contact. Rows are sorted: row i holds the slots j > i in ascending order,
  * so that a force loop over the list adds the same terms in the same order
  * as the O(N^2) loop (for i, for j > i) and gives the same bits.
  *
@@ -31,10 +37,25 @@
 /// A ball is large when its radius exceeds this many times the median.
 #define GRID_LARGE 4.0
 
-/// The skin as a fraction of the small balls' diameter (0.3 for r = 1, as
-/// the LAMMPS benchmark's neighbour skin).
+/// The first build's skin as a fraction of the small balls' diameter (0.3
+/// for r = 1, as the LAMMPS benchmark's neighbour skin); later builds
+/// choose theirs between a quarter of it and 8 times it.
 #ifndef GRID_SKIN
 #define GRID_SKIN 0.15
+#endif
+
+/// The cost model that chooses each build's skin (grid.c, choose_skin), in
+/// units of about a nanosecond on the machine it was measured on: a build,
+/// per ball and per pair listed, and a step's sweep per pair listed. Only
+/// their ratios matter.
+#ifndef GRID_COST_BUILD
+#define GRID_COST_BUILD 30.0
+#endif
+#ifndef GRID_COST_BPAIR
+#define GRID_COST_BPAIR 10.0
+#endif
+#ifndef GRID_COST_PAIR
+#define GRID_COST_PAIR 1.5
 #endif
 
 /// Columns of cells per strip of the cell order (see grid_order): a power
@@ -94,6 +115,7 @@ struct grid_pairs {
 /// What one build found, for benchmarks and tests.
 struct grid_stats {
     double reach;   ///< as given to grid_new
+    double skin;    ///< the last build's skin (see grid_update)
     double cell;    ///< cell side
     long nx, ny;    ///< cells per row and column
     size_t nlarge;  ///< balls handled outside the cells

@@ -23,6 +23,12 @@ enum { SIM_ARRAYS = 8 }; /* x y vx vy m r fx fy */
 #define SIM_PREFETCH 2
 #endif
 
+/* Pairs per chunk of step_hooke_grid's test of which listed pairs may
+ * touch (a buffer on the stack). */
+#ifndef SIM_CHUNK
+#define SIM_CHUNK 256
+#endif
+
 /*
  * The step's own buffers, kept from step to step (the broad phase keeps
  * only its pairs and cells): the force ring of step_hooke_grid, copies of
@@ -822,16 +828,36 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
          * next row's bounds and neighbours: once the state no longer fits
          * in the second-level cache that doubled the cost of a step. */
         const uint32_t e1 = start[i1];
-        for (uint32_t e = start[i0]; e < e1; e++) {
-            const uint32_t i = pi[e], j = nbr[e];
-            double dx = x[j] - x[i], dy = y[j] - y[i];
-            double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-            double ov = r[i & rmask] + r[j & rmask] - d;
-            double f = hooke_term(ov, k, d);
-            FX(j) += f * dx;
-            FY(j) += f * dy;
-            FX(i) -= f * dx;
-            FY(i) -= f * dy;
+        for (uint32_t c0 = start[i0]; c0 < e1; c0 += SIM_CHUNK) {
+            /* First the pairs that may touch, in their order: a listed
+             * pair farther apart than r_i + r_j (with room for the
+             * rounding of the square) adds +0 or -0 to sums that are
+             * never -0, which changes no bit, so it is left out before
+             * the root and the division. A pair whose square is not
+             * finite stays (0 times infinity is NaN, as in the loop over
+             * every pair). The test has no branch: the list's skin makes
+             * most pairs apart, at random. */
+            const uint32_t c1 = e1 - c0 < SIM_CHUNK ? e1 : c0 + SIM_CHUNK;
+            uint32_t near[SIM_CHUNK];
+            size_t nn = 0;
+            for (uint32_t e = c0; e < c1; e++) {
+                const uint32_t i = pi[e], j = nbr[e];
+                double dx = x[j] - x[i], dy = y[j] - y[i];
+                double d2 = dx * dx + dy * dy, lim = r[i & rmask] + r[j & rmask];
+                near[nn] = e;
+                nn += !((d2 >= lim * lim * (1 + 0x1p-48)) & (d2 <= DBL_MAX));
+            }
+            for (size_t q = 0; q < nn; q++) {
+                const uint32_t e = near[q], i = pi[e], j = nbr[e];
+                double dx = x[j] - x[i], dy = y[j] - y[i];
+                double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+                double ov = r[i & rmask] + r[j & rmask] - d;
+                double f = hooke_term(ov, k, d);
+                FX(j) += f * dx;
+                FY(j) += f * dy;
+                FX(i) -= f * dx;
+                FY(i) -= f * dy;
+            }
         }
         /* The block's entries are contiguous: ring is a multiple of it. */
         const size_t o = i0 & mask;

@@ -34,6 +34,15 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The processor time of this thread: on a shared machine, time spent
+ * waiting for a processor is not the program's. */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 static uint64_t rng = 1;
 static double urand(void)
 {
@@ -147,9 +156,9 @@ static int run(int brute, long steps, int runs, const char *path)
     }
     scene_free(&sc);
     double t_load = now() - t0;
-    double *t = malloc((size_t)runs * sizeof *t);
+    double *t = malloc((size_t)runs * sizeof *t), *tc = malloc((size_t)runs * sizeof *tc);
     for (int k = 0; k < runs; k++) {
-        double a = now();
+        double a = now(), ac = cpu_now();
         for (long i = 0; i < steps; i++) {
             if (brute) {
                 sim_step_brute(&s);
@@ -159,9 +168,12 @@ static int run(int brute, long steps, int runs, const char *path)
             }
         }
         t[k] = now() - a;
+        tc[k] = cpu_now() - ac;
     }
     qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    qsort(tc, (size_t)runs, sizeof *tc, cmp_double);
     double med = runs % 2 ? t[runs / 2] : 0.5 * (t[runs / 2 - 1] + t[runs / 2]);
+    double medc = runs % 2 ? tc[runs / 2] : 0.5 * (tc[runs / 2 - 1] + tc[runs / 2]);
     double bsteps = (double)s.n * (double)steps;
     struct sim_diag d;
     sim_diag(&s, &d);
@@ -169,13 +181,17 @@ static int run(int brute, long steps, int runs, const char *path)
     getrusage(RUSAGE_SELF, &ru);
     double rss = (double)ru.ru_maxrss * 1024; /* Linux: kilobytes */
     long builds = s.grid ? grid_stats(s.grid).builds : 0;
+    double skin = s.grid ? grid_stats(s.grid).skin : 0;
+    double listed = s.grid ? (double)grid_stats(s.grid).pairs / (double)s.n : 0;
     printf("n=%zu steps=%ld runs=%d median_s=%.6g ballsteps_per_s=%.4g "
-           "ns_per_ballstep=%.4g contacts_per_ball=%.4g peak_rss=%.0f "
-           "bytes_per_ball=%.1f builds=%ld load_s=%.3g e=%.10g finite=%d\n",
-           s.n, steps, runs, med, bsteps / med, 1e9 * med / bsteps,
+           "ns_per_ballstep=%.4g cpu_ns_per_ballstep=%.4g contacts_per_ball=%.4g peak_rss=%.0f "
+           "bytes_per_ball=%.1f builds=%ld skin=%.3g listed_per_ball=%.3g load_s=%.3g "
+           "e=%.10g finite=%d\n",
+           s.n, steps, runs, med, bsteps / med, 1e9 * med / bsteps, 1e9 * medc / bsteps,
            2.0 * (double)d.contacts / (double)s.n, rss, rss / (double)s.n,
-           builds, t_load, d.e, sim_finite(&s));
+           builds, skin, listed, t_load, d.e, sim_finite(&s));
     free(t);
+    free(tc);
     sim_free(&s);
     return 0;
 }

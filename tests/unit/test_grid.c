@@ -613,6 +613,56 @@ static void test_copy_exact(void)
     sim_free(&b);
 }
 
+/*
+ * The default k and dt (5, 0.05): balls move a twentieth of their radius a
+ * step and the list must last; the skin widens to what the balls' travel
+ * asks (the first build's would be rebuilt nearly every step), and a step
+ * over it is still the O(n^2) step to the bit, before and after the
+ * slots are sorted. A copy, whose grid is new (its first list has the
+ * first skin, built at other steps), sorts into the same order.
+ */
+static void test_default_regime(void)
+{
+    const size_t n = SIM_SORT_MIN + 1000;
+    struct sim_params p = sim_default_params();
+    p.w = p.h = sqrt((double)n * SIM_PI / 0.3);
+    struct sim a, b;
+    CHECK(sim_init(&a, n, &p) == 0 && sim_init(&b, n, &p) == 0);
+    rng_state = 5;
+    for (size_t i = 0; i < n; i++) {
+        a.r[i] = a.m[i] = 1;
+        a.x[i] = 1 + urand() * (p.w - 2);
+        a.y[i] = 1 + urand() * (p.h - 2);
+        double th = 2 * SIM_PI * urand(), v = 2 * urand();
+        a.vx[i] = v * cos(th);
+        a.vy[i] = v * sin(th);
+    }
+    int same = 1, checks = 0;
+    for (int i = 0; i < 300; i++) {
+        if (i % 64 == 0 || i % 64 == 1) {
+            sim_copy(&b, &a);
+            CHECK(sim_step(&a) == 0);
+            if (b.steps % SIM_SORT_EVERY == 0)
+                CHECK(sim_sort(&b) == 0);
+            sim_step_brute(&b);
+            same &= memcmp(a.x, b.x, n * sizeof *a.x) == 0 &&
+                    memcmp(a.vy, b.vy, n * sizeof *a.vy) == 0 &&
+                    memcmp(a.id, b.id, n * sizeof *a.id) == 0;
+            checks++;
+        } else {
+            CHECK(sim_step(&a) == 0);
+        }
+    }
+    CHECK(same && checks == 10);
+    struct grid_stats st = grid_stats(a.grid);
+    CHECK(st.skin > 4 * GRID_SKIN * 2);
+    CHECK(st.builds < 300 / 4);
+    printf("  grid: default k and dt, %zu balls, 300 steps: %ld builds, skin %.3g\n",
+           n, st.builds, st.skin);
+    sim_free(&a);
+    sim_free(&b);
+}
+
 static void test_write_in_scene_order(void)
 {
     /* Sorting the slots changes nothing a scene shows: the written scene
@@ -868,6 +918,7 @@ void test_grid(void)
     test_touch();
     test_one_huge_ball();
     test_copy_exact();
+    test_default_regime();
     test_write_in_scene_order();
     test_diag_matches();
     test_sort_keeps_list();

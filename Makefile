@@ -37,9 +37,9 @@ BIN ?= springball
 CORE   = sim grid contact gravity event event_time event_queue history session twin mem
 # Pure but not core: parsing/writing, rendering maths, and the engines' allocator
 # on huge pages (POSIX mmap, see src/bigmem.h).
-PURE   = bigmem text generate scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
+PURE   = bigmem text generate traj scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
 # The front end and the entry point.
-FRONT  = main tui
+FRONT  = main tui replay
 
 CORE_OBJ  = $(CORE:%=$(O)/%.o)
 PURE_OBJ  = $(PURE:%=$(O)/%.o) $(O)/builtin.o
@@ -116,7 +116,7 @@ check:
 FUZZ_CC    ?= clang
 FUZZTIME   ?= 60
 FUZZ_SAN    = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES  = scene universe particles detect view sim command numfmt session script
+FUZZ_NAMES  = scene universe particles detect view sim command numfmt session script traj
 FUZZ_BIN    = $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_SRC    = $(CORE:%=src/%.c) $(PURE:%=src/%.c)
 # A lower ball limit, so that a legitimate huge random or rack line cannot

@@ -5,6 +5,7 @@
 #include "formats.h"
 
 #include "particles.h"
+#include "traj.h"
 #include "universe.h"
 
 #include <stdlib.h>
@@ -50,6 +51,12 @@ const char *formats_names(char *buf, size_t size)
         at += (size_t)n < size - at ? (size_t)n : size - at - 1;
     }
     return buf;
+}
+
+int formats_trajectory(const char *head, size_t len)
+{
+    int t = traj_detect(head, len);
+    return t == TRAJ_XYZ ? FORMATS_XYZ : t == TRAJ_LAMMPS ? FORMATS_LAMMPSTRJ : 0;
 }
 
 int formats_detect(const char *text, size_t len)

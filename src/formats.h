@@ -18,6 +18,16 @@
 /// Ask formats_parse to detect the format.
 #define FORMATS_AUTO (-1)
 
+/// Recorded runs, which are not parsed whole but replayed frame by frame
+/// (traj.h): extended or plain XYZ, LAMMPS dump text. What --format
+/// names them, beside the enum scene_format values.
+#define FORMATS_XYZ 16
+#define FORMATS_LAMMPSTRJ 17
+
+/// FORMATS_XYZ or FORMATS_LAMMPSTRJ when a file whose first @p len bytes
+/// are @p head is a recorded run (traj_detect), else 0.
+int formats_trajectory(const char *head, size_t len);
+
 /// One format.
 struct format {
     const char *name;  ///< its --format name ("scene", "universe", ...)

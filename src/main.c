@@ -10,6 +10,7 @@
 #include "formats.h"
 #include "gravity.h"
 #include "record.h"
+#include "replay.h"
 #include "scene.h"
 #include "sim.h"
 #include "text.h"
@@ -125,7 +126,8 @@ static void usage(void)
                formats_table[i].name, formats_table[i].help,
                i + 1 == formats_count ? ";" : i + 2 == formats_count ? " or" : ",");
     fputs(
-"                         default: detected from the text\n"
+"                         or replay a recorded run: xyz (extended XYZ) or\n"
+"                         lammpstrj (LAMMPS dump); default: detected from the text\n"
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
 "                         0 < THETA <= 1, or 0 for the exact sum (default:\n"
 "                         exact up to 4096 bodies, THETA 0.5 above)\n"
@@ -758,10 +760,19 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_STATS: o->stats = 1; break;
         case OPT_FORMAT:
+            if (strcmp(optarg, "xyz") == 0) {
+                o->format = FORMATS_XYZ;
+                break;
+            }
+            if (strcmp(optarg, "lammpstrj") == 0) {
+                o->format = FORMATS_LAMMPSTRJ;
+                break;
+            }
             o->format = formats_named(optarg);
             if (o->format < 0) {
                 char names[256];
-                die_usage("--format: unknown format '%s' (use %s)", optarg,
+                die_usage("--format: unknown format '%s' (use %s; xyz or lammpstrj "
+                          "replay a recorded run)", optarg,
                           formats_names(names, sizeof names));
             }
             break;
@@ -1177,6 +1188,24 @@ static int run_headless(const struct options *o, const struct scene *sc)
     return erc;
 }
 
+/* A recorded run as SCENE (replay.h): nothing is simulated. */
+static int replay(const struct options *o)
+{
+    if (o->rec.traj || o->rec.series || o->rec.export_prefix)
+        die_usage("a recorded run is replayed, not simulated: drop --traj, --series "
+                  "and --export");
+    if (!strcmp(o->scene_path, "-"))
+        die_usage("a recorded run is read from a file, not standard input");
+    if (!o->headless && !o->snapshot && !isatty(STDOUT_FILENO)) {
+        fputs("springball: standard output is not a terminal "
+              "(use -H for a headless run)\n", stderr);
+        return 2;
+    }
+    struct replay_options ro = {o->headless, o->stats, o->snapshot, o->have_steps,
+                                o->steps, o->have_time, o->time};
+    return replay_main(o->scene_path, o->format, &ro, &o->ui);
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -1189,6 +1218,11 @@ int main(int argc, char **argv)
     check_outputs(&o);
     /* A closed pipe is a write error, reported, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
+    if ((o.format == FORMATS_XYZ || o.format == FORMATS_LAMMPSTRJ) && !o.scene_path)
+        die_usage("--format=%s replays a recorded run: give its FILE",
+                  o.format == FORMATS_XYZ ? "xyz" : "lammpstrj");
+    if (o.scene_path && replay_is_run(o.scene_path, o.format))
+        return replay(&o);
     struct scene sc;
     const char *name;
     load_scene(&o, &sc, &name);

@@ -14,6 +14,7 @@
 #include "record.h"
 
 #include "numfmt.h"
+#include "scene.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -25,8 +26,9 @@
 #define RECORD_BLOCK (1 << 20)
 
 /// The most one row can add: 8 numbers of NUMFMT_MAX, separators, the
-/// longest header.
-#define RECORD_ROW 512
+/// longest header (its springball= parameters at most RECORD_PARAMS).
+#define RECORD_ROW 1024
+#define RECORD_PARAMS 480
 
 /// Balls formatted as one block, and the most bytes their rows take (four
 /// numbers, the " 0 r m" tail of two more, separators).
@@ -255,6 +257,14 @@ void record_xyz(struct record *w, const struct sim *s, long long step)
     p = put_num(p, s->t);
     p = put_str(p, " Step=");
     p = put_ll(p, step);
+    /* The run's parameters as scene directives, so that a frame replayed
+     * (traj.h) has the k, dt and walls it ran with. */
+    char params[RECORD_PARAMS];
+    if (scene_params_text(params, sizeof params, &s->p) < (int)sizeof params) {
+        p = put_str(p, " springball=\"");
+        p = put_str(p, params);
+        *p++ = '"';
+    }
     p = put_str(p, " pbc=\"F F F\"\n");
     w->len = (size_t)(p - w->buf);
     if (s->n >= RECORD_PAR_MIN && w->threads > 1 && xyz_rows_parallel(w, s) == 0)

@@ -9,8 +9,11 @@
  *
  * Extended XYZ, one frame:
  *     N
- *     Lattice="W 0 0 0 H 0 0 0 Z" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=T Step=S pbc="F F F"
+ *     Lattice="W 0 0 0 H 0 0 0 Z" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=T Step=S springball="k K; dt DT" pbc="F F F"
  *     X x y 0 vx vy 0 r m          (N rows, the balls in scene order)
+ * springball= holds the run's parameters as scene directives
+ * (scene_params_text: k, dt, and the walls, restitution, field ... that
+ * are not at their default), so that a frame replayed (traj.h) runs on.
  * The lattice is the table's box (the round table's bounding square; for
  * open space, a universe, the square -R..R, with Origin="-R -R -Z/2");
  * Z, the box's height, is the largest diameter (1 for point masses): the

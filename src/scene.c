@@ -8,6 +8,7 @@
  */
 #include "scene.h"
 #include "generate.h"
+#include "numfmt.h"
 #include "text.h"
 
 #include <errno.h>
@@ -826,6 +827,58 @@ uint32_t scene_color_rgb(uint32_t color)
     if (color <= SCENE_COLOR_NAMED)
         return color_rgb[color];
     return color & 0xffffff;
+}
+
+/* The shortest form of v that reads back the same (numfmt.h). */
+static const char *short_num(char *buf, double v)
+{
+    numfmt_double(buf, v);
+    return buf;
+}
+
+int scene_params_text(char *buf, size_t size, const struct sim_params *p)
+{
+    static const char *const friction_names[] = {NULL, "drag", "linear", "rolling"};
+    char one[160], a[NUMFMT_MAX], b[NUMFMT_MAX];
+    size_t at = 0;
+    for (int d = 0; d < 10; d++) {
+        int len = 0;
+        if (d == 0 && p->shape == SIM_CIRCLE)
+            len = snprintf(one, sizeof one, "table circle %s", short_num(a, 0.5 * p->w));
+        else if (d == 1)
+            len = snprintf(one, sizeof one, "k %s", short_num(a, p->k));
+        else if (d == 2)
+            len = snprintf(one, sizeof one, "dt %s", short_num(a, p->dt));
+        else if (d == 3 && p->restitution != 1)
+            len = snprintf(one, sizeof one, "restitution %s", short_num(a, p->restitution));
+        else if (d == 4 && p->walls == SIM_WALLS_HARD)
+            len = snprintf(one, sizeof one, "walls hard");
+        else if (d == 5 && p->contact == SIM_CONTACT_EXP)
+            len = snprintf(one, sizeof one, "contact exp %s %s", short_num(a, p->exp_eps),
+                           short_num(b, p->exp_kappa));
+        else if (d == 6 && p->gravity != 0)
+            len = snprintf(one, sizeof one, "gravity %s %s", short_num(a, p->gravity),
+                           short_num(b, p->softening));
+        else if (d == 7 && p->friction > SIM_FRICTION_NONE && p->friction <= SIM_FRICTION_ROLLING)
+            len = snprintf(one, sizeof one, "friction %s %s", friction_names[p->friction],
+                           short_num(a, p->friction_c));
+        else if (d == 8 && (p->gx != 0 || p->gy != 0))
+            len = snprintf(one, sizeof one, "field %s %s", short_num(a, p->gx),
+                           short_num(b, p->gy));
+        else if (d == 9 && p->open && p->shape == SIM_RECT) {
+            len = snprintf(one, sizeof one, "open");
+            for (unsigned i = 0; i < 4; i++)
+                if (p->open & 1u << i)
+                    len += snprintf(one + len, sizeof one - (size_t)len, " %s", side_names[i]);
+        }
+        if (len <= 0)
+            continue;
+        at += (size_t)snprintf(at < size ? buf + at : NULL, at < size ? size - at : 0,
+                               "%s%s", at ? "; " : "", one);
+    }
+    if (size && at >= size)
+        buf[size - 1] = 0;
+    return (int)at;
 }
 
 void scene_write(FILE *f, const struct scene *sc, const struct sim *s)

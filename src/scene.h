@@ -103,6 +103,13 @@ int scene_to_sim(const struct scene *sc, struct sim *s);
 /// parsing the output and writing it again gives the same bytes.
 void scene_write(FILE *f, const struct scene *sc, const struct sim *s);
 
+/// The parameters of @p p as scene directives on one line, separated by
+/// "; " ("k 5; dt 0.05; walls hard"): k and dt always, the table when it
+/// is round, the others when not at their default (numbers in their shortest exact form).
+/// What a recording's comment line carries so that its frames run on
+/// (record.h). @return the length it needed, as snprintf.
+int scene_params_text(char *buf, size_t size, const struct sim_params *p);
+
 /// The name of a colour as a scene writes it ("red", "#10a0ff"), or NULL
 /// for SCENE_COLOR_NONE. @p buf holds at least 8 bytes.
 const char *scene_color_name(uint32_t color, char *buf);

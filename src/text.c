@@ -128,3 +128,67 @@ int text_number(struct text_token t, const char *what, double *out, char *msg,
     *out = v;
     return 0;
 }
+
+int text_double(const char *s, size_t len, double *out)
+{
+    /* 10^0 .. 10^22 are exact doubles. */
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    size_t i = 0;
+    int neg = 0;
+    if (i < len && (s[i] == '-' || s[i] == '+'))
+        neg = s[i++] == '-';
+    unsigned long long m = 0;
+    int digits = 0, exp10 = 0, any = 0;
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
+        if (m || s[i] != '0')
+            digits++;
+        m = m * 10 + (unsigned)(s[i] - '0');
+    }
+    if (i < len && s[i] == '.')
+        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
+            if (m || s[i] != '0')
+                digits++;
+            m = m * 10 + (unsigned)(s[i] - '0');
+            exp10--;
+        }
+    if (any && i < len && (s[i] == 'e' || s[i] == 'E')) {
+        size_t j = i + 1;
+        int eneg = 0, e = 0;
+        if (j < len && (s[j] == '-' || s[j] == '+'))
+            eneg = s[j++] == '-';
+        if (j < len && s[j] >= '0' && s[j] <= '9') {
+            for (; j < len && s[j] >= '0' && s[j] <= '9'; j++)
+                if (e < 10000)
+                    e = e * 10 + (s[j] - '0');
+            exp10 += eneg ? -e : e;
+            i = j;
+        }
+    }
+    if (any && i == len && digits <= 19) {
+        if (m == 0) {
+            *out = neg ? -0.0 : 0.0;
+            return 0;
+        }
+        if (m < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
+            double v = (double)m;
+            v = exp10 < 0 ? v / pow10[-exp10] : v * pow10[exp10];
+            *out = neg ? -v : v;
+            return 0;
+        }
+    }
+    /* The rest (17 significant digits, exponents beyond 22) as strtod
+     * rounds them. */
+    char buf[512];
+    if (len == 0 || len >= sizeof buf)
+        return -1;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *end;
+    double v = strtod(buf, &end);
+    if (end != buf + len || !isfinite(v))
+        return -1;
+    *out = v;
+    return 0;
+}

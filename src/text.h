@@ -56,4 +56,13 @@ int text_digits(struct text_token t);
 int text_number(struct text_token t, const char *what, double *out, char *msg,
                 size_t msgsize);
 
+/// Parses the @p len bytes at @p s, the whole of them, as a decimal
+/// number ([+-]digits[.digits][e[+-]digits], or what strtod reads) into
+/// *out, exactly as strtod would round it: the frames of a trajectory hold
+/// millions of numbers. Up to 19 significant digits whose value is an
+/// exact double times an exact power of ten up to 10^22 (Clinger's fast
+/// path: one correctly rounded product or quotient) take no strtod.
+/// @return 0, or -1 when it is not a finite number (*out unchanged).
+int text_double(const char *s, size_t len, double *out);
+
 #endif

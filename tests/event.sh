@@ -67,7 +67,7 @@ printf 'table 39 40\nrandom 2 1e-150..8 1 4 3012\n' > "$tmp"
 expect_fail 1 "springball: the state became non-finite (event engine)" timeout 20 "$SPRINGBALL" -H --engine=event -n 16 "$tmp"
 expect_fail 2 "springball: --engine: 'hard' is not spring or event" "$SPRINGBALL" -H --engine=hard
 expect_fail 2 "springball: option '--engine' needs an argument" "$SPRINGBALL" -H --engine
-expect_fail 2 "springball: --format: unknown format 'xyz' (use scene, universe or particles)" "$SPRINGBALL" -H --format=xyz
+expect_fail 2 "springball: --format=xyz replays a recorded run: give its FILE" "$SPRINGBALL" -H --format=xyz
 expect_fail 2 "scenes/headon.scene:1: expected the number of particles alone on the line" \
     "$SPRINGBALL" -H --format=particles scenes/headon.scene
 expect_fail 2 "tests/particles/p10.txt:1: unknown directive '10'" \

@@ -38,6 +38,7 @@ static const struct {
     {"mem", test_mem},
     {"observe", test_observe},
     {"limits", test_limits},
+    {"traj", test_traj},
 };
 
 int main(int argc, char **argv)

@@ -88,5 +88,6 @@ void test_record(void);
 void test_mem(void);
 void test_observe(void);
 void test_limits(void);
+void test_traj(void);
 
 #endif

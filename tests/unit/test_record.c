@@ -267,7 +267,7 @@ static void test_xyz_text(void)
         "2\n"
         "Lattice=\"800 0 0 0 400 0 0 0 24\" "
         "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=0 Step=0 "
-        "pbc=\"F F F\"\n"
+        "springball=\"k 5; dt 0.05\" pbc=\"F F F\"\n"
         "X 0.1 200 0 -1e-07 1e+22 0 12 1\n"
         "X 700 5e-324 0 0 -0 0 0.5 2\n";
     CHECK(text && strcmp(text, want) == 0);

@@ -1,0 +1,131 @@
+/*
+ * replay.c - a recorded run as SCENE: headless, one frame printed; in the
+ * terminal, played back (see replay.h, traj.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "replay.h"
+
+#include "formats.h"
+#include "scene.h"
+#include "sim.h"
+#include "traj.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int replay_is_run(const char *path, int format)
+{
+    if (format == FORMATS_XYZ || format == FORMATS_LAMMPSTRJ)
+        return 1;
+    if (format != FORMATS_AUTO || !strcmp(path, "-"))
+        return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return 0;
+    char head[4096];
+    size_t got = fread(head, 1, sizeof head, f);
+    fclose(f);
+    return formats_trajectory(head, got) != 0;
+}
+
+/* Indexing a large file: its progress on a terminal's standard error. */
+static void progress(void *arg, double done)
+{
+    const char *path = arg;
+    if (done >= 1)
+        fprintf(stderr, "\rspringball: %s: indexed%20s\r", path, "");
+    else
+        fprintf(stderr, "\rspringball: %s: indexing %3.0f%%", path, 100 * done);
+    fflush(stderr);
+}
+
+/* The diagnostics line of -H --stats, then the frame's place. */
+static void print_stats(const struct sim *s, size_t k, const struct traj *tr)
+{
+    struct sim_diag d;
+    if (sim_diag(s, &d)) {
+        fputs("springball: --stats: out of memory\n", stderr);
+        return;
+    }
+    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
+                    "py=%.17g contacts=%ld",
+            s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+    if (s->p.gx != 0 || s->p.gy != 0)
+        fprintf(stderr, " pf=%.17g", d.pf);
+    fprintf(stderr, " frame=%zu frames=%zu%s\n", k, tr->nframes,
+            tr->v_diff ? " v=differences" : "");
+}
+
+/* -H: frame k printed as a scene that runs on. */
+static int headless(struct traj *tr, const char *path, const struct replay_options *ro)
+{
+    size_t k = 0;
+    if (ro->have_frame) {
+        if (ro->frame >= tr->nframes) {
+            fprintf(stderr, "springball: %s has %zu frames (0 to %zu): no frame %llu\n",
+                    path, tr->nframes, tr->nframes - 1, ro->frame);
+            return 2;
+        }
+        k = (size_t)ro->frame;
+    } else if (ro->have_time) {
+        k = traj_at_time(tr, ro->time);
+    }
+    struct scene sc;
+    struct traj_error err;
+    if (traj_scene(tr, k, &sc, &err)) {
+        fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+        return err.nomem ? 1 : 2;
+    }
+    struct sim s;
+    if (scene_to_sim(&sc, &s)) {
+        scene_free(&sc);
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    s.t = tr->fr[k].t;
+    s.steps = tr->fr[k].step;
+    scene_write(stdout, &sc, &s);
+    if (ro->stats)
+        print_stats(&s, k, tr);
+    sim_free(&s);
+    scene_free(&sc);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "springball: write error: %s\n", strerror(errno));
+        return 1;
+    }
+    return 0;
+}
+
+int replay_main(const char *path, int format, const struct replay_options *ro,
+                const struct ui_options *ui)
+{
+    struct traj tr;
+    struct traj_error err;
+    int tf = format == FORMATS_XYZ ? TRAJ_XYZ : format == FORMATS_LAMMPSTRJ ? TRAJ_LAMMPS
+                                                                           : TRAJ_AUTO;
+    int tty = isatty(STDERR_FILENO);
+    if (traj_open(&tr, path, tf, tty ? progress : NULL, (void *)path, &err)) {
+        if (err.line > 0)
+            fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+        else
+            fprintf(stderr, "%s:0: %s\n", path, err.msg);
+        return err.nomem ? 1 : 2;
+    }
+    if (ro->headless) {
+        if (tr.cut)
+            fprintf(stderr, "springball: %s: cut after frame %zu\n", path, tr.nframes - 1);
+        if (tr.notes[0])
+            fprintf(stderr, "springball: %s: %s\n", path, tr.notes);
+        int rc = headless(&tr, path, ro);
+        traj_close(&tr);
+        return rc;
+    }
+    (void)ui;
+    traj_close(&tr);
+    fprintf(stderr, "springball: %s: a recorded run: -H -n N prints its frame N\n", path);
+    return 2;
+}

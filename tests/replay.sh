@@ -1,0 +1,89 @@
+#!/bin/sh
+# replay.sh - recorded runs given as SCENE (traj.h): springball's own
+# recordings frame for frame against the run, LAMMPS's dump of an exported
+# scene, an ASE-written file, cut and malformed files, and the terminal.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+out=$tmp/out err=$tmp/err
+
+# The break recorded every 10 steps: frame 50 is step 500, number for number.
+"$SB" -H -n 1000 --every 10 --traj="$tmp/break.xyz" scenes/break.scene >/dev/null
+"$SB" -H -n 50 --stats "$tmp/break.xyz" >"$tmp/f50" 2>"$tmp/f50.err"
+check "frame 50: status 0" [ $? -eq 0 ]
+"$SB" -H -n 500 --stats scenes/break.scene >"$tmp/s500" 2>"$tmp/s500.err"
+nums() { awk '$1 == "ball" { print $2, $3, $4, $5, $6, $7; next } $1 != "title" && $1 != "cue"' "$1"; }
+check "frame 50 is step 500's state" [ "$(nums "$tmp/f50")" = "$(nums "$tmp/s500")" ]
+check "frame 50's stats are step 500's" \
+    [ "$(cat "$tmp/f50.err")" = "$(cat "$tmp/s500.err") frame=50 frames=101" ]
+check "-T picks the frame at or before T" \
+    [ "$("$SB" -H -T 25.2 "$tmp/break.xyz" | nums /dev/stdin)" = "$(nums "$tmp/f50")" ]
+# The state printed runs on: 500 more steps of it are step 1000.
+"$SB" -H -n 500 "$tmp/f50" >"$tmp/on" 2>/dev/null
+"$SB" -H -n 1000 scenes/break.scene >"$tmp/s1000"
+check "the frame runs on to step 1000" [ "$(nums "$tmp/on")" = "$(nums "$tmp/s1000")" ]
+check "springball= on the comment line" \
+    sh -c 'sed -n 2p "$1" | grep -q " springball=\"k 5; dt 0.05\" "' sh "$tmp/break.xyz"
+expect_fail 2 "springball: $tmp/break.xyz has 101 frames (0 to 100): no frame 101" \
+    "$SB" -H -n 101 "$tmp/break.xyz"
+# --format names it; a wrong one says why.
+check "--format=xyz" sh -c '"$0" -H -n 1 --format=xyz "$1" >/dev/null' "$SB" "$tmp/break.xyz"
+expect_fail 2 "$tmp/break.xyz:1: expected an ITEM: line, found '16'" \
+    "$SB" -H --format=lammpstrj "$tmp/break.xyz"
+expect_fail 2 "springball: a recorded run is replayed, not simulated: drop --traj, --series and --export" \
+    "$SB" -H --traj="$tmp/x.xyz" "$tmp/break.xyz"
+expect_fail 2 "springball: standard output is not a terminal (use -H for a headless run)" \
+    "$SB" "$tmp/break.xyz"
+
+# Cut inside frame 71: the whole frames replay, with a note.
+head -n $((71 * 18 + 3)) "$tmp/break.xyz" >"$tmp/cut.xyz"
+printf 'X 1 2' >>"$tmp/cut.xyz"
+"$SB" -H -n 70 --stats "$tmp/cut.xyz" >"$out" 2>"$err"
+check "cut: frame 70 replays" [ $? -eq 0 ] && [ -s "$out" ]
+check "cut: the note" [ "$(head -n 1 "$err")" = "springball: $tmp/cut.xyz: cut after frame 70" ]
+check "cut: frames=71" grep -q ' frame=70 frames=71$' "$err"
+
+# Malformed: the first frame is status 2 at open; a later one when asked.
+sed '4s/ 200 / two /' "$tmp/break.xyz" >"$tmp/bad1.xyz"
+expect_fail 2 "$tmp/bad1.xyz:4: y: 'two' is not a number" "$SB" -H "$tmp/bad1.xyz"
+sed '95s/ 0 12 1$/ 0 12/' "$tmp/break.xyz" >"$tmp/bad5.xyz"
+check "a bad frame 5 leaves frame 4" sh -c '"$0" -H -n 4 "$1" >/dev/null 2>&1' "$SB" "$tmp/bad5.xyz"
+expect_fail 2 "$tmp/bad5.xyz:95: expected 9 fields (Properties), found 8" \
+    "$SB" -H -n 5 "$tmp/bad5.xyz"
+awk 'NR == 37 { print "17"; next } { print } NR == 54 { print "X 1 1 0 0 0 0 12 1" }' \
+    "$tmp/break.xyz" >"$tmp/count.xyz"
+expect_fail 2 "$tmp/count.xyz:37: frame 2 has 17 balls, the first 16" "$SB" -H "$tmp/count.xyz"
+
+# ASE's layout: momenta and masses, a species each.
+"$SB" -H -n 0 --stats tests/replay/ase.xyz >"$out" 2>"$err"
+check "ASE: velocities from momenta" grep -q '^ball 18 5 -1 0.5 1.008 ' "$out"
+check "ASE: the radius rule said" grep -q 'radius 3.5 (half the 1st percentile' "$err"
+check "ASE: species coloured" sh -c 'grep "^ball 10 " "$0" | grep -q " [a-z]*$"' "$out"
+
+# LAMMPS's dump of the exported head-on run, with dt from headon.in.
+if command -v lmp >/dev/null 2>&1; then
+    (
+        cd "$tmp" || exit 1
+        "$SB" --export=lammps headon -n 400 --every 20 "$OLDPWD/scenes/headon.scene" &&
+            lmp -in headon.in -log none -screen none
+    )
+    "$SB" -H -n 10 --stats "$tmp/headon.lammpstrj" >"$out" 2>"$err"
+    check "LAMMPS: status 0" [ $? -eq 0 ]
+    check "LAMMPS: dt from headon.in" \
+        [ "$(head -n 1 "$err")" = "springball: $tmp/headon.lammpstrj: k 5, dt 0.05 from headon.in" ]
+    check "LAMMPS: frame 10 is step 200, t 10" grep -q '^t=10 steps=200 .* frame=10 frames=21$' "$err"
+    check "LAMMPS: the table of the export" grep -q '^table 800 400$' "$out"
+    # the balls have passed through each other's contact: about where springball's are
+    "$SB" -H -n 200 scenes/headon.scene >"$tmp/sb200"
+    check "LAMMPS: positions within 0.1 of springball's" awk '
+        NR == FNR && $1 == "ball" { x[++n] = $2; next }
+        $1 == "ball" { d = $2 - x[++m]; if (d < 0) d = -d; if (d > 0.1) bad = 1 }
+        END { exit bad || m != 2 }' "$tmp/sb200" "$out"
+    "$SB" -H -n 3 "$tmp/headon.xyz" >"$out" 2>"$err"
+    check "LAMMPS's plain XYZ: velocities from positions" grep -q 'velocities from positions' "$err"
+else
+    echo "replay: lmp is not installed: the LAMMPS dump is not checked"
+fi
+summary

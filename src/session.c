@@ -6,7 +6,6 @@
 
 #include <float.h>
 #include <math.h>
-#include <stdio.h> /* snprintf */
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +15,30 @@
 #define STEP_CHUNK 8
 
 /* === Small helpers === */
+
+/* Nothing said yet (each call that may say something starts so). */
+static void hush(struct session *ss)
+{
+    ss->msg = NULL;
+    ss->note = SESSION_NOTE_NONE;
+}
+
+/* Says note @p note (enum session_note), which the front end words; the
+ * caller sets the note's balls or what. */
+static void say(struct session *ss, int note)
+{
+    ss->msg = NULL;
+    ss->note = note;
+}
+
+/* What edit_check returns when it said a note rather than a text. */
+static const char note_said[] = "(a note)";
+
+static const char *noted(struct session *ss, int note)
+{
+    say(ss, note);
+    return note_said;
+}
 
 static void touch(struct session *ss)
 {
@@ -253,7 +276,7 @@ static size_t first_act(const struct session *ss, long long pos)
 static int spring_forward(struct session *ss)
 {
     if (ss->nonfinite) {
-        ss->msg = "state not finite: ',' steps back, 'r' resets";
+        say(ss, SESSION_NOTE_NOT_FINITE);
         return -1;
     }
     /* An edit makes a move of its own: replayed instead of a step. */
@@ -277,7 +300,7 @@ static int spring_forward(struct session *ss)
         history_changed(&ss->h, &ss->s);
     if (!sim_finite(&ss->s)) {
         ss->nonfinite = 1;
-        ss->msg = "not finite: paused (',' back, r reset)";
+        say(ss, SESSION_NOTE_NOT_FINITE_PAUSED);
         return -1;
     }
     return 1;
@@ -459,7 +482,7 @@ int session_init(struct session *ss, const struct sim *start)
         session_free(ss);
         return -1;
     }
-    ss->msg = NULL;
+    hush(ss);
     return 0;
 }
 
@@ -486,7 +509,7 @@ void session_free(struct session *ss)
 
 int session_set_engine(struct session *ss, int engine)
 {
-    ss->msg = NULL;
+    hush(ss);
     if (engine == ss->engine)
         return 0;
     if (engine == SESSION_EVENT) {
@@ -496,7 +519,7 @@ int session_set_engine(struct session *ss, int engine)
             return -1;
         }
         if (ss->nonfinite) {
-            ss->msg = "state not finite: ',' steps back, 'r' resets";
+            say(ss, SESSION_NOTE_NOT_FINITE);
             return -1;
         }
         if (ev_build(ss))
@@ -522,7 +545,7 @@ int session_set_engine(struct session *ss, int engine)
 
 int session_forward(struct session *ss)
 {
-    ss->msg = NULL;
+    hush(ss);
     ss->runaway = 0;
     int rc = ss->engine == SESSION_EVENT ? event_forward(ss) : spring_forward(ss);
     start_follow(ss);
@@ -531,7 +554,7 @@ int session_forward(struct session *ss)
 
 int session_back(struct session *ss)
 {
-    ss->msg = NULL;
+    hush(ss);
     ss->runaway = 0;
     if (ss->engine == SESSION_EVENT) {
         if (ss->nsnap == 0 || ss->snapnow == 0) {
@@ -569,10 +592,10 @@ long long session_depth(const struct session *ss)
 
 int session_advance(struct session *ss, double t, int (*more)(void *), void *arg)
 {
-    ss->msg = NULL;
+    hush(ss);
     ss->runaway = 0;
     if (ss->nonfinite) {
-        ss->msg = "state not finite: ',' steps back, 'r' resets";
+        say(ss, SESSION_NOTE_NOT_FINITE);
         return -1;
     }
     if (!(t <= DBL_MAX))
@@ -610,7 +633,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
             return -1;
         if (unstable && kinetic(&ss->s) > limit && limit > 0) {
             ss->runaway = 1;
-            ss->msg = "unstable: dt too large for k; paused (d or k, then ',' or r)";
+            say(ss, SESSION_NOTE_UNSTABLE);
             return -1;
         }
         if (++n % STEP_CHUNK == 0 && more && !more(arg))
@@ -621,7 +644,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
 
 int session_reset(struct session *ss)
 {
-    ss->msg = NULL;
+    hush(ss);
     ss->runaway = 0;
     if (sim_assign(&ss->s, &ss->start)) {
         ss->msg = "out of memory";
@@ -652,14 +675,14 @@ int session_reset(struct session *ss)
 
 int session_kick(struct session *ss, size_t ball, double vx, double vy)
 {
-    ss->msg = NULL;
+    hush(ss);
     size_t i = session_slot(ss, ball);
     if (i >= ss->s.n) {
         ss->msg = "no such ball";
         return -1;
     }
     if (ss->nonfinite || !isfinite(vx) || !isfinite(vy)) {
-        ss->msg = "state not finite: ',' steps back, 'r' resets";
+        say(ss, SESSION_NOTE_NOT_FINITE);
         return -1;
     }
     if (ss->engine == SESSION_EVENT) {
@@ -696,7 +719,7 @@ static double bounded(double v, double ref)
 
 static int set_param(struct session *ss, int kind, double v)
 {
-    ss->msg = NULL;
+    hush(ss);
     v = bounded(v, kind == SESSION_SET_K ? ss->k0 : ss->dt0);
     if (ss->engine == SESSION_EVENT) {
         if (kind == SESSION_SET_K)
@@ -723,9 +746,10 @@ int session_set_dt(struct session *ss, double dt)
 
 int session_set_gravity(struct session *ss, double G, double softening)
 {
-    ss->msg = NULL;
+    hush(ss);
     if (ss->engine == SESSION_EVENT) {
-        ss->msg = "gravity needs the spring engine (m)";
+        say(ss, SESSION_NOTE_NEEDS_SPRINGS);
+        ss->note_what = "gravity";
         return -1;
     }
     if (!(G >= 0 && G <= DBL_MAX) || !(softening >= 0 && softening <= DBL_MAX)) {
@@ -980,7 +1004,7 @@ static const char *edit_check(struct session *ss, struct session_action *a)
 {
     const struct sim *s = &ss->s;
     if (ss->nonfinite)
-        return "state not finite: ',' steps back, 'r' resets";
+        return noted(ss, SESSION_NOTE_NOT_FINITE);
     int hard = s->p.walls == SIM_WALLS_HARD;
     size_t i = a->ball < s->n ? sim_slot(s, a->ball) : s->n;
     if (a->kind != SESSION_ADD && a->kind != SESSION_PARAMS && i >= s->n)
@@ -1020,7 +1044,7 @@ static const char *edit_check(struct session *ss, struct session_action *a)
     case SESSION_PARAMS: {
         struct sim_params *p = &a->p;
         if (p->shape != s->p.shape || p->w != s->p.w || p->h != s->p.h)
-            return "the table cannot change live (w saves the scene to edit)";
+            return noted(ss, SESSION_NOTE_TABLE_FIXED);
         if (!(p->restitution > 0 && p->restitution <= 1))
             return "restitution must be > 0 and <= 1";
         p->k = bounded(p->k, ss->k0);
@@ -1028,9 +1052,8 @@ static const char *edit_check(struct session *ss, struct session_action *a)
         if (p->walls == SIM_WALLS_HARD && s->p.walls != SIM_WALLS_HARD)
             for (size_t j = 0; j < s->n; j++)
                 if (!fits(p, s->x[j], s->y[j], s->r[j])) {
-                    snprintf(ss->msgbuf, sizeof ss->msgbuf,
-                             "ball %zu crosses a wall: " HARD_MSG, sim_ball(s, j) + 1);
-                    return ss->msgbuf;
+                    ss->note_ball[0] = sim_ball(s, j) + 1;
+                    return noted(ss, SESSION_NOTE_CROSSES_WALL);
                 }
         if (ss->engine == SESSION_EVENT) {
             const char *why = event_unsupported(p);
@@ -1065,12 +1088,9 @@ static void overlap_note(struct session *ss, size_t ball)
             continue;
         double d = hypot(s->x[j] - s->x[i], s->y[j] - s->y[i]);
         if (d < s->r[i] + s->r[j]) {
-            snprintf(ss->msgbuf, sizeof ss->msgbuf,
-                     ss->engine == SESSION_EVENT
-                         ? "ball %zu overlaps ball %zu: if they approach they collide at once"
-                         : "ball %zu overlaps ball %zu: the springs push them apart",
-                     ball + 1, sim_ball(s, j) + 1);
-            ss->msg = ss->msgbuf;
+            say(ss, SESSION_NOTE_OVERLAP);
+            ss->note_ball[0] = ball + 1;
+            ss->note_ball[1] = sim_ball(s, j) + 1;
             return;
         }
     }
@@ -1100,19 +1120,20 @@ static void resize_timeline(struct session *ss)
         history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
         ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
     }
-    snprintf(ss->msgbuf, sizeof ss->msgbuf, "%zu balls: ',' stops here (memory)", ss->s.n);
-    ss->msg = ss->msgbuf;
+    say(ss, SESSION_NOTE_STOPS_HERE);
+    ss->note_ball[0] = ss->s.n;
 }
 
 /* Makes edit @p a: a move of its own (or merged into the last one during
  * a gesture), recorded for replay. */
 static int edit(struct session *ss, struct session_action a)
 {
-    ss->msg = NULL;
+    hush(ss);
     ss->runaway = 0;
     const char *why = edit_check(ss, &a);
     if (why) {
-        ss->msg = why;
+        if (why != note_said)
+            ss->msg = why;
         return -1;
     }
     cut_future(ss);
@@ -1183,7 +1204,7 @@ static int edit(struct session *ss, struct session_action a)
     start_follow(ss);
     if (ss->group == 0)
         resize_timeline(ss);
-    if (!ss->msg)
+    if (!ss->msg && !ss->note)
         overlap_note(ss, a.kind == SESSION_ADD ? ss->s.n - 1
                        : a.kind == SESSION_MOVE || a.kind == SESSION_RADIUS ? a.ball : ss->s.n);
     return 0;
@@ -1277,7 +1298,7 @@ static int event_rebuilt(struct session *ss)
 
 int session_set_restitution(struct session *ss, double e)
 {
-    ss->msg = NULL;
+    hush(ss);
     if (!(e > 0 && e <= 1)) {
         ss->msg = "restitution must be in (0, 1]";
         return -1;
@@ -1300,7 +1321,7 @@ int session_set_restitution(struct session *ss, double e)
 
 int session_set_border(struct session *ss, int shape, int walls, unsigned open)
 {
-    ss->msg = NULL;
+    hush(ss);
     if (ss->engine == SESSION_EVENT) {
         struct sim_params old = ss->s.p;
         ss->s.p.shape = shape;
@@ -1309,8 +1330,8 @@ int session_set_border(struct session *ss, int shape, int walls, unsigned open)
         const char *why = shape == SIM_OPEN ? "open space" : event_unsupported(&ss->s.p);
         if (why) {
             ss->s.p = old;
-            snprintf(ss->msgbuf, sizeof ss->msgbuf, "%s needs the spring engine (m)", why);
-            ss->msg = ss->msgbuf;
+            say(ss, SESSION_NOTE_NEEDS_SPRINGS);
+            ss->note_what = why;
             return -1;
         }
         if (event_rebuilt(ss)) {

@@ -104,6 +104,23 @@ struct session_sample {
     long contacts;
 };
 
+/// What a call said that the front end words, naming the keys that answer
+/// it (the core names no keys): ss->note, with ss->note_ball and
+/// ss->note_what. A call sets either ss->msg (a plain text) or a note.
+enum session_note {
+    SESSION_NOTE_NONE = 0,
+    SESSION_NOTE_NOT_FINITE,        ///< the state is not finite: step back or reset
+    SESSION_NOTE_NOT_FINITE_PAUSED, ///< a run became non-finite and was paused there
+    SESSION_NOTE_UNSTABLE,          ///< dt too large for k: a blow-up stopped, paused
+    SESSION_NOTE_NEEDS_SPRINGS,     ///< note_what ("gravity", ...) needs the spring engine
+    SESSION_NOTE_TABLE_FIXED,       ///< the table cannot change live (saving it can)
+    SESSION_NOTE_CROSSES_WALL,      ///< hard walls refused: ball note_ball[0] crosses a wall
+    SESSION_NOTE_OVERLAP,           ///< ball note_ball[0] overlaps ball note_ball[1]
+                                    ///< (springs push them apart; events: they collide at once)
+    SESSION_NOTE_STOPS_HERE,        ///< note_ball[0] balls: the history was made again,
+                                    ///< stepping back stops at this edit
+};
+
 /// A state kept by the event mode.
 struct session_snap {
     struct sim s;
@@ -121,7 +138,10 @@ struct session {
     int nonfinite;      ///< the state is not finite: forward moves refuse
     int runaway;        ///< session_advance stopped a blow-up (see there)
     const char *msg;    ///< what the last call that failed or refused says,
-                        ///< a static string, fault, or NULL
+                        ///< a static string, fault, or NULL (see note)
+    int note;           ///< enum session_note: what it says in the front end's words
+    size_t note_ball[2];///< the balls (1-based) or the count the note names
+    const char *note_what; ///< what needs the spring engine (a static string)
     char fault[128];    ///< room for an event fault's message (msg points here)
     double k0, dt0;     ///< starting k and dt: the live bounds are about these
     /* springs */
@@ -156,7 +176,6 @@ struct session {
     size_t sized_n;     ///< balls the history or the ring was sized for
     int edited;         ///< this timeline has edits
     int edited_params;  ///< ... of the parameters
-    char msgbuf[96];    ///< what msg points to when it is made up
 };
 
 /// Starts a session on a copy of @p start (the state reset returns to),

@@ -142,6 +142,7 @@ struct ui {
     int frames;
     double fps_since, last_frame;
     struct recording rec;  /* R: the states shown, to files (recording.h) */
+    char said[160];        /* a session note in words (session_said) */
 };
 
 static void lab_select(struct ui *u, size_t ball);
@@ -176,11 +177,49 @@ static void note_level(struct ui *u, int level, const char *fmt, ...)
 
 #define note(u, ...) note_level(u, SCREEN_INFO, __VA_ARGS__)
 
+/* What the session said, or NULL: its own text, or its note (enum
+ * session_note) in words that name the keys that answer it. */
+static const char *session_said(struct ui *u)
+{
+    const struct session *ss = &u->ss;
+    if (ss->msg || !ss->note)
+        return ss->msg;
+    const size_t *b = ss->note_ball;
+    switch (ss->note) {
+    case SESSION_NOTE_NOT_FINITE:
+        return "state not finite: ',' steps back, 'r' resets";
+    case SESSION_NOTE_NOT_FINITE_PAUSED:
+        return "not finite: paused (',' back, r reset)";
+    case SESSION_NOTE_UNSTABLE:
+        return "unstable: dt too large for k; paused (d or k, then ',' or r)";
+    case SESSION_NOTE_NEEDS_SPRINGS:
+        snprintf(u->said, sizeof u->said, "%s needs the spring engine (m)",
+                 ss->note_what ? ss->note_what : "this");
+        return u->said;
+    case SESSION_NOTE_TABLE_FIXED:
+        return "the table cannot change live (w saves the scene to edit)";
+    case SESSION_NOTE_CROSSES_WALL:
+        snprintf(u->said, sizeof u->said, "ball %zu crosses a wall: with walls hard "
+                 "every ball must lie wholly on the table", b[0]);
+        return u->said;
+    case SESSION_NOTE_OVERLAP:
+        snprintf(u->said, sizeof u->said, ss->engine == SESSION_EVENT
+                 ? "ball %zu overlaps ball %zu: if they approach they collide at once"
+                 : "ball %zu overlaps ball %zu: the springs push them apart", b[0], b[1]);
+        return u->said;
+    case SESSION_NOTE_STOPS_HERE:
+        snprintf(u->said, sizeof u->said, "%zu balls: ',' stops here (memory)", b[0]);
+        return u->said;
+    }
+    return "?";
+}
+
 /* Shows what the session said, when it said something. */
 static void session_note(struct ui *u, int level)
 {
-    if (u->ss.msg)
-        note_level(u, level, "%s", u->ss.msg);
+    const char *said = session_said(u);
+    if (said)
+        note_level(u, level, "%s", said);
 }
 
 static void resume_clock(struct ui *u)
@@ -261,7 +300,7 @@ static void k_reset(struct ui *u, int key)
     u->f.stopped = 0;
     screen_clear_trails(&u->scr);
     resume_clock(u);
-    if (u->ss.msg)
+    if (session_said(u))
         session_note(u, SCREEN_WARNING);
     else
         note(u, "reset");
@@ -290,7 +329,7 @@ static void k_engine(struct ui *u, int key)
     (void)key;
     int to = u->ss.engine == SESSION_EVENT ? SESSION_SPRING : SESSION_EVENT;
     if (session_set_engine(&u->ss, to)) {
-        note(u, "no event engine: %s", u->ss.msg);
+        note(u, "no event engine: %s", session_said(u));
         return;
     }
     u->f.stopped = 0;
@@ -447,7 +486,7 @@ static int edited(struct ui *u, int rc, const char *fmt, ...)
         session_note(u, SCREEN_WARNING);
         return -1;
     }
-    if (u->ss.msg) {
+    if (session_said(u)) {
         session_note(u, SCREEN_INFO);
     } else if (fmt) {
         va_list ap;
@@ -655,7 +694,7 @@ static void k_add(struct ui *u, int key)
         return;
     u->added++;
     u->f.cue = u->ss.s.n - 1;
-    if (!u->ss.msg)
+    if (!session_said(u))
         note(u, "ball %zu added at (%.4g, %.4g): m %.4g r %.4g", u->f.cue + 1, x, y, m, r);
     fix_cue(u);
 }
@@ -848,7 +887,7 @@ static int run_command(struct ui *u, const char *line)
         session_group(&u->ss, 0);
         if (rc == 0) {
             u->f.cue = u->ss.s.n - 1;
-            if (!u->ss.msg)
+            if (!session_said(u))
                 note(u, c.n == 1 ? "ball %zu added" : "%zu balls added", c.n == 1 ? u->ss.s.n : c.n);
         }
         break;
@@ -1409,7 +1448,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         f->arrow_t = 1;
     u->arrow_t0 = f->arrow_t;
     if (o->engine && session_set_engine(&u->ss, SESSION_EVENT))
-        note_level(u, SCREEN_WARNING, "no event engine: %s", u->ss.msg);
+        note_level(u, SCREEN_WARNING, "no event engine: %s", session_said(u));
     if (o->keys) {
         char err[160];
         u->nitems = script_parse(o->keys, &u->items, err, sizeof err);

@@ -91,7 +91,8 @@ static void test_border_action(void)
     CHECK(session_advance(&ss, 20, NULL, NULL) >= 0);
     CHECK(ss.s.x[0] == 900 && ss.s.vx[0] == 10 && session_diag(&ss)->out == 1);
     CHECK(session_set_border(&ss, SIM_OPEN, SIM_WALLS_SPRING, 0) == -1);
-    CHECK(ss.msg && strstr(ss.msg, "spring engine") != NULL);
+    CHECK(!ss.msg && ss.note == SESSION_NOTE_NEEDS_SPRINGS &&
+          strcmp(ss.note_what, "open space") == 0);
     CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_HARD, 0) == 0);
     session_free(&ss);
 }

@@ -251,7 +251,7 @@ static void test_nonfinite(void)
     int rc = 0;
     for (int i = 0; i < 100 && rc >= 0; i++)
         rc = session_forward(&ss);
-    CHECK(rc == -1 && ss.nonfinite && ss.msg != NULL);
+    CHECK(rc == -1 && ss.nonfinite && ss.note == SESSION_NOTE_NOT_FINITE_PAUSED);
     CHECK(session_forward(&ss) == -1);
     CHECK(session_back(&ss) == 0);
     CHECK(!ss.nonfinite);

@@ -132,38 +132,49 @@ static void draw_plot(struct screen *scr, struct screen_rect r, struct session *
     if (lf->ps.plot == PANEL_PLOT_SPEEDS) {
         panel_speeds(&p, session_observed(ss), f->glyphs == VIEW_ASCII);
     } else {
-        session_diag(ss); /* the sample of the state shown */
-        /* the last stretch: about four samples a dot column */
-        size_t n = session_samples(ss), first = 0, most = 8 * (size_t)(r.w > 8 ? r.w - 8 : 1);
+        /* The envelope's last stretch, about two columns a dot column:
+         * each column drawn as an oscilloscope does, a line from its first
+         * sample down to its least, up to its greatest and back to its
+         * last, so that no sample between two frames is lost (a contact
+         * of 20 steps stepped over with ']' still shows). */
+        size_t n = session_columns(ss), first = 0, most = 4 * (size_t)(r.w > 8 ? r.w - 8 : 1);
         if (n > most) {
             first = n - most;
             n = most;
         }
-        double *a = malloc(4 * (n ? n : 1) * sizeof *a);
+        int energy = lf->ps.plot == PANEL_PLOT_ENERGY;
+        int ch[3] = {SESSION_CH_KE, SESSION_CH_PE, SESSION_CH_E};
+        if (!energy) {
+            ch[0] = SESSION_CH_PX;
+            ch[1] = SESSION_CH_PY;
+        }
+        size_t np = 4 * n;
+        double *a = malloc(4 * (np ? np : 1) * sizeof *a);
         if (a) {
-            double *t = a, *y0 = a + n, *y1 = a + 2 * n, *y2 = a + 3 * n;
+            double *t = a, *y[3] = {a + np, a + 2 * np, a + 3 * np};
             for (size_t i = 0; i < n; i++) {
-                const struct session_sample *s = session_sample(ss, first + i);
-                t[i] = s->t;
-                if (lf->ps.plot == PANEL_PLOT_ENERGY) {
-                    y0[i] = s->ke;
-                    y1[i] = s->pe;
-                    y2[i] = s->e;
-                } else {
-                    y0[i] = s->px;
-                    y1[i] = s->py;
+                const struct session_col *c = session_column(ss, first + i);
+                double tm = 0.5 * (c->t0 + c->t1);
+                t[4 * i] = c->t0;
+                t[4 * i + 1] = t[4 * i + 2] = tm;
+                t[4 * i + 3] = c->t1;
+                for (int k = 0; k < 3; k++) {
+                    y[k][4 * i] = c->first[ch[k]];
+                    y[k][4 * i + 1] = c->lo[ch[k]];
+                    y[k][4 * i + 2] = c->hi[ch[k]];
+                    y[k][4 * i + 3] = c->last[ch[k]];
                 }
             }
-            if (lf->ps.plot == PANEL_PLOT_ENERGY) {
+            if (energy) {
                 static const char *const name[] = {"KE", "PE", "E"};
                 static const uint32_t color[] = {PANEL_KE, PANEL_PE, PANEL_E};
-                const double *y[] = {y0, y1, y2};
-                panel_lines(&p, n, t, y, name, color, 3);
+                const double *yy[] = {y[0], y[1], y[2]};
+                panel_lines(&p, np, t, yy, name, color, 3);
             } else {
                 static const char *const uname[] = {"Σpx", "Σpy"}, *aname[] = {"sum px", "sum py"};
                 static const uint32_t color[] = {PANEL_PX, PANEL_PY};
-                const double *y[] = {y0, y1};
-                panel_lines(&p, n, t, y, f->glyphs == VIEW_ASCII ? aname : uname, color, 2);
+                const double *yy[] = {y[0], y[1]};
+                panel_lines(&p, np, t, yy, f->glyphs == VIEW_ASCII ? aname : uname, color, 2);
             }
             free(a);
         }

@@ -58,16 +58,90 @@ size_t session_slot(const struct session *ss, size_t ball)
     return sim_slot(&ss->s, ball);
 }
 
-/* Drops samples later than the current time (a step back rewinds them). */
+/* === The envelope of the samples === */
+
+/* Merges sample (t, v) into column @p c. */
+static void col_merge(struct session_col *c, double t, const double *v)
+{
+    c->t1 = t;
+    for (int k = 0; k < SESSION_NCH; k++) {
+        c->lo[k] = v[k] < c->lo[k] ? v[k] : c->lo[k];
+        c->hi[k] = v[k] > c->hi[k] ? v[k] : c->hi[k];
+        c->last[k] = v[k];
+    }
+    c->count++;
+}
+
+/* Adds sample (t, v): into the last column while it has room (or when t is
+ * its time: the state changed at that time, a kick, events at one
+ * instant: the column spans both values), else a new column;
+ * all columns in use, neighbours merge in pairs first. Samples before the
+ * last column's end drop what is after them (a step back). */
+static void col_add(struct session *ss, double t, const double *v)
+{
+    for (int k = 0; k < SESSION_NCH; k++)
+        if (!isfinite(v[k]))
+            return;
+    while (ss->ncol > 0 && ss->col[ss->ncol - 1].t1 > t)
+        ss->ncol--;
+    struct session_col *c = ss->ncol ? &ss->col[ss->ncol - 1] : NULL;
+    if (c && (c->count < ss->per || c->t1 == t)) {
+        col_merge(c, t, v);
+        return;
+    }
+    if (ss->ncol == SESSION_COLS) {
+        for (size_t i = 0; i < SESSION_COLS / 2; i++) {
+            struct session_col a = ss->col[2 * i], b = ss->col[2 * i + 1];
+            for (int k = 0; k < SESSION_NCH; k++) {
+                a.lo[k] = b.lo[k] < a.lo[k] ? b.lo[k] : a.lo[k];
+                a.hi[k] = b.hi[k] > a.hi[k] ? b.hi[k] : a.hi[k];
+                a.last[k] = b.last[k];
+            }
+            a.t1 = b.t1;
+            a.count += b.count;
+            ss->col[i] = a;
+        }
+        ss->ncol = SESSION_COLS / 2;
+        ss->per *= 2;
+    }
+    c = &ss->col[ss->ncol++];
+    c->t0 = c->t1 = t;
+    c->count = 1;
+    for (int k = 0; k < SESSION_NCH; k++)
+        c->lo[k] = c->hi[k] = c->first[k] = c->last[k] = v[k];
+}
+
+static void col_clear(struct session *ss)
+{
+    ss->ncol = 0;
+    ss->per = 1;
+}
+
+/* Drops the columns after the current time (a step back rewinds them). */
 static void rewind_samples(struct session *ss)
 {
-    while (ss->nring > 0) {
-        const struct session_sample *last =
-            &ss->ring[(ss->ring0 + ss->nring - 1) % SESSION_SAMPLES];
-        if (!(last->t > ss->s.t))
-            break;
-        ss->nring--;
-    }
+    while (ss->ncol > 0 && ss->col[ss->ncol - 1].t1 > ss->s.t)
+        ss->ncol--;
+}
+
+/* The observed state now into the envelope, when sampling. */
+static void sample_now(struct session *ss)
+{
+    if (!ss->sampling || ss->nonfinite)
+        return;
+    const struct session_diag *d = session_diag(ss);
+    double v[SESSION_NCH] = {d->ke, d->pe, d->e, d->px, d->py};
+    col_add(ss, d->t, v);
+}
+
+/* The event engine's state in the middle of an advance (ss->s is written
+ * back only at its end). */
+static void sample_event(struct session *ss)
+{
+    struct event_diag ed;
+    event_diag(&ss->ev, &ed);
+    double v[SESSION_NCH] = {ed.ke, ed.pf, ed.e, ed.px, ed.py};
+    col_add(ss, ss->ev.t, v);
 }
 
 /* Kinetic energy of the stored velocities: O(n), no pairs. */
@@ -255,6 +329,7 @@ static int spring_action(struct session *ss, struct session_action a)
     apply(ss, &a);
     a.e_ref = energy_now(ss);
     ss->act[ss->nact++] = a;
+    sample_now(ss);
     if (ss->have_history && history_changed(&ss->h, &ss->s))
         ss->msg = "out of memory: history cut short";
     return 0;
@@ -303,6 +378,7 @@ static int spring_forward(struct session *ss)
         say(ss, SESSION_NOTE_NOT_FINITE_PAUSED);
         return -1;
     }
+    sample_now(ss);
     return 1;
 }
 
@@ -435,8 +511,12 @@ static int event_timeline(struct session *ss)
 
 static int event_forward(struct session *ss)
 {
-    if (ss->nsnap > 0 && ss->snapnow + 1 < ss->nsnap) /* the kept future */
-        return snap_restore(ss, ss->snapnow + 1) ? -1 : 1;
+    if (ss->nsnap > 0 && ss->snapnow + 1 < ss->nsnap) { /* the kept future */
+        if (snap_restore(ss, ss->snapnow + 1))
+            return -1;
+        sample_now(ss);
+        return 1;
+    }
     if (event_step(&ss->ev, 1) == 0) {
         ss->msg = "no more events";
         return 0;
@@ -446,6 +526,7 @@ static int event_forward(struct session *ss)
         return -1;
     }
     ev_moved(ss);
+    sample_now(ss);
     return 1;
 }
 
@@ -462,8 +543,9 @@ int session_init(struct session *ss, const struct sim *start)
     sim_copy(&ss->start, start);
     ss->k0 = start->p.k;
     ss->dt0 = start->p.dt;
-    ss->ring = malloc(SESSION_SAMPLES * sizeof *ss->ring);
-    if (!ss->ring) {
+    ss->col = malloc(SESSION_COLS * sizeof *ss->col);
+    ss->per = 1;
+    if (!ss->col) {
         session_free(ss);
         return -1;
     }
@@ -496,7 +578,7 @@ void session_free(struct session *ss)
             sim_free(&ss->snap[i].s);
     free(ss->snap);
     free(ss->act);
-    free(ss->ring);
+    free(ss->col);
     free(ss->tag);
     free(ss->tag0);
     free(ss->tag_start);
@@ -568,6 +650,7 @@ int session_back(struct session *ss)
         }
         start_follow(ss);
         rewind_samples(ss);
+        sample_now(ss);
         return 0;
     }
     if (!ss->have_history || history_back(&ss->h, &ss->s)) {
@@ -580,6 +663,7 @@ int session_back(struct session *ss)
     tags_sync(ss);
     start_follow(ss);
     rewind_samples(ss);
+    sample_now(ss);
     return 0;
 }
 
@@ -606,6 +690,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
             while (ss->snapnow + 1 < ss->nsnap && snap_at(ss, ss->snapnow + 1)->s.t <= t) {
                 if (snap_restore(ss, ss->snapnow + 1))
                     return -1;
+                sample_now(ss);
                 if (more && !more(arg))
                     return 0;
             }
@@ -614,15 +699,32 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
         }
         if (t <= ss->ev.t)
             return 1;
+        /* Sampling, the advance stops every event (every n/8 above
+         * SESSION_EVENT_EVERY balls) for a sample; `more` is asked every
+         * EVENT_CHUNK events either way. */
+        long long every = !ss->sampling ? EVENT_CHUNK
+                          : ss->s.n <= SESSION_EVENT_EVERY ? 1 : (long long)(ss->s.n / 8);
+        long long since = 0;
         int rc;
-        do
-            rc = event_advance(&ss->ev, t, EVENT_CHUNK);
-        while (rc == 0 && (!more || more(arg)));
+        for (;;) {
+            rc = event_advance(&ss->ev, t, every);
+            if (rc != 0)
+                break;
+            if (ss->sampling) {
+                sample_event(ss);
+                if ((since += every) < EVENT_CHUNK)
+                    continue;
+                since = 0;
+            }
+            if (more && !more(arg))
+                break;
+        }
         if (rc == EVENT_ENOMEM || ss->ev.nomem) {
             ss->msg = "event engine: out of memory";
             return -1;
         }
         ev_moved(ss);
+        sample_now(ss);
         return rc == 1 ? 1 : 0;
     }
     long long n = 0;
@@ -656,7 +758,7 @@ int session_reset(struct session *ss)
     }
     memcpy(ss->tag, ss->tag_start, ss->start.n * sizeof *ss->tag);
     ss->nonfinite = !sim_finite(&ss->s);
-    ss->nring = ss->ring0 = 0;
+    col_clear(ss);
     touch(ss);
     if (ss->engine == SESSION_EVENT) {
         if (event_unsupported(&ss->s.p) || ev_build(ss)) {
@@ -668,9 +770,13 @@ int session_reset(struct session *ss)
             ss->msg = "reset: back to springs";
             return 0;
         }
-        return event_timeline(ss);
+        int rc = event_timeline(ss);
+        sample_now(ss);
+        return rc;
     }
-    return spring_timeline(ss);
+    int rc = spring_timeline(ss);
+    sample_now(ss);
+    return rc;
 }
 
 int session_kick(struct session *ss, size_t ball, double vx, double vy)
@@ -692,6 +798,7 @@ int session_kick(struct session *ss, size_t ball, double vx, double vy)
         ss->e0 = energy_now(ss);
         if (snap_keep(ss)) /* replaces now's state, forgets the future */
             ss->msg = "out of memory: cannot step back here";
+        sample_now(ss);
         return 0;
     }
     struct session_action a = {0};
@@ -784,25 +891,6 @@ const struct sim *session_observed(struct session *ss)
     return &ss->obs;
 }
 
-static void add_sample(struct session *ss)
-{
-    struct session_sample smp = {ss->d.t, ss->d.ke, ss->d.pe, ss->d.e,
-                                 ss->d.px, ss->d.py, ss->d.contacts};
-    if (ss->nring > 0) {
-        struct session_sample *last = &ss->ring[(ss->ring0 + ss->nring - 1) % SESSION_SAMPLES];
-        if (last->t == smp.t) { /* the same time, changed (a kick): replace */
-            *last = smp;
-            return;
-        }
-    }
-    if (ss->nring == SESSION_SAMPLES) {
-        ss->ring0 = (ss->ring0 + 1) % SESSION_SAMPLES;
-        ss->nring--;
-    }
-    ss->ring[(ss->ring0 + ss->nring) % SESSION_SAMPLES] = smp;
-    ss->nring++;
-}
-
 const struct session_diag *session_diag(struct session *ss)
 {
     struct session_diag *d = &ss->d;
@@ -841,19 +929,23 @@ const struct session_diag *session_diag(struct session *ss)
     }
     ss->diag_version = ss->version;
     d->e_ref = ss->engine == SESSION_EVENT ? ss->e0 : spring_eref(ss);
-    if (isfinite(d->e))
-        add_sample(ss);
     return d;
 }
 
-size_t session_samples(const struct session *ss)
+void session_sampling(struct session *ss, int on)
 {
-    return ss->nring;
+    ss->sampling = on != 0;
+    sample_now(ss);
 }
 
-const struct session_sample *session_sample(const struct session *ss, size_t i)
+size_t session_columns(const struct session *ss)
 {
-    return &ss->ring[(ss->ring0 + i) % SESSION_SAMPLES];
+    return ss->ncol;
+}
+
+const struct session_col *session_column(const struct session *ss, size_t i)
+{
+    return &ss->col[i];
 }
 
 
@@ -1207,6 +1299,7 @@ static int edit(struct session *ss, struct session_action a)
     if (!ss->msg && !ss->note)
         overlap_note(ss, a.kind == SESSION_ADD ? ss->s.n - 1
                        : a.kind == SESSION_MOVE || a.kind == SESSION_RADIUS ? a.ball : ss->s.n);
+    sample_now(ss);
     return 0;
 }
 
@@ -1293,6 +1386,7 @@ static int event_rebuilt(struct session *ss)
     ss->e0 = energy_now(ss);
     if (snap_keep(ss))
         ss->msg = "out of memory: cannot step back here";
+    sample_now(ss);
     return 0;
 }
 

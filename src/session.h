@@ -2,7 +2,7 @@
  * session.h - everything a front end drives, without a terminal: the
  * engine (springs or exact events) behind one interface, moves forward and
  * back along a timeline of user actions, reset, kicks, k and dt, the
- * energy reference and a ring of diagnostics samples for plots.
+ * energy reference and the envelope of the diagnostics for plots.
  *
  * Pure C11 and libm: no I/O, no clock, no globals. The terminal front end,
  * --snapshot and the unit tests all drive exactly this code.
@@ -37,8 +37,13 @@
 #define SESSION_DEPTH 1000
 /// Bytes of checkpoints and kept states at most, about.
 #define SESSION_BUDGET ((size_t)64 << 20)
-/// Diagnostics samples kept for plots (the oldest go first).
-#define SESSION_SAMPLES 4096
+/// Columns of the plots' envelope: when they are all in use, neighbours
+/// merge in pairs (each then covers twice the samples), so that memory
+/// stays bounded and no sample is ever left out of a minimum or maximum.
+#define SESSION_COLS 2048
+/// The event engine samples every event up to this many balls, every n/8
+/// events above (event_diag is O(n)).
+#define SESSION_EVENT_EVERY 64
 /// Live changes of k and dt stay within this factor of the starting value
 /// either way (and finite): 1.25^62, about 10^6.
 #define SESSION_PARAM_RANGE 1e6
@@ -98,10 +103,24 @@ struct session_diag {
     long out;          ///< balls gone past an open side
 };
 
-/// One sample for plots: the diagnostics of one state shown.
-struct session_sample {
-    double t, ke, pe, e, px, py;
-    long contacts;
+/// Channels of the envelope.
+enum session_channel {
+    SESSION_CH_KE = 0, ///< kinetic energy (observed)
+    SESSION_CH_PE = 1, ///< potential energy
+    SESSION_CH_E = 2,  ///< their sum
+    SESSION_CH_PX = 3, ///< total momentum
+    SESSION_CH_PY = 4,
+    SESSION_NCH = 5,
+};
+
+/// One column of the envelope: the samples of a stretch of the run, as an
+/// oscilloscope keeps them (a sample is the observed state's diagnostics
+/// at one step or event).
+struct session_col {
+    double t0, t1;                  ///< times of its first and last sample
+    double lo[SESSION_NCH], hi[SESSION_NCH];       ///< least and greatest
+    double first[SESSION_NCH], last[SESSION_NCH];  ///< first and last sample
+    long long count;                ///< samples in it
 };
 
 /// What a call said that the front end words, naming the keys that answer
@@ -164,8 +183,10 @@ struct session {
     unsigned long obs_version; ///< of the state obs was made from
     double *keep;       ///< 4 * capkeep: observed velocities kept across a change
     size_t capkeep;
-    struct session_sample *ring;
-    size_t ring0, nring;
+    struct session_col *col; ///< SESSION_COLS columns, oldest first
+    size_t ncol;        ///< columns in use
+    long long per;      ///< samples a column takes before the next starts
+    int sampling;       ///< sample every step or event (session_sampling)
     /* edits: a tag per ball that follows it through adds and removes */
     uint32_t *tag;      ///< of each scene ball now (s.n of them)
     uint32_t *tag0;     ///< at the start of this timeline (n0 of them)
@@ -264,13 +285,22 @@ size_t session_slot(const struct session *ss, size_t ball);
 /// parameter changed while paused moves nothing shown.
 const struct sim *session_observed(struct session *ss);
 
-/// The diagnostics of the state shown, computed when the state changed
-/// since the last call (then a sample is added to the ring).
+/// The diagnostics of the observed state, computed when the state changed
+/// since the last call.
 const struct session_diag *session_diag(struct session *ss);
 
-/// Samples kept, oldest first: @p i < session_samples().
-size_t session_samples(const struct session *ss);
-const struct session_sample *session_sample(const struct session *ss, size_t i);
+/// Turns sampling on (1) or off (0). On, every step of the springs and
+/// every event of the event engine (every n/8 events above
+/// SESSION_EVENT_EVERY balls) adds its sample to the envelope, whatever
+/// moves the session (running, '.', ']', a catch-up); an action adds the
+/// state after it at its time; stepping back drops the columns after the
+/// time reached. Off (the default), nothing is sampled and stepping costs
+/// nothing more. Turning it on samples the state now.
+void session_sampling(struct session *ss, int on);
+
+/// Columns of the envelope, oldest first: @p i < session_columns().
+size_t session_columns(const struct session *ss);
+const struct session_col *session_column(const struct session *ss, size_t i);
 
 /// Contact resolution: sim_contact_time / dt (steps per contact), or
 /// INFINITY without contacts.

@@ -1065,6 +1065,9 @@ static void k_lab(struct ui *u, int key)
         return;
     }
     const char *msg = panel_key(&u->lab.ps, pk, u->ss.s.n);
+    if (key == 'P') /* a plot over time: every step and event sampled */
+        session_sampling(&u->ss, u->lab.ps.plot == PANEL_PLOT_ENERGY ||
+                                     u->lab.ps.plot == PANEL_PLOT_MOMENTUM);
     if (key == 'i' || key == 'P')
         lab_relayout(u);
     if (msg && *msg)
@@ -1555,21 +1558,15 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
                 }
             } else if (u->f.running && !u->f.help) {
                 double end = u->ss.s.t + it->t;
-                int plot = u->lab.ps.plot != PANEL_PLOT_OFF;
-                if (u->f.trails || plot) {
-                    /* the frames a terminal would draw, for the trails,
-                     * and the samples it would take, one a frame, for a
-                     * plot (with one at each end, the plot drew a
-                     * bouncing ball's energies as straight lines) */
+                if (u->f.trails) {
+                    /* the frames a terminal would draw, for the trails
+                     * (a plot samples every step itself) */
                     double frame = u->f.speed / u->o.fps;
                     long nf = (long)fmin(it->t / frame, 100000);
                     for (long k = 1; k < nf && u->f.running && u->snap_calls > 0; k++) {
                         u->target = end - (double)(nf - k) * frame;
                         run_to_target(u, 0);
-                        if (u->f.trails)
-                            screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
-                        else
-                            session_diag(&u->ss);
+                        screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
                     }
                 }
                 if (u->f.running) {

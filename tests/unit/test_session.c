@@ -222,24 +222,82 @@ static void test_bounds(void)
     session_free(&ss);
 }
 
-/* Samples: one per state shown, rewound by a step back, cleared by reset. */
+/* Samples: none while sampling is off; on, one a step (never one a call
+ * of session_diag), rewound by a step back, cleared by reset. */
 static void test_samples(void)
 {
     struct session ss;
     CHECK(test_start(&ss, scene_builtin) == 0);
+    forward(&ss, 3);
+    CHECK(session_columns(&ss) == 0);
+    session_sampling(&ss, 1);
+    CHECK(session_columns(&ss) == 1 && session_column(&ss, 0)->t0 == ss.s.t);
     for (int i = 0; i < 10; i++) {
         session_forward(&ss);
         session_diag(&ss);
         session_diag(&ss); /* the same state: no new sample */
     }
-    CHECK(session_samples(&ss) == 11); /* the start and 10 steps */
-    CHECK(session_sample(&ss, 0)->t == 0);
-    CHECK(session_sample(&ss, 10)->t == ss.s.t);
+    CHECK(session_columns(&ss) == 11); /* now and 10 steps */
+    CHECK(session_column(&ss, 10)->t1 == ss.s.t);
     CHECK(back(&ss, 4));
-    CHECK(session_samples(&ss) == 7);
+    CHECK(session_columns(&ss) == 7);
     session_reset(&ss);
-    session_diag(&ss);
-    CHECK(session_samples(&ss) == 1 && session_sample(&ss, 0)->t == 0);
+    CHECK(session_columns(&ss) == 1 && session_column(&ss, 0)->t0 == 0);
+    session_free(&ss);
+}
+
+/* The head-on contact in one advance (a frame that catches up 280 steps):
+ * every step is in the envelope, the dip of KE and the hump of PE, and E
+ * within 1% of 100 all through (the observed state's). Over 5000 steps
+ * the columns merge, memory stays SESSION_COLS columns, and the least KE
+ * of the envelope is the least of all the steps, to the bit. */
+static void test_envelope(void)
+{
+    static const char headon[] = "table 800 400\nball 250 200 10 0 1 20\n"
+                                 "ball 550 200 -10 0 1 20\n";
+    struct session ss, tw;
+    CHECK(test_start(&ss, headon) == 0 && test_start(&tw, headon) == 0);
+    session_sampling(&ss, 1);
+    CHECK(session_advance(&ss, 14, NULL, NULL) == 1);
+    CHECK(session_columns(&ss) == 281);
+    double kmin = INFINITY, pmax = 0, edev = 0;
+    for (size_t i = 0; i < session_columns(&ss); i++) {
+        const struct session_col *c = session_column(&ss, i);
+        kmin = fmin(kmin, c->lo[SESSION_CH_KE]);
+        pmax = fmax(pmax, c->hi[SESSION_CH_PE]);
+        edev = fmax(edev, fmax(c->hi[SESSION_CH_E] - 100, 100 - c->lo[SESSION_CH_E]));
+    }
+    CHECK(kmin < 1 && pmax > 90 && edev < 1);
+    CHECK(session_advance(&ss, 250, NULL, NULL) == 1);
+    double least = INFINITY;
+    while (tw.s.steps < ss.s.steps) {
+        session_forward(&tw);
+        least = fmin(least, session_diag(&tw)->ke);
+    }
+    long long count = 0;
+    kmin = INFINITY;
+    for (size_t i = 0; i < session_columns(&ss); i++) {
+        const struct session_col *c = session_column(&ss, i);
+        count += c->count;
+        kmin = fmin(kmin, c->lo[SESSION_CH_KE]);
+    }
+    CHECK(session_columns(&ss) <= SESSION_COLS && ss.per > 1);
+    CHECK(count == ss.s.steps + 1);
+    CHECK(kmin == least);
+    session_free(&tw);
+    session_free(&ss);
+    /* the event engine: every event of a small scene */
+    CHECK(test_start(&ss, scene_builtin) == 0);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    session_sampling(&ss, 1);
+    CHECK(session_advance(&ss, 40, NULL, NULL) == 1);
+    long long events = session_diag(&ss)->events;
+    count = 0;
+    for (size_t i = 0; i < session_columns(&ss); i++)
+        count += session_column(&ss, i)->count;
+    if (!(events > 20 && count >= events + 1))
+        printf("  envelope: %lld events, %lld samples\n", events, count);
+    CHECK(events > 20 && count >= events + 1);
     session_free(&ss);
 }
 
@@ -304,5 +362,6 @@ void test_session(void)
     test_sync_energy();
     test_bounds();
     test_samples();
+    test_envelope();
     test_nonfinite();
 }

@@ -96,7 +96,7 @@ struct event_fault {
 
 /// A record's pending event, 16 bytes (records in cell order): j >= 0:
 /// the collision of the record with record j; j < 0: the record alone,
-/// code -1 - j (enum in event.c: walls, crossings).
+/// code -1 - j (enum in event_impl.h: walls, crossings).
 struct event_item {
     double t;
     int32_t j;
@@ -123,13 +123,13 @@ struct event_diag {
     size_t heap;          ///< events queued: one per ball that has one
 };
 
-/// A ball's record inside the engine (event.c), in cell order.
+/// A ball's record inside the engine (event_impl.h), in cell order.
 struct event_ball;
-/// A grid cell: its first few small balls in place (see event.c).
+/// A grid cell: its first few small balls in place (see event_impl.h).
 struct event_cell;
-/// A record's neighbour list (event.c), one cache line.
+/// A record's neighbour list (event_impl.h), one cache line.
 struct event_nlist;
-/// A record's place in the queue, and the rest of it (event.c).
+/// A record's place in the queue, and the rest of it (event_impl.h).
 struct event_qrec;
 struct event_cold;
 
@@ -170,7 +170,7 @@ struct event {
     double hrest;             ///< a ball pressed on a wall by the field leaves it
                               ///< fast enough to rise at least this high
     double urest;             ///< sqrt(2 |g| hrest): inelastic, balls part at least this fast
-    /* Balls in cell order (k), in three records each (see event.c): the
+    /* Balls in cell order (k), in three records each (see event_impl.h): the
      * flight (position, velocity, own time, radius; 64 bytes), what its
      * own events need (the queue, ball number, cell; 64 bytes), and the
      * rest (mass, counts; 32 bytes). */
@@ -178,7 +178,7 @@ struct event {
     struct event_qrec *q;     ///< each record's pending event, queue links, number, cell
     struct event_cold *c;     ///< each record's mass, counts and list link
     int32_t *at;              ///< record of ball number i
-    /* queue: one slot per record, in a calendar (see event.c) */
+    /* queue: one slot per record, in a calendar (see event_impl.h) */
     int32_t *near;            ///< heap of the records due before lim
     int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
     size_t nnear, nring, nover, nlist, capl, lnext0;

@@ -1,10 +1,29 @@
 /*
  * event_impl.h - the event engine's insides, shared by its files and by no
  * other module (the unit tests may look): the records of the balls, the
- * codes of single-ball events, the engine's tunables, and the inline
- * helpers every file needs. What one file gives the others is declared in
- * its own private header: event_time.h (when: pair, wall, crossing and
- * list times), event_queue.h (the calendar of pending events).
+ * codes of single-ball events, the engine's tunables, and what one file of
+ * the engine gives another. The engine by concept:
+ *
+ *     event_time.[ch]   when: paths, and pair, wall, crossing and list times
+ *                       (straight, parabolic, slowing, quartic)
+ *     event_queue.[ch]  the calendar of pending events
+ *     event_cells.[ch]  the grid, its cells, the neighbour lists
+ *     event_predict.c   a record's next event: its own, its pairs, after a
+ *                       crossing or a new list
+ *     event_run.c       the loop and what events do; the public calls
+ *     event_init.c      start-up, its checks, freeing
+ *
+ * Prediction is canonical: a pair is always predicted from the later of its
+ * two balls' own times, a wall from the ball's own time, so a prediction
+ * does not depend on when it is made. Cell crossings change no trajectory
+ * and no own time, so the grid and the all-pairs search compute the same
+ * collisions with the same rounding.
+ *
+ * The balls live in records of one cache line each, sorted by cell at init
+ * (a ball's neighbours are then mostly near it in memory); `id` and `at` map
+ * records to ball numbers and back. Ball numbers decide the order of events
+ * at equal times and the order of every sum, so the renumbering changes no
+ * result.
  */
 #ifndef EVENT_IMPL_H
 #define EVENT_IMPL_H
@@ -153,31 +172,32 @@ static inline long long kcoll(const struct event *ev, size_t k)
     return (long long)(steps - (uint64_t)ev->c[k].other);
 }
 
-/* The grid has a border of empty cells all round, so that the 3x3 cells
- * around any cell are all there: cell (cx, cy), -1 <= cx <= nx, is at
- * (cy + 1) (nx + 2) + cx + 1. */
-static EV_INLINE long cell_at(const struct event *ev, long cx, long cy)
-{
-    return (cy + 1) * (ev->nx + 2) + cx + 1;
-}
+/* What the files of the engine give each other (the times' and the
+ * queue's in event_time.h and event_queue.h, the cells' in event_cells.h). */
 
-/* The balls of cell c, one per call, -1 after the last:
- *     for (int32_t it = 0, j; (j = cell_step(ev, c, &it)) >= 0;)
- * (it: the next place in the cell, or -2 - the last ball of its list). */
-static EV_INLINE int32_t cell_step(const struct event *ev, long c, int32_t *it)
-{
-    const struct event_cell *cl = &ev->cell[c];
-    int32_t i = *it, j;
-    if (i >= 0 && i < cl->n && i < EV_CELL_CAP) {
-        *it = i + 1;
-        return cl->j[i];
-    }
-    if (i >= 0)
-        j = cl->n > EV_CELL_CAP ? ev->more[c] : -1;
-    else
-        j = ev->b[-2 - i].next;
-    *it = -2 - j;
-    return j;
-}
+/* event_init.c: n elements of @p size for the engine's arrays (64-byte
+ * aligned, through mem.h), or NULL. */
+void *ev_array(size_t n, size_t size);
+/* event_init.c: tc and umin from the fastest ball seen at init or in a kick. */
+void ev_set_scales(struct event *ev, double vmax);
+
+/* event_predict.c: record k's own next event (a wall, a crossing, a new
+ * list) into *e, and its tlim. */
+void ev_predict_own(struct event *ev, size_t k, struct event_item *e);
+/* event_predict.c: record k predicted again (its partner @p skip left out,
+ * (size_t)-1 for none): its slot becomes its earliest event. */
+void ev_predict(struct event *ev, size_t k, size_t skip);
+/* event_predict.c: record k has crossed into the next cell (dx, dy): only
+ * the cells come into reach are new. */
+void ev_predict_crossed(struct event *ev, size_t k, long dx, long dy);
+/* event_predict.c: record k has left its list's circle: a new list, and
+ * its predictions over the balls new to it. */
+void ev_renew(struct event *ev, size_t k);
+
+/* event_run.c: kinetic energy now, in ball number order; with *pf the
+ * field's potential and *out the balls wholly past an open side. */
+double ev_kinetic(const struct event *ev, double *pf, long *out);
+/* event_run.c: the arrays by ball number brought up to date. */
+void ev_publish(struct event *ev);
 
 #endif

@@ -269,7 +269,8 @@ static int apply_raw(struct session *ss, const struct session_action *a);
 static int apply(struct session *ss, const struct session_action *a)
 {
     size_t n0 = ss->s.n;
-    int kept = keep_observed(ss) == 0;
+    /* reverse sets the stored velocities itself: the observed ones negated */
+    int kept = a->kind != SESSION_REVERSE && keep_observed(ss) == 0;
     int rc = apply_raw(ss, a);
     if (kept && rc == 0 && ss->s.n == n0 + (a->kind == SESSION_ADD) - (a->kind == SESSION_REMOVE))
         restore_observed(ss, a, n0);
@@ -1024,6 +1025,36 @@ void session_group(struct session *ss, int on)
     ss->group = on != 0;
 }
 
+/* Time reversed. Springs: the stored v is v_{n-1/2}, the half step that
+ * led to x_n; the next step would take v_{n+1/2} = v_{n-1/2} + dt F(x_n)/m.
+ * Stored as -v_{n+1/2}, the next kick makes it -v_{n-1/2} and the drift
+ * goes back to x_{n-1}, and so on down the steps taken. The observed
+ * velocity, v + dt/2 F/m, is turned around exactly: the energy shown
+ * stays. F on a copy: the run's broad phase is not touched. */
+static int reverse(struct session *ss)
+{
+    struct sim *s = &ss->s;
+    if (ss->engine == SESSION_EVENT) {
+        for (size_t i = 0; i < s->n; i++) {
+            s->vx[i] = -s->vx[i];
+            s->vy[i] = -s->vy[i];
+        }
+        return 0;
+    }
+    struct sim f = {0};
+    if (sim_assign(&f, s) || sim_forces(&f)) {
+        sim_free(&f);
+        return -1;
+    }
+    const double dt = s->p.dt;
+    for (size_t i = 0; i < s->n; i++) {
+        s->vx[i] = -(s->vx[i] + dt * f.fx[i] / s->m[i]);
+        s->vy[i] = -(s->vy[i] + dt * f.fy[i] / s->m[i]);
+    }
+    sim_free(&f);
+    return 0;
+}
+
 /* Applies edit @p a to the state and the tags. @return 0, -1 (memory). */
 static int apply_edit(struct session *ss, const struct session_action *a)
 {
@@ -1070,6 +1101,10 @@ static int apply_edit(struct session *ss, const struct session_action *a)
         s->p = a->p;
         sim_touch(s);
         break;
+    case SESSION_REVERSE:
+        if (reverse(ss))
+            return -1;
+        break;
     default:
         return -1;
     }
@@ -1099,7 +1134,8 @@ static const char *edit_check(struct session *ss, struct session_action *a)
         return noted(ss, SESSION_NOTE_NOT_FINITE);
     int hard = s->p.walls == SIM_WALLS_HARD;
     size_t i = a->ball < s->n ? sim_slot(s, a->ball) : s->n;
-    if (a->kind != SESSION_ADD && a->kind != SESSION_PARAMS && i >= s->n)
+    if (a->kind != SESSION_ADD && a->kind != SESSION_PARAMS && a->kind != SESSION_REVERSE &&
+        i >= s->n)
         return s->n ? "no such ball" : "no ball to edit (a adds one)";
     switch (a->kind) {
     case SESSION_ADD:
@@ -1116,6 +1152,7 @@ static const char *edit_check(struct session *ss, struct session_action *a)
             return HARD_MSG;
         return NULL;
     case SESSION_REMOVE:
+    case SESSION_REVERSE:
         return NULL;
     case SESSION_MOVE:
         if (!isfinite(a->a) || !isfinite(a->b))
@@ -1362,6 +1399,13 @@ int session_set_radius(struct session *ss, size_t ball, double r)
     a.kind = SESSION_RADIUS;
     a.ball = ball;
     a.a = r;
+    return edit(ss, a);
+}
+
+int session_reverse(struct session *ss)
+{
+    struct session_action a = {0};
+    a.kind = SESSION_REVERSE;
     return edit(ss, a);
 }
 

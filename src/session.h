@@ -71,6 +71,7 @@ enum session_action_kind {
     SESSION_MASS = 20,    ///< ball's mass set to a
     SESSION_RADIUS = 21,  ///< ball's radius set to a
     SESSION_PARAMS = 22,  ///< the run's parameters set to p (not the table)
+    SESSION_REVERSE = 23, ///< time reversed: every velocity turned around
 };
 
 /// One user action at a position of the timeline.
@@ -337,6 +338,15 @@ int session_set_radius(struct session *ss, size_t ball, double r);
 /// as session_set_k bounds them); the event engine refuses what it cannot
 /// simulate.
 int session_set_params(struct session *ss, const struct sim_params *p);
+
+/// Reverses time: every ball's velocity turned around so that the run
+/// retraces its path. The spring engine stores the velocity of the half
+/// step that led to x (sim.h), so it sets v <- -(v + dt F(x)/m), the next
+/// half step turned around: the steps come back exactly as they were
+/// taken, to rounding (not through a dashpot or friction, which take
+/// energy out either way). The event engine's velocities are those of
+/// its time: they are negated. An edit as the others are (',' undoes it).
+int session_reverse(struct session *ss);
 
 /// Starts (1) or ends (0) a gesture: see above.
 void session_gesture(struct session *ss, int on);

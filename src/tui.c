@@ -1085,6 +1085,13 @@ static void k_restitution(struct ui *u, int key)
     note(u, "restitution %.1f%s", e, e == 1 ? ": elastic" : e <= 0.1 ? ": nearly sticky" : "");
 }
 
+/* V: time reversed, every velocity turned around (an edit: ',' undoes it). */
+static void k_reverse(struct ui *u, int key)
+{
+    (void)key;
+    edited(u, session_reverse(&u->ss), "time reversed");
+}
+
 /* b: spring walls -> hard walls -> no walls. */
 static void k_border(struct ui *u, int key)
 {
@@ -1253,6 +1260,7 @@ static const struct binding {
     {'e', k_restitution, "e E", "restitution down / up 0.1 (both engines)"},
     {'E', k_restitution, NULL, NULL},
     {'b', k_border, "b", "border: spring walls, hard walls, no walls"},
+    {'V', k_reverse, "V", "reverse time: every velocity turned around, the run retraces its path"},
     {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
     {KEY_RESIZE, k_resize, NULL, NULL},
 };

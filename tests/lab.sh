@@ -91,6 +91,18 @@ check "no walls: ball 1 has left the table" has '^ +1 +1.0000 +-[0-9]' --keys='b
 check "hard walls: ball 1 stays on it" has '^ +1 +1.0000 +[0-9]' --keys='b <t 100> i' scenes/headon.scene
 check "restitution 0.5: energy lost in the head-on contact" [ "$(status --keys='e*5 <t 30>' scenes/headon.scene | field KE | cut -d. -f1)" -lt 50 ]
 
+# --- V: time reversed ---
+# table rows only: the aim and the status line follow the cue ball's velocity
+rows() { snap "$@" | sed -n 2,22p; }
+check "V: the note" has 'time reversed' --keys='<t 30> V'
+check "V: the cue ball goes back, Σp (-10, 0)" has 'Σp \(-10, 0\)' --keys='<t 30> V'
+check "V through the break, V: the rack again (springs)" \
+    [ "$(rows --keys='<t 50> V <t 50> V space')" = "$(rows --keys='space')" ]
+check "V through the collision, V: the start again (events)" \
+    [ "$(rows --keys='m <t 50> V <t 50> V space' scenes/unequal.scene)" = "$(rows --keys='m space' scenes/unequal.scene)" ]
+check "V then ',': undone" [ "$(rows --keys='<t 30> V ,')" = "$(rows --keys='<t 30> space')" ]
+check "V: in the help" has 'V +reverse time' --keys='? space'
+
 # --- P: the plots ---
 check "P: energy" has '── energy ──' --keys='P <t 5>'
 check "P: energy's legend" has '━ KE  ━ PE  ━ E' --keys='P <t 5>'

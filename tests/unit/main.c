@@ -39,6 +39,7 @@ static const struct {
     {"observe", test_observe},
     {"limits", test_limits},
     {"traj", test_traj},
+    {"phet", test_phet},
 };
 
 int main(int argc, char **argv)

@@ -89,5 +89,6 @@ void test_mem(void);
 void test_observe(void);
 void test_limits(void);
 void test_traj(void);
+void test_phet(void);
 
 #endif

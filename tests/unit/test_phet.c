@@ -1,0 +1,121 @@
+/*
+ * test_phet.c - what PhET's Collision Lab has, through the session:
+ * reverse (V) retraces the run, in the spring engine the very steps it
+ * took (to rounding), in the event engine the same path.
+ */
+#include "scene.h"
+#include "session.h"
+#include "sim.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void forward(struct session *ss, int n)
+{
+    for (int i = 0; i < n; i++)
+        session_forward(ss);
+}
+
+/* Largest distance of a ball from where it is in @p b (scene order), and
+ * of its velocity from @p sign times b's. */
+static double apart_x(const struct sim *a, const struct sim *b)
+{
+    double d = 0;
+    for (size_t k = 0; k < a->n; k++) {
+        size_t i = sim_slot(a, k), j = sim_slot(b, k);
+        d = fmax(d, hypot(a->x[i] - b->x[j], a->y[i] - b->y[j]));
+    }
+    return d;
+}
+
+static double apart_v(const struct sim *a, const struct sim *b, double sign)
+{
+    double d = 0;
+    for (size_t k = 0; k < a->n; k++) {
+        size_t i = sim_slot(a, k), j = sim_slot(b, k);
+        d = fmax(d, hypot(a->vx[i] - sign * b->vx[j], a->vy[i] - sign * b->vy[j]));
+    }
+    return d;
+}
+
+/* n steps of the break, V, n steps: back at the rack, the cue ball going
+ * back along its way; V again sets it off as it started. */
+static void reverse_break(int n, double tol)
+{
+    struct session ss;
+    CHECK(test_start(&ss, scene_builtin) == 0);
+    struct sim start = {0};
+    CHECK(sim_assign(&start, &ss.s) == 0);
+    forward(&ss, n);
+    CHECK(apart_x(&ss.s, &start) > 100);
+    double ke = session_diag(&ss)->ke;
+    CHECK(session_reverse(&ss) == 0);
+    CHECK_NEAR(session_diag(&ss)->ke, ke, 1e-9 * ke); /* the energy shown stays */
+    forward(&ss, n);
+    CHECK_NEAR(apart_x(&ss.s, &start), 0, tol);
+    /* the stored velocity is -v_{-1/2}: with no force at the start, -v_0 */
+    CHECK_NEAR(apart_v(&ss.s, &start, -1), 0, tol);
+    CHECK(session_reverse(&ss) == 0);
+    CHECK_NEAR(apart_v(&ss.s, &start, 1), 0, tol);
+    sim_free(&start);
+    session_free(&ss);
+}
+
+/* V is an edit: ',' undoes it (the state before, to the bit) and '.'
+ * redoes it. */
+static void reverse_undo(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, scene_builtin) == 0);
+    forward(&ss, 760); /* in the rack */
+    struct sim before = {0};
+    CHECK(sim_assign(&before, &ss.s) == 0);
+    CHECK(session_reverse(&ss) == 0);
+    struct sim after = {0};
+    CHECK(sim_assign(&after, &ss.s) == 0);
+    CHECK(apart_v(&after, &before, -1) > 0); /* a force acts: not just -v */
+    CHECK(session_back(&ss) == 0);
+    CHECK(apart_v(&ss.s, &before, 1) == 0 && apart_x(&ss.s, &before) == 0);
+    CHECK(session_forward(&ss) == 1);
+    CHECK(apart_v(&ss.s, &after, 1) == 0 && apart_x(&ss.s, &after) == 0);
+    sim_free(&before);
+    sim_free(&after);
+    session_free(&ss);
+}
+
+/* A few balls apart (the rack's simultaneous contacts have no reverse
+ * in hard balls: the order of the pairs decides). */
+static const char *few = "table 800 400\nball 200 180 10 0 1 15\nball 450 200 0 0 3 25\n"
+                         "ball 600 100 -3 4 2 20\nball 100 300 6 -2 1 10\n";
+
+/* The event engine: to t = 50 through collisions and walls, V, 50 more:
+ * where it started. */
+static void reverse_event(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, few) == 0);
+    struct sim start = {0};
+    CHECK(sim_assign(&start, &ss.s) == 0);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    CHECK(session_advance(&ss, 50, NULL, NULL) == 1);
+    CHECK(apart_x(&ss.s, &start) > 100);
+    CHECK(session_reverse(&ss) == 0);
+    CHECK(session_advance(&ss, 100, NULL, NULL) == 1);
+    CHECK_NEAR(apart_x(&ss.s, &start), 0, 1e-9); /* 3.2e-13 measured */
+    CHECK_NEAR(apart_v(&ss.s, &start, -1), 0, 1e-6);
+    CHECK(session_back(&ss) == 0); /* the move to t = 100 */
+    CHECK(session_back(&ss) == 0); /* V undone */
+    CHECK(ss.s.t == 50);
+    sim_free(&start);
+    session_free(&ss);
+}
+
+void test_phet(void)
+{
+    reverse_break(400, 1e-12); /* no contact yet: 0 measured */
+    reverse_break(1500, 1e-9); /* through the break: 5.5e-12 measured */
+    reverse_undo();
+    reverse_event();
+}

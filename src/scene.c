@@ -1,13 +1,13 @@
 /*
  * scene.c - parse and write the native scene format (its generators, rack
- * and random, are in generate.c).
+ * and random, are in scene_gen.c).
  *
  * A scene is line-based text. '#' at the start of a token begins a comment
  * (except a ball's #rrggbb colour: '#' and six bytes there); blank lines are ignored; tokens are
  * separated by spaces or tabs. Errors carry the line and stop the parse.
  */
 #include "scene.h"
-#include "generate.h"
+#include "scene_gen.h"
 #include "numfmt.h"
 #include "text.h"
 
@@ -449,21 +449,21 @@ static int d_rack(struct parser *ps, const struct text_token *tok, int ntok)
         parse_positive(ps, tok[4], "radius", &r) ||
         parse_positive(ps, tok[5], "mass", &m))
         return -1;
-    size_t count = (size_t)GENERATE_RACK_BALLS(rows);
+    size_t count = (size_t)SCENE_GEN_RACK_BALLS(rows);
     if (reserve(ps, count))
         return -1;
-    generate_rack(ps->sc->balls + ps->sc->n, x, y, rows, r, m);
+    scene_gen_rack(ps->sc->balls + ps->sc->n, x, y, rows, r, m);
     adopt(ps, count);
     return 0;
 }
 
-/* generate_on_table with no bound past an open side: where hard walls may
+/* scene_gen_on_table with no bound past an open side: where hard walls may
  * take a ball (it keeps flying once it has left), so where one may start. */
 static int on_table_open(const struct sim_params *p, double x, double y,
                             double r)
 {
     if (p->shape != SIM_RECT || !p->open)
-        return generate_on_table(p, x, y, r);
+        return scene_gen_on_table(p, x, y, r);
     return (p->open & SIM_SIDE_LEFT || x >= r) &&
            (p->open & SIM_SIDE_RIGHT || x <= p->w - r) &&
            (p->open & SIM_SIDE_BOTTOM || y >= r) &&
@@ -533,15 +533,15 @@ static int d_random(struct parser *ps, const struct text_token *tok, int ntok)
         maxwell = 1;
     }
     struct scene *sc = ps->sc;
-    if (!generate_on_table(&sc->p, 0.5 * sc->p.w, 0.5 * sc->p.h, R))
+    if (!scene_gen_on_table(&sc->p, 0.5 * sc->p.w, 0.5 * sc->p.h, R))
         return TEXT_FAIL(ps, "random: radius %.17g does not fit the table", R);
     if (reserve(ps, n))
         return -1;
-    struct generate_random a = {n, R0, R, m, speed, seed, maxwell};
+    struct scene_gen_random a = {n, R0, R, m, speed, seed, maxwell};
     unsigned long long placed;
-    int rc = generate_random(sc->balls, sc->n, &sc->p, &a, &placed);
+    int rc = scene_gen_random(sc->balls, sc->n, &sc->p, &a, &placed);
     adopt(ps, (size_t)placed);
-    if (rc == GENERATE_FULL)
+    if (rc == SCENE_GEN_FULL)
         return TEXT_FAIL(ps, "random: cannot place %llu balls of radius %.17g "
                              "without overlap (placed %llu)", n, R, placed);
     if (rc)
@@ -673,7 +673,7 @@ static int check_inside(struct parser *ps)
                                  "a wall (with walls hard every ball must lie wholly "
                                  "on the table)", i + 1, b->x, b->y, b->r);
         }
-        if (made && !generate_on_table(&sc->p, b->x, b->y, 0)) {
+        if (made && !scene_gen_on_table(&sc->p, b->x, b->y, 0)) {
             ps->line = -ps->ball_line[i];
             if (sc->p.shape == SIM_CIRCLE)
                 return TEXT_FAIL(ps, "ball %zu at (%.17g, %.17g) lies outside the "

@@ -9,6 +9,7 @@
 #define SCENE_H
 
 #include "sim.h"
+#include "text.h" /* struct scene_error */
 
 #include <stdint.h>
 #include <stdio.h>
@@ -66,13 +67,6 @@ const char *scene_ball_name(const struct scene *sc, size_t i);
 /// Appends a name of @p len bytes to sc->names and stores its offset in
 /// *off. @return 0, or -1 when memory is short or the names pass 4 GiB.
 int scene_add_name(struct scene *sc, const char *name, size_t len, uint32_t *off);
-
-/// Where and why parsing failed. msg is lowercase, without a final period.
-struct scene_error {
-    int line;      ///< 1-based line of the fault
-    char msg[256];
-    int nomem;     ///< 1 when memory ran short ("out of memory"), not the input
-};
 
 /// Parses @p len bytes of scene text into @p sc (which it initialises).
 /// @return 0, or -1 with @p err filled in and nothing left to free.

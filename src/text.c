@@ -3,8 +3,6 @@
  */
 #include "text.h"
 
-#include "scene.h"
-
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>

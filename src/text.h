@@ -27,7 +27,13 @@ const char *text_str(struct text_token t, char *buf, size_t size);
 /// directive 'table'" never hides why 'table' was not known. @return buf.
 const char *text_shown(struct text_token t, char *buf, size_t size);
 
-struct scene_error;
+/// Where and why parsing failed, in any of the formats (scene.h, universe.h,
+/// particles.h). msg is lowercase, without a final period.
+struct scene_error {
+    int line;      ///< 1-based line of the fault
+    char msg[256];
+    int nomem;     ///< 1 when memory ran short ("out of memory"), not the input
+};
 
 /// Fills @p err with @p line and the message @p fmt (as printf), the one
 /// way the parsers fail: an "out of memory" message marks err->nomem (the

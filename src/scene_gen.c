@@ -1,7 +1,7 @@
 /*
- * generate.c - the rack and random generators (see generate.h).
+ * scene_gen.c - the rack and random generators (see scene_gen.h).
  */
-#include "generate.h"
+#include "scene_gen.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 /* Colours a rack hands out, in order, like a set of pool balls. */
 static const uint32_t rack_colors[] = {3, 4, 1, 5, 2, 6};
 
-void generate_rack(struct scene_ball *out, double x, double y,
+void scene_gen_rack(struct scene_ball *out, double x, double y,
                    unsigned long long rows, double r, double m)
 {
     /* Row i stands sqrt(3)*r behind row i-1; its i+1 balls are 2r apart,
@@ -54,7 +54,7 @@ static double rng_unit(uint64_t *state)
  * s^26/27 < 1e-21. ln 2 in two parts (fdlibm's split: e ln2_hi is exact
  * for |e| < 2000). Within 2 ulp of the true value (tested against libm).
  */
-double generate_log(double x)
+double scene_gen_log(double x)
 {
     static const double ln2_hi = 6.93147180369123816490e-01;
     static const double ln2_lo = 1.90821492927058770002e-10;
@@ -97,7 +97,7 @@ static void rng_normal2(uint64_t *st, double *a, double *b)
         v = 2 * rng_unit(st) - 1;
         q = u * u + v * v;
     } while (q >= 1 || q == 0);
-    double f = sqrt(-2 * generate_log(q) / q);
+    double f = sqrt(-2 * scene_gen_log(q) / q);
     *a = u * f;
     *b = v * f;
 }
@@ -171,7 +171,7 @@ static int grid_free_spot(const struct place_grid *g, const struct scene_ball *b
     return 1;
 }
 
-int generate_on_table(const struct sim_params *p, double x, double y, double r)
+int scene_gen_on_table(const struct sim_params *p, double x, double y, double r)
 {
     if (p->shape == SIM_CIRCLE) {
         double R = 0.5 * p->w, dx = x - R, dy = y - R;
@@ -180,8 +180,8 @@ int generate_on_table(const struct sim_params *p, double x, double y, double r)
     return x >= r && x <= p->w - r && y >= r && y <= p->h - r;
 }
 
-int generate_random(struct scene_ball *balls, size_t before,
-                    const struct sim_params *p, const struct generate_random *want,
+int scene_gen_random(struct scene_ball *balls, size_t before,
+                    const struct sim_params *p, const struct scene_gen_random *want,
                     unsigned long long *placed)
 {
     const unsigned long long n = want->n;
@@ -213,7 +213,7 @@ int generate_random(struct scene_ball *balls, size_t before,
     g.nx = (long)fx + 1;
     g.ny = (long)fy + 1;
     g.head = malloc((size_t)g.nx * (size_t)g.ny * sizeof *g.head);
-    int rc = GENERATE_NOMEM;
+    int rc = SCENE_GEN_NOMEM;
     if (!g.head)
         goto out;
     memset(g.head, 0xff, (size_t)g.nx * (size_t)g.ny * sizeof *g.head);
@@ -241,12 +241,12 @@ int generate_random(struct scene_ball *balls, size_t before,
         long t = 0;
         do {
             if (++t > tries || ++used > budget) {
-                rc = GENERATE_FULL;
+                rc = SCENE_GEN_FULL;
                 goto out;
             }
             b.x = r + rng_unit(&st) * (w - 2 * r);
             b.y = r + rng_unit(&st) * (h - 2 * r);
-        } while (!generate_on_table(p, b.x, b.y, r) ||
+        } while (!scene_gen_on_table(p, b.x, b.y, r) ||
                  !grid_free_spot(&g, balls, b.x, b.y, r));
         if (maxwell) {
             /* 2-D Maxwell-Boltzmann: Gaussian components of variance
@@ -266,7 +266,7 @@ int generate_random(struct scene_ball *balls, size_t before,
         if (grid_add(&g, &b, R, (int32_t)(before + i)))
             goto out;
     }
-    rc = GENERATE_OK;
+    rc = SCENE_GEN_OK;
 out:
     free(g.head);
     free(g.next);

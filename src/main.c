@@ -110,8 +110,9 @@ static void usage(void)
 "\n"
 "  -H, --headless         simulate without the terminal, then print the final\n"
 "                         state to standard output as a scene\n"
-"  -T, --time=T           simulate while t < T (t = steps * dt, exact)\n"
-"  -n, --steps=N          simulate N steps\n"
+"  -T, --time=T           simulate until t reaches T (t = steps * dt, exact);\n"
+"                         in the terminal, pause there\n"
+"  -n, --steps=N          simulate N steps (with -H or --export)\n"
 "  -k, --stiffness=K      spring stiffness K > 0 (overrides the scene)\n"
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
 "      --stats            print t, steps, energies, momentum and contacts to\n"
@@ -622,18 +623,6 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
     return ev->nomem ? EVENT_ENOMEM : EVENT_OK;
 }
 
-/* The steps springball's loop takes for -T: while t < T, t += dt. */
-static unsigned long long steps_for_time(double T, double dt)
-{
-    double n = ceil(T / dt);
-    if (n > 1e8)
-        return n >= 1.8e19 ? ULLONG_MAX : (unsigned long long)n;
-    unsigned long long k = 0;
-    for (double t = 0; t < T; t += dt)
-        k++;
-    return k;
-}
-
 /* Writes PREFIX.in and PREFIX.data; returns the exit status. */
 static int run_export(const struct options *o, const struct scene *sc)
 {
@@ -660,7 +649,7 @@ static int run_export(const struct options *o, const struct scene *sc)
     struct export_run run = {
         .data_name = data_name,
         .dump_prefix = prefix,
-        .steps = o->have_steps ? o->steps : steps_for_time(o->time, s.p.dt),
+        .steps = o->have_steps ? o->steps : sim_steps_until(&s, o->time),
         .every = o->rec.every ? o->rec.every
                  : o->rec.every_t > 0 ? (unsigned long long)fmax(1, round(o->rec.every_t / s.p.dt))
                  : 0,
@@ -1059,7 +1048,8 @@ static int forces_overflow(struct sim *s)
 enum { FINITE_EVERY = 64 };
 
 /*
- * The fixed-step loop of a headless run: -T runs while t < T, -n N steps.
+ * The fixed-step loop of a headless run: -n N steps, -T the steps that
+ * reach T by the core's rule (sim_steps_until, as the export counts them).
  * Every FINITE_EVERY steps (and at the end) the state is checked; a state
  * that went non-finite is not a scene, so the run stops there: it replays
  * the last FINITE_EVERY steps from a copy one at a time to name the first
@@ -1080,10 +1070,11 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
     }
     sim_copy(&good, s);
     const int overflow = forces_overflow(s);
+    const unsigned long long steps = o->have_time ? sim_steps_until(s, o->time) : o->steps;
     unsigned long long done = 0;
     int rc = 0;
     for (;;) {
-        int more = o->have_time ? s->t < o->time : done < o->steps;
+        int more = done < steps;
         if (!more || done % FINITE_EVERY == 0) {
             if (!sim_finite(s)) {
                 /* The copy is finite: replay to the first bad step (at most
@@ -1223,6 +1214,10 @@ int main(int argc, char **argv)
                   o.format == FORMATS_XYZ ? "xyz" : "lammpstrj");
     if (o.scene_path && replay_is_run(o.scene_path, o.format))
         return replay(&o);
+    /* (a replay's -n is a frame) */
+    if (o.have_steps && !o.headless && !o.rec.export_prefix)
+        die_usage("-n counts the steps of a headless run or an export: add -H "
+                  "(in the terminal, -T pauses at a time)");
     struct scene sc;
     const char *name;
     load_scene(&o, &sc, &name);
@@ -1245,9 +1240,11 @@ int main(int argc, char **argv)
         rc = run_headless(&o, &sc);
     } else if (o.snapshot) {
         o.ui.engine = o.engine == ENGINE_EVENT;
+        o.ui.pause_at = o.have_time ? o.time : -1;
         rc = ui_snapshot(&sc, name, &o.ui);
     } else {
         o.ui.engine = o.engine == ENGINE_EVENT;
+        o.ui.pause_at = o.have_time ? o.time : -1;
         rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);

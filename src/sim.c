@@ -9,6 +9,7 @@
 #include "mem.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -903,6 +904,36 @@ static void advance_time(struct sim *s)
     s->t = s->t_base + (double)(s->steps - s->steps_base) * s->dt_base;
     s->t_last = s->t;
     s->steps_last = s->steps;
+}
+
+double sim_time_after(const struct sim *s, unsigned long long k)
+{
+    /* advance_time's base moves to now at the next step when dt, t or
+     * steps changed since its last step; it stays there afterwards. */
+    if (s->p.dt != s->dt_base || s->t != s->t_last || s->steps != s->steps_last)
+        return s->t + (double)k * s->p.dt;
+    return s->t_base + (double)((unsigned long long)(s->steps - s->steps_base) + k) * s->dt_base;
+}
+
+unsigned long long sim_steps_until(const struct sim *s, double T)
+{
+    if (!(s->t < T))
+        return 0;
+    const double est = ceil((T - s->t) / s->p.dt);
+    if (!(est < 0x1p63))
+        return ULLONG_MAX;
+    unsigned long long k = est < 1 ? 1 : (unsigned long long)est;
+    /* The estimate is off by rounding alone: a few steps either way.
+     * Below, time_after(k) >= T ... */
+    for (int i = 0; i < 64 && k > 1 && sim_time_after(s, k - 1) >= T; i++)
+        k--;
+    /* ... and above: k - 1 falls short, k reaches T. */
+    for (int i = 0; sim_time_after(s, k) < T; i++) {
+        if (i == 64 || k == ULLONG_MAX - 1)
+            return ULLONG_MAX;
+        k++;
+    }
+    return k;
 }
 
 void sim_step_brute(struct sim *s)

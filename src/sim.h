@@ -197,6 +197,19 @@ int sim_sort(struct sim *s);
 /// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE.
 int sim_step(struct sim *s);
 
+/// The time sim_step's exact rule gives after @p k more steps of the
+/// current dt (k = 0: s->t), without stepping.
+double sim_time_after(const struct sim *s, unsigned long long k);
+
+/// How many more steps of the current dt it takes to reach time @p T by
+/// that rule: the fewest k with sim_time_after(s, k) >= T (0 when t >= T
+/// already; -T T at dt 0.05: 1000 steps for T = 50, 1001 for 50.01).
+/// Headless runs, the LAMMPS export and the terminal's pause all count
+/// their steps with it. @return the count (0 for T NaN), or ULLONG_MAX when
+/// T is not reached below that many steps (T infinite or beyond 2^63 steps,
+/// or t stalls: dt below t's rounding).
+unsigned long long sim_steps_until(const struct sim *s, double T);
+
 /// Text for a status of enum sim_status.
 const char *sim_strerror(int rc);
 

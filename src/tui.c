@@ -35,6 +35,7 @@
 #include <fcntl.h>
 #include <float.h>
 #include <langinfo.h>
+#include <limits.h>
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
@@ -143,6 +144,7 @@ struct ui {
     double fps_since, last_frame;
     struct recording rec;  /* R: the states shown, to files (recording.h) */
     char said[160];        /* a session note in words (session_said) */
+    int pause_armed;       /* -T: the pause at o.pause_at is still to come */
 };
 
 static void lab_select(struct ui *u, size_t ball);
@@ -1344,15 +1346,34 @@ static int more_work(void *arg)
     return --b->calls > 0;
 }
 
+/* -T: where the run pauses, the time of the step that reaches T by the
+ * core's rule (what -H -T runs and the export's run counts), or T itself
+ * for the event engine. */
+static double pause_time(const struct ui *u)
+{
+    if (u->ss.engine == SESSION_EVENT)
+        return u->o.pause_at;
+    unsigned long long k = sim_steps_until(&u->ss.s, u->o.pause_at);
+    return k == ULLONG_MAX ? INFINITY : sim_time_after(&u->ss.s, k);
+}
+
 /* Advances the run toward the target time; @p live bounds it by most of
  * a frame of wall time. */
 static void run_to_target(struct ui *u, int live)
 {
     struct budget b = {live ? now() + 0.7 / u->o.fps : 0, u->snap_calls};
+    const double stop = u->pause_armed ? pause_time(u) : INFINITY;
+    if (u->target > stop)
+        u->target = stop;
     int rc = !live && b.calls <= 0 ? 0 /* the wait's budget is spent */
              : session_advance(&u->ss, u->target, live ? more_time : more_work, &b);
     if (!live)
         u->snap_calls = b.calls;
+    if (rc >= 0 && u->ss.s.t >= stop) {
+        u->pause_armed = 0;
+        u->f.running = 0;
+        note(u, "paused at t = %.6g (-T)", u->ss.s.t);
+    }
     u->f.behind = rc == 0;
     if (rc == 0 || !(u->target <= 1e300))
         u->target = u->ss.s.t; /* what did not fit is dropped */
@@ -1441,6 +1462,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
     f->trails = f->open;
     f->mouse = o->mouse;
     f->running = 1;
+    u->pause_armed = o->pause_at >= 0;
     if (sc->n > 0) {
         f->cue = default_cue(sc);
         double vmax = 0;
@@ -1933,6 +1955,7 @@ void ui_default_options(struct ui_options *o)
     o->mouse = 1;
     o->snap_cols = 80;
     o->snap_rows = 24;
+    o->pause_at = -1;
 }
 
 int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)

@@ -24,6 +24,8 @@ struct ui_options {
     int snap_cols, snap_rows; ///< the --snapshot size, default 80 x 24
     const char *save_to; ///< where w saves (--save-to), or NULL: springball-N.scene
                          ///< (at most SAVE_TO_MAX bytes)
+    double pause_at;    ///< -T: the run pauses once on reaching this time (the
+                        ///< springs' step by sim_steps_until); < 0: never
 };
 
 /// The defaults above.

@@ -59,6 +59,13 @@ check "-T 50 at dt 0.05: exactly 1000 steps" grep -q '^t=50 steps=1000 ' "$err"
 check "-T 500 at dt 0.05: exactly 10000 steps" grep -q '^t=500 steps=10000 ' "$err"
 "$SPRINGBALL" -H -T 1000 --dt 0.1 --stats scenes/gas.scene 2>"$err" >/dev/null
 check "-T 1000 at dt 0.1: exactly 10000 steps" grep -q '^t=1000 steps=10000 ' "$err"
+"$SPRINGBALL" -H -T 50.01 --stats scenes/headon.scene 2>"$err" >/dev/null
+check "-T 50.01 at dt 0.05: 1001 steps" grep -q '^t=50.050000000000004 steps=1001 ' "$err"
+# -n is for headless runs and exports; the terminal pauses at -T
+expect_fail 2 "springball: -n counts the steps of a headless run or an export: add -H (in the terminal, -T pauses at a time)" \
+    "$SPRINGBALL" -n 5 scenes/headon.scene
+expect_fail 2 "springball: -n counts the steps of a headless run or an export: add -H (in the terminal, -T pauses at a time)" \
+    "$SPRINGBALL" --snapshot -n 5 scenes/headon.scene
 
 # odd values and combinations (tests/fuzz, issue of bad input)
 expect_fail 2 "springball: --steps: '99999999999999999999' is too large" "$SPRINGBALL" -H --steps 99999999999999999999

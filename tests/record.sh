@@ -130,6 +130,11 @@ check "a refused export writes nothing" test ! -e "$tmp/x.in" -a ! -e "$tmp/x.da
 "$SPRINGBALL" --export=lammps "$tmp/b" -T 10 scenes/break.scene >"$out" 2>"$err"
 check "export: status 0, quiet" test $? -eq 0 -a ! -s "$out" -a ! -s "$err"
 check "export: the script" grep -q "^run 200$" "$tmp/b.in"
+# -T counts the steps as -H -T takes them (the core's rule)
+"$SPRINGBALL" --export=lammps "$tmp/t" -T 50 scenes/headon.scene
+check "export: -T 50 at dt 0.05 is run 1000" grep -q "^run 1000$" "$tmp/t.in"
+"$SPRINGBALL" --export=lammps "$tmp/t" -T 50.01 scenes/headon.scene
+check "export: -T 50.01 is run 1001" grep -q "^run 1001$" "$tmp/t.in"
 check "export: 16 atoms" grep -q "^16 atoms$" "$tmp/b.data"
 "$SPRINGBALL" scenes/headon.scene --export=lammps "$tmp/h" -n 7 >/dev/null 2>&1
 check "export: PREFIX after the scene" grep -q "^run 7$" "$tmp/h.in"

@@ -28,6 +28,14 @@ check "snapshot: colours by default" sh -c '"$0" --snapshot | grep -q "$(printf 
 check "snapshot: NO_COLOR" sh -c '! NO_COLOR=1 "$0" --snapshot | grep -q "$(printf "\033")"' "$SB"
 check "snapshot: no terminal needed" sh -c '"$0" --snapshot </dev/null >/dev/null' "$SB"
 expect_fail 2 "springball: --snapshot: '80' is not COLSxROWS (1 to 1000 each)" "$SB" --snapshot=80
+# -T pauses the run once, at the step -H -T takes (7.31 at dt 0.05: 147)
+snap -T 7.31 --keys='<t 100>' scenes/headon.scene >"$out"
+check "-T: paused at the step -H -T ends on" grep -q "^ t 7.35  step 147 " "$out"
+check "-T: says so" grep -q "paused at t = 7.35 (-T)" "$out"
+snap -T 7.31 --keys='<t 10> space <t 5>' scenes/headon.scene >"$out"
+check "-T: space goes on past T" grep -q "^ t 12.35  step 247 " "$out"
+snap -T 7.31 --engine=event --keys='<t 100>' scenes/headon.scene >"$out"
+check "-T: the event engine pauses at T" grep -q "^ t 7.31  events " "$out"
 expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)" "$SB" --snapshot --keys=foo
 expect_fail 2 "springball: --keys: <t -1>: the wait must be a finite time >= 0" "$SB" --snapshot --keys='<t -1>'
 expect_fail 2 "springball: --keys: '<t 1': no closing '>'" "$SB" --snapshot --keys='<t 1'

@@ -10,6 +10,8 @@
 #include "test.h"
 #include "universe.h"
 
+#include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -478,6 +480,48 @@ static void test_exact_time(void)
     sim_free(&c);
 }
 
+/*
+ * One rule for how many steps reach a time: sim_steps_until and
+ * sim_time_after predict what sim_step does, from the start, after a
+ * change of dt and after a t set from outside; k - 1 steps fall short of
+ * T, k reach it.
+ */
+static void test_steps_until(void)
+{
+    struct sim_params p = sim_default_params();
+    struct sim s;
+    CHECK(sim_init(&s, 1, &p) == 0);
+    s.x[0] = s.y[0] = 100;
+    s.m[0] = s.r[0] = 1;
+    CHECK(sim_steps_until(&s, 50) == 1000 && sim_time_after(&s, 1000) == 50);
+    CHECK(sim_steps_until(&s, 50.01) == 1001);
+    CHECK(sim_steps_until(&s, 0) == 0 && sim_steps_until(&s, -1) == 0);
+    CHECK(sim_steps_until(&s, 1e-300) == 1);
+    CHECK(sim_steps_until(&s, INFINITY) == ULLONG_MAX);
+    CHECK(sim_steps_until(&s, NAN) == 0); /* never less than NaN: no step */
+    CHECK(sim_steps_until(&s, 1e300) == ULLONG_MAX);
+    /* against the steps themselves, at awkward times and after changes */
+    const double dts[] = {0.05, 0.1, 0.03, 1.0 / 3};
+    unsigned long long total = 0;
+    for (int c = 0; c < 4; c++) {
+        s.p.dt = dts[c];
+        if (c == 2)
+            s.t = 7.123; /* an engine hand-off */
+        const double T = s.t + 17.3 * dts[c] + 4.9;
+        unsigned long long k = sim_steps_until(&s, T);
+        double want = sim_time_after(&s, k), before = sim_time_after(&s, k - 1);
+        CHECK(before < T && want >= T);
+        for (unsigned long long i = 0; i < k; i++) {
+            CHECK(s.t < T);
+            sim_step(&s);
+        }
+        CHECK(s.t == want && s.t >= T);
+        total += k;
+    }
+    CHECK(s.steps == (long long)total);
+    sim_free(&s);
+}
+
 /* The event engine's faults name scene balls, counted from 1, in one
  * wording for every front end, even when the slots are in cell order. */
 static void test_event_fault_text(void)
@@ -507,6 +551,7 @@ void test_sim(void)
 {
     test_event_fault_text();
     test_exact_time();
+    test_steps_until();
     test_paths_bitwise();
     test_write_scene_order();
     test_equal_exchange();

@@ -55,6 +55,8 @@ int command_parse(struct command *c, const char *line, const struct sim *s,
 /// Frees what command_parse allocated. Safe on a zeroed struct.
 void command_free(struct command *c);
 
+/// The most balls one line adds (:random, :rack): each is a move kept for ','.
+#define COMMAND_BALLS_MAX 100000
 /// Longest command line, bytes.
 #define COMMAND_MAX 200
 /// Lines the history keeps.

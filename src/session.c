@@ -203,11 +203,11 @@ static double spring_eref(const struct session *ss)
  * every scene ball into ss->keep (vx from 0, vy from capkeep), with room
  * for a ball an edit adds. @return 0, or -1 (event engine, a state not
  * finite, memory: the change is made on the stored velocities). */
-static int keep_observed(struct session *ss)
+static int keep_observed(struct session *ss, size_t added)
 {
     if (ss->engine != SESSION_SPRING || ss->nonfinite)
         return -1;
-    size_t n = ss->s.n + 1;
+    size_t n = ss->s.n + (added ? added : 1);
     if (n > ss->capkeep) {
         double *k = realloc(ss->keep, 4 * n * sizeof *k);
         if (!k)
@@ -264,18 +264,57 @@ static void restore_observed(struct session *ss, const struct session_action *a,
 
 static int apply_raw(struct session *ss, const struct session_action *a);
 
+
 /* Applies action or edit @p a, keeping the observed state (see
  * session_observed). @return 0, or -1 when an edit failed (memory). */
 static int apply(struct session *ss, const struct session_action *a)
 {
     size_t n0 = ss->s.n;
     /* reverse sets the stored velocities itself: the observed ones negated */
-    int kept = a->kind != SESSION_REVERSE && keep_observed(ss) == 0;
+    int kept = a->kind != SESSION_REVERSE && keep_observed(ss, 1) == 0;
     int rc = apply_raw(ss, a);
     if (kept && rc == 0 && ss->s.n == n0 + (a->kind == SESSION_ADD) - (a->kind == SESSION_REMOVE))
         restore_observed(ss, a, n0);
     touch(ss);
     return rc;
+}
+
+/* Applies the @p n SESSION_ADD actions @p a at once: one copy of the
+ * state and one pass over the observed velocities for all of them (one
+ * apply each made adding N balls O(N^2)). @return 0, or -1 (memory). */
+static int apply_adds(struct session *ss, const struct session_action *a, size_t n)
+{
+    if (n == 1)
+        return apply(ss, a);
+    struct sim *s = &ss->s;
+    size_t n0 = s->n;
+    int kept = keep_observed(ss, n) == 0;
+    if (tag_room(&ss->tag, &ss->captag, n0 + n) || sim_add_balls(s, n)) {
+        touch(ss);
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        size_t i = n0 + k; /* slot = ball until the next step */
+        s->x[i] = a[k].a;
+        s->y[i] = a[k].b;
+        s->vx[i] = a[k].c;
+        s->vy[i] = a[k].d;
+        s->m[i] = a[k].e;
+        s->r[i] = a[k].f;
+        ss->tag[i] = a[k].tag;
+    }
+    if (kept) {
+        /* the new balls show their own velocities: the last through
+         * restore_observed, which derives the stored ones for all */
+        double *kx = ss->keep, *ky = kx + ss->capkeep;
+        for (size_t k = 0; k + 1 < n; k++) {
+            kx[n0 + k] = a[k].c;
+            ky[n0 + k] = a[k].d;
+        }
+        restore_observed(ss, &a[n - 1], n0 + n - 1);
+    }
+    touch(ss);
+    return 0;
 }
 
 static int apply_raw(struct session *ss, const struct session_action *a)
@@ -369,7 +408,13 @@ static int spring_forward(struct session *ss)
         history_stepped(&ss->h, &ss->s);
     int replayed = 0;
     for (i = first_act(ss, ss->pos); i < ss->nact && ss->act[i].pos == ss->pos; i++) {
-        apply(ss, &ss->act[i]);
+        /* a run of adds (a :random line) at once */
+        size_t j = i + 1;
+        while (ss->act[i].kind == SESSION_ADD && j < ss->nact &&
+               ss->act[j].pos == ss->pos && ss->act[j].kind == SESSION_ADD)
+            j++;
+        apply_adds(ss, &ss->act[i], j - i);
+        i = j - 1;
         replayed = 1;
     }
     if (replayed && ss->have_history)
@@ -1255,27 +1300,32 @@ static void resize_timeline(struct session *ss)
 
 /* Makes edit @p a: a move of its own (or merged into the last one during
  * a gesture), recorded for replay. */
-static int edit(struct session *ss, struct session_action a)
+static int edits(struct session *ss, struct session_action *as, size_t n)
 {
     hush(ss);
     ss->runaway = 0;
-    const char *why = edit_check(ss, &a);
-    if (why) {
-        if (why != note_said)
-            ss->msg = why;
-        return -1;
+    for (size_t k = 0; k < n; k++) {
+        const char *why = edit_check(ss, &as[k]);
+        if (why) {
+            if (why != note_said)
+                ss->msg = why;
+            return -1;
+        }
     }
+    struct session_action a = as[n - 1];
     cut_future(ss);
     struct session_action *last = ss->nact ? &ss->act[ss->nact - 1] : NULL;
-    int merge = ss->gesture && last && last->pos == ss->pos && last->kind == a.kind &&
+    int merge = n == 1 && ss->gesture && last && last->pos == ss->pos && last->kind == a.kind &&
                 last->ball == a.ball &&
                 (a.kind == SESSION_MOVE || a.kind == SESSION_VELOCITY ||
                  a.kind == SESSION_MASS || a.kind == SESSION_RADIUS);
     /* in a group after its first edit: one more action of the same move */
     int joined = !merge && ss->group == 2 && last && last->pos == ss->pos &&
                  last->kind >= SESSION_ADD;
-    if (!merge && ss->nact == ss->capact) {
+    if (!merge && ss->nact + n > ss->capact) {
         size_t nc = ss->capact ? 2 * ss->capact : 16;
+        if (nc < ss->nact + n)
+            nc = ss->nact + n;
         struct session_action *na = realloc(ss->act, nc * sizeof *na);
         if (!na) {
             ss->msg = "out of memory";
@@ -1284,7 +1334,7 @@ static int edit(struct session *ss, struct session_action a)
         ss->act = na;
         ss->capact = nc;
     }
-    if (apply(ss, &a)) {
+    if (n > 1 ? apply_adds(ss, as, n) : apply(ss, &a)) {
         tags_sync(ss);
         ss->msg = "out of memory";
         return -1;
@@ -1295,6 +1345,8 @@ static int edit(struct session *ss, struct session_action a)
     if (ss->group)
         ss->group = 2;
     a.pos = ss->pos;
+    for (size_t k = 0; k + 1 < n; k++)
+        as[k].pos = ss->pos;
     ss->edited = 1;
     ss->edited_params |= a.kind == SESSION_PARAMS;
     if (ss->engine == SESSION_EVENT) {
@@ -1311,6 +1363,10 @@ static int edit(struct session *ss, struct session_action a)
         }
         ss->e0 = energy_now(ss);
         a.e_ref = ss->e0;
+        for (size_t k = 0; k + 1 < n; k++) {
+            as[k].e_ref = a.e_ref;
+            ss->act[ss->nact++] = as[k];
+        }
         if (merge)
             *last = a;
         else
@@ -1319,6 +1375,10 @@ static int edit(struct session *ss, struct session_action a)
             ss->msg = "out of memory: cannot step back here";
     } else {
         a.e_ref = energy_now(ss);
+        for (size_t k = 0; k + 1 < n; k++) {
+            as[k].e_ref = a.e_ref;
+            ss->act[ss->nact++] = as[k];
+        }
         if (merge)
             *last = a;
         else
@@ -1338,6 +1398,35 @@ static int edit(struct session *ss, struct session_action a)
                        : a.kind == SESSION_MOVE || a.kind == SESSION_RADIUS ? a.ball : ss->s.n);
     sample_now(ss);
     return 0;
+}
+
+static int edit(struct session *ss, struct session_action a)
+{
+    return edits(ss, &a, 1);
+}
+
+int session_add_balls(struct session *ss, const struct session_ball *b, size_t n)
+{
+    if (n == 0)
+        return 0;
+    struct session_action *as = n <= SIZE_MAX / sizeof *as ? calloc(n, sizeof *as) : NULL;
+    if (!as) {
+        ss->msg = "out of memory";
+        return -1;
+    }
+    for (size_t k = 0; k < n; k++) {
+        as[k].kind = SESSION_ADD;
+        as[k].a = b[k].x;
+        as[k].b = b[k].y;
+        as[k].c = b[k].vx;
+        as[k].d = b[k].vy;
+        as[k].e = b[k].m;
+        as[k].f = b[k].r;
+        as[k].tag = b[k].tag;
+    }
+    int rc = edits(ss, as, n);
+    free(as);
+    return rc;
 }
 
 int session_add_ball(struct session *ss, double x, double y, double vx, double vy,

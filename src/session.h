@@ -328,6 +328,16 @@ double session_contact_steps(const struct session *ss);
  */
 int session_add_ball(struct session *ss, double x, double y, double vx, double vy,
                      double m, double r, uint32_t tag);
+/// A ball of session_add_balls.
+struct session_ball {
+    double x, y, vx, vy, m, r;
+    uint32_t tag;
+};
+/// Adds @p n balls as one move (one ',' takes them all away), as n calls
+/// of session_add_ball would in a group, but in O(N + n), not O(n N): the
+/// state is copied, the engine built and the diagnostics computed once.
+/// Nothing is added when one is refused (ss->msg or the note says why).
+int session_add_balls(struct session *ss, const struct session_ball *b, size_t n);
 int session_remove_ball(struct session *ss, size_t ball);
 /// @p zero_v: the ball's velocity becomes 0 (else kept).
 int session_move(struct session *ss, size_t ball, double x, double y, int zero_v);

@@ -1226,6 +1226,12 @@ int sim_add_ball(struct sim *s, double x, double y, double vx, double vy, double
     return 0;
 }
 
+int sim_add_balls(struct sim *s, size_t n)
+{
+    /* sim_init zeroes the new arrays */
+    return n >= UINT32_MAX - s->n || rebuild(s, s->n + n, SIZE_MAX) ? -1 : 0;
+}
+
 int sim_remove_ball(struct sim *s, size_t ball)
 {
     if (ball >= s->n)

@@ -239,6 +239,12 @@ int sim_finite(const struct sim *s);
 /// are kept. @return 0, or -1 when memory is short (s unchanged).
 int sim_add_ball(struct sim *s, double x, double y, double vx, double vy, double m, double r);
 
+/// Appends @p n balls at once (one copy of the state, not n): balls n0 to
+/// n0 + n - 1 (n0 the count before), all zero, in slots n0 to n0 + n - 1
+/// until the next step; the caller sets them. As sim_add_ball otherwise.
+/// @return 0, or -1 when memory is short or the count too large (s unchanged).
+int sim_add_balls(struct sim *s, size_t n);
+
 /// Removes scene ball @p ball: the balls after it move down one scene
 /// index; slots in scene order afterwards. @return 0, or -1 (no such
 /// ball, memory short: s unchanged).

@@ -875,18 +875,27 @@ static int run_command(struct ui *u, const char *line)
         rc = edited(u, session_set_params(&u->ss, &c.p), "%s", line);
         break;
     case COMMAND_BALLS:
-        if (c.n > 10000) { /* each add copies the state: keep it quick */
-            note_level(u, SCREEN_ERROR, "at most 10000 balls a command (a scene file takes more)");
+        if (c.n > COMMAND_BALLS_MAX) { /* the moves kept for ',' take memory */
+            note_level(u, SCREEN_ERROR, "at most %d balls a command (a scene file takes more)",
+                       COMMAND_BALLS_MAX);
             rc = -1;
             break;
         }
-        session_group(&u->ss, 1); /* one move, one ',' */
-        for (size_t i = 0; i < c.n && rc == 0; i++) {
-            const struct scene_ball *nb = &c.balls[i];
-            rc = edited(u, session_add_ball(&u->ss, nb->x, nb->y, nb->vx, nb->vy, nb->m, nb->r,
-                                            SCREEN_TAG_ADDED | nb->color), NULL);
+        {
+            /* all at once: one copy of the state, not one a ball */
+            struct session_ball *nb = malloc((c.n ? c.n : 1) * sizeof *nb);
+            if (!nb) {
+                note_level(u, SCREEN_ERROR, "out of memory");
+                rc = -1;
+                break;
+            }
+            for (size_t i = 0; i < c.n; i++)
+                nb[i] = (struct session_ball){c.balls[i].x, c.balls[i].y, c.balls[i].vx,
+                                              c.balls[i].vy, c.balls[i].m, c.balls[i].r,
+                                              SCREEN_TAG_ADDED | c.balls[i].color};
+            rc = edited(u, session_add_balls(&u->ss, nb, c.n), NULL);
+            free(nb);
         }
-        session_group(&u->ss, 0);
         if (rc == 0) {
             u->f.cue = u->ss.s.n - 1;
             if (!session_said(u))

@@ -38,6 +38,17 @@ for k in 't <t 1e300>' 'P <t 1e300>' '<t 1e300>'; do
     check "snapshot '$k': 10^6 steps, then behind" has "$s" "step 1000000  E 51.1361 (+2.272%)  behind"
 done
 
+# --- 5: a :random or :rack line adds its balls at once (O(N + n), was O(n N)) ---
+printf 'table 4000 4000\nrandom 100000 1 1 1 1\n' >"$tmp/big.scene"
+start=$(date +%s)
+s=$(snap --keys='<:random 1000 1 1 1 1>' "$tmp/big.scene")
+s2=$(snap --keys='<:random 10000 1 1 1 1>' "$HEADON")
+took=$(( $(date +%s) - start ))
+check ":random 1000 on 10^5 balls and :random 10000 take seconds at most (${took} s; 24 s and 8 s before)" [ "$took" -le 6 ]
+check ":random 1000 on 10^5 balls: all added" has "$s" "1000 balls added"
+check ":random 10000: all added" has "$s2" "10002 balls"
+check ":random 100001: refused" has "$(snap --keys='<:random 100001 0.1 1 1 1>' "$HEADON")" "at most 100000 balls a command"
+
 # --- 9, 14: --save-to ---
 long=$tmp/$(printf 'a%.0s' $(seq 200))/$(printf 'b%.0s' $(seq 200))/$(printf 'c%.0s' $(seq 150))
 mkdir -p "$long"

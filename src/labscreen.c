@@ -183,6 +183,8 @@ static void draw_plot(struct screen *scr, struct screen_rect r, struct session *
     free(p.cell);
 }
 
+static const struct screen_lab hooks;
+
 int labscreen_init(struct lab_front *lf, struct screen *scr)
 {
     memset(lf, 0, sizeof *lf);
@@ -196,6 +198,7 @@ int labscreen_init(struct lab_front *lf, struct screen *scr)
         return -1;
     scr->panel_on[lf->values_idx] = 0;
     scr->panel_on[lf->plot_idx] = 0;
+    scr->lab = &hooks;
     return 0;
 }
 
@@ -326,3 +329,89 @@ int labscreen_sync_twin(struct lab_front *lf, struct session *ss, long long max_
     }
     return twin_sync(&lf->tw, ss->s.t, max_events);
 }
+
+/* === What the screen calls (struct screen_lab) === */
+
+/* E's parts (kinetic, and the springs' where there are springs), the total
+ * momentum; the restitution and the border when they are not the scene's
+ * defaults. */
+static void hook_status(struct lab_front *lf, struct screen_line *l, struct session *ss,
+                        const struct front *f)
+{
+    const struct sim *s = &ss->s;
+    const struct session_diag *d = session_diag(ss);
+    int ascii = f->glyphs == VIEW_ASCII;
+    /* while a panel or the overlay is on they rank above dt and k */
+    const struct panel_state *ps = &lf->ps;
+    int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
+               ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
+    screen_status_add(l, rank, 0, "KE %.5g", d->ke);
+    if ((ss->engine == SESSION_SPRING && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
+        screen_status_add(l, rank, 0, "PE %.4g", d->pe);
+    /* a total within its rounding shows as 0 (lab_round_total) */
+    double ax = 0, ay = 0;
+    const struct sim *o = session_observed(ss);
+    for (size_t i = 0; i < o->n; i++) {
+        ax += fabs(o->m[i] * o->vx[i]);
+        ay += fabs(o->m[i] * o->vy[i]);
+    }
+    double tpx = lab_round_total(d->px, ax, s->n), tpy = lab_round_total(d->py, ay, s->n);
+    char px[32], py[32];
+    snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
+    snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
+    screen_status_add(l, rank, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
+    if (s->p.restitution != 1)
+        screen_status_add(l, 3, SCREEN_BOLD, "e %.2g", s->p.restitution);
+    int border = lab_border(&s->p);
+    if (border != LAB_BORDER_SPRING && !f->open)
+        screen_status_add(l, 3, SCREEN_BOLD, "%s", lab_border_name(border));
+}
+
+static int hook_cm(struct lab_front *lf, const struct sim *s, double *x, double *y)
+{
+    if (!lf->ps.ov.cm)
+        return 0;
+    struct lab_totals tot;
+    lab_sums(s, &tot); /* the centre alone: no pass over the pairs */
+    *x = tot.cx;
+    *y = tot.cy;
+    return isfinite(tot.cx) && isfinite(tot.cy);
+}
+
+static void hook_overlay(struct lab_front *lf, struct screen *scr, const struct view *v,
+                         struct screen_rect t, const struct sim *s, struct session *ss,
+                         int second)
+{
+    /* the event engine's forces are impulses: no force arrows there */
+    unsigned keep = lf->ps.ov.arrows;
+    if (second)
+        lf->ps.ov.arrows &= ~(unsigned)PANEL_ARROW_F;
+    const struct panel_overlay *o = &lf->ps.ov;
+    if (o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE) {
+        /* What the lab draws over the table is of the observed state (the
+         * velocities synchronised in the spring engine). */
+        const struct sim *shown = s == &ss->s ? session_observed(ss) : s;
+        const double *fx = NULL, *fy = NULL;
+        /* hard balls have impulses, not forces: no force arrows there */
+        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s && ss->engine == SESSION_SPRING)
+            labscreen_forces(lf, ss, &fx, &fy);
+        labscreen_overlay(scr, v, t, shown, lf, fx, fy, v->glyphs);
+    }
+    lf->ps.ov.arrows = keep;
+}
+
+static const struct sim *hook_second(struct lab_front *lf, struct session *ss, char *title,
+                                     size_t size, int glyphs)
+{
+    (void)ss;
+    if (!lf->twin_on)
+        return NULL;
+    struct lab_totals tot;
+    lab_sums(&lf->tw.hard, &tot); /* its ke alone */
+    const char *dot = glyphs == VIEW_ASCII ? " - " : " \xc2\xb7 ";
+    snprintf(title, size, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,
+             lf->tw.ev.collisions);
+    return &lf->tw.hard;
+}
+
+static const struct screen_lab hooks = {hook_status, hook_cm, hook_overlay, hook_second};

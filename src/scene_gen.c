@@ -88,7 +88,7 @@ static void rng_direction(uint64_t *st, double *ux, double *uy)
 
 /* Two independent standard normal numbers (Marsaglia's polar method: a
  * point uniform in the unit disc, scaled by sqrt(-2 ln q / q)), from the
- * generator's bits, sqrt and scene_log alone: the same on every machine. */
+ * generator's bits, sqrt and scene_gen_log alone: the same on every machine. */
 static void rng_normal2(uint64_t *st, double *a, double *b)
 {
     double u, v, q;

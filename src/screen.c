@@ -4,7 +4,6 @@
  */
 #include "screen.h"
 
-#include "labscreen.h"
 #include "scene.h"
 #include "session.h"
 #include "sim.h"
@@ -421,18 +420,18 @@ struct piece {
     int state;       /* 0 full, 1 brief, 2 left out */
 };
 
-struct line {
+struct screen_line {
     struct piece p[16];
     int n;
 };
 
-static struct piece *add(struct line *l, int prio, uint32_t fg, int attr, const char *fmt, ...)
+static struct piece *add(struct screen_line *l, int prio, uint32_t fg, int attr, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-static struct piece *add(struct line *l, int prio, uint32_t fg, int attr, const char *fmt, ...)
+static struct piece *add(struct screen_line *l, int prio, uint32_t fg, int attr, const char *fmt, ...)
 {
     if (l->n == (int)(sizeof l->p / sizeof *l->p))
         return &l->p[l->n - 1];
@@ -449,6 +448,16 @@ static struct piece *add(struct line *l, int prio, uint32_t fg, int attr, const 
     return p;
 }
 
+void screen_status_add(struct screen_line *l, int rank, int attr, const char *fmt, ...)
+{
+    char text[sizeof l->p[0].text];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    add(l, rank, 0, attr, "%s", text);
+}
+
 static int piece_width(const struct piece *p, int sep)
 {
     if (p->state == 2)
@@ -459,7 +468,7 @@ static int piece_width(const struct piece *p, int sep)
 /* Chooses what shows in @p width columns: the least important pieces
  * take their brief form first, then go; nothing is cut. Pieces are
  * separated by @p sep blanks. Returns the width used. */
-static int fit(struct line *l, int width, int sep)
+static int fit(struct screen_line *l, int width, int sep)
 {
     for (;;) {
         int w = 0, shown = 0;
@@ -479,7 +488,7 @@ static int fit(struct line *l, int width, int sep)
     }
 }
 
-static int draw_line(struct screen *scr, const struct line *l, int x, int y, int sep,
+static int draw_line(struct screen *scr, const struct screen_line *l, int x, int y, int sep,
                      const char *sepstr)
 {
     int col = x, shown = 0;
@@ -541,7 +550,7 @@ static void draw_title(struct screen *scr, struct session *ss, const struct fron
     const char *dot = ascii ? " - " : " \xc2\xb7 ";
     char sp[32];
     fmt_speed(sp, sizeof sp, f->speed);
-    struct line r = {0};
+    struct screen_line r = {0};
     add(&r, 2, 0, 0, "%s", ss->engine == SESSION_EVENT ? "event" : "spring");
     const char *state = ss->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
@@ -609,7 +618,7 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
 {
     const struct session_diag *d = session_diag(ss);
     const struct sim *s = &ss->s;
-    struct line l = {0};
+    struct screen_line l = {0};
     char drift[48];
     screen_drift(drift, sizeof drift, d->e, d->e_ref);
     struct piece *p;
@@ -629,7 +638,6 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     /* The energies apart (kinetic, and the springs' when there are
      * springs), their sum with its drift, the total momentum. */
-    int ascii = f->glyphs == VIEW_ASCII;
     if (isfinite(d->e)) {
         p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
         snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
@@ -638,35 +646,9 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
-    /* The lab's: E's parts (kinetic, and the springs' where there are
-     * springs), the total momentum; the restitution and the border when
-     * they are not the scene's defaults. */
-    if (f->lab) {
-        /* while a panel or the overlay is on they rank above dt and k */
-        const struct panel_state *ps = &f->lab->ps;
-        int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
-                   ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
-        add(&l, rank, 0, 0, "KE %.5g", d->ke);
-        if ((ss->engine == SESSION_SPRING && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
-            add(&l, rank, 0, 0, "PE %.4g", d->pe);
-        /* a total within its rounding shows as 0 (lab_round_total) */
-        double ax = 0, ay = 0;
-        const struct sim *o = session_observed(ss);
-        for (size_t i = 0; i < o->n; i++) {
-            ax += fabs(o->m[i] * o->vx[i]);
-            ay += fabs(o->m[i] * o->vy[i]);
-        }
-        double tpx = lab_round_total(d->px, ax, s->n), tpy = lab_round_total(d->py, ay, s->n);
-        char px[32], py[32];
-        snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
-        snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
-        add(&l, rank, 0, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
-        if (s->p.restitution != 1)
-            add(&l, 3, 0, SCREEN_BOLD, "e %.2g", s->p.restitution);
-        int border = lab_border(&s->p);
-        if (border != LAB_BORDER_SPRING && !f->open)
-            add(&l, 3, 0, SCREEN_BOLD, "%s", lab_border_name(border));
-    }
+    /* The lab's fields (labscreen.c) */
+    if (f->lab && scr->lab)
+        scr->lab->status(f->lab, &l, ss, f);
     /* issue 17: the field, the friction law, the balls gone past an open side
      * (the event engine runs all but friction) */
     {
@@ -784,10 +766,11 @@ static void draw_note(struct screen *scr, const struct front *f)
 
 /* Draws the balls of @p s into view @p v and the view into rectangle
  * @p t: the trails, the aim mark when @p aim, the lab's overlay, the box
- * with @p title on its top edge (NULL: none). */
+ * with @p title on its top edge (NULL: none); @p second: the split view's
+ * event table. */
 static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect t,
                           const struct sim *s, struct session *ss, const struct front *f,
-                          int aim, const char *title)
+                          int aim, const char *title, int second)
 {
     struct lab_front *lf = f->lab;
     /* A state that is not finite is not drawn: the last frame stays. */
@@ -796,12 +779,9 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
         if (f->trails) {
             for (size_t i = 0; i < s->n; i++)
                 view_trail(v, s->x[i], s->y[i]);
-            if (lf && lf->ps.ov.cm) { /* the centre of mass' path */
-                struct lab_totals tot;
-                lab_sums(s, &tot); /* the centre alone: no pass over the pairs */
-                if (isfinite(tot.cx) && isfinite(tot.cy))
-                    view_trail(v, tot.cx, tot.cy);
-            }
+            double cx, cy; /* the centre of mass' path */
+            if (lf && scr->lab && scr->lab->cm(lf, s, &cx, &cy))
+                view_trail(v, cx, cy);
         }
         for (size_t i = 0; i < s->n; i++) {
             uint32_t tag = session_tag(ss, sim_ball(s, i));
@@ -858,42 +838,26 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
     } else if (title) {
         screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
     }
-    const struct panel_overlay *o = lf ? &lf->ps.ov : NULL;
-    if (o && (o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE) &&
-        !(ss->nonfinite && s == &ss->s)) {
-        /* What the lab draws over the table is of the observed state (the
-         * velocities synchronised in the spring engine). */
-        const struct sim *shown = s == &ss->s ? session_observed(ss) : s;
-        const double *fx = NULL, *fy = NULL;
-        /* hard balls have impulses, not forces: no force arrows there */
-        if ((o->arrows & PANEL_ARROW_F) && s == &ss->s && ss->engine == SESSION_SPRING)
-            labscreen_forces(lf, ss, &fx, &fy);
-        labscreen_overlay(scr, v, t, shown, lf, fx, fy, v->glyphs);
-    }
+    if (lf && scr->lab && !(ss->nonfinite && s == &ss->s))
+        scr->lab->overlay(lf, scr, v, t, s, ss, second);
 }
 
 static void draw_table(struct screen *scr, struct session *ss, const struct front *f)
 {
     struct lab_front *lf = f->lab;
-    if (scr->lay.table2.w > 0 && lf && lf->twin_on) {
-        char a[96], b[96];
+    char a[96], b[96];
+    const struct sim *hard = scr->lay.table2.w > 0 && lf && scr->lab
+                                 ? scr->lab->second(lf, ss, b, sizeof b, f->glyphs) : NULL;
+    if (hard) {
         int ascii = f->glyphs == VIEW_ASCII;
         const struct session_diag *d = session_diag(ss);
-        struct lab_totals tot;
-        lab_sums(&lf->tw.hard, &tot); /* its ke alone */
         const char *dot = ascii ? " - " : " \xc2\xb7 ";
         snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
-        snprintf(b, sizeof b, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,
-                 lf->tw.ev.collisions);
-        draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a);
-        /* the event engine's forces are impulses: no force arrows there */
-        unsigned keep = lf->ps.ov.arrows;
-        lf->ps.ov.arrows &= ~(unsigned)PANEL_ARROW_F;
-        draw_table_of(scr, &scr->v2, scr->lay.table2, &lf->tw.hard, ss, f, 0, b);
-        lf->ps.ov.arrows = keep;
+        draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a, 0);
+        draw_table_of(scr, &scr->v2, scr->lay.table2, hard, ss, f, 0, b, 1);
         return;
     }
-    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL);
+    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL, 0);
 }
 
 /* === The selected ball's velocity arrow (live edits) === */

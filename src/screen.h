@@ -42,7 +42,10 @@
 
 struct scene;
 struct session;
+struct sim;
 struct lab_front;
+struct screen;
+struct screen_line;
 
 /// A colour in a cell: SCREEN_RGB | 0xrrggbb; 0 is the default colour.
 #define SCREEN_RGB 0x1000000u
@@ -146,7 +149,36 @@ struct screen_layout {
 #define SCREEN_MAX_PANELS 8
 
 /// The screen.
+/// The classroom lab as the screen reaches it: callbacks on the front's
+/// lab state (struct front's lab, opaque here), which labscreen.c sets in
+/// labscreen_init, so that the screen includes nothing of the lab.
+struct screen_lab {
+    /// Adds the lab's fields to status line @p l (screen_status_add).
+    void (*status)(struct lab_front *lf, struct screen_line *l, struct session *ss,
+                   const struct front *f);
+    /// 1, with the centre of mass of @p s in (*x, *y), when its trail is drawn.
+    int (*cm)(struct lab_front *lf, const struct sim *s, double *x, double *y);
+    /// Draws the lab's overlay of state @p s over table @p t, drawn from
+    /// view @p v; @p second: the split view's event table (no force arrows).
+    void (*overlay)(struct lab_front *lf, struct screen *scr, const struct view *v,
+                    struct screen_rect t, const struct sim *s, struct session *ss,
+                    int second);
+    /// The split view's second table: its state, and its title in @p title;
+    /// NULL when the split view is off.
+    const struct sim *(*second)(struct lab_front *lf, struct session *ss, char *title,
+                                size_t size, int glyphs);
+};
+
+/// Adds field @p fmt (printf) to a status line at rank @p rank (1 shows
+/// first, 7 goes first when the line is short) with @p attr (SCREEN_BOLD...).
+void screen_status_add(struct screen_line *l, int rank, int attr, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 struct screen {
+    const struct screen_lab *lab; ///< the lab's callbacks (labscreen_init), or NULL
     int cols, rows;
     struct screen_cell *cell;   ///< cols * rows, row-major
     struct screen_layout lay;

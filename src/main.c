@@ -9,6 +9,7 @@
 #include "bigmem.h"
 #include "formats.h"
 #include "gravity.h"
+#include "numfmt.h"
 #include "record.h"
 #include "replay.h"
 #include "scene.h"
@@ -926,6 +927,13 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
     }
 }
 
+/* The shortest digits that read back as @p v (numfmt.h), in @p buf. */
+static const char *num(char *buf, double v)
+{
+    numfmt_double(buf, v);
+    return buf;
+}
+
 static int print_stats(const struct sim *run)
 {
     /* the observed state (sim.h): what the screen and --series show */
@@ -940,17 +948,18 @@ static int print_stats(const struct sim *run)
         fprintf(stderr, "springball: --stats: %s\n", sim_strerror(rc));
         return 1;
     }
-    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
-                    "py=%.17g contacts=%ld",
-            s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
+    char b[6][NUMFMT_MAX];
+    fprintf(stderr, "t=%s steps=%lld ke=%s pe=%s e=%s px=%s py=%s contacts=%ld",
+            num(b[0], s->t), s->steps, num(b[1], d.ke), num(b[2], d.pe),
+            num(b[3], d.e), num(b[4], d.px), num(b[5], d.py), d.contacts);
     /* The other systems add their fields after the original ones; a plain
      * Hooke scene keeps the line it always had. */
     if (!sim_hooke_rect(&s->p))
-        fprintf(stderr, " pg=%.17g dissipated=%.17g clamps=%lld", d.pg,
-                d.dissipated, d.clamps);
+        fprintf(stderr, " pg=%s dissipated=%s clamps=%lld", num(b[0], d.pg),
+                num(b[1], d.dissipated), d.clamps);
     /* A field adds its potential (in e), open sides the balls gone. */
     if (s->p.gx != 0 || s->p.gy != 0)
-        fprintf(stderr, " pf=%.17g", d.pf);
+        fprintf(stderr, " pf=%s", num(b[0], d.pf));
     if (s->p.open)
         fprintf(stderr, " out=%ld", d.out);
     fputc('\n', stderr);
@@ -968,16 +977,18 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
     struct event_diag ed;
     sim_diag(s, &d);
     event_diag(ev, &ed);
-    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
-                    "py=%.17g contacts=%ld engine=event collisions=%lld "
-                    "walls=%lld per_ball=%.17g max_ball=%lld mft=%.17g "
-                    "de=%.17g",
-            s->t, ed.events, ed.ke, 0.0, ed.e, ed.px, ed.py, d.contacts,
-            ed.collisions, ed.walls, ed.per_ball, ed.max_ball, ed.mft, ed.de);
+    char b[9][NUMFMT_MAX];
+    fprintf(stderr, "t=%s steps=%lld ke=%s pe=%s e=%s px=%s py=%s contacts=%ld "
+                    "engine=event collisions=%lld walls=%lld per_ball=%s "
+                    "max_ball=%lld mft=%s de=%s",
+            num(b[0], s->t), ed.events, num(b[1], ed.ke), num(b[2], 0.0),
+            num(b[3], ed.e), num(b[4], ed.px), num(b[5], ed.py), d.contacts,
+            ed.collisions, ed.walls, num(b[6], ed.per_ball), ed.max_ball,
+            num(b[7], ed.mft), num(b[8], ed.de));
     if (s->p.friction)
-        fprintf(stderr, " dissipated=%.17g", ed.e0 - ed.e);
+        fprintf(stderr, " dissipated=%s", num(b[0], ed.e0 - ed.e));
     if (s->p.gx != 0 || s->p.gy != 0)
-        fprintf(stderr, " pf=%.17g", ed.pf);
+        fprintf(stderr, " pf=%s", num(b[0], ed.pf));
     if (s->p.open)
         fprintf(stderr, " out=%ld", ed.out);
     fputc('\n', stderr);
@@ -1090,17 +1101,18 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
                     s->steps = bad;
                     s->t = bad_t;
                 }
+                char tb[NUMFMT_MAX];
                 if (!overflow)
                     fprintf(stderr, "springball: the state became non-finite at "
-                                    "step %lld (t = %.17g): dt is too large for %s\n",
-                            s->steps, s->t,
+                                    "step %lld (t = %s): dt is too large for %s\n",
+                            s->steps, num(tb, s->t),
                             s->p.gravity != 0 || s->p.gx != 0 || s->p.gy != 0
                                 ? "the forces" : "k");
                 else
                     fprintf(stderr, "springball: the forces overflow at step %lld "
-                                    "(t = %.17g): the scene's sizes or strengths are "
+                                    "(t = %s): the scene's sizes or strengths are "
                                     "beyond the range of double (no dt helps)\n",
-                            s->steps, s->t);
+                            s->steps, num(tb, s->t));
                 rc = 1;
                 break;
             }
@@ -1163,12 +1175,15 @@ static int run_headless(const struct options *o, const struct scene *sc)
     /* A recording on standard output (by any name) takes the place of the
      * final state. */
     int rec_stdout = is_stdout(o->rec.traj) || is_stdout(o->rec.series);
-    if (!rec_stdout)
-        formats_write(stdout, sc, &s);
+    /* The statistics before the state: with both on one file (2>&1), the
+     * line once went where stdout's buffer happened to fill, inside a
+     * ball's line. */
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
     else if (o->stats && print_stats(&s))
         erc = 1;
+    if (!rec_stdout)
+        formats_write(stdout, sc, &s);
     if (o->engine == ENGINE_EVENT)
         event_free(&ev);
     sim_free(&s);

@@ -2,6 +2,7 @@
  * particles.c - read and write the textbook particle format.
  */
 #include "particles.h"
+#include "numfmt.h"
 #include "text.h"
 
 #include <math.h>
@@ -255,9 +256,15 @@ void particles_write(FILE *f, const struct scene *sc, const struct sim *s)
     for (size_t b = 0; b < s->n; b++) { /* in scene order */
         size_t i = sim_slot(s, b);
         uint32_t rgb = scene_color_rgb(sc->balls[b].color);
-        fprintf(f, "%.17g %.17g %.17g %.17g %.17g %.17g %u %u %u\n", s->x[i],
-                s->y[i], s->vx[i], s->vy[i], s->r[i], s->m[i],
-                (unsigned)(rgb >> 16 & 0xff), (unsigned)(rgb >> 8 & 0xff),
-                (unsigned)(rgb & 0xff));
+        /* the shortest digits that read back as the same doubles */
+        char line[6 * NUMFMT_MAX + 16], *p = line;
+        const double v[6] = {s->x[i], s->y[i], s->vx[i], s->vy[i], s->r[i], s->m[i]};
+        for (int k = 0; k < 6; k++) {
+            p += numfmt_double(p, v[k]);
+            *p++ = ' ';
+        }
+        fwrite(line, 1, (size_t)(p - line), f);
+        fprintf(f, "%u %u %u\n", (unsigned)(rgb >> 16 & 0xff),
+                (unsigned)(rgb >> 8 & 0xff), (unsigned)(rgb & 0xff));
     }
 }

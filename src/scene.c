@@ -881,35 +881,56 @@ int scene_params_text(char *buf, size_t size, const struct sim_params *p)
     return (int)at;
 }
 
+/* Appends " v" (the shortest digits that read back as v, see numfmt.h)
+ * for each of @p n values to @p p; @return the end. */
+static char *put_nums(char *p, const double *v, int n)
+{
+    for (int k = 0; k < n; k++) {
+        *p++ = ' ';
+        p += numfmt_double(p, v[k]);
+    }
+    return p;
+}
+
+/* Writes the line "@p head v..." for @p n values. */
+static void write_nums(FILE *f, const char *head, const double *v, int n)
+{
+    char line[64 + 8 * NUMFMT_MAX];
+    size_t h = strlen(head);
+    memcpy(line, head, h);
+    char *e = put_nums(line + h, v, n);
+    *e++ = '\n';
+    fwrite(line, 1, (size_t)(e - line), f);
+}
+
 void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
     if (sc->title)
         fprintf(f, "title %s\n", sc->title);
     if (s->p.shape == SIM_CIRCLE)
-        fprintf(f, "table circle %.17g\n", 0.5 * s->p.w);
+        write_nums(f, "table circle", (double[]){0.5 * s->p.w}, 1);
     else
-        fprintf(f, "table %.17g %.17g\n", s->p.w, s->p.h);
-    fprintf(f, "k %.17g\n", s->p.k);
-    fprintf(f, "dt %.17g\n", s->p.dt);
+        write_nums(f, "table", (double[]){s->p.w, s->p.h}, 2);
+    write_nums(f, "k", &s->p.k, 1);
+    write_nums(f, "dt", &s->p.dt, 1);
     /* Directives at their default are left out. */
     if (s->p.restitution != 1)
-        fprintf(f, "restitution %.17g\n", s->p.restitution);
+        write_nums(f, "restitution", &s->p.restitution, 1);
     if (s->p.walls == SIM_WALLS_HARD)
         fputs("walls hard\n", f);
     if (s->p.contact == SIM_CONTACT_EXP)
-        fprintf(f, "contact exp %.17g %.17g\n", s->p.exp_eps, s->p.exp_kappa);
-    if (s->p.gravity != 0) {
-        if (s->p.softening != 0)
-            fprintf(f, "gravity %.17g %.17g\n", s->p.gravity, s->p.softening);
-        else
-            fprintf(f, "gravity %.17g\n", s->p.gravity);
-    }
+        write_nums(f, "contact exp", (double[]){s->p.exp_eps, s->p.exp_kappa}, 2);
+    if (s->p.gravity != 0)
+        write_nums(f, "gravity", (double[]){s->p.gravity, s->p.softening},
+                   s->p.softening != 0 ? 2 : 1);
     static const char *const friction_names[] = {NULL, "drag", "linear", "rolling"};
-    if (s->p.friction > SIM_FRICTION_NONE && s->p.friction <= SIM_FRICTION_ROLLING)
-        fprintf(f, "friction %s %.17g\n", friction_names[s->p.friction],
-                s->p.friction_c);
+    if (s->p.friction > SIM_FRICTION_NONE && s->p.friction <= SIM_FRICTION_ROLLING) {
+        char head[32];
+        snprintf(head, sizeof head, "friction %s", friction_names[s->p.friction]);
+        write_nums(f, head, &s->p.friction_c, 1);
+    }
     if (s->p.gx != 0 || s->p.gy != 0)
-        fprintf(f, "field %.17g %.17g\n", s->p.gx, s->p.gy);
+        write_nums(f, "field", (double[]){s->p.gx, s->p.gy}, 2);
     if (s->p.open && s->p.shape == SIM_RECT) {
         fputs("open", f);
         for (unsigned i = 0; i < 4; i++)
@@ -917,14 +938,34 @@ void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
                 fprintf(f, " %s", side_names[i]);
         fputc('\n', f);
     }
-    /* In scene order, whatever slots the core keeps the balls in. */
+    /* In scene order, whatever slots the core keeps the balls in; the
+     * lines gathered into blocks, one fwrite each. */
+    enum { BLOCK = 1 << 16, LINE = 16 + 6 * NUMFMT_MAX + 16 };
+    char *buf = malloc(BLOCK);
+    char small[LINE];
+    char *p = buf ? buf : small;
     for (size_t b = 0; b < s->n; b++) {
         size_t i = sim_slot(s, b);
-        char buf[8];
-        const char *c = scene_color_name(sc->balls[b].color, buf);
-        fprintf(f, "ball %.17g %.17g %.17g %.17g %.17g %.17g%s%s\n", s->x[i],
-                s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i], c ? " " : "",
-                c ? c : "");
+        char cbuf[8];
+        const char *c = scene_color_name(sc->balls[b].color, cbuf);
+        memcpy(p, "ball", 4);
+        p = put_nums(p + 4, (double[]){s->x[i], s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i]}, 6);
+        if (c) {
+            size_t cl = strlen(c);
+            *p++ = ' ';
+            memcpy(p, c, cl);
+            p += cl;
+        }
+        *p++ = '\n';
+        char *base = buf ? buf : small;
+        if (!buf || (size_t)(p - buf) > BLOCK - LINE) {
+            fwrite(base, 1, (size_t)(p - base), f);
+            p = base;
+        }
+    }
+    if (buf) {
+        fwrite(buf, 1, (size_t)(p - buf), f);
+        free(buf);
     }
     if (sc->cue > 0 && sc->cue <= s->n)
         fprintf(f, "cue %zu\n", sc->cue);

@@ -74,7 +74,7 @@ cat >"$out.want" <<'STATE'
 title Level 6
 table 800 400
 k 5
-dt 0.050000000000000003
+dt 0.05
 ball 30 200 8 0 1 10 white
 ball 689 200 0 0 1 10 yellow
 ball 706 189 0 0 1 10 red

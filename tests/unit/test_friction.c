@@ -594,8 +594,8 @@ static void test_directives(void)
     size_t len = fread(buf, 1, sizeof buf - 1, f);
     buf[len] = 0;
     fclose(f);
-    CHECK(strstr(buf, "friction drag 0.00050000000000000001\n") != NULL);
-    CHECK(strstr(buf, "field 0 -0.69999999999999996\n") != NULL);
+    CHECK(strstr(buf, "friction drag 0.0005\n") != NULL);
+    CHECK(strstr(buf, "field 0 -0.7\n") != NULL);
     CHECK(strstr(buf, "open left top\n") != NULL);
     struct scene sc2;
     CHECK(scene_parse(&sc2, buf, len, &err) == 0);

@@ -94,15 +94,6 @@ struct event_fault {
     size_t i, j;
 };
 
-/// A record's pending event, 16 bytes (records in cell order): j >= 0:
-/// the collision of the record with record j; j < 0: the record alone,
-/// code -1 - j (enum in event_impl.h: walls, crossings).
-struct event_item {
-    double t;
-    int32_t j;
-    uint32_t cp; ///< the partner's counter at prediction
-};
-
 /// Counts and rates for --stats and the status line.
 struct event_diag {
     long long events;     ///< collisions + wall bounces processed
@@ -123,86 +114,27 @@ struct event_diag {
     size_t heap;          ///< events queued: one per ball that has one
 };
 
-/// A ball's record inside the engine (event_impl.h), in cell order.
-struct event_ball;
-/// A grid cell: its first few small balls in place (see event_impl.h).
-struct event_cell;
-/// A record's neighbour list (event_impl.h), one cache line.
-struct event_nlist;
-/// A record's place in the queue, and the rest of it (event_impl.h).
-struct event_qrec;
-struct event_cold;
-
 /// Neighbour lists are chosen (grid 1) from this packing fraction up
 /// (below it the grid's 3x3 cells cost no more: see README), for balls
 /// whose radii differ by at most EVENT_NL_RATIO.
 #define EVENT_NL_PHI 0.7
 #define EVENT_NL_RATIO 2.0
 
-/// Where a record's slot is in the queue: the list (or the heap, or
-/// nowhere), the links of the list, the place in the heap.
-struct event_link {
-    int32_t where, next, prev, pos;
-};
+/// The engine's insides (event_impl.h): the balls' records in cell
+/// order, the queue, the grid.
+struct event_in;
 
-/// The engine. Fields are read-only for callers; arrays have n entries.
+/// The engine. Fields are read-only for callers and brought up to date
+/// whenever an event_* call returns; arrays have n entries, by ball number.
 struct event {
     size_t n;
-    struct sim_params p;
-    double t, t0;             ///< now, and the time at init
-    /* By ball number, brought up to date whenever an event_* call returns
-     * (the engine keeps its own copy in cell order). */
-    double *vx, *vy;          ///< velocities
-    long long *ncoll;         ///< ball-ball collisions of each ball
-    double tc;                ///< TC-model time (see event_config)
-    double umin;              ///< normal speeds below this are elastic
-    double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
-    int mono;                 ///< every ball has the mass `mass`
-    double mass;
-    int tc_auto;              ///< tc follows vref
-    /* The uniform field (p.gx, p.gy): every ball accelerates by g, so a
-     * ball at own time tb is at x + v s + g s^2 / 2 at tb + s. */
-    int field;                ///< g != 0
-    int fric;                 ///< p.friction: none, linear or rolling (not drag)
-    double fc;                ///< its constant
-    int general;              ///< a field or friction: pair_time's general path
-    double gx, gy;
-    double hrest;             ///< a ball pressed on a wall by the field leaves it
-                              ///< fast enough to rise at least this high
-    double urest;             ///< sqrt(2 |g| hrest): inelastic, balls part at least this fast
-    /* Balls in cell order (k), in three records each (see event_impl.h): the
-     * flight (position, velocity, own time, radius; 64 bytes), what its
-     * own events need (the queue, ball number, cell; 64 bytes), and the
-     * rest (mass, counts; 32 bytes). */
-    struct event_ball *b;
-    struct event_qrec *q;     ///< each record's pending event, queue links, number, cell
-    struct event_cold *c;     ///< each record's mass, counts and list link
-    int32_t *at;              ///< record of ball number i
-    /* queue: one slot per record, in a calendar (see event_impl.h) */
-    int32_t *near;            ///< heap of the records due before lim
-    int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
-    size_t nnear, nring, nover, nlist, capl, lnext0;
-    double lim, lw;           ///< the heap's end, the lists' span
-    double ilw;               ///< 1 / lw
-    int nomem;                ///< kept for callers: the queue never grows, so 0
-    /* grid (off for a few balls, or when asked) */
-    int grid;
-    long nx, ny;              ///< cells
-    double cw, ch;            ///< cell size, >= the largest small-ball diameter
-    double rsmall;            ///< the largest radius of a small ball
-    struct event_cell *cell;  ///< per cell: its count and first small balls
-    int32_t *more;            ///< per cell: the rest, a doubly linked list (set only while a cell holds more)
-    int32_t *big;             ///< records with reach > 1, looked at by every ball
-    size_t nbig;
-    /* neighbour lists (a dense gas): the cells hold the balls by the
-     * centres their lists were built at, not by where they are */
-    int nl;                   ///< lists on (then grid is 1 too)
-    double skin;              ///< lists reach r_i + r_j + skin
-    double cen_h;             ///< a list is built again this far from its centre
-    struct event_nlist *nbr;  ///< each record's list and centre
-    /* diagnostics */
-    long long collisions, walls, crossings, rebuilds;
-    double ke0, e0, wall_px, wall_py;
+    struct sim_params p;       ///< as given to event_init
+    double t;                  ///< now
+    double *vx, *vy;           ///< velocities
+    long long *ncoll;          ///< ball-ball collisions of each ball
+    long long collisions;      ///< ball-ball collisions since init
+    long long walls;           ///< wall bounces since init
+    struct event_in *in;       ///< NULL before event_init and after event_free
 };
 
 /// What of these parameters the engine cannot simulate ("gravity", "open
@@ -241,8 +173,8 @@ void event_free(struct event *ev);
 ///   wall bounces) even before T; <= 0 for no limit. A front end passes a
 ///   budget per frame so that a frame never takes unbounded time.
 /// @return 1 when the time reached T, 0 when the budget ran out first (then
-///   ev->t is the time of the last event processed), EVENT_ENOMEM when the
-///   queue could not grow (the engine is then unusable).
+///   ev->t is the time of the last event processed). It allocates nothing:
+///   the queue and the cells were sized by event_init.
 int event_advance(struct event *ev, double T, long long max_events);
 
 /// Processes the next @p count physical events (or fewer if none remain);

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void ev_cell_link(struct event *ev, size_t k)
+void ev_cell_link(struct event_in *ev, size_t k)
 {
     if (ev->q[k].reach > 1)
         return;
@@ -33,7 +33,7 @@ void ev_cell_link(struct event *ev, size_t k)
 }
 
 /* Takes record k out of the list of more balls of cell c. */
-static void more_unlink(struct event *ev, long c, size_t k)
+static void more_unlink(struct event_in *ev, long c, size_t k)
 {
     if (ev->c[k].prev >= 0)
         ev->b[ev->c[k].prev].next = ev->b[k].next;
@@ -43,7 +43,7 @@ static void more_unlink(struct event *ev, long c, size_t k)
         ev->c[ev->b[k].next].prev = ev->c[k].prev;
 }
 
-void ev_cell_unlink(struct event *ev, size_t k)
+void ev_cell_unlink(struct event_in *ev, size_t k)
 {
     if (ev->q[k].reach > 1)
         return;
@@ -90,7 +90,7 @@ static long clamp_cell(double q, double size, long n)
  * Balls numbered i are then stored in cell order: *order gets, for each
  * record k, the ball number (a counting sort, stable in ball numbers).
  */
-int ev_grid_size(struct event *ev, const struct sim *s, int32_t *order)
+int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order)
 {
     size_t n = ev->n;
     double rlo = INFINITY, rhi = 0;
@@ -187,7 +187,7 @@ int ev_grid_size(struct event *ev, const struct sim *s, int32_t *order)
  * ball is small, in the cells, when two such balls in contact are in
  * neighbouring cells (2 r (1 + 1e-6) <= the cell); a bigger one is looked
  * at by every ball and looks `reach` cells each side for the small ones. */
-void ev_grid_link(struct event *ev)
+void ev_grid_link(struct event_in *ev)
 {
     size_t cells = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
     static const struct event_cell empty = {0, {-1, -1, -1}};
@@ -237,7 +237,7 @@ void ev_grid_link(struct event *ev)
  * same collisions as the grid and all pairs, bit for bit.
  */
 
-static void nl_add(struct event *ev, size_t k, int32_t j)
+static void nl_add(struct event_in *ev, size_t k, int32_t j)
 {
     struct event_nlist *l = &ev->nbr[k];
     if (l->n >= NL_CAP)
@@ -246,7 +246,7 @@ static void nl_add(struct event *ev, size_t k, int32_t j)
         l->j[l->n++] = j;
 }
 
-static void nl_drop(struct event *ev, size_t k, int32_t j)
+static void nl_drop(struct event_in *ev, size_t k, int32_t j)
 {
     struct event_nlist *l = &ev->nbr[k];
     for (int32_t c = 0; c < l->n; c++)
@@ -257,7 +257,7 @@ static void nl_drop(struct event *ev, size_t k, int32_t j)
 }
 
 /* Whether records k and j, with centres in their lists, are neighbours. */
-static EV_INLINE int nl_near(const struct event *ev, size_t k, size_t j)
+static EV_INLINE int nl_near(const struct event_in *ev, size_t k, size_t j)
 {
     const struct event_nlist *a = &ev->nbr[k], *q = &ev->nbr[j];
     double dx = q->cx - a->cx, dy = q->cy - a->cy;
@@ -268,7 +268,7 @@ static EV_INLINE int nl_near(const struct event *ev, size_t k, size_t j)
 /* Record k's list built anew around where it is now: out of its old
  * neighbours' lists, into the cell of its new centre, then every ball near
  * enough in the 3x3 cells around it into its list and it into theirs. */
-void ev_nl_build(struct event *ev, size_t k)
+void ev_nl_build(struct event_in *ev, size_t k)
 {
     struct event_nlist *l = &ev->nbr[k];
     long x0, x1, y0, y1;
@@ -305,7 +305,7 @@ void ev_nl_build(struct event *ev, size_t k)
 
 /* Every record's list at init, centred where it is (grid_link has put the
  * records into the cells by position). */
-void ev_nl_init(struct event *ev)
+void ev_nl_init(struct event_in *ev)
 {
     const struct event_ball *b = ev->b;
     for (size_t k = 0; k < ev->n; k++) {

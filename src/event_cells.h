@@ -11,26 +11,26 @@
 struct sim;
 
 /// Record @p k into, or out of, the cell its cx, cy name (big balls: none).
-void ev_cell_link(struct event *ev, size_t k);
-void ev_cell_unlink(struct event *ev, size_t k);
+void ev_cell_link(struct event_in *ev, size_t k);
+void ev_cell_unlink(struct event_in *ev, size_t k);
 
 /// Sizes the grid for the balls of @p s and writes, for each record, the
 /// ball number it holds (cell order) into @p order. 0, or -1 out of memory.
-int ev_grid_size(struct event *ev, const struct sim *s, int32_t *order);
+int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order);
 
 /// Every record into its cell, the big ones into ev->big.
-void ev_grid_link(struct event *ev);
+void ev_grid_link(struct event_in *ev);
 
 /// Record @p k's neighbour list built anew around where it is now.
-void ev_nl_build(struct event *ev, size_t k);
+void ev_nl_build(struct event_in *ev, size_t k);
 
 /// Every record's neighbour list at init.
-void ev_nl_init(struct event *ev);
+void ev_nl_init(struct event_in *ev);
 
 /* The grid has a border of empty cells all round, so that the 3x3 cells
  * around any cell are all there: cell (cx, cy), -1 <= cx <= nx, is at
  * (cy + 1) (nx + 2) + cx + 1. */
-static EV_INLINE long cell_at(const struct event *ev, long cx, long cy)
+static EV_INLINE long cell_at(const struct event_in *ev, long cx, long cy)
 {
     return (cy + 1) * (ev->nx + 2) + cx + 1;
 }
@@ -38,7 +38,7 @@ static EV_INLINE long cell_at(const struct event *ev, long cx, long cy)
 /* The balls of cell c, one per call, -1 after the last:
  *     for (int32_t it = 0, j; (j = cell_step(ev, c, &it)) >= 0;)
  * (it: the next place in the cell, or -2 - the last ball of its list). */
-static EV_INLINE int32_t cell_step(const struct event *ev, long c, int32_t *it)
+static EV_INLINE int32_t cell_step(const struct event_in *ev, long c, int32_t *it)
 {
     const struct event_cell *cl = &ev->cell[c];
     int32_t i = *it, j;
@@ -56,7 +56,7 @@ static EV_INLINE int32_t cell_step(const struct event *ev, long c, int32_t *it)
 
 /* The cells record k must look at: its own and reach[k] on every side,
  * clipped to the grid. */
-static inline void cell_window(const struct event *ev, size_t k, long *x0, long *x1,
+static inline void cell_window(const struct event_in *ev, size_t k, long *x0, long *x1,
                                long *y0, long *y1)
 {
     long reach = ev->q[k].reach;

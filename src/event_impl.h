@@ -33,6 +33,21 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/// A record's pending event, 16 bytes (records in cell order): j >= 0:
+/// the collision of the record with record j; j < 0: the record alone,
+/// code -1 - j (the EV_ codes below: walls, crossings).
+struct event_item {
+    double t;
+    int32_t j;
+    uint32_t cp; ///< the partner's counter at prediction
+};
+
+/// Where a record's slot is in the queue: the list (or the heap, or
+/// nowhere), the links of the list, the place in the heap.
+struct event_link {
+    int32_t where, next, prev, pos;
+};
+
 /* A ball at its own time tb: position, velocity, radius, the time of its
  * next wall (tlim), its collision counter (a prediction with it is stale
  * once the counter has moved on) and the next ball in its cell's list of
@@ -150,23 +165,79 @@ struct event_cold {
  * stale test compares counters for equality only. */
 #define EV_CNT0 0xffffff00u
 
+/* The engine's insides; struct event (event.h) shows callers what they read
+ * and points here. */
+struct event_in {
+    size_t n;
+    struct sim_params p;
+    double t, t0;             ///< now, and the time at init
+    double tc;                ///< TC-model time (see event_config)
+    double umin;              ///< normal speeds below this are elastic
+    double vref, rmin;        ///< fastest speed seen (init, kicks), smallest radius
+    int mono;                 ///< every ball has the mass `mass`
+    double mass;
+    int tc_auto;              ///< tc follows vref
+    /* The uniform field (p.gx, p.gy): every ball accelerates by g, so a
+     * ball at own time tb is at x + v s + g s^2 / 2 at tb + s. */
+    int field;                ///< g != 0
+    int fric;                 ///< p.friction: none, linear or rolling (not drag)
+    double fc;                ///< its constant
+    int general;              ///< a field or friction: pair_time's general path
+    double gx, gy;
+    double hrest;             ///< a ball pressed on a wall by the field leaves it
+                              ///< fast enough to rise at least this high
+    double urest;             ///< sqrt(2 |g| hrest): inelastic, balls part at least this fast
+    /* Balls in cell order (k), in three records each (see event_impl.h): the
+     * flight (position, velocity, own time, radius; 64 bytes), what its
+     * own events need (the queue, ball number, cell; 64 bytes), and the
+     * rest (mass, counts; 32 bytes). */
+    struct event_ball *b;
+    struct event_qrec *q;     ///< each record's pending event, queue links, number, cell
+    struct event_cold *c;     ///< each record's mass, counts and list link
+    int32_t *at;              ///< record of ball number i
+    /* queue: one slot per record, in a calendar (see event_impl.h) */
+    int32_t *near;            ///< heap of the records due before lim
+    int32_t *lhead;           ///< the nlist lists of the ring, then the overflow
+    size_t nnear, nring, nover, nlist, capl, lnext0;
+    double lim, lw;           ///< the heap's end, the lists' span
+    double ilw;               ///< 1 / lw
+    /* grid (off for a few balls, or when asked) */
+    int grid;
+    long nx, ny;              ///< cells
+    double cw, ch;            ///< cell size, >= the largest small-ball diameter
+    double rsmall;            ///< the largest radius of a small ball
+    struct event_cell *cell;  ///< per cell: its count and first small balls
+    int32_t *more;            ///< per cell: the rest, a doubly linked list (set only while a cell holds more)
+    int32_t *big;             ///< records with reach > 1, looked at by every ball
+    size_t nbig;
+    /* neighbour lists (a dense gas): the cells hold the balls by the
+     * centres their lists were built at, not by where they are */
+    int nl;                   ///< lists on (then grid is 1 too)
+    double skin;              ///< lists reach r_i + r_j + skin
+    double cen_h;             ///< a list is built again this far from its centre
+    struct event_nlist *nbr;  ///< each record's list and centre
+    /* diagnostics */
+    long long collisions, walls, crossings, rebuilds;
+    double ke0, e0, wall_px, wall_py;
+};
+
 /* Record k's counter one on (a collision, a bounce or a kick): the cold
  * record hears of it only when it wraps. */
-static EV_INLINE void count(struct event *ev, size_t k)
+static EV_INLINE void count(struct event_in *ev, size_t k)
 {
     if (++ev->b[k].cnt == 0)
         ev->c[k].hi++;
 }
 
 /* Record k's counter one on for a bounce or a kick (not a collision). */
-static inline void count_other(struct event *ev, size_t k)
+static inline void count_other(struct event_in *ev, size_t k)
 {
     count(ev, k);
     ev->c[k].other++;
 }
 
 /* Record k's collisions: its counter's steps but the others. */
-static inline long long kcoll(const struct event *ev, size_t k)
+static inline long long kcoll(const struct event_in *ev, size_t k)
 {
     uint64_t steps = ((uint64_t)ev->c[k].hi << 32) + ev->b[k].cnt;
     return (long long)(steps - (uint64_t)ev->c[k].other);
@@ -179,24 +250,24 @@ static inline long long kcoll(const struct event *ev, size_t k)
  * aligned, through mem.h), or NULL. */
 void *ev_array(size_t n, size_t size);
 /* event_init.c: tc and umin from the fastest ball seen at init or in a kick. */
-void ev_set_scales(struct event *ev, double vmax);
+void ev_set_scales(struct event_in *ev, double vmax);
 
 /* event_predict.c: record k's own next event (a wall, a crossing, a new
  * list) into *e, and its tlim. */
-void ev_predict_own(struct event *ev, size_t k, struct event_item *e);
+void ev_predict_own(struct event_in *ev, size_t k, struct event_item *e);
 /* event_predict.c: record k predicted again (its partner @p skip left out,
  * (size_t)-1 for none): its slot becomes its earliest event. */
-void ev_predict(struct event *ev, size_t k, size_t skip);
+void ev_predict(struct event_in *ev, size_t k, size_t skip);
 /* event_predict.c: record k has crossed into the next cell (dx, dy): only
  * the cells come into reach are new. */
-void ev_predict_crossed(struct event *ev, size_t k, long dx, long dy);
+void ev_predict_crossed(struct event_in *ev, size_t k, long dx, long dy);
 /* event_predict.c: record k has left its list's circle: a new list, and
  * its predictions over the balls new to it. */
-void ev_renew(struct event *ev, size_t k);
+void ev_renew(struct event_in *ev, size_t k);
 
 /* event_run.c: kinetic energy now, in ball number order; with *pf the
  * field's potential and *out the balls wholly past an open side. */
-double ev_kinetic(const struct event *ev, double *pf, long *out);
+double ev_kinetic(const struct event_in *ev, double *pf, long *out);
 /* event_run.c: the arrays by ball number brought up to date. */
 void ev_publish(struct event *ev);
 

@@ -81,7 +81,7 @@ struct event_config event_default_config(void)
     return c;
 }
 
-static int overlap(const struct event *ev, size_t k, size_t j)
+static int overlap(const struct event_in *ev, size_t k, size_t j)
 {
     const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
     double dx = q->x - a->x, dy = q->y - a->y;
@@ -90,7 +90,7 @@ static int overlap(const struct event *ev, size_t k, size_t j)
 }
 
 /* Pair (k, j) as a candidate for record k's earliest collision. */
-static void offer(struct event *ev, size_t k, size_t j, double t)
+static void offer(struct event_in *ev, size_t k, size_t j, double t)
 {
     const struct event_ball *a = &ev->b[k], *q = &ev->b[j];
     if (t < a->tlim && t < q->tlim) {
@@ -106,7 +106,7 @@ struct first_pair {
 };
 
 /* Pair (k, j) at init: its collision for both, and the overlap check. */
-static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *fp)
+static void init_pair(struct event_in *ev, size_t k, size_t j, struct first_pair *fp)
 {
     if (fp->check && overlap(ev, k, j)) {
         size_t i1 = (size_t)ev->q[k].id, i2 = (size_t)ev->q[j].id;
@@ -128,7 +128,7 @@ static void init_pair(struct event *ev, size_t k, size_t j, struct first_pair *f
  * big ball meets those within its reach and the other big ones. Linear in
  * n for balls of similar sizes (all pairs without the grid).
  */
-static void init_pairs(struct event *ev, struct first_pair *fp)
+static void init_pairs(struct event_in *ev, struct first_pair *fp)
 {
     size_t n = ev->n;
     for (size_t k = 0; k < n; k++)
@@ -187,7 +187,7 @@ static int find_wall(const struct sim *s, struct event_fault *f)
 }
 
 /* tc and umin from the fastest ball seen at init or in a kick. */
-void ev_set_scales(struct event *ev, double vmax)
+void ev_set_scales(struct event_in *ev, double vmax)
 {
     if (vmax > ev->vref) {
         ev->vref = vmax;
@@ -216,13 +216,13 @@ void ev_set_scales(struct event *ev, double vmax)
     }
 }
 
-int event_init(struct event *ev, const struct sim *s,
+int event_init(struct event *pub, const struct sim *s,
                const struct event_config *cfg, struct event_fault *fault)
 {
     struct event_config dc = event_default_config();
     if (!cfg)
         cfg = &dc;
-    memset(ev, 0, sizeof *ev);
+    memset(pub, 0, sizeof *pub);
     if (s->n > (size_t)INT32_MAX)
         return EVENT_ENOMEM;
     if (!cfg->allow_overlap) {
@@ -230,7 +230,14 @@ int event_init(struct event *ev, const struct sim *s,
         if (rc)
             return rc;
     }
+    struct event_in *ev = ev_array(1, sizeof *ev);
+    if (!ev)
+        return EVENT_ENOMEM;
+    memset(ev, 0, sizeof *ev);
+    pub->in = ev;
     size_t n = s->n, cnt = n ? n : 1;
+    pub->n = n;
+    pub->p = s->p;
     ev->n = n;
     ev->p = s->p;
     ev->t = ev->t0 = s->t;
@@ -265,9 +272,9 @@ int event_init(struct event *ev, const struct sim *s,
     fail |= !(ev->c = ev_array(cnt, sizeof *ev->c));
     if (ev->nl)
         fail |= !(ev->nbr = ev_array(cnt, sizeof *ev->nbr));
-    fail |= !(ev->vx = ev_array(cnt, sizeof *ev->vx));
-    fail |= !(ev->vy = ev_array(cnt, sizeof *ev->vy));
-    fail |= !(ev->ncoll = ev_array(cnt, sizeof *ev->ncoll)); /* set by publish */
+    fail |= !(pub->vx = ev_array(cnt, sizeof *pub->vx));
+    fail |= !(pub->vy = ev_array(cnt, sizeof *pub->vy));
+    fail |= !(pub->ncoll = ev_array(cnt, sizeof *pub->ncoll)); /* set by publish */
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = ev_array(ev->capl + 1, sizeof *ev->lhead));
     fail |= !(ev->at = ev_array(cnt, sizeof *ev->at));
@@ -275,7 +282,7 @@ int event_init(struct event *ev, const struct sim *s,
     int32_t *order = malloc(cnt * sizeof *order);
     if (fail || !order || (ev->grid && ev_grid_size(ev, s, order))) {
         free(order);
-        event_free(ev);
+        event_free(pub);
         return EVENT_ENOMEM;
     }
     double rmin = INFINITY, vmax = 0;
@@ -331,22 +338,29 @@ int event_init(struct event *ev, const struct sim *s,
             fault->i = fp.bi;
             fault->j = fp.bj;
         }
-        event_free(ev);
+        event_free(pub);
         return EVENT_EOVERLAP;
     }
     for (size_t k = 0; k < n; k++)
         if (ev_less(ev, (int32_t)k, &ev->q[k].pair, (int32_t)k, &ev->q[k].slot))
             ev->q[k].slot = ev->q[k].pair;
     ev_q_rebuild(ev);
-    ev_publish(ev);
+    ev_publish(pub);
     return EVENT_OK;
 }
 
-void event_free(struct event *ev)
+void event_free(struct event *pub)
 {
-    void *p[] = {ev->b, ev->q, ev->c, ev->vx, ev->vy, ev->ncoll, ev->lhead,
-                 ev->near, ev->at, ev->cell, ev->more, ev->big, ev->nbr};
-    for (size_t a = 0; a < sizeof p / sizeof *p; a++)
-        mem_free(p[a]);
-    memset(ev, 0, sizeof *ev);
+    struct event_in *ev = pub->in;
+    if (ev) {
+        void *p[] = {ev->b, ev->q, ev->c, ev->lhead, ev->near, ev->at, ev->cell,
+                     ev->more, ev->big, ev->nbr};
+        for (size_t a = 0; a < sizeof p / sizeof *p; a++)
+            mem_free(p[a]);
+        mem_free(ev);
+    }
+    mem_free(pub->vx);
+    mem_free(pub->vy);
+    mem_free(pub->ncoll);
+    memset(pub, 0, sizeof *pub);
 }

@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-static void predict_own_general(struct event *ev, size_t k, struct event_item *e);
+static void predict_own_general(struct event_in *ev, size_t k, struct event_item *e);
 
 /* Record k's own next event: the first wall, and with the grid the first
  * cell crossing. Sets its tlim (the wall's time: a crossing changes no
@@ -23,13 +23,13 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
  * measured (a tenth of an event's); a field, friction or open sides in
  * predict_own_general. */
 /* A record's own event @p code at time @p t (not before now) into *e. */
-static EV_INLINE void own_event(const struct event *ev, double t, int code,
+static EV_INLINE void own_event(const struct event_in *ev, double t, int code,
                                 struct event_item *e)
 {
     *e = (struct event_item){t < ev->t ? ev->t : t, -1 - code, 0};
 }
 
-void ev_predict_own(struct event *ev, size_t k, struct event_item *e)
+void ev_predict_own(struct event_in *ev, size_t k, struct event_item *e)
 {
     if (ev->general || ev->p.open) {
         predict_own_general(ev, k, e);
@@ -91,7 +91,7 @@ void ev_predict_own(struct event *ev, size_t k, struct event_item *e)
 /* predict_own in a field (parabolas: walls and crossings the roots of
  * quadratics, or of a quartic on the round table), with friction (straight
  * paths slowing down: times from path factors) or with open sides. */
-static void predict_own_general(struct event *ev, size_t k, struct event_item *e)
+static void predict_own_general(struct event_in *ev, size_t k, struct event_item *e)
 {
     struct event_ball *a = &ev->b[k];
     double best = INFINITY;
@@ -172,7 +172,7 @@ static void predict_own_general(struct event *ev, size_t k, struct event_item *e
 /* The collision of ball @p a (record k) and record j becomes the slot
  * *best if it comes before both balls' next walls (a bounce predicts its
  * ball again, which finds the pair again) and before *best. */
-static EV_INLINE void offer_pair(const struct event *ev, const struct event_ball *a,
+static EV_INLINE void offer_pair(const struct event_in *ev, const struct event_ball *a,
                                  size_t k, size_t j, double t, struct event_item *best)
 {
     const struct event_ball *q = &ev->b[j];
@@ -183,7 +183,7 @@ static EV_INLINE void offer_pair(const struct event *ev, const struct event_ball
     }
 }
 
-static EV_INLINE void predict_pair(const struct event *ev, const struct event_ball *a,
+static EV_INLINE void predict_pair(const struct event_in *ev, const struct event_ball *a,
                                    size_t k, size_t j, struct event_item *best, int general)
 {
     offer_pair(ev, a, k, j, pair_time(ev, a, &ev->b[j], general, INFINITY), best);
@@ -195,7 +195,7 @@ static EV_INLINE void predict_pair(const struct event *ev, const struct event_ba
  * one (about half: a branch on them is anyone's guess); the second times
  * those, each bounded by the best so far (see straight_time). @p now: as
  * plain_time's. */
-static EV_INLINE void predict_plain(const struct event *ev, const struct event_ball *a,
+static EV_INLINE void predict_plain(const struct event_in *ev, const struct event_ball *a,
                                     size_t k, size_t skip, int32_t *cand, size_t nc,
                                     struct event_item *best, int now)
 {
@@ -219,7 +219,7 @@ static EV_INLINE void predict_plain(const struct event *ev, const struct event_b
  * balls gathered at once, without a branch per ball, then predicted (k
  * itself drops out as receding: D = V = 0); the more of crowded cells
  * after them. */
-static EV_INLINE void predict_window(const struct event *ev, const struct event_ball *a,
+static EV_INLINE void predict_window(const struct event_in *ev, const struct event_ball *a,
                                      size_t k, size_t skip, long cx, long cy, long w,
                                      long h, struct event_item *best, int general)
 {
@@ -261,7 +261,7 @@ static EV_INLINE void predict_window(const struct event *ev, const struct event_
  * without the grid), except @p skip (its partner just now, receding: two
  * balls flying apart never meet again before one of them changes course).
  * Only small balls are in the cells; the big ones are looked at by all. */
-static EV_INLINE void predict_pairs_in(const struct event *ev, size_t k, size_t skip,
+static EV_INLINE void predict_pairs_in(const struct event_in *ev, size_t k, size_t skip,
                                        struct event_item *out, int general)
 {
     /* local copies: the compiler need not reload them after each store */
@@ -311,7 +311,7 @@ static EV_INLINE void predict_pairs_in(const struct event *ev, size_t k, size_t 
 }
 
 /* predict_pairs_in, expanded for plain hard balls and for the rest */
-static void predict_pairs(const struct event *ev, size_t k, size_t skip,
+static void predict_pairs(const struct event_in *ev, size_t k, size_t skip,
                           struct event_item *out)
 {
     if (ev->general)
@@ -322,7 +322,7 @@ static void predict_pairs(const struct event *ev, size_t k, size_t skip,
 
 /* Record k's earliest collision is @p pair and its own next event @p own:
  * its slot becomes the earlier. */
-static EV_INLINE void settle(struct event *ev, size_t k, struct event_item pair,
+static EV_INLINE void settle(struct event_in *ev, size_t k, struct event_item pair,
                              struct event_item own)
 {
     ev->q[k].pair = pair;
@@ -330,7 +330,7 @@ static EV_INLINE void settle(struct event *ev, size_t k, struct event_item pair,
 }
 
 /* Predicts record k again: its slot becomes its earliest event. */
-void ev_predict(struct event *ev, size_t k, size_t skip)
+void ev_predict(struct event_in *ev, size_t k, size_t skip)
 {
     struct event_item own, pair = {INFINITY, -1, 0};
     ev_predict_own(ev, k, &own);
@@ -342,7 +342,7 @@ void ev_predict(struct event *ev, size_t k, size_t skip)
  * collisions it predicted stay right, the earliest of them is in pair[k],
  * so only the row or column of cells that has come into reach is new (and
  * the big balls). A stale earliest hides the next one: then all again. */
-static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, long dy,
+static EV_INLINE void predict_crossed_in(struct event_in *ev, size_t k, long dx, long dy,
                                          int general)
 {
     struct event_item pair = ev->q[k].pair;
@@ -368,7 +368,7 @@ static EV_INLINE void predict_crossed_in(struct event *ev, size_t k, long dx, lo
 }
 
 /* predict_crossed_in, expanded as predict_pairs is */
-void ev_predict_crossed(struct event *ev, size_t k, long dx, long dy)
+void ev_predict_crossed(struct event_in *ev, size_t k, long dx, long dy)
 {
     if (ev->general)
         predict_crossed_in(ev, k, dx, dy, 1);
@@ -378,7 +378,7 @@ void ev_predict_crossed(struct event *ev, size_t k, long dx, long dy)
 
 /* Record k has moved cen_h from the centre of its list: a new list, and
  * its predictions over the balls new to it (no course changes). */
-void ev_renew(struct event *ev, size_t k)
+void ev_renew(struct event_in *ev, size_t k)
 {
     struct event_nlist old = ev->nbr[k];
     ev_nl_build(ev, k);

@@ -31,12 +31,12 @@ enum { Q_NEAR = -1, Q_NONE = -2 };
 #define Q_PER_LIST 4.0
 
 /* near-heap order of records k and j */
-static EV_INLINE int near_less(const struct event *ev, int32_t k, int32_t j)
+static EV_INLINE int near_less(const struct event_in *ev, int32_t k, int32_t j)
 {
     return ev_less(ev, k, &ev->q[k].slot, j, &ev->q[j].slot);
 }
 
-static void near_up(struct event *ev, size_t h, int32_t k)
+static void near_up(struct event_in *ev, size_t h, int32_t k)
 {
     int32_t *nr = ev->near;
     while (h > 0) {
@@ -51,7 +51,7 @@ static void near_up(struct event *ev, size_t h, int32_t k)
     ev->q[k].ql.pos = (int32_t)h;
 }
 
-static void near_down(struct event *ev, size_t h, int32_t k)
+static void near_down(struct event_in *ev, size_t h, int32_t k)
 {
     int32_t *nr = ev->near;
     size_t n = ev->nnear;
@@ -74,7 +74,7 @@ static void near_down(struct event *ev, size_t h, int32_t k)
 /* Record k's event is among the next few dozen: its records, and its
  * partner's, are fetched into the cache meanwhile (with a million balls
  * each of them is otherwise a miss when the event comes up). */
-static EV_INLINE void prefetch_event(const struct event *ev, int32_t k)
+static EV_INLINE void prefetch_event(const struct event_in *ev, int32_t k)
 {
 #if defined(__GNUC__)
     int32_t j = ev->q[k].slot.j;
@@ -94,7 +94,7 @@ static EV_INLINE void prefetch_event(const struct event *ev, int32_t k)
 }
 
 /* Record k's slot has changed while in the heap: move it to its place. */
-static void near_fix(struct event *ev, int32_t k)
+static void near_fix(struct event_in *ev, int32_t k)
 {
     size_t h = (size_t)ev->q[k].ql.pos;
     if (h > 0 && near_less(ev, k, ev->near[(h - 1) / 2]))
@@ -103,7 +103,7 @@ static void near_fix(struct event *ev, int32_t k)
         near_down(ev, h, k);
 }
 
-static void q_unlink(struct event *ev, int32_t k)
+static void q_unlink(struct event_in *ev, int32_t k)
 {
     int32_t w = ev->q[k].ql.where;
     if (w == Q_NONE)
@@ -131,7 +131,7 @@ static void q_unlink(struct event *ev, int32_t k)
     ev->q[k].ql.where = Q_NONE;
 }
 
-static void list_push(struct event *ev, int32_t k, size_t w)
+static void list_push(struct event_in *ev, int32_t k, size_t w)
 {
     ev->q[k].ql.where = (int32_t)w;
     ev->q[k].ql.prev = -1;
@@ -142,7 +142,7 @@ static void list_push(struct event *ev, int32_t k, size_t w)
 }
 
 /* Files record k by its slot's time. */
-static void q_file(struct event *ev, int32_t k)
+static void q_file(struct event_in *ev, int32_t k)
 {
     double t = ev->q[k].slot.t;
     if (!(t < INFINITY)) { /* never, or NaN (a state gone non-finite): no event,
@@ -170,7 +170,7 @@ static void q_file(struct event *ev, int32_t k)
 }
 
 /* Record k's new slot. */
-void ev_set_slot(struct event *ev, int32_t k, struct event_item e)
+void ev_set_slot(struct event_in *ev, int32_t k, struct event_item e)
 {
     if (ev->q[k].ql.where == Q_NEAR && e.t < ev->lim) {
         ev->q[k].slot = e;
@@ -186,7 +186,7 @@ void ev_set_slot(struct event *ev, int32_t k, struct event_item e)
  * event, the lists are Q_PER_LIST mean gaps between events wide and span
  * four mean times to a ball's next event. O(n); at init, and when the ring
  * runs empty or the overflow holds most events. */
-void ev_q_rebuild(struct event *ev)
+void ev_q_rebuild(struct event_in *ev)
 {
     size_t n = ev->n, live = 0;
     double tmin = INFINITY, sum = 0;
@@ -220,7 +220,7 @@ void ev_q_rebuild(struct event *ev)
 }
 
 /* The record of the earliest event, or -1 when there is none. */
-int32_t ev_q_top(struct event *ev)
+int32_t ev_q_top(struct event_in *ev)
 {
     for (;;) {
         if (ev->nnear && ev->q[ev->near[0]].slot.t < ev->lim)

@@ -9,18 +9,18 @@
 #include "event_impl.h"
 
 /// Record @p k's slot becomes @p e, filed in the calendar.
-void ev_set_slot(struct event *ev, int32_t k, struct event_item e);
+void ev_set_slot(struct event_in *ev, int32_t k, struct event_item e);
 
 /// Sizes the calendar anew from every record's slot and files them all.
-void ev_q_rebuild(struct event *ev);
+void ev_q_rebuild(struct event_in *ev);
 
 /// The record of the earliest event, or -1 when there is none.
-int32_t ev_q_top(struct event *ev);
+int32_t ev_q_top(struct event_in *ev);
 
 /* The total order of events: time, then lower ball number, then partner
  * (single ball events, j < 0, first). Ties in time are rare: only they look
  * the ball numbers up. */
-EV_LOCAL int ev_tie(const struct event *ev, int32_t ka, const struct event_item *a,
+EV_LOCAL int ev_tie(const struct event_in *ev, int32_t ka, const struct event_item *a,
                     int32_t kb, const struct event_item *b)
 {
     int32_t ai = ev->q[ka].id, aj = a->j, bi = ev->q[kb].id, bj = b->j;
@@ -45,7 +45,7 @@ EV_LOCAL int ev_tie(const struct event *ev, int32_t ka, const struct event_item 
     return aj < bj;
 }
 
-static EV_INLINE int ev_less(const struct event *ev, int32_t ka,
+static EV_INLINE int ev_less(const struct event_in *ev, int32_t ka,
                              const struct event_item *a, int32_t kb,
                              const struct event_item *b)
 {
@@ -54,7 +54,7 @@ static EV_INLINE int ev_less(const struct event *ev, int32_t ka,
 
 /* Whether collision e was predicted before its partner changed course
  * (its counter has moved on since). */
-static inline int stale(const struct event *ev, const struct event_item *e)
+static inline int stale(const struct event_in *ev, const struct event_item *e)
 {
     return e->j >= 0 && e->cp != ev->b[e->j].cnt;
 }

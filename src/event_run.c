@@ -12,14 +12,14 @@
 #include <math.h>
 #include <string.h>
 
-static void drift_general(struct event *ev, struct event_ball *a)
+static void drift_general(struct event_in *ev, struct event_ball *a)
 {
     ev_ball_at(ev, a, ev->t, &a->x, &a->y, &a->vx, &a->vy);
     a->tb = ev->t;
 }
 
 /* Ball a to the current time (its own time becomes now). */
-static EV_INLINE void drift(struct event *ev, struct event_ball *a)
+static EV_INLINE void drift(struct event_in *ev, struct event_ball *a)
 {
     if (ev->general) {
         drift_general(ev, a);
@@ -36,7 +36,7 @@ static EV_INLINE void drift(struct event *ev, struct event_ball *a)
  * (as for real viscoelastic balls, e -> 1 as the impact speed -> 0). Both
  * keep inelastic collapse from stopping time; the second also keeps a
  * cooling gas from slowing down towards underflow. */
-static double restitution(const struct event *ev, size_t i, size_t j, double u)
+static double restitution(const struct event_in *ev, size_t i, size_t j, double u)
 {
     double e = ev->p.restitution;
     if (e < 1 && (fabs(u) < ev->umin || ev->t - ev->c[i].tlast < ev->tc ||
@@ -52,7 +52,7 @@ static double restitution(const struct event *ev, size_t i, size_t j, double u)
  * v_j += J/m_j n. Momentum is kept, the normal relative velocity becomes
  * -e u, and with e = 1 energy is kept.
  */
-static void collide(struct event *ev, size_t i, size_t j)
+static void collide(struct event_in *ev, size_t i, size_t j)
 {
     struct event_ball *p = &ev->b[i], *q = &ev->b[j];
     drift(ev, p);
@@ -98,7 +98,7 @@ static void collide(struct event *ev, size_t i, size_t j)
  * finite time, or sitting at zero time. Elastic bounces are otherwise
  * exact.
  */
-static double rest_normal(const struct event *ev, double u, double un, double gn,
+static double rest_normal(const struct event_in *ev, double u, double un, double gn,
                           double depth)
 {
     /* u: the normal speed it came with (> 0 towards the wall), un: the
@@ -115,7 +115,7 @@ static double rest_normal(const struct event *ev, double u, double un, double gn
     return un;
 }
 
-static void bounce_field(const struct event *ev, double *v, double q, double g,
+static void bounce_field(const struct event_in *ev, double *v, double q, double g,
                          double wall, double out, double e)
 {
     double u = out * *v;
@@ -124,7 +124,7 @@ static void bounce_field(const struct event *ev, double *v, double q, double g,
     *v = out * rest_normal(ev, u, out * *v, out * g, out * (q - wall));
 }
 
-static void bounce(struct event *ev, size_t k, int code)
+static void bounce(struct event_in *ev, size_t k, int code)
 {
     struct event_ball *a = &ev->b[k];
     drift(ev, a);
@@ -183,7 +183,7 @@ static void bounce(struct event *ev, size_t k, int code)
     ev_predict(ev, k, (size_t)-1);
 }
 
-static void cross(struct event *ev, size_t k, int code)
+static void cross(struct event_in *ev, size_t k, int code)
 {
     ev_cell_unlink(ev, k);
     long dx = 0, dy = 0;
@@ -207,7 +207,7 @@ static void cross(struct event *ev, size_t k, int code)
 }
 
 /* The 3x3 cells around record k, into the cache. */
-static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
+static EV_INLINE void prefetch_window(const struct event_in *ev, int32_t k)
 {
 #if defined(__GNUC__)
     /* each row of three cells is 48 bytes: its two ends (the border
@@ -226,7 +226,7 @@ static EV_INLINE void prefetch_window(const struct event *ev, int32_t k)
 /* The next event is most likely one of the two below the heap's top:
  * the cells around their balls into the cache (with a million balls each
  * row of cells is otherwise a miss). */
-static EV_INLINE void prefetch_cells(const struct event *ev)
+static EV_INLINE void prefetch_cells(const struct event_in *ev)
 {
     if (!ev->grid || ev->nl || ev->n < EV_PREFETCH_MIN)
         return;
@@ -240,7 +240,7 @@ static EV_INLINE void prefetch_cells(const struct event *ev)
 
 /* The balls in place in each of the 3x3 cells around record k into the cache
  * at once, rather than one after the other as the walk reaches them. */
-static EV_INLINE void prefetch_records(const struct event *ev, int32_t k)
+static EV_INLINE void prefetch_records(const struct event_in *ev, int32_t k)
 {
 #if defined(__GNUC__)
     long x0, x1, y0, y1;
@@ -258,7 +258,7 @@ static EV_INLINE void prefetch_records(const struct event *ev, int32_t k)
 }
 
 /* The balls in record k's neighbour list into the cache at once. */
-static EV_INLINE void prefetch_list(const struct event *ev, int32_t k)
+static EV_INLINE void prefetch_list(const struct event_in *ev, int32_t k)
 {
 #if defined(__GNUC__)
     const struct event_nlist *l = &ev->nbr[k];
@@ -271,7 +271,7 @@ static EV_INLINE void prefetch_list(const struct event *ev, int32_t k)
 }
 
 /* The neighbours of the event's balls, before its work begins. */
-static EV_INLINE void prefetch_balls(const struct event *ev, int32_t k,
+static EV_INLINE void prefetch_balls(const struct event_in *ev, int32_t k,
                                      const struct event_item *e)
 {
     if (!ev->grid || ev->n < EV_PREFETCH_MIN)
@@ -290,7 +290,7 @@ static EV_INLINE void prefetch_balls(const struct event *ev, int32_t k,
 /* The engine's loop: events with t <= T, at most max physical ones (<= 0:
  * no limit). Returns 1 when the queue holds nothing more up to T, 0 when the
  * budget ran out. *done counts the physical events. */
-static int run(struct event *ev, double T, long long max, long long *done)
+static int run(struct event_in *ev, double T, long long max, long long *done)
 {
     *done = 0;
     for (;;) {
@@ -327,28 +327,32 @@ static int run(struct event *ev, double T, long long max, long long *done)
     return 1;
 }
 
-int event_advance(struct event *ev, double T, long long max_events)
+int event_advance(struct event *pub, double T, long long max_events)
 {
+    struct event_in *ev = pub->in;
+    if (!ev) /* no engine: nothing happens */
+        return 1;
     long long done;
     int rc = run(ev, T, max_events, &done);
     if (rc == 1 && T > ev->t)
         ev->t = T;
-    ev_publish(ev);
+    ev_publish(pub);
     return rc;
 }
 
-long long event_step(struct event *ev, long long count)
+long long event_step(struct event *pub, long long count)
 {
     long long done;
-    if (count <= 0)
+    if (count <= 0 || !pub->in)
         return 0;
-    run(ev, INFINITY, count, &done);
-    ev_publish(ev);
+    run(pub->in, INFINITY, count, &done);
+    ev_publish(pub);
     return done;
 }
 
-void event_kick(struct event *ev, size_t i, double vx, double vy)
+void event_kick(struct event *pub, size_t i, double vx, double vy)
 {
+    struct event_in *ev = pub->in;
     size_t k = (size_t)ev->at[i];
     struct event_ball *a = &ev->b[k];
     drift(ev, a);
@@ -361,17 +365,21 @@ void event_kick(struct event *ev, size_t i, double vx, double vy)
     ev_set_scales(ev, sqrt(vx * vx + vy * vy));
     count_other(ev, k);
     ev_predict(ev, k, (size_t)-1);
-    ev_publish(ev);
+    ev_publish(pub);
 }
 
-void event_position(const struct event *ev, size_t i, double *x, double *y)
+void event_position(const struct event *pub, size_t i, double *x, double *y)
 {
+    const struct event_in *ev = pub->in;
     double vx, vy;
     ball_now(ev, &ev->b[ev->at[i]], x, y, &vx, &vy);
 }
 
-void event_to_sim(const struct event *ev, struct sim *s)
+void event_to_sim(const struct event *pub, struct sim *s)
 {
+    const struct event_in *ev = pub->in;
+    if (!ev)
+        return;
     for (size_t i = 0; i < ev->n; i++)
         ball_now(ev, &ev->b[ev->at[i]], &s->x[i], &s->y[i], &s->vx[i], &s->vy[i]);
     s->t = ev->t;
@@ -379,7 +387,7 @@ void event_to_sim(const struct event *ev, struct sim *s)
 
 /* Kinetic energy now, summed in ball number order; with *pf the field's
  * potential -sum m g.x and with *out the balls wholly past an open side. */
-double ev_kinetic(const struct event *ev, double *pf, long *out)
+double ev_kinetic(const struct event_in *ev, double *pf, long *out)
 {
     double ke = 0, f = 0;
     long o = 0;
@@ -402,20 +410,29 @@ double ev_kinetic(const struct event *ev, double *pf, long *out)
     return ke;
 }
 
-/* Brings the arrays by ball number up to date. */
-void ev_publish(struct event *ev)
+/* Brings what callers read (struct event) up to date. */
+void ev_publish(struct event *pub)
 {
+    const struct event_in *ev = pub->in;
     for (size_t k = 0; k < ev->n; k++) {
         size_t i = (size_t)ev->q[k].id;
         double x, y;
-        ball_now(ev, &ev->b[k], &x, &y, &ev->vx[i], &ev->vy[i]);
-        ev->ncoll[i] = kcoll(ev, k);
+        ball_now(ev, &ev->b[k], &x, &y, &pub->vx[i], &pub->vy[i]);
+        pub->ncoll[i] = kcoll(ev, k);
     }
+    pub->t = ev->t;
+    pub->collisions = ev->collisions;
+    pub->walls = ev->walls;
 }
 
-void event_diag(const struct event *ev, struct event_diag *d)
+void event_diag(const struct event *pub, struct event_diag *d)
 {
+    const struct event_in *ev = pub->in;
     memset(d, 0, sizeof *d);
+    if (!ev) {
+        d->mft = INFINITY;
+        return;
+    }
     d->collisions = ev->collisions;
     d->walls = ev->walls;
     d->crossings = ev->crossings;

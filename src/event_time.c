@@ -21,7 +21,7 @@
  * k the path factor: every straight-line prediction (walls, the round
  * table, cell crossings) is made in k and turned into time by path_time.
  */
-static void path_factors(const struct event *ev, const struct event_ball *a, double s,
+static void path_factors(const struct event_in *ev, const struct event_ball *a, double s,
                          double *k, double *m)
 {
     if (ev->fric == SIM_FRICTION_LINEAR) {
@@ -51,7 +51,7 @@ static void path_factors(const struct event *ev, const struct event_ball *a, dou
 /* The time s >= 0 at which ball a's path factor reaches k (a distance at
  * its speed at tb), INFINITY when it stops first: the inverse of
  * path_factors' k. Without friction, k itself. */
-double ev_path_time(const struct event *ev, const struct event_ball *a, double k)
+double ev_path_time(const struct event_in *ev, const struct event_ball *a, double k)
 {
     if (!ev->fric || !(k > 0) || !(k < INFINITY))
         return k;
@@ -66,7 +66,7 @@ double ev_path_time(const struct event *ev, const struct event_ball *a, double k
 }
 
 /* Ball a's position and velocity at time t >= its own time. */
-void ev_ball_at(const struct event *ev, const struct event_ball *a, double t,
+void ev_ball_at(const struct event_in *ev, const struct event_ball *a, double t,
                 double *x, double *y, double *vx, double *vy)
 {
     double dt = t - a->tb;
@@ -101,7 +101,7 @@ static EV_INLINE double straight_root(double dx, double dy, double dvx, double d
  * inside; the positive root is (-b + sqrt(b^2 - vv c)) / vv, written as
  * -c / (b + sqrt(...)) when b > 0 to avoid cancellation.
  */
-double ev_wall_circle(const struct event *ev, const struct event_ball *a)
+double ev_wall_circle(const struct event_in *ev, const struct event_ball *a)
 {
     double R = 0.5 * ev->p.w, lim = R - a->r;
     double dx = a->x - R, dy = a->y - R;
@@ -207,7 +207,7 @@ static int quartic_bends(const double c[5], double S, double cut[2])
     return nc;
 }
 
-double ev_wall_circle_field(const struct event *ev, const struct event_ball *a)
+double ev_wall_circle_field(const struct event_in *ev, const struct event_ball *a)
 {
     double R = 0.5 * ev->p.w, L = R - a->r;
     double dx = a->x - R, dy = a->y - R, vx = a->vx, vy = a->vy;
@@ -321,7 +321,7 @@ static double quartic_first_down(const double c[5], double S)
  * distance phi, turned into time as path_time does. Touching and
  * approaching (as pair_time judges it): at once.
  */
-static double pair_time_rolling(const struct event *ev, const struct event_ball *p,
+static double pair_time_rolling(const struct event_in *ev, const struct event_ball *p,
                                 const struct event_ball *q)
 {
     double tr = p->tb > q->tb ? p->tb : q->tb, A = ev->fc, sig = p->r + q->r;
@@ -387,7 +387,7 @@ static double pair_time_rolling(const struct event *ev, const struct event_ball 
  * in the drag's path factor u = (1 - e^(-c s)) / c, so the pair's root is
  * pair_time's, turned into time for drag; rolling friction is
  * pair_time_rolling. */
-double ev_pair_time_general(const struct event *ev, const struct event_ball *p,
+double ev_pair_time_general(const struct event_in *ev, const struct event_ball *p,
                             const struct event_ball *q)
 {
     if (ev->fric == SIM_FRICTION_ROLLING)
@@ -414,7 +414,7 @@ double ev_pair_time_general(const struct event *ev, const struct event_ball *p,
  * c / (-b - sqrt(b^2 - vv c)) when b > 0 to avoid cancellation; 0 when
  * that is past (out by rounding). Straight paths only: lists are not
  * chosen in a field or with friction. */
-double ev_nl_leave(const struct event *ev, const struct event_ball *a,
+double ev_nl_leave(const struct event_in *ev, const struct event_ball *a,
                    const struct event_nlist *l)
 {
     double dx = a->x - l->cx, dy = a->y - l->cy, vx = a->vx, vy = a->vy;

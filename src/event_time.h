@@ -12,23 +12,23 @@
 
 /// The time s >= 0 at which ball @p a's path factor reaches @p k, INFINITY
 /// when it stops first (see event_time.c); k itself without friction.
-double ev_path_time(const struct event *ev, const struct event_ball *a, double k);
+double ev_path_time(const struct event_in *ev, const struct event_ball *a, double k);
 
 /// Ball @p a's position and velocity at time @p t >= its own time.
-void ev_ball_at(const struct event *ev, const struct event_ball *a, double t, double *x,
+void ev_ball_at(const struct event_in *ev, const struct event_ball *a, double t, double *x,
                 double *y, double *vx, double *vy);
 
 /// The next contact of @p p and @p q in a field or with friction.
-double ev_pair_time_general(const struct event *ev, const struct event_ball *p,
+double ev_pair_time_general(const struct event_in *ev, const struct event_ball *p,
                             const struct event_ball *q);
 
 /// The round table's wall, straight and in a field, from the ball's own time.
-double ev_wall_circle(const struct event *ev, const struct event_ball *a);
-double ev_wall_circle_field(const struct event *ev, const struct event_ball *a);
+double ev_wall_circle(const struct event_in *ev, const struct event_ball *a);
+double ev_wall_circle_field(const struct event_in *ev, const struct event_ball *a);
 
 /// How long after its own time ball @p a leaves the circle of radius cen_h
 /// around the centre of its neighbour list @p l.
-double ev_nl_leave(const struct event *ev, const struct event_ball *a,
+double ev_nl_leave(const struct event_in *ev, const struct event_ball *a,
                    const struct event_nlist *l);
 
 /* straight_time for a pair whose D.V or |D|^2 leaves the normal numbers
@@ -126,7 +126,7 @@ static EV_INLINE double straight_time(double dx, double dy, double dvx, double d
  * collided or bounced), so it is the later of the two (every own time is
  * at or before the present) and p's position there its own: a constant,
  * which the compiler takes out of a loop over q. */
-static EV_INLINE double plain_time(const struct event *ev, const struct event_ball *p,
+static EV_INLINE double plain_time(const struct event_in *ev, const struct event_ball *p,
                                    const struct event_ball *q, double lim, int now)
 {
     double tr = now ? p->tb : p->tb > q->tb ? p->tb : q->tb;
@@ -141,7 +141,7 @@ static EV_INLINE double plain_time(const struct event *ev, const struct event_ba
 /* The time of the next contact of p and q (see above), or INFINITY.
  * @p general: ev->general, a constant where the callers are expanded
  * twice (predict_pairs), so that the plain loop tests nothing more. */
-static EV_INLINE double pair_time(const struct event *ev, const struct event_ball *p,
+static EV_INLINE double pair_time(const struct event_in *ev, const struct event_ball *p,
                                   const struct event_ball *q, int general, double lim)
 {
     if (general) /* a field or friction */
@@ -235,7 +235,7 @@ EV_LOCAL double ev_cross_axis_field(double q, double v, double g, long c, double
 }
 
 /* Ball a's position and velocity at the current time, a left as it is. */
-static inline void ball_now(const struct event *ev, const struct event_ball *a, double *x,
+static inline void ball_now(const struct event_in *ev, const struct event_ball *a, double *x,
                             double *y, double *vx, double *vy)
 {
     ev_ball_at(ev, a, ev->t, x, y, vx, vy);

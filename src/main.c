@@ -556,7 +556,7 @@ static int rec_after_step(struct recorder *rec, const struct sim *s,
 
 /* The event engine's run with frames: every N events exactly, or at the
  * exact times j T; -T stops at T, -n after that many events. Returns
- * EVENT_OK, EVENT_ENOMEM, or 1 after a write error. */
+ * EVENT_OK, or 1 after a write error. */
 static int rec_event_run(const struct options *o, struct event *ev, struct sim *s,
                          struct recorder *rec)
 {
@@ -579,8 +579,6 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
                 struct event_diag d0, d1;
                 event_diag(ev, &d0);
                 int rc = event_advance(ev, o->time, want);
-                if (rc < 0)
-                    return rc;
                 event_diag(ev, &d1);
                 got = d1.events - d0.events;
                 if (rc == 1 && got < want)
@@ -588,8 +586,6 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
             } else {
                 got = event_step(ev, want);
             }
-            if (ev->nomem)
-                return EVENT_ENOMEM;
             left -= got;
             if (got < want)
                 break; /* no more events */
@@ -607,8 +603,6 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
             struct event_diag d0, d1;
             event_diag(ev, &d0);
             int rc = event_advance(ev, tj, left == LLONG_MAX ? 0 : left);
-            if (rc < 0 || ev->nomem)
-                return EVENT_ENOMEM;
             event_diag(ev, &d1);
             left -= d1.events - d0.events;
             if (rc == 0)
@@ -619,9 +613,9 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
         }
     }
     /* -T ends exactly at T, frame or not. */
-    if (o->have_time && event_advance(ev, o->time, 0) < 0)
-        return EVENT_ENOMEM;
-    return ev->nomem ? EVENT_ENOMEM : EVENT_OK;
+    if (o->have_time)
+        event_advance(ev, o->time, 0);
+    return EVENT_OK;
 }
 
 /* Writes PREFIX.in and PREFIX.data; returns the exit status. */
@@ -1025,7 +1019,7 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev,
     else if (rc == EVENT_OK && o->have_steps)
         event_step(ev, o->steps > (unsigned long long)LLONG_MAX
                            ? LLONG_MAX : (long long)o->steps);
-    if (rc != EVENT_OK || ev->nomem) {
+    if (rc != EVENT_OK) {
         event_free(ev);
         fputs("springball: out of memory\n", stderr);
         return 1;

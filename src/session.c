@@ -567,10 +567,6 @@ static int event_forward(struct session *ss)
         ss->msg = "no more events";
         return 0;
     }
-    if (ss->ev.nomem) {
-        ss->msg = "event engine: out of memory";
-        return -1;
-    }
     ev_moved(ss);
     sample_now(ss);
     return 1;
@@ -764,10 +760,6 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
             }
             if (more && !more(arg))
                 break;
-        }
-        if (rc == EVENT_ENOMEM || ss->ev.nomem) {
-            ss->msg = "event engine: out of memory";
-            return -1;
         }
         ev_moved(ss);
         sample_now(ss);

@@ -6,6 +6,7 @@
  * it as k grows, and simultaneous contacts (break, cradle) that terminate.
  */
 #include "event.h"
+#include "event_impl.h" /* white box: the grid and lists chosen */
 #include "mem.h"
 #include "scene.h"
 #include "sim.h"
@@ -327,7 +328,7 @@ static void test_gas(void)
     struct event_config c1 = config(1), c0 = config(0);
     CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
     CHECK(event_init(&en, &s, &c0, NULL) == EVENT_OK);
-    CHECK(ev.nx > 1 && ev.ny > 1);
+    CHECK(ev.in->nx > 1 && ev.in->ny > 1);
     CHECK(event_advance(&ev, 500, 0) == 1);
     CHECK(event_advance(&en, 500, 0) == 1);
     struct event_diag d, dn;
@@ -388,7 +389,7 @@ static void test_grid_big(void)
     struct event_config c1 = config(1), c0 = config(0);
     CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK);
     CHECK(event_init(&en, &s, &c0, NULL) == EVENT_OK);
-    CHECK(ev.nbig == 1);
+    CHECK(ev.in->nbig == 1);
     event_advance(&ev, 300, 0);
     event_advance(&en, 300, 0);
     CHECK(ev.collisions == en.collisions && ev.collisions > 1000);
@@ -693,7 +694,7 @@ static int sim_grid_matches_pairs(const struct sim *sp, long long events, long l
         return 0;
     }
     int ok = 1;
-    ok = ok && ev.grid == 1 && en.grid == 0;
+    ok = ok && ev.in->grid == 1 && en.in->grid == 0;
     ok = ok && event_step(&ev, events) == events && event_step(&en, events) == events;
     blank(&g, s.n, s.p.w, s.p.h);
     blank(&a, s.n, s.p.w, s.p.h);
@@ -749,7 +750,7 @@ static int lists_match_pairs(const struct sim *s, long long events, int want_nl,
     c3.allow_overlap = c0.allow_overlap = overlap;
     int ok = event_init(&ev, s, &c3, NULL) == EVENT_OK &&
              event_init(&en, s, &c0, NULL) == EVENT_OK;
-    ok = ok && ev.grid == 1 && ev.nl == want_nl && en.grid == 0;
+    ok = ok && ev.in->grid == 1 && ev.in->nl == want_nl && en.in->grid == 0;
     ok = ok && event_step(&ev, events) == events && event_step(&en, events) == events;
     blank(&g, s->n, s->p.w, s->p.h);
     blank(&a, s->n, s->p.w, s->p.h);
@@ -823,19 +824,19 @@ static void test_lists(void)
     struct event ev;
     struct event_config c1 = config(1);
     lattice(&s, 400, 0.72, 3);
-    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.nl == 1);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.in->nl == 1);
     event_free(&ev);
     s.p.gx = 0.1; /* in a field: the grid */
-    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.in->grid == 1 && ev.in->nl == 0);
     event_free(&ev);
     sim_free(&s);
     lattice(&s, 400, 0.65, 3);
-    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    CHECK(event_init(&ev, &s, &c1, NULL) == EVENT_OK && ev.in->grid == 1 && ev.in->nl == 0);
     event_free(&ev);
     sim_free(&s);
     struct event_config c2 = config(2);
     lattice(&s, 400, 0.75, 3);
-    CHECK(event_init(&ev, &s, &c2, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    CHECK(event_init(&ev, &s, &c2, NULL) == EVENT_OK && ev.in->grid == 1 && ev.in->nl == 0);
     event_free(&ev);
     sim_free(&s);
     /* asked for, but a skin below the rounding of positions on the table:
@@ -843,7 +844,7 @@ static void test_lists(void)
     struct event_config c3 = config(3);
     CHECK(test_load(&s, "table 1e12 1e12\nball 100 100 1 0 1 1\nball 200 100 -1 0 1 1\n"
                    "ball 300 100 0 1 1 1\n") == 0);
-    CHECK(event_init(&ev, &s, &c3, NULL) == EVENT_OK && ev.grid == 1 && ev.nl == 0);
+    CHECK(event_init(&ev, &s, &c3, NULL) == EVENT_OK && ev.in->grid == 1 && ev.in->nl == 0);
     CHECK(event_step(&ev, 2) == 2 && ev.collisions == 1);
     event_free(&ev);
     sim_free(&s);
@@ -886,7 +887,7 @@ static void test_grid_ties(void)
             cos(3.0 * (double)i), sin(3.0 * (double)i), 1, 0.2);
     struct event ev;
     struct event_config c2 = config(2);
-    CHECK(event_init(&ev, &s, &c2, NULL) == EVENT_OK && ev.cw > 2.1 && ev.ch > 2.1);
+    CHECK(event_init(&ev, &s, &c2, NULL) == EVENT_OK && ev.in->cw > 2.1 && ev.in->ch > 2.1);
     event_free(&ev);
     CHECK(sim_grid_matches_pairs(&s, 20000, &coll));
     CHECK(coll > 1000);
@@ -906,6 +907,62 @@ static void test_grid_ties(void)
     sim_free(&s);
 }
 
+/* Out of memory at start-up is reported: whichever of the engine's
+ * allocations fails first, event_init returns EVENT_ENOMEM with every
+ * block it took given back and the struct zeroed; the first start-up that
+ * gets them all runs as usual. For all pairs, the grid and lists. */
+static int oom_allow;
+static long oom_live;
+static void *oom_alloc(size_t size)
+{
+    if (oom_allow-- <= 0)
+        return NULL;
+    void *p = aligned_alloc(64, size);
+    oom_live += p != NULL;
+    return p;
+}
+static void oom_release(void *p, size_t size)
+{
+    (void)size;
+    oom_live -= p != NULL;
+    free(p);
+}
+
+static void test_out_of_memory(void)
+{
+    const struct mem_hooks oom = {oom_alloc, oom_release};
+    const int grids[] = {0, 2, 3};
+    struct sim s;
+    blank(&s, 100, 21, 21);
+    for (size_t i = 0; i < 100; i++) /* packing 0.71, lists with grid 3 */
+        put(&s, i, 1.05 + 2.1 * (double)(i % 10), 1.05 + 2.1 * (double)(i / 10),
+            cos(3.0 * (double)i), sin(3.0 * (double)i), 1, 1);
+    for (size_t g = 0; g < sizeof grids / sizeof *grids; g++) {
+        struct event_config c = config(grids[g]);
+        int fails = 0, ok = 0;
+        for (int allow = 0; allow < 64 && !ok; allow++) {
+            struct event ev;
+            oom_allow = allow;
+            oom_live = 0;
+            mem_set_hooks(&oom);
+            int rc = event_init(&ev, &s, &c, NULL);
+            if (rc == EVENT_OK) {
+                ok = event_step(&ev, 100) == 100 && (grids[g] == 0 || ev.in->grid) &&
+                     ev.in->nl == (grids[g] == 3);
+                event_free(&ev);
+            } else {
+                fails++;
+                CHECK(rc == EVENT_ENOMEM && ev.in == NULL && ev.vx == NULL && ev.n == 0);
+            }
+            mem_set_hooks(NULL);
+            CHECK(oom_live == 0);
+        }
+        CHECK(ok);
+        CHECK(fails >= 8 + (grids[g] != 0) * 3);
+    }
+    sim_free(&s);
+}
+
 /* The records are in cell order, row by row, and in ball order within a
  * cell (the counting sorts at init); records k and ball numbers i map
  * both ways. */
@@ -917,11 +974,11 @@ static int cell_ordered(const struct sim *s, int grid)
         return 0;
     size_t n = s->n;
     long *rec = malloc(n * sizeof *rec);
-    int ok = rec != NULL && ev.grid == 1;
+    int ok = rec != NULL && ev.in->grid == 1;
     for (size_t k = 0; ok && k < n; k++)
         rec[k] = -1;
     for (size_t i = 0; ok && i < n; i++) {
-        long k = ev.at[i];
+        long k = ev.in->at[i];
         ok = k >= 0 && (size_t)k < n && rec[k] < 0;
         if (ok)
             rec[k] = (long)i;
@@ -929,10 +986,10 @@ static int cell_ordered(const struct sim *s, int grid)
     long last = -1, lasti = -1;
     for (size_t k = 0; ok && k < n; k++) {
         size_t i = (size_t)rec[k];
-        double fx = floor(s->x[i] / ev.cw), fy = floor(s->y[i] / ev.ch);
-        long cx = fx < 0 ? 0 : fx >= (double)ev.nx ? ev.nx - 1 : (long)fx;
-        long cy = fy < 0 ? 0 : fy >= (double)ev.ny ? ev.ny - 1 : (long)fy;
-        long key = cy * ev.nx + cx;
+        double fx = floor(s->x[i] / ev.in->cw), fy = floor(s->y[i] / ev.in->ch);
+        long cx = fx < 0 ? 0 : fx >= (double)ev.in->nx ? ev.in->nx - 1 : (long)fx;
+        long cy = fy < 0 ? 0 : fy >= (double)ev.in->ny ? ev.in->ny - 1 : (long)fy;
+        long key = cy * ev.in->nx + cx;
         ok = key > last || (key == last && (long)i > lasti);
         last = key;
         lasti = (long)i;
@@ -980,7 +1037,7 @@ static int chosen_grid(const char *text)
     struct event_config c1 = config(1);
     if (test_load(&s, text) != 0)
         return -1;
-    int g = event_init(&ev, &s, &c1, NULL) == EVENT_OK ? ev.grid : -1;
+    int g = event_init(&ev, &s, &c1, NULL) == EVENT_OK ? ev.in->grid : -1;
     event_free(&ev);
     sim_free(&s);
     return g;
@@ -1018,8 +1075,8 @@ static void test_extreme_tables(void)
                 L * ((double)(i / m) + 0.5) / (double)m,
                 v * (i % 3 ? 1 : -2), v * (i % 5 ? 1 : -1), 1, r);
         CHECK(event_init(&ev, &s, NULL, NULL) == EVENT_OK);
-        CHECK(ev.grid == 1);
-        CHECK(ev.nx * ev.ny >= (long)n / 4 && ev.nx * ev.ny <= 4 * (long)n);
+        CHECK(ev.in->grid == 1);
+        CHECK(ev.in->nx * ev.in->ny >= (long)n / 4 && ev.in->nx * ev.in->ny <= 4 * (long)n);
         CHECK(event_step(&ev, 20) == 20);
         struct event_diag d;
         event_diag(&ev, &d);
@@ -1185,4 +1242,5 @@ void test_event(void)
     test_extreme_scales();
     test_overlap_first();
     test_tiny_fast();
+    test_out_of_memory();
 }

@@ -12,6 +12,7 @@
  * spring engine, all reaching their end time in bounded work.
  */
 #include "event.h"
+#include "event_impl.h" /* white box: the grid and lists chosen */
 #include "scene.h"
 #include "sim.h"
 #include "test.h"
@@ -152,13 +153,13 @@ static int grid_is_pairs(const char *text, long long events)
     struct sim s1, s2, a, b;
     struct event g, p;
     int ok = start(&g, &s1, text, 2) == EVENT_OK && start(&p, &s2, text, 0) == EVENT_OK;
-    ok = ok && g.grid && !p.grid;
+    ok = ok && g.in->grid && !p.in->grid;
     ok = ok && event_step(&g, events) == events && event_step(&p, events) == events;
     sim_init(&a, s1.n, &s1.p);
     sim_init(&b, s1.n, &s1.p);
     event_to_sim(&g, &a);
     event_to_sim(&p, &b);
-    ok = ok && a.t == b.t && g.collisions == p.collisions && g.crossings > 0;
+    ok = ok && a.t == b.t && g.collisions == p.collisions && g.in->crossings > 0;
     for (size_t i = 0; ok && i < a.n; i++)
         ok = a.x[i] == b.x[i] && a.y[i] == b.y[i] && a.vx[i] == b.vx[i] &&
              a.vy[i] == b.vy[i];
@@ -177,7 +178,7 @@ static void test_gas(void)
     struct sim s;
     struct event ev;
     CHECK(start(&ev, &s, "table 300 300\nfield 0.3 -1\nrandom 400 2 1 5 7\n", 1) == EVENT_OK);
-    CHECK(ev.grid == 1 && ev.field);
+    CHECK(ev.in->grid == 1 && ev.in->field);
     CHECK(event_step(&ev, 200000) == 200000);
     struct event_diag d;
     event_diag(&ev, &d);
@@ -245,11 +246,11 @@ static void test_resting(void)
         CHECK(event_advance(&ev, 100, 10000000) == 1);
         struct event_diag d;
         event_diag(&ev, &d);
-        double rate = sqrt(1 / (8 * ev.hrest));
+        double rate = sqrt(1 / (8 * ev.in->hrest));
         CHECK(d.walls >= 90 * rate && d.walls <= 110 * rate);
         double x, y, vx, vy;
         now(&ev, 0, &x, &y, &vx, &vy);
-        CHECK(y >= 10 - 1e-12 && y <= 10 + 1.0001 * ev.hrest);
+        CHECK(y >= 10 - 1e-12 && y <= 10 + 1.0001 * ev.in->hrest);
         event_free(&ev);
         sim_free(&s);
     }
@@ -259,7 +260,7 @@ static void test_resting(void)
     struct event ev;
     CHECK(start(&ev, &s, "table 200 200\nfield 0 -1\nrestitution 0.7\nrandom 150 4 1 6 3\n",
                 1) == EVENT_OK);
-    double e0 = ev.e0;
+    double e0 = ev.in->e0;
     CHECK(event_advance(&ev, 100, 1000000) == 1);
     /* settled and hopping at a steady rate: the TC model's contact time is
      * the hop's (it grew without end when it was 1e-6 r / v) */

@@ -29,9 +29,6 @@
  *  events      the set of touching pairs (ball-ball and ball-spring wall),
  *              and a search that steps until that set changes: the spring
  *              engine's contact events for the ] and [ keys.
- *  series      a ring of samples (time plus a few channels: KE, PE, E,
- *              sum px, sum py) for the plots; pushing a time at or before
- *              the last one rewinds it first, so stepping back keeps it true.
  */
 #ifndef LAB_H
 #define LAB_H
@@ -262,51 +259,6 @@ struct lab_event {
 /// @return 0, or -1 when memory is short.
 int lab_seek_event(const struct sim *now, const struct sim *(*step)(void *ctx),
                    void *ctx, long max_steps, struct lab_event *ev);
-
-/* ===== Series for the plots ===== */
-
-/// Channels a series carries.
-#define LAB_SERIES_CH 7
-
-/// The channels of the lab's own series (lab_series_sample).
-enum lab_channel {
-    LAB_CH_KE = 0, ///< kinetic energy
-    LAB_CH_PE = 1, ///< spring (contact law) potential plus gravity's
-    LAB_CH_E = 2,  ///< their sum
-    LAB_CH_PX = 3, ///< total momentum
-    LAB_CH_PY = 4,
-    LAB_CH_CX = 5, ///< centre of mass (its path, drawn with the trails)
-    LAB_CH_CY = 6,
-};
-
-/// A ring of the last cap samples.
-struct lab_series {
-    size_t cap;            ///< samples kept, >= 2
-    size_t n;              ///< samples held
-    size_t head;           ///< index of the oldest
-    double *t;             ///< cap times
-    double *v;             ///< cap * LAB_SERIES_CH values, sample-major
-};
-
-/// Allocates a ring of @p cap samples (>= 2). @return 0 or -1.
-int lab_series_init(struct lab_series *ser, size_t cap);
-
-/// Frees it. Safe on a zeroed struct.
-void lab_series_free(struct lab_series *ser);
-
-/// Forgets every sample.
-void lab_series_clear(struct lab_series *ser);
-
-/// Appends the sample (@p t, v[LAB_SERIES_CH]); first drops every sample
-/// at time >= t (a step back, a reset), so times only grow along the ring.
-void lab_series_push(struct lab_series *ser, double t, const double *v);
-
-/// Sample @p i (0 = oldest): its time, and its values in *v.
-double lab_series_at(const struct lab_series *ser, size_t i, const double **v);
-
-/// The channels of a state: KE, PE (+ gravity's), E, sum px, sum py, and
-/// the centre of mass.
-void lab_series_sample(const struct lab_totals *t, double v[LAB_SERIES_CH]);
 
 /* ===== Keys' parameters ===== */
 

@@ -142,42 +142,8 @@ static void draw_plot(struct screen *scr, struct screen_rect r, struct session *
             first = n - most;
             n = most;
         }
-        int energy = lf->ps.plot == PANEL_PLOT_ENERGY;
-        int ch[3] = {SESSION_CH_KE, SESSION_CH_PE, SESSION_CH_E};
-        if (!energy) {
-            ch[0] = SESSION_CH_PX;
-            ch[1] = SESSION_CH_PY;
-        }
-        size_t np = 4 * n;
-        double *a = malloc(4 * (np ? np : 1) * sizeof *a);
-        if (a) {
-            double *t = a, *y[3] = {a + np, a + 2 * np, a + 3 * np};
-            for (size_t i = 0; i < n; i++) {
-                const struct session_col *c = session_column(ss, first + i);
-                double tm = 0.5 * (c->t0 + c->t1);
-                t[4 * i] = c->t0;
-                t[4 * i + 1] = t[4 * i + 2] = tm;
-                t[4 * i + 3] = c->t1;
-                for (int k = 0; k < 3; k++) {
-                    y[k][4 * i] = c->first[ch[k]];
-                    y[k][4 * i + 1] = c->lo[ch[k]];
-                    y[k][4 * i + 2] = c->hi[ch[k]];
-                    y[k][4 * i + 3] = c->last[ch[k]];
-                }
-            }
-            if (energy) {
-                static const char *const name[] = {"KE", "PE", "E"};
-                static const uint32_t color[] = {PANEL_KE, PANEL_PE, PANEL_E};
-                const double *yy[] = {y[0], y[1], y[2]};
-                panel_lines(&p, np, t, yy, name, color, 3);
-            } else {
-                static const char *const uname[] = {"Σpx", "Σpy"}, *aname[] = {"sum px", "sum py"};
-                static const uint32_t color[] = {PANEL_PX, PANEL_PY};
-                const double *yy[] = {y[0], y[1]};
-                panel_lines(&p, np, t, yy, f->glyphs == VIEW_ASCII ? aname : uname, color, 2);
-            }
-            free(a);
-        }
+        panel_envelope(&p, n ? session_column(ss, first) : NULL, n,
+                       lf->ps.plot == PANEL_PLOT_MOMENTUM, f->glyphs == VIEW_ASCII);
     }
     labscreen_blit(scr, r.x, r.y + 1, &p, f->glyphs);
     free(p.cell);

@@ -3,6 +3,7 @@
  */
 #include "panel.h"
 
+#include "session.h"
 #include "view.h"
 
 #include <math.h>
@@ -152,29 +153,6 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
 
 /* ===== Plots over time ===== */
 
-/* The samples of the last @p window time units: x and the channels. */
-static size_t window_of(const struct lab_series *ser, double window, size_t *first)
-{
-    *first = 0;
-    if (ser->n == 0)
-        return 0;
-    double tlast = lab_series_at(ser, ser->n - 1, NULL);
-    size_t lo = 0;
-    if (window > 0) {
-        /* times only grow along the ring: bisect */
-        size_t hi = ser->n - 1;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (lab_series_at(ser, mid, NULL) < tlast - window)
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-    }
-    *first = lo;
-    return ser->n - lo;
-}
-
 int panel_lines(struct plot *p, size_t n, const double *t, const double *const *y,
                 const char *const *name, const uint32_t *color, int nch)
 {
@@ -183,9 +161,9 @@ int panel_lines(struct plot *p, size_t n, const double *t, const double *const *
         plot_text(p, 0, 0, "no data yet", PANEL_DIM);
         return -1;
     }
-    struct plot_series sr[LAB_SERIES_CH];
-    if (nch > LAB_SERIES_CH)
-        nch = LAB_SERIES_CH;
+    struct plot_series sr[PANEL_LINES_MAX];
+    if (nch > PANEL_LINES_MAX)
+        nch = PANEL_LINES_MAX;
     for (int k = 0; k < nch; k++) {
         sr[k].x = t;
         sr[k].y = y[k];
@@ -197,47 +175,43 @@ int panel_lines(struct plot *p, size_t n, const double *t, const double *const *
     return plot_lines(p, sr, nch, &opt, NULL);
 }
 
-static int time_plot(struct plot *p, const struct lab_series *ser, double window,
-                     const int *ch, const char *const *name, const uint32_t *color,
-                     int nch)
+int panel_envelope(struct plot *p, const struct session_col *col, size_t n, int momentum,
+                   int ascii)
 {
-    size_t first, n = window_of(ser, window, &first);
-    if (n == 0)
-        return panel_lines(p, 0, NULL, NULL, name, color, nch);
-    double *x = malloc(n * (size_t)(nch + 1) * sizeof *x);
-    if (!x) {
+    int ch[3] = {SESSION_CH_KE, SESSION_CH_PE, SESSION_CH_E}, nch = momentum ? 2 : 3;
+    if (momentum) {
+        ch[0] = SESSION_CH_PX;
+        ch[1] = SESSION_CH_PY;
+    }
+    size_t np = 4 * n;
+    double *a = malloc(4 * (np ? np : 1) * sizeof *a);
+    if (!a) {
         plot_clear(p);
         plot_text(p, 0, 0, "out of memory", PANEL_WARN);
         return -1;
     }
-    const double *y[LAB_SERIES_CH];
+    double *t = a, *y[3] = {a + np, a + 2 * np, a + 3 * np};
     for (size_t i = 0; i < n; i++) {
-        const double *v;
-        x[i] = lab_series_at(ser, first + i, &v);
-        for (int k = 0; k < nch; k++)
-            x[(size_t)(k + 1) * n + i] = v[ch[k]];
+        const struct session_col *c = &col[i];
+        t[4 * i] = c->t0;
+        t[4 * i + 1] = t[4 * i + 2] = 0.5 * (c->t0 + c->t1);
+        t[4 * i + 3] = c->t1;
+        for (int k = 0; k < nch; k++) {
+            y[k][4 * i] = c->first[ch[k]];
+            y[k][4 * i + 1] = c->lo[ch[k]];
+            y[k][4 * i + 2] = c->hi[ch[k]];
+            y[k][4 * i + 3] = c->last[ch[k]];
+        }
     }
-    for (int k = 0; k < nch; k++)
-        y[k] = x + (size_t)(k + 1) * n;
-    int rc = panel_lines(p, n, x, y, name, color, nch);
-    free(x);
+    static const char *const ename[] = {"KE", "PE", "E"};
+    static const uint32_t ecolor[] = {PANEL_KE, PANEL_PE, PANEL_E};
+    static const char *const uname[] = {"Σpx", "Σpy"}, *aname[] = {"sum px", "sum py"};
+    static const uint32_t mcolor[] = {PANEL_PX, PANEL_PY};
+    const double *yy[] = {y[0], y[1], y[2]};
+    int rc = momentum ? panel_lines(p, np, t, yy, ascii ? aname : uname, mcolor, 2)
+                      : panel_lines(p, np, t, yy, ename, ecolor, 3);
+    free(a);
     return rc;
-}
-
-int panel_energy(struct plot *p, const struct lab_series *ser, double window)
-{
-    static const int ch[] = {LAB_CH_KE, LAB_CH_PE, LAB_CH_E};
-    static const char *const name[] = {"KE", "PE", "E"};
-    static const uint32_t color[] = {PANEL_KE, PANEL_PE, PANEL_E};
-    return time_plot(p, ser, window, ch, name, color, 3);
-}
-
-int panel_momentum(struct plot *p, const struct lab_series *ser, double window)
-{
-    static const int ch[] = {LAB_CH_PX, LAB_CH_PY};
-    static const char *const name[] = {"sum px", "sum py"};
-    static const uint32_t color[] = {PANEL_PX, PANEL_PY};
-    return time_plot(p, ser, window, ch, name, color, 2);
 }
 
 /* ===== Speeds ===== */
@@ -309,19 +283,6 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
 {
     const double aspect = o->aspect > 0 ? o->aspect : 2;
     const size_t n = s->n;
-    /* the centre of mass' path, under everything */
-    if (o->cm && o->path) {
-        for (size_t i = 0; i < o->path->n; i++) {
-            const double *v;
-            lab_series_at(o->path, i, &v);
-            double c, r;
-            if (!isfinite(v[LAB_CH_CX]) || !isfinite(v[LAB_CH_CY]))
-                continue;
-            view_to_grid(m, v[LAB_CH_CX], v[LAB_CH_CY], &c, &r);
-            if (c >= m->left && c < m->left + m->w && r >= m->top && r < m->top + m->h)
-                plot_dotf(p, 2 * c, 4 * r, PANEL_CM);
-        }
-    }
     if (o->selected < n) {
         struct lab_row b;
         lab_row(s, o->selected, &b);

@@ -13,8 +13,9 @@
  *                  line with the spring PE, E, M and the centre of mass, and
  *                  with a ball selected its contacts: partner, overlap s,
  *                  spring force k s and the dashpot force.
- *  panel_energy    KE, PE and E over the last stretch of time (braille lines)
- *  panel_momentum  sum px and sum py over time
+ *  panel_envelope  KE, PE and E, or sum px and sum py, over the last stretch
+ *                  of the session's envelope (braille lines, each column
+ *                  from its least to its greatest sample)
  *  panel_speeds    the speed histogram against the 2-D Maxwell-Boltzmann law
  *  panel_overlay   what is drawn over the table: velocity, momentum and
  *                  force arrows from each ball's centre with their legend,
@@ -78,19 +79,26 @@ struct panel_values {
 /// @return the number of ball rows shown (the step of PgUp/PgDn).
 int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
 
-/// The last @p window time units of @p ser (all of it when window <= 0):
-/// KE, PE and E as braille lines over time, E drawn last.
-/// @return 0, or -1 with a message in the grid (too small, no samples, memory).
-int panel_energy(struct plot *p, const struct lab_series *ser, double window);
-
-/// The line plot of the time plots: @p nch (<= LAB_SERIES_CH) series
+/// The line plot of the time plots: @p nch (<= PANEL_LINES_MAX) series
 /// y[k][0..n) over t[0..n), named and coloured, the range from 0.
 /// @return 0, or -1 with a message in the grid (no samples, too small).
 int panel_lines(struct plot *p, size_t n, const double *t, const double *const *y,
                 const char *const *name, const uint32_t *color, int nch);
 
-/// Likewise sum px and sum py.
-int panel_momentum(struct plot *p, const struct lab_series *ser, double window);
+/// Series panel_lines draws at most.
+#define PANEL_LINES_MAX 4
+
+struct session_col;
+
+/// The envelope columns @p col[0..n) (session.h, oldest first) as an
+/// oscilloscope draws them: KE, PE and E (@p momentum 0, E drawn last) or
+/// sum px and sum py (1), each column a line from its first sample down
+/// to its least, up to its greatest and on to its last, so that a sample
+/// between two frames is never lost. @p ascii: "sum px" for "Σpx".
+/// @return 0, or -1 with a message in the grid (too small, no samples,
+/// memory).
+int panel_envelope(struct plot *p, const struct session_col *col, size_t n, int momentum,
+                   int ascii);
 
 /// The speed histogram of @p s (2 N^(1/3) bins, as many as fit at two
 /// cells a bin, 4 .. LAB_HIST_MAX) under the curve N dv P(v) of the 2-D
@@ -112,7 +120,6 @@ struct panel_overlay {
                                  ///< reset one when its kind is switched on
     int numbers;                 ///< 1: ball numbers (1-based, as in the values panel)
     int cm;                      ///< 1: the centre of mass
-    const struct lab_series *path; ///< its path (LAB_CH_CX, CY), or NULL: none
     size_t selected;             ///< the ball with a ring, or PANEL_NONE
     double aspect;               ///< cell height / width (2)
     int ascii;                   ///< 1: ASCII only

@@ -620,49 +620,6 @@ static void test_worksheet(void)
     }
 }
 
-/* ===== Series ===== */
-
-static void test_series(void)
-{
-    struct lab_series ser;
-    CHECK(lab_series_init(&ser, 4) == 0);
-    double v[LAB_SERIES_CH] = {0};
-    for (int i = 0; i < 6; i++) {
-        v[0] = i;
-        lab_series_push(&ser, i, v);
-    }
-    /* the last four */
-    CHECK(ser.n == 4);
-    const double *w;
-    CHECK(lab_series_at(&ser, 0, &w) == 2 && w[0] == 2);
-    CHECK(lab_series_at(&ser, 3, &w) == 5 && w[0] == 5);
-    /* a step back to t = 3.5 drops 4 and 5 */
-    v[0] = 35;
-    lab_series_push(&ser, 3.5, v);
-    CHECK(ser.n == 3);
-    CHECK(lab_series_at(&ser, 2, &w) == 3.5 && w[0] == 35);
-    CHECK(lab_series_at(&ser, 1, NULL) == 3);
-    /* a reset to 0 drops everything */
-    lab_series_push(&ser, 0, v);
-    CHECK(ser.n == 1);
-    lab_series_clear(&ser);
-    CHECK(ser.n == 0);
-    lab_series_free(&ser);
-    struct lab_totals t = {0};
-    t.ke = 1;
-    t.pe = 2;
-    t.pg = -1;
-    t.e = 2;
-    t.px = 3;
-    t.py = 4;
-    t.cx = 5;
-    t.cy = 6;
-    lab_series_sample(&t, v);
-    CHECK(v[LAB_CH_KE] == 1 && v[LAB_CH_PE] == 1 && v[LAB_CH_E] == 2);
-    CHECK(v[LAB_CH_PX] == 3 && v[LAB_CH_PY] == 4);
-    CHECK(v[LAB_CH_CX] == 5 && v[LAB_CH_CY] == 6);
-}
-
 /* ===== Keys' parameters ===== */
 
 static void test_keys(void)
@@ -804,7 +761,6 @@ void test_lab(void)
     test_seek_events();
     test_wall_event();
     test_worksheet();
-    test_series();
     test_keys();
     test_table();
     test_fmt();

@@ -124,8 +124,19 @@ int replay_main(const char *path, int format, const struct replay_options *ro,
         traj_close(&tr);
         return rc;
     }
-    (void)ui;
+    /* The terminal (or --snapshot): the first frame as the scene the
+     * front end is laid out for, then frame by frame. */
+    struct scene sc;
+    if (traj_scene(&tr, 0, &sc, &err)) {
+        fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+        traj_close(&tr);
+        return err.nomem ? 1 : 2;
+    }
+    struct ui_options o = *ui;
+    o.replay = &tr;
+    o.engine = 0;
+    int rc = ro->snapshot ? ui_snapshot(&sc, path, &o) : ui_run(&sc, path, &o);
+    scene_free(&sc);
     traj_close(&tr);
-    fprintf(stderr, "springball: %s: a recorded run: -H -n N prints its frame N\n", path);
-    return 2;
+    return rc;
 }

@@ -551,7 +551,8 @@ static void draw_title(struct screen *scr, struct session *ss, const struct fron
     char sp[32];
     fmt_speed(sp, sizeof sp, f->speed);
     struct screen_line r = {0};
-    add(&r, 2, 0, 0, "%s", ss->engine == SESSION_EVENT ? "event" : "spring");
+    add(&r, 2, 0, 0, "%s", f->replay ? "replay" : ss->engine == SESSION_EVENT ? "event"
+                                                                            : "spring");
     const char *state = ss->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
     struct piece *p = add(&r, 2, 0, 0, "speed %s t/s", sp);
@@ -622,8 +623,16 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     char drift[48];
     screen_drift(drift, sizeof drift, d->e, d->e_ref);
     struct piece *p;
+    if (f->replay) {
+        p = add(&l, 1, 0, SCREEN_BOLD, "frame %zu/%zu", f->frame, f->frames);
+        snprintf(p->brief, sizeof p->brief, "%zu/%zu", f->frame, f->frames);
+    }
     add(&l, 1, 0, 0, "t %.2f", d->t);
-    if (ss->engine == SESSION_EVENT) {
+    if (f->replay) {
+        add(&l, 1, 0, 0, "step %lld", d->steps);
+        if (f->v_diff)
+            add(&l, 3, SCREEN_WARN, 0, "v from positions");
+    } else if (ss->engine == SESSION_EVENT) {
         add(&l, 4, 0, 0, "events %lld", d->events);
         add(&l, 5, 0, 0, "collisions %lld", d->collisions);
         if (d->mft >= 0)
@@ -665,8 +674,8 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     if (ss->nonfinite) {
         p = add(&l, 0, SCREEN_ALERT, SCREEN_BOLD, "not finite: paused (',' back, r reset)");
         snprintf(p->brief, sizeof p->brief, "not finite");
-    } else if (ss->engine == SESSION_EVENT || s->p.contact == SIM_CONTACT_NONE) {
-        /* no contact to resolve with dt */
+    } else if (ss->engine != SESSION_SPRING || s->p.contact == SIM_CONTACT_NONE) {
+        /* no contact to resolve with dt (or nothing simulated: a replay) */
     } else if (cs < SIM_PI / 2) {
         p = add(&l, 0, SCREEN_ALERT, SCREEN_BOLD, "unstable: %.2g steps/contact", cs);
         snprintf(p->brief, sizeof p->brief, "unstable");
@@ -697,7 +706,8 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
         snprintf(p->brief, sizeof p->brief, "REC");
     }
     add(&l, 9, 0, 0, "%zu balls", s->n);
-    add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
+    if (!f->replay)
+        add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
     int w = scr->cols - 1;
     fit(&l, w, 2);
     draw_line(scr, &l, 1, scr->rows - 1, 2, "  ");

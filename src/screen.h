@@ -106,6 +106,10 @@ struct front {
     int pusher;         ///< 1: the pusher is on (scene ball pusher_ball)
     const char *recording; ///< the file R records to, NULL when not recording
     long long rec_frames;  ///< frames recorded so far
+    /* replay (issue 30): a recorded run shown frame by frame */
+    int replay;            ///< 1: the state is a recorded frame (SESSION_REPLAY)
+    size_t frame, frames;  ///< the frame shown (from 0) and how many the file has
+    int v_diff;            ///< its velocities are differences of positions
 };
 
 /// Tags (session_tag) the front end gives balls: a scene ball keeps its

@@ -908,6 +908,28 @@ int session_set_gravity(struct session *ss, double G, double softening)
     return spring_action(ss, a);
 }
 
+int session_show(struct session *ss, const struct sim *frame)
+{
+    hush(ss);
+    if (frame->n != ss->s.n) {
+        ss->msg = "replay: the frame has another ball count";
+        return -1;
+    }
+    int first = ss->engine != SESSION_REPLAY;
+    sim_copy(&ss->s, frame);
+    sim_touch(&ss->s);
+    ss->engine = SESSION_REPLAY;
+    ss->nonfinite = !sim_finite(&ss->s);
+    touch(ss);
+    rewind_samples(ss);
+    if (first) {
+        ss->nact = 0;
+        ss->pos = 0;
+        ss->e0 = energy_now(ss);
+    }
+    return 0;
+}
+
 double session_contact_steps(const struct session *ss)
 {
     if (ss->s.p.contact == SIM_CONTACT_NONE)

@@ -52,6 +52,8 @@
 enum session_engine {
     SESSION_SPRING = 0, ///< fixed-step Hooke springs (sim_step)
     SESSION_EVENT = 1,  ///< exact hard balls (event.h)
+    SESSION_REPLAY = 2, ///< a recorded run shown frame by frame (session_show):
+                        ///< nothing is simulated, the state is observed as it is
 };
 
 /// User actions, recorded on the timeline.
@@ -217,6 +219,14 @@ int session_set_engine(struct session *ss, int engine);
 /// replayed. @return 1 moved, 0 nothing to do (no more events), -1 refused
 /// (not finite, out of memory: ss->msg).
 int session_forward(struct session *ss);
+
+/// Replay: shows @p frame (as many balls as the state, in the same slots)
+/// as the state, observed as it is (its velocities are the recording's),
+/// and makes the engine SESSION_REPLAY. No move is recorded: a front end
+/// in replay calls none of the functions that step, go back or edit. The
+/// plots' samples later than the frame's time go (a jump back).
+/// @return 0, or -1 when the ball counts differ (ss->msg).
+int session_show(struct session *ss, const struct sim *frame);
 
 /// One move back. @return 0, or -1 when the timeline reaches no further
 /// back (ss->msg; state unchanged).

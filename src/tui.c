@@ -27,6 +27,7 @@
 #include "script.h"
 #include "session.h"
 #include "sim.h"
+#include "traj.h"
 #include "text.h"
 #include "view.h"
 
@@ -145,6 +146,9 @@ struct ui {
     struct recording rec;  /* R: the states shown, to files (recording.h) */
     char said[160];        /* a session note in words (session_said) */
     int pause_armed;       /* -T: the pause at o.pause_at is still to come */
+    /* replay (issue 30): a recorded run played back, nothing simulated */
+    struct traj *tr;       /* the run, or NULL */
+    struct sim fsim;       /* the frame read, then shown */
 };
 
 static void lab_select(struct ui *u, size_t ball);
@@ -542,6 +546,15 @@ static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
 {
     if (u->scr.lay.too_small || u->prompting)
         return;
+    if (u->tr) { /* replay: a click selects, nothing moves */
+        size_t b = kind == MOUSE_PRESS ? screen_ball_at(&u->scr, &u->ss, x, y) : (size_t)-1;
+        if (b < u->ss.s.n) {
+            u->f.cue = b;
+            lab_select(u, b);
+            note(u, "ball %zu (selected)", b + 1);
+        }
+        return;
+    }
     double wx, wy;
     screen_to_world(&u->scr, x, y, &wx, &wy);
     u->click_x = x;
@@ -1278,15 +1291,159 @@ static const struct binding {
 
 #define NBINDINGS (sizeof bindings / sizeof *bindings)
 
-static struct screen_help help[NBINDINGS];
+static struct screen_help help[NBINDINGS + 32];
 static size_t nhelp;
 
-static void help_fill(void)
+/* === Replay (issue 30): a recorded run played back ===================
+ *
+ * The session shows the frame (session_show); the keys that move in time
+ * go from frame to frame, the keys that look (panels, arrows, trails,
+ * numbers, R, w) work as live, and those that need a simulation say so.
+ */
+
+#define REPLAY_NO_SIM "replay: no simulation - w saves this frame as a scene"
+
+/* Shows frame k: read, then the session's state. */
+static int replay_show(struct ui *u, size_t k)
+{
+    struct traj_error err;
+    if (traj_sim(u->tr, k, &u->fsim, &err)) {
+        u->f.running = 0;
+        if (err.line > 0)
+            note_level(u, err.nomem ? SCREEN_ERROR : SCREEN_WARNING, "frame %zu: line %lld: %s",
+                       k, err.line, err.msg);
+        else
+            note_level(u, SCREEN_ERROR, "frame %zu: %s", k, err.msg);
+        return -1;
+    }
+    if (session_show(&u->ss, &u->fsim)) {
+        session_note(u, SCREEN_ERROR);
+        return -1;
+    }
+    u->f.frame = k;
+    return 0;
+}
+
+/* Running: the last frame at or before the target time. */
+static void replay_to_target(struct ui *u)
+{
+    const struct traj *tr = u->tr;
+    size_t k = traj_at_time(tr, u->target);
+    if (k < u->f.frame && u->target >= tr->fr[u->f.frame].t)
+        k = u->f.frame; /* frames of one time: the later stays */
+    if (k != u->f.frame && replay_show(u, k))
+        return;
+    if (k + 1 >= tr->nframes) {
+        u->f.running = 0;
+        note(u, "the last frame%s: space plays again from the first",
+             tr->cut ? " (the file is cut after it)" : "");
+    }
+}
+
+/* space . , r ] [ */
+static void k_replay_move(struct ui *u, int key)
+{
+    size_t n = u->tr->nframes, k = u->f.frame;
+    if (key == ' ') {
+        if (!u->f.running && k + 1 >= n && n > 1 && replay_show(u, 0))
+            return;
+        u->f.running = !u->f.running;
+        if (u->f.running)
+            resume_clock(u);
+        return;
+    }
+    u->f.running = 0;
+    size_t to = key == '.' ? k + 1 : key == ',' ? (k ? k - 1 : 0)
+              : key == ']' ? k + 10 : key == '[' ? (k > 10 ? k - 10 : 0) : 0;
+    if (to >= n)
+        to = n - 1;
+    if (to == k) {
+        note(u, "%s frame", key == '.' || key == ']' ? "the last" : "the first");
+        return;
+    }
+    if (replay_show(u, to) == 0 && key == 'r')
+        screen_clear_trails(&u->scr);
+}
+
+/* w: the frame as a scene that runs on, and what it runs with. */
+static void k_replay_save(struct ui *u, int key)
+{
+    k_save(u, key);
+    if (u->f.note_level != SCREEN_INFO)
+        return;
+    const struct traj *tr = u->tr;
+    size_t len = strlen(u->f.note);
+    snprintf(u->f.note + len, sizeof u->f.note - len, ", frame %zu: %s", u->f.frame,
+             tr->have_params == 1 ? "k, dt and walls as recorded"
+             : tr->have_params ? "k, dt and walls of the .in beside it"
+             : "k and dt the scene defaults");
+}
+
+static void k_replay_refuse(struct ui *u, int key)
+{
+    (void)key;
+    note(u, REPLAY_NO_SIM);
+}
+
+/* The keys of a replay, in the order of its help. */
+static const struct binding replay_bindings[] = {
+    {' ', k_replay_move, "space", "play / pause (the last frame: from the first)"},
+    {'.', k_replay_move, ". ,", "one frame forward / back (pauses)"},
+    {',', k_replay_move, NULL, NULL},
+    {']', k_replay_move, "] [", "ten frames forward / back"},
+    {'[', k_replay_move, NULL, NULL},
+    {'r', k_replay_move, "r", "the first frame"},
+    {'-', k_speed, "- +", "speed down / up (x2): frames follow the recorded time"},
+    {'+', k_speed, NULL, NULL},
+    {'=', k_speed, NULL, NULL},
+    {'w', k_replay_save, "w", "save this frame as a scene that runs on"},
+    {'\t', k_cue, "tab S-tab", "next / previous ball, selected"},
+    {KEY_BTAB, k_cue, NULL, NULL},
+    {KEY_MOUSE, k_mouse, "click M", "select a ball; wheel; M: mouse off"},
+    {'M', k_mouse_toggle, NULL, NULL},
+    {'t', k_trails, "t", "trails on / off"},
+    {'v', k_lab, "v p c", "velocity / momentum arrows, centre of mass"},
+    {'p', k_lab, NULL, NULL},
+    {'c', k_lab, NULL, NULL},
+    {'n', k_lab, "n", "ball numbers"},
+    {'i', k_lab, "i", "values panel of the frame (PgUp, PgDn scroll)"},
+    {KEY_PPAGE, k_lab, NULL, NULL},
+    {KEY_NPAGE, k_lab, NULL, NULL},
+    {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
+    {'R', k_record, "R", "record the frames shown to springball-N.xyz, .csv / stop"},
+    {KEY_CTRL_L, k_redraw, "C-l", "redraw the screen"},
+    {'?', k_help, NULL, NULL},
+    {'q', k_quit, "q Esc", "quit"},
+    {27, k_quit, NULL, NULL},
+    {KEY_RESIZE, k_resize, NULL, NULL},
+    {0, k_replay_refuse, "k d e b g m s f", "a: x h : enter arrows: " REPLAY_NO_SIM},
+};
+
+#define NREPLAY (sizeof replay_bindings / sizeof *replay_bindings)
+
+static void replay_key(struct ui *u, int key)
+{
+    for (size_t i = 0; i + 1 < NREPLAY; i++)
+        if (replay_bindings[i].key == key) {
+            replay_bindings[i].fn(u, key);
+            return;
+        }
+    /* a key of the live program that needs a simulation */
+    for (size_t i = 0; i < NBINDINGS; i++)
+        if (bindings[i].key == key) {
+            k_replay_refuse(u, key);
+            return;
+        }
+}
+
+static void help_fill(int replay)
 {
     nhelp = 0;
-    for (size_t i = 0; i < NBINDINGS; i++)
-        if (bindings[i].help)
-            help[nhelp++] = (struct screen_help){bindings[i].label, bindings[i].help};
+    const struct binding *b = replay ? replay_bindings : bindings;
+    size_t n = replay ? NREPLAY : NBINDINGS;
+    for (size_t i = 0; i < n; i++)
+        if (b[i].help)
+            help[nhelp++] = (struct screen_help){b[i].label, b[i].help};
 }
 
 /* A key of a script as curses gives it. */
@@ -1321,6 +1478,10 @@ static void handle_key(struct ui *u, int key)
             u->f.help = 0;
             resume_clock(u);
         }
+        return;
+    }
+    if (u->tr) {
+        replay_key(u, key);
         return;
     }
     for (size_t i = 0; i < NBINDINGS; i++)
@@ -1370,6 +1531,10 @@ static double pause_time(const struct ui *u)
  * a frame of wall time. */
 static void run_to_target(struct ui *u, int live)
 {
+    if (u->tr) {
+        replay_to_target(u);
+        return;
+    }
     struct budget b = {live ? now() + 0.7 / u->o.fps : 0, u->snap_calls};
     const double stop = u->pause_armed ? pause_time(u) : INFINITY;
     if (u->target > stop)
@@ -1438,6 +1603,31 @@ static size_t default_cue(const struct scene *sc)
     return 0;
 }
 
+/* Replay: the first frame shown, the status line's frame count, a speed
+ * of ten frames a second on average (unless --speed), what was made up
+ * said. @return 0, or -1 when memory is short. */
+static int replay_init(struct ui *u, struct traj *tr)
+{
+    u->tr = tr;
+    if (sim_init(&u->fsim, tr->n, &tr->p))
+        return -1;
+    struct front *f = &u->f;
+    f->replay = 1;
+    f->frames = tr->nframes;
+    f->v_diff = tr->v_diff;
+    if (replay_show(u, 0) && u->f.note_level == SCREEN_ERROR)
+        return -1;
+    if (!(u->o.speed > 0)) {
+        double span = tr->fr[tr->nframes - 1].t - tr->fr[0].t;
+        double sp = tr->nframes > 1 ? 10 * span / (double)(tr->nframes - 1) : 1;
+        f->speed = u->speed0 = sp > 0 && isfinite(sp) ? sp : 1;
+    }
+    if (tr->cut || tr->notes[0])
+        note_level(u, SCREEN_WARNING, "%s%s%s", tr->cut ? "the file is cut after the last frame" : "",
+                   tr->cut && tr->notes[0] ? "; " : "", tr->notes);
+    return 0;
+}
+
 static int ui_init(struct ui *u, const struct scene *sc, const char *name,
                    const struct ui_options *o, int glyphs, int color)
 {
@@ -1460,7 +1650,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         session_free(&u->ss);
         return -1;
     }
-    help_fill();
+    help_fill(o->replay != NULL);
     struct front *f = &u->f;
     f->lab = &u->lab;
     f->title = sc->title ? sc->title : name;
@@ -1489,7 +1679,13 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
     if (!(f->arrow_t > 0 && f->arrow_t < DBL_MAX))
         f->arrow_t = 1;
     u->arrow_t0 = f->arrow_t;
-    if (o->engine && session_set_engine(&u->ss, SESSION_EVENT))
+    if (o->replay && replay_init(u, o->replay)) {
+        labscreen_free(&u->lab);
+        screen_free(&u->scr);
+        session_free(&u->ss);
+        return -1;
+    }
+    if (o->engine && !o->replay && session_set_engine(&u->ss, SESSION_EVENT))
         note_level(u, SCREEN_WARNING, "no event engine: %s", session_said(u));
     if (o->keys) {
         char err[160];
@@ -1506,6 +1702,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
 
 static void ui_free(struct ui *u)
 {
+    sim_free(&u->fsim);
     labscreen_free(&u->lab);
     recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);
@@ -1859,6 +2056,7 @@ static int loop(struct ui *u)
         /* the script: a wait ends when the run has reached its time (or,
          * paused, after T / speed seconds); then the items that follow */
         if (u->wait_sim && (!u->f.running || u->f.help ||
+                            (u->tr && u->target >= u->wait_end) || /* replay: frames */
                             u->ss.s.t + (u->ss.engine == SESSION_SPRING ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
             u->wait_sim = 0;
         while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {

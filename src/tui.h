@@ -8,6 +8,7 @@
 #define SAVE_TO_MAX 4000
 
 struct scene;
+struct traj;
 
 /// Options of the terminal front end (see springball(1)).
 struct ui_options {
@@ -23,6 +24,8 @@ struct ui_options {
     const char *keys;   ///< a key script (--keys), or NULL
     int snap_cols, snap_rows; ///< the --snapshot size, default 80 x 24
     const char *save_to; ///< where w saves (--save-to), or NULL: springball-N.scene
+    struct traj *replay; ///< a recorded run (traj.h) to play back instead of
+                         ///< simulating the scene (its first frame), or NULL
                          ///< (at most SAVE_TO_MAX bytes)
     double pause_at;    ///< -T: the run pauses once on reaching this time (the
                         ///< springs' step by sim_steps_until); < 0: never

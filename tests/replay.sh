@@ -86,4 +86,78 @@ if command -v lmp >/dev/null 2>&1; then
 else
     echo "replay: lmp is not installed: the LAMMPS dump is not checked"
 fi
+# --- The terminal front end: --snapshot, then a live terminal in tmux ---
+snap() { "$SB" --no-color --snapshot="$@"; }
+# The values panel of frame 50 is step 500's, and at a time of contacts too.
+for t in 25 40; do
+    snap 100x40 --keys "<t $t> space i" "$tmp/break.xyz" | sed '1d;$d' >"$tmp/rv"
+    snap 100x40 --keys "<t $t> space i" scenes/break.scene | sed '1d;$d' >"$tmp/lv"
+    check "values panel at t $t: the recording's frame is the run's state" cmp -s "$tmp/rv" "$tmp/lv"
+done
+status_of() { snap 100x30 --keys "$1" "$2" | tail -n 1; }
+check "status at frame 50" sh -c '[ "$(echo "$1" | cut -c1-33)" = " frame 50/101  t 25.00  step 500 " ]' \
+    sh "$(status_of '<t 25> space' "$tmp/break.xyz")"
+check ". , ] [ r" [ "$(status_of '. . . , ] ] [' "$tmp/break.xyz" | cut -c1-14)" = " frame 12/101 " ]
+check "r: the first frame" [ "$(status_of '] r' "$tmp/break.xyz" | cut -c1-13)" = " frame 0/101 " ]
+check "] stops at the last frame" \
+    [ "$(status_of '<t 60> ] ]' "$tmp/break.xyz" | cut -c1-15)" = " frame 100/101 " ]
+check "the last frame stops the play" \
+    sh -c '"$0" --no-color --snapshot --keys "<t 60>" "$1" | head -n 1 | grep -q "replay · paused"' \
+    "$SB" "$tmp/break.xyz"
+check "title: replay, speed 10 frames a second" \
+    sh -c '"$0" --no-color --snapshot "$1" | head -n 1 | grep -q "replay · running · speed 5 t/s"' \
+    "$SB" "$tmp/break.xyz"
+for k in k d m s : enter g e; do
+    check "'$k' needs a simulation" \
+        sh -c '"$0" --no-color --snapshot=100x30 --keys "space $1" "$2" | grep -q "replay: no simulation - w saves this frame as a scene"' \
+        "$SB" "$k" "$tmp/break.xyz"
+done
+check "? lists the replay's keys" \
+    sh -c '"$0" --no-color --snapshot=100x40 --keys "?" "$1" | grep -q "one frame forward / back"' "$SB" "$tmp/break.xyz"
+# w saves the frame as a scene that runs on
+(cd "$tmp" && "$SB"  --no-color --snapshot=160x30 --save-to="$tmp/w50.scene" --keys '<t 25> space w' break.xyz) >"$out"
+check "w: the note" grep -q "saved $tmp/w50.scene (16 balls), frame 50: k, dt and walls as recorded" "$out"
+check "w then -H: frame 50" [ "$("$SB" -H "$tmp/w50.scene" | nums /dev/stdin)" = "$(nums "$tmp/f50")" ]
+check "w then -H -n 500: step 1000" \
+    [ "$("$SB" -H -n 500 "$tmp/w50.scene" | nums /dev/stdin)" = "$(nums "$tmp/s1000")" ]
+# a cut file's note; a bad frame stops the play with its line
+check "cut: said in the terminal" \
+    sh -c '"$0" --no-color --snapshot=100x30 "$1" | grep -q "the file is cut after the last frame"' "$SB" "$tmp/cut.xyz"
+check "a bad frame: its line" \
+    sh -c '"$0" --no-color --snapshot=100x30 --keys ". . . . . ." "$1" | grep -q "frame 5: line 95: expected 9 fields"' \
+    "$SB" "$tmp/bad5.xyz"
+
+if command -v tmux >/dev/null 2>&1; then
+    sock=sbreplay$$
+    T() { tmux -L "$sock" "$@"; }
+    trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
+    T -f /dev/null new-session -d -s keep "sleep 300"
+    T -f /dev/null new-session -d -s r -x 80 -y 24 \
+        "LC_ALL=C.UTF-8 TERM=xterm-256color $SB $tmp/break.xyz; echo \$? > $tmp/r.rc; sleep 5"
+    scr() { T capture-pane -p -t r 2>/dev/null; }
+    wait_for() {
+        i=0
+        while [ $i -lt 50 ]; do scr | grep -qE -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
+        echo "timed out waiting for /$1/; the screen was:"; scr; return 1
+    }
+    check "tmux: replay plays" wait_for "replay · running"
+    T send-keys -t r ' '
+    check "tmux: space pauses" wait_for "replay · paused"
+    T send-keys -t r r
+    check "tmux: r" wait_for "^ frame 0/101  t 0.00  step 0 "
+    T send-keys -t r .
+    check "tmux: ." wait_for "^ frame 1/101  t 0.50  step 10 "
+    T send-keys -t r ']'
+    check "tmux: ]" wait_for "^ frame 11/101 "
+    T send-keys -t r ','
+    check "tmux: ," wait_for "^ frame 10/101 "
+    T send-keys -t r k
+    check "tmux: k refused" wait_for "replay: no simulation"
+    T send-keys -t r q
+    i=0
+    while [ $i -lt 50 ] && [ ! -s "$tmp/r.rc" ]; do sleep 0.1; i=$((i + 1)); done
+    check "tmux: q quits, status 0" [ "$(cat "$tmp/r.rc" 2>/dev/null)" = 0 ]
+else
+    echo "replay: tmux is not installed: the live terminal is not checked"
+fi
 summary

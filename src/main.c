@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #define VERSION "0.1.0"
@@ -430,6 +431,10 @@ static int is_stdout(const char *path)
                      same_file(&a, &b)));
 }
 
+/* The most frames a recording writes: beyond, a cadence like
+ * --every-t=1e-300 would write for ever. */
+#define REC_FRAMES_MAX 1e9
+
 /* The files of a recorded run and where its cadence stands. The files
  * are opened at the first frame, so that a run refused before it (bad
  * input to the event engine) leaves existing files as they were. */
@@ -549,7 +554,9 @@ static int rec_after_step(struct recorder *rec, const struct sim *s,
         /* t grows by repeated addition of dt: half a step of slack. */
         if (s->t < rec->next_t - 0.5 * s->p.dt)
             return 0;
-        rec->next_t = (floor((s->t + 0.5 * s->p.dt) / rec->every_t) + 1) * rec->every_t;
+        double next = (floor((s->t + 0.5 * s->p.dt) / rec->every_t) + 1) * rec->every_t;
+        /* a T so small that the count overflows (1e-320): every step */
+        rec->next_t = isfinite(next) ? next : s->t;
     }
     return sim_finite(s) ? rec_frame(rec, s, NULL) : 0;
 }
@@ -598,6 +605,10 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
     } else {
         for (long long j = 1;; j++) {
             double tj = j * rec->every_t;
+            if (j > REC_FRAMES_MAX) { /* -n with a T far shorter than the events */
+                warn("--every-t: more than 10^9 frames: stopped at t = %.17g", s->t);
+                return 1;
+            }
             if (o->have_time && tj > o->time)
                 break;
             struct event_diag d0, d1;
@@ -1133,6 +1144,96 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
     return rc;
 }
 
+/* Bytes a frame takes, about: a ball of --traj (86 measured on 10^5 balls
+ * in motion), a row of --series (the event engine's longest). */
+#define REC_BALL_BYTES 86.0
+#define REC_ROW_BYTES 300.0
+
+/* The frames a headless recording writes (at most: the spring engine's
+ * --every-t writes at most one a step), or -1 when not known ahead (the
+ * event engine's events over -T). */
+static double rec_frames(const struct options *o, const struct sim *s)
+{
+    const struct rec_options *r = &o->rec;
+    if (!o->have_steps && !o->have_time)
+        return 1;
+    double steps = o->have_steps ? (double)o->steps
+                   : o->engine == ENGINE_EVENT ? -1
+                   : (double)sim_steps_until(s, o->time);
+    if (r->every_t > 0) {
+        double by_t = o->have_time ? floor(o->time / r->every_t) : -1;
+        if (o->engine == ENGINE_EVENT)
+            return by_t < 0 ? -1 : by_t + 1;
+        return (by_t < 0 || steps < by_t ? steps : by_t) + 1;
+    }
+    return steps < 0 ? -1 : floor(steps / (double)(r->every ? r->every : 1)) + 1;
+}
+
+/* Bytes free where @p path would be written, or -1 when not known (a pipe,
+ * a terminal). */
+static double free_bytes(const char *path)
+{
+    struct statvfs v;
+    struct stat st;
+    int ok;
+    if (!strcmp(path, "-")) {
+        ok = fstat(STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode) &&
+             fstatvfs(STDOUT_FILENO, &v) == 0;
+    } else if (stat(path, &st) == 0) {
+        ok = S_ISREG(st.st_mode) && statvfs(path, &v) == 0;
+    } else {
+        char dir[4096];
+        const char *slash = strrchr(path, '/');
+        size_t n = slash ? (size_t)(slash - path) + 1 : 0;
+        if (n >= sizeof dir)
+            return -1;
+        memcpy(dir, path, n);
+        strcpy(dir + n, ".");
+        ok = statvfs(dir, &v) == 0;
+    }
+    return ok ? (double)v.f_bavail * (double)v.f_frsize : -1;
+}
+
+/* @p bytes as "1.73 GB" or "8.6 TB" (in @p buf). */
+static const char *size_text(double bytes, char *buf, size_t size)
+{
+    int tb = bytes >= 1e12;
+    snprintf(buf, size, "%.3g %s", bytes / (tb ? 1e12 : 1e9), tb ? "TB" : "GB");
+    return buf;
+}
+
+/* Before a recording: refuses (status 2) more than REC_FRAMES_MAX frames
+ * or more bytes than the disk has free, and says how large it will be
+ * when that is over a gigabyte. Returns 0 or 2. */
+static int rec_check_size(const struct options *o, const struct sim *s)
+{
+    double frames = rec_frames(o, s);
+    if (frames > REC_FRAMES_MAX) {
+        warn("%s: %.3g frames: at most 10^9 (a larger --every or --every-t)",
+             o->rec.every_t > 0 ? "--every-t" : "--every", frames);
+        return 2;
+    }
+    const char *paths[2] = {o->rec.traj, o->rec.series};
+    for (int k = 0; k < 2 && frames > 0; k++) {
+        if (!paths[k])
+            continue;
+        double bytes = frames * (k ? REC_ROW_BYTES : REC_BALL_BYTES * (double)(s->n + 1)),
+               room = free_bytes(paths[k]);
+        if (bytes < 1e9)
+            continue;
+        char b1[32], b2[32];
+        if (room >= 0 && bytes > room) {
+            warn("%s=%s: about %s (%.0f frames of %zu balls), more than the %s free there",
+                 k ? "--series" : "--traj", paths[k], size_text(bytes, b1, sizeof b1), frames,
+                 s->n, size_text(room, b2, sizeof b2));
+            return 2;
+        }
+        warn("%s=%s: about %s (%.0f frames of %zu balls)", k ? "--series" : "--traj",
+             paths[k], size_text(bytes, b1, sizeof b1), frames, s->n);
+    }
+    return 0;
+}
+
 static int run_headless(const struct options *o, const struct scene *sc)
 {
     struct sim s;
@@ -1144,6 +1245,10 @@ static int run_headless(const struct options *o, const struct scene *sc)
         return 1;
     }
     rec_init(&rec, &o->rec, o->engine == ENGINE_EVENT);
+    if (rec_active(&rec) && (erc = rec_check_size(o, &s)) != 0) {
+        sim_free(&s);
+        return erc;
+    }
     if (o->engine == ENGINE_EVENT) {
         erc = run_event(o, &s, &ev, &rec);
         if (erc == 0 && !sim_finite(&s)) {

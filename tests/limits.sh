@@ -49,6 +49,23 @@ check ":random 1000 on 10^5 balls: all added" has "$s" "1000 balls added"
 check ":random 10000: all added" has "$s2" "10002 balls"
 check ":random 100001: refused" has "$(snap --keys='<:random 100001 0.1 1 1 1>' "$HEADON")" "at most 100000 balls a command"
 
+# --- 8: recording cadence and size ---
+"$SB" -H -n 20 --every-t=1e-320 --series="$tmp/c.csv" "$HEADON" >/dev/null
+check "--every-t=1e-320: a row each step (21; was 1)" [ "$(wc -l <"$tmp/c.csv")" = 22 ]
+expect_fail 2 "springball: --every-t: 1e+300 frames: at most 10^9 (a larger --every or --every-t)" \
+    "$SB" -H --engine=event -T 1 --every-t=1e-300 --series="$tmp/e.csv" "$ROOT/scenes/hard.scene"
+check "--every-t=1e-300, event engine: nothing written" none "$tmp/e.csv"
+# 8.6 TB: more than any disk here has free; refused before anything is written
+"$SB" -H -n 1000000 --traj="$tmp/huge.xyz" "$tmp/big.scene" >"$out" 2>"$err"
+check "a recording larger than the free space: status 2" [ $? = 2 ]
+check "a recording larger than the free space: says so" \
+    grep -q "^springball: --traj=$tmp/huge.xyz: about 8.6 TB (1000001 frames of 100000 balls), more than the .* free there$" "$err"
+check "a recording larger than the free space: no file" none "$tmp/huge.xyz"
+# over a gigabyte: the size is said first (then /dev/full fails at once)
+"$SB" -H -n 200 --traj=/dev/full "$tmp/big.scene" >/dev/null 2>"$err"
+check "a recording over 1 GB: its size is said first" \
+    [ "$(head -n 1 "$err")" = "springball: --traj=/dev/full: about 1.73 GB (201 frames of 100000 balls)" ]
+
 # --- 9, 14: --save-to ---
 long=$tmp/$(printf 'a%.0s' $(seq 200))/$(printf 'b%.0s' $(seq 200))/$(printf 'c%.0s' $(seq 150))
 mkdir -p "$long"

@@ -103,9 +103,15 @@ $(O)/bench-record: tests/bench/bench-record.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record
+# The floor of tests/bench/load.sh: plain C with numfmt alone.
+$(O)/bench-floor: tests/bench/floor.c $(O)/numfmt.o
+	@mkdir -p $(@D)
+	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record $(O)/bench-floor
 	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid \
-	    BENCH_VIEW=$(O)/bench-view BENCH_RECORD=$(O)/bench-record sh tests/bench/run.sh
+	    BENCH_VIEW=$(O)/bench-view BENCH_RECORD=$(O)/bench-record \
+	    BENCH_FLOOR=$(O)/bench-floor sh tests/bench/run.sh
 
 # float-cast-overflow: a NaN or an out-of-range double converted to an
 # integer (gcc leaves it out of "undefined").

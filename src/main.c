@@ -857,6 +857,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 static char *read_all(FILE *f, size_t *len)
 {
     size_t cap = 1 << 16, n = 0;
+    /* A regular file: its size in one read, with no copying as the buffer
+     * grows (a 85 MB scene of 10^6 balls took 11 reallocations); the loop
+     * below then reads what the file grew by, if anything. */
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+        (unsigned long long)st.st_size < ((size_t)-1) / 2 - 2)
+        cap = (size_t)st.st_size + 2;
     char *buf = malloc(cap);
     if (!buf)
         return NULL;
@@ -1080,13 +1087,17 @@ static int run_spring(const struct options *o, struct sim *s, struct recorder *r
         return 1;
     if (!o->have_time && !o->have_steps)
         return 0;
+    const unsigned long long steps = o->have_time ? sim_steps_until(s, o->time) : o->steps;
+    /* No step to take (-n 0, a load and print): no copy to replay from and
+     * no forces to check, when the state is finite (the parser's always is). */
+    if (steps == 0 && sim_finite(s))
+        return 0;
     if (sim_init(&good, s->n, &s->p)) {
         fputs("springball: out of memory\n", stderr);
         return 1;
     }
     sim_copy(&good, s);
     const int overflow = forces_overflow(s);
-    const unsigned long long steps = o->have_time ? sim_steps_until(s, o->time) : o->steps;
     unsigned long long done = 0;
     int rc = 0;
     for (;;) {

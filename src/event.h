@@ -44,7 +44,7 @@
 /// Two balls whose centres are closer than (r_i + r_j)(1 - EVENT_TOUCH_TOL)
 /// overlap; closer than r_i + r_j but not by that much they touch (the rack's
 /// balls, computed 2r apart up to rounding; the textbook inputs carry
-/// relative errors near 3e-14). The same tolerance, times r, holds for walls.
+/// relative errors near 3e-14). Walls have their own: sim_wall_slack (types.h).
 #define EVENT_TOUCH_TOL 1e-9
 
 /// Impacts with a normal speed below EVENT_SLOW times the fastest ball's

@@ -166,7 +166,7 @@ static int find_wall(const struct sim *s, struct event_fault *f)
 {
     unsigned op = s->p.open;
     for (size_t i = 0; i < s->n; i++) {
-        double x = s->x[i], y = s->y[i], r = s->r[i], tol = EVENT_TOUCH_TOL * r;
+        double x = s->x[i], y = s->y[i], r = s->r[i], tol = sim_wall_slack(&s->p, r);
         int out;
         if (s->p.shape == SIM_CIRCLE) {
             double R = 0.5 * s->p.w, dx = x - R, dy = y - R;

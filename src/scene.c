@@ -462,6 +462,7 @@ static int d_rack(struct parser *ps, const struct text_token *tok, int ntok)
 static int on_table_open(const struct sim_params *p, double x, double y,
                             double r)
 {
+    r -= sim_wall_slack(p, r); /* a printed state reads back (types.h) */
     if (p->shape != SIM_RECT || !p->open)
         return scene_gen_on_table(p, x, y, r);
     return (p->open & SIM_SIDE_LEFT || x >= r) &&
@@ -650,7 +651,8 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
  * scene. With spring walls (the default) a `ball` may lie anywhere, even
  * off the table: the walls push it back with k times the penetration, and a
  * violent run leaves balls deep in (or through) a wall. With hard walls every
- * ball lies wholly on the table, as the engine keeps it. The balls a rack or
+ * ball lies wholly on the table, as the engine keeps it, up to rounding
+ * (sim_wall_slack). The balls a rack or
  * random line makes must have their centres on the table: a rack past a wall
  * is a slip of the pen.
  */

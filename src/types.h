@@ -74,4 +74,17 @@ struct sim_params {
                        ///< bits), default 0; a ball that leaves keeps flying
 };
 
+/// How far a ball of radius @p r may reach past a hard wall and still lie on
+/// the table: by rounding, up to 1e-9 of its radius or 2^-40 of the table's
+/// size, whichever is more. The event engine computes where a ball meets a
+/// wall and does not clamp it there (a clamp would change every later
+/// collision), so a printed state has balls an ulp or so on either side of
+/// the wall: the scene reader takes them (a printed state reads back) and
+/// so does the event engine at start-up, by this one rule.
+static inline double sim_wall_slack(const struct sim_params *p, double r)
+{
+    double a = 1e-9 * r, b = 0x1p-40 * (p->w + p->h);
+    return a > b ? a : b;
+}
+
 #endif

@@ -237,11 +237,13 @@ static void restore_observed(struct session *ss, const struct session_action *a,
     switch (a->kind) {
     case SESSION_KICK:
     case SESSION_VELOCITY:
-        kx[a->ball] = a->a;
-        ky[a->ball] = a->b;
+        if (a->ball < n0) {
+            kx[a->ball] = a->a;
+            ky[a->ball] = a->b;
+        }
         break;
     case SESSION_MOVE:
-        if (a->c != 0)
+        if (a->c != 0 && a->ball < n0)
             kx[a->ball] = ky[a->ball] = 0;
         break;
     case SESSION_ADD:

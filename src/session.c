@@ -159,6 +159,7 @@ static void start_follow(struct session *ss);
 static void resize_timeline(struct session *ss);
 static void tags_sync(struct session *ss);
 static int apply_edit(struct session *ss, const struct session_action *a);
+static int edit(struct session *ss, struct session_action a);
 
 /* === Spring timeline === */
 
@@ -399,7 +400,7 @@ static int spring_forward(struct session *ss)
     /* An edit makes a move of its own: replayed instead of a step. */
     size_t i = first_act(ss, ss->pos + 1);
     int edit_next = i < ss->nact && ss->act[i].pos == ss->pos + 1 &&
-                    ss->act[i].kind >= SESSION_ADD;
+                    (ss->act[i].kind >= SESSION_ADD || ss->act[i].kind == SESSION_KICK);
     if (!edit_next && sim_step(&ss->s)) { /* no grid: never a silent all-pairs crawl */
         ss->msg = "out of memory: the contact grid (paused)";
         return -1;
@@ -821,32 +822,13 @@ int session_reset(struct session *ss)
 
 int session_kick(struct session *ss, size_t ball, double vx, double vy)
 {
-    hush(ss);
-    size_t i = session_slot(ss, ball);
-    if (i >= ss->s.n) {
-        ss->msg = "no such ball";
-        return -1;
-    }
-    if (ss->nonfinite || !isfinite(vx) || !isfinite(vy)) {
-        say(ss, SESSION_NOTE_NOT_FINITE);
-        return -1;
-    }
-    if (ss->engine == SESSION_EVENT) {
-        event_kick(&ss->ev, i, vx, vy);
-        event_to_sim(&ss->ev, &ss->s);
-        touch(ss);
-        ss->e0 = energy_now(ss);
-        if (snap_keep(ss)) /* replaces now's state, forgets the future */
-            ss->msg = "out of memory: cannot step back here";
-        sample_now(ss);
-        return 0;
-    }
+    /* a move of its own, as an edit: ',' undoes it alone, at t = 0 too */
     struct session_action a = {0};
     a.kind = SESSION_KICK;
     a.ball = ball;
     a.a = vx;
     a.b = vy;
-    return spring_action(ss, a);
+    return edit(ss, a);
 }
 
 /* @p v bounded to SESSION_PARAM_RANGE of @p ref, finite and > 0. */
@@ -1221,6 +1203,7 @@ static const char *edit_check(struct session *ss, struct session_action *a)
         if (hard && !fits(&s->p, a->a, a->b, s->r[i]))
             return HARD_MSG;
         return NULL;
+    case SESSION_KICK:
     case SESSION_VELOCITY:
         return isfinite(a->a) && isfinite(a->b) ? NULL : "velocity must be finite";
     case SESSION_MASS:
@@ -1261,6 +1244,9 @@ static void start_follow(struct session *ss)
 {
     if (!ss->edited || ss->s.t != ss->start.t)
         return;
+    size_t k = first_act(ss, ss->pos + 1); /* after the action of now */
+    if (k > 0 && ss->act[k - 1].kind == SESSION_KICK && ss->act[k - 1].pos == ss->pos)
+        return; /* a kick sets off the scene, it does not change it */
     if (tag_room(&ss->tag_start, &ss->capstart, ss->s.n) || sim_assign(&ss->start, &ss->s))
         return;
     memcpy(ss->tag_start, ss->tag, ss->s.n * sizeof *ss->tag);
@@ -1363,7 +1349,7 @@ static int edits(struct session *ss, struct session_action *as, size_t n)
     a.pos = ss->pos;
     for (size_t k = 0; k + 1 < n; k++)
         as[k].pos = ss->pos;
-    ss->edited = 1;
+    ss->edited |= a.kind != SESSION_KICK; /* a kick is no edit of the scene */
     ss->edited_params |= a.kind == SESSION_PARAMS;
     if (ss->engine == SESSION_EVENT) {
         /* the engine again from the edited state, its counts carried */

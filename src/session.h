@@ -251,7 +251,9 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
 /// timeline. @return 0, or -1 when memory is short.
 int session_reset(struct session *ss);
 
-/// Sets the velocity of scene ball @p ball to (vx, vy): an action.
+/// Sets the velocity of scene ball @p ball to (vx, vy): a move of its own
+/// that takes no time, as an edit is (',' undoes it alone, at t = 0 too),
+/// but no edit of the scene (reset does not return to it).
 /// @return 0, or -1 (no such ball, not finite: ss->msg).
 int session_kick(struct session *ss, size_t ball, double vx, double vy);
 

@@ -91,6 +91,14 @@ check "no walls: ball 1 has left the table" has '^ +1 +1.0000 +-[0-9]' --keys='b
 check "hard walls: ball 1 stays on it" has '^ +1 +1.0000 +[0-9]' --keys='b <t 100> i' scenes/headon.scene
 check "restitution 0.5: energy lost in the head-on contact" [ "$(status --keys='e*5 <t 30>' scenes/headon.scene | field KE | cut -d. -f1)" -lt 50 ]
 
+# --- one undo per action (issue 26.2) ---
+check ":v then a kick, ',': the edit stays" has 't 0.25 .*Σp \(3, 1\)' --keys='.*5 <:v 3 1> enter ,'
+check ":v then a kick, ', ,': the step's state" has 't 0.25 .*Σp \(10, 0\)' --keys='.*5 <:v 3 1> enter , ,'
+check ":v then a kick, ', , ,': a step back" has 't 0.20 ' --keys='.*5 <:v 3 1> enter , , ,'
+check "', , .': the edit redone" has 't 0.25 .*Σp \(3, 1\)' --keys='.*5 <:v 3 1> enter , , .'
+check "a kick at t = 0 undone" has 't 0.00 .*Σp \(10, 0\)' --keys='space up*3 enter ,'
+check "a kick at t = 0: r goes to the scene" has 't 0.00 .*Σp \(10, 0\)' --keys='space up*3 enter r'
+
 # --- V: time reversed ---
 # table rows only: the aim and the status line follow the cue ball's velocity
 rows() { snap "$@" | sed -n 2,22p; }

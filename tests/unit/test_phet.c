@@ -112,8 +112,68 @@ static void reverse_event(void)
     session_free(&ss);
 }
 
+/* The observed velocity of scene ball @p b. */
+static void v_of(struct session *ss, size_t b, double *vx, double *vy)
+{
+    const struct sim *o = session_observed(ss);
+    *vx = o->vx[sim_slot(o, b)];
+    *vy = o->vy[sim_slot(o, b)];
+}
+
+static int v_is(struct session *ss, size_t b, double vx, double vy)
+{
+    double x, y;
+    v_of(ss, b, &x, &y);
+    return x == vx && y == vy;
+}
+
+/* One undo per action: an edit then a kick at one step come back one a
+ * press, then the step; '.' redoes them in order. A kick at t = 0 is
+ * undone too, and is no part of the scene that reset returns to. */
+static void undo_each(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, scene_builtin) == 0);
+    forward(&ss, 5);
+    CHECK(session_set_velocity(&ss, 0, 3, 1) == 0);
+    CHECK(session_kick(&ss, 0, 0, 7) == 0);
+    CHECK(v_is(&ss, 0, 0, 7));
+    CHECK(session_back(&ss) == 0);
+    CHECK(v_is(&ss, 0, 3, 1) && ss.s.t == 0.25);
+    CHECK(session_back(&ss) == 0);
+    CHECK(v_is(&ss, 0, 10, 0) && ss.s.t == 0.25);
+    CHECK(session_back(&ss) == 0);
+    CHECK(ss.s.t == 0.2);
+    forward(&ss, 2);
+    CHECK(v_is(&ss, 0, 3, 1) && ss.s.t == 0.25);
+    forward(&ss, 1);
+    CHECK(v_is(&ss, 0, 0, 7) && ss.s.t == 0.25);
+    forward(&ss, 1);
+    CHECK(ss.s.steps == 6);
+    session_free(&ss);
+
+    /* at t = 0 */
+    CHECK(test_start(&ss, scene_builtin) == 0);
+    CHECK(session_kick(&ss, 0, 0, 7) == 0);
+    CHECK(session_depth(&ss) == 1);
+    CHECK(session_back(&ss) == 0);
+    CHECK(v_is(&ss, 0, 10, 0) && ss.s.t == 0);
+    CHECK(session_back(&ss) == -1);
+    CHECK(session_forward(&ss) == 1); /* the kick redone */
+    CHECK(v_is(&ss, 0, 0, 7) && ss.s.t == 0);
+    CHECK(session_reset(&ss) == 0);
+    CHECK(v_is(&ss, 0, 10, 0));
+    /* an edit at t = 0 is the scene, a kick after it is not */
+    CHECK(session_set_velocity(&ss, 0, 3, 1) == 0);
+    CHECK(session_kick(&ss, 0, 0, 7) == 0);
+    CHECK(session_reset(&ss) == 0);
+    CHECK(v_is(&ss, 0, 3, 1));
+    session_free(&ss);
+}
+
 void test_phet(void)
 {
+    undo_each();
     reverse_break(400, 1e-12); /* no contact yet: 0 measured */
     reverse_break(1500, 1e-9); /* through the break: 5.5e-12 measured */
     reverse_undo();

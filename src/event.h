@@ -87,6 +87,9 @@ enum event_status {
     EVENT_ENOMEM = -1,   ///< out of memory
     EVENT_EOVERLAP = -2, ///< balls fault.i and fault.j overlap
     EVENT_EWALL = -3,    ///< ball fault.i reaches through a wall
+    EVENT_EFIELD = -4,   ///< the field is too strong: the energy it can give
+                         ///< the balls on the table, sum m (|gx| w + |gy| h),
+                         ///< overflows (positions and speeds would follow)
 };
 
 /// What event_init found wrong: 0-based ball indices (i < j).
@@ -158,7 +161,8 @@ int event_init(struct event *ev, const struct sim *s,
 
 /// The one message for a failed event_init, shared by every front end:
 /// "event engine: balls 3 and 7 overlap", "event engine: ball 3 reaches
-/// through the wall", "event engine: out of memory". Balls count from 1 in
+/// through the wall", "event engine: the field is too strong: ...", "event
+/// engine: out of memory". Balls count from 1 in
 /// scene order (@p s, the state given to event_init, maps its slots).
 /// Writes at most @p len bytes, NUL included, into @p buf; returns buf.
 const char *event_fault_text(char *buf, size_t len, int rc,

@@ -51,6 +51,9 @@ const char *event_fault_text(char *buf, size_t len, int rc,
     } else if (rc == EVENT_EWALL) {
         put(buf, len, &at, "event engine: ball ", 1, sim_ball(s, f->i) + 1);
         put(buf, len, &at, " reaches through the wall", 0, 0);
+    } else if (rc == EVENT_EFIELD) {
+        put(buf, len, &at, "event engine: the field is too strong: the energy it gives "
+                           "the balls across the table overflows", 0, 0);
     } else {
         put(buf, len, &at, "event engine: out of memory", 0, 0);
     }
@@ -186,6 +189,20 @@ static int find_wall(const struct sim *s, struct event_fault *f)
     return EVENT_OK;
 }
 
+/* Whether the field of @p s is beyond the engine's arithmetic: the energy
+ * it can give the balls while they cross the table, sum m (|gx| w + |gy| h),
+ * overflows. Positions, speeds and energies then overflow too (a field of
+ * 1e308 let a ball fall through the floor unseen, status 0). */
+static int field_overflows(const struct sim *s)
+{
+    double gw = fabs(s->p.gx) * s->p.w + fabs(s->p.gy) * s->p.h, sum = 0;
+    if (gw == 0)
+        return 0;
+    for (size_t i = 0; i < s->n; i++)
+        sum += s->m[i] * gw;
+    return !(sum < INFINITY);
+}
+
 /* tc and umin from the fastest ball seen at init or in a kick. */
 void ev_set_scales(struct event_in *ev, double vmax)
 {
@@ -230,6 +247,8 @@ int event_init(struct event *pub, const struct sim *s,
         if (rc)
             return rc;
     }
+    if (field_overflows(s))
+        return EVENT_EFIELD;
     struct event_in *ev = ev_array(1, sizeof *ev);
     if (!ev)
         return EVENT_ENOMEM;

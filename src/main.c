@@ -1021,7 +1021,7 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev,
     }
     struct event_fault f;
     int rc = event_init(ev, s, NULL, &f);
-    if (rc == EVENT_EOVERLAP || rc == EVENT_EWALL) {
+    if (rc == EVENT_EOVERLAP || rc == EVENT_EWALL || rc == EVENT_EFIELD) {
         char msg[128];
         fprintf(stderr, "springball: %s\n", event_fault_text(msg, sizeof msg, rc, &f, s));
         return 2;

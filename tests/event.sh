@@ -97,6 +97,13 @@ done
 # A ball past the wall by more than rounding is still refused, by both.
 printf 'table 600 300\nwalls hard\nball 100 4.99999 0 0 1 5\n' >"$tmp"
 expect_fail 2 "$tmp:3: ball 1 at (100, 4.9999900000000004) of radius 5 crosses a wall (with walls hard every ball must lie wholly on the table)" "$SPRINGBALL" -H "$tmp"
+# Issue 27.7: a field beyond the engine's arithmetic is refused, not run
+# through the floor (field 0 -1e308) or off an open side's phantom wall.
+msg="springball: event engine: the field is too strong: the energy it gives the balls across the table overflows"
+printf 'table 800 400\nfield 0 -1e308\nball 100 100 0 0 1 5\nball 300 100 0 0 1 5\n' >"$tmp"
+expect_fail 2 "$msg" "$SPRINGBALL" -H --engine=event -T 1 "$tmp"
+printf 'table 800 400\nfield 1e308 -1e308\nopen top\nball 100 100 0 0 1 5\nball 300 100 0 0 1 5\n' >"$tmp"
+expect_fail 2 "$msg" "$SPRINGBALL" -H --engine=event -T 1 "$tmp"
 "$SPRINGBALL" --help >"$out"
 check "--help: --engine" grep -q -- '--engine=ENGINE' "$out"
 check "--help: --format" grep -q -- '--format=FORMAT' "$out"

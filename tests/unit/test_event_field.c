@@ -611,6 +611,39 @@ static void test_friction_runs(void)
     sim_free(&s);
 }
 
+/* A field beyond the engine's arithmetic is refused (issue 27.7): the
+ * energy it can give the balls across the table, sum m (|gx| w + |gy| h),
+ * overflows; just below that it runs, and the balls bounce off the floor. */
+static void test_too_strong(void)
+{
+    struct event ev;
+    struct sim s;
+    CHECK(start(&ev, &s, "table 800 400\nfield 0 -1e308\nball 100 100 0 0 1 5\n"
+                         "ball 300 100 0 0 1 5\n", 1) == EVENT_EFIELD);
+    CHECK(ev.in == NULL);
+    sim_free(&s);
+    CHECK(start(&ev, &s, "table 800 400\nfield 1e308 -1e308\nopen top\n"
+                         "ball 100 100 0 0 1 5\n", 1) == EVENT_EFIELD);
+    sim_free(&s);
+    /* 1e305: 2 x 4e307, finite; masses of 1e300 under 1: 2.4e303, finite */
+    CHECK(start(&ev, &s, "table 800 400\nfield 0 -1e305\nball 100 100 0 0 1 5\n"
+                         "ball 300 100 0 0 1 5\n", 1) == EVENT_OK);
+    CHECK(event_step(&ev, 100) == 100 && ev.walls == 100);
+    double x, y;
+    event_position(&ev, 0, &x, &y);
+    CHECK(y >= 5 - 1e-9 && y <= 100);
+    event_free(&ev);
+    sim_free(&s);
+    CHECK(start(&ev, &s, "table 800 400\nfield 1 -1\nball 100 100 0 0 1e300 5\n"
+                         "ball 300 100 0 0 1e300 5\n", 1) == EVENT_OK);
+    event_free(&ev);
+    sim_free(&s);
+    /* the same masses and 1e6 times the field: 2.4e309 */
+    CHECK(start(&ev, &s, "table 800 400\nfield 1e6 -1e6\nball 100 100 0 0 1e300 5\n"
+                         "ball 300 100 0 0 1e300 5\n", 1) == EVENT_EFIELD);
+    sim_free(&s);
+}
+
 void test_event_field(void)
 {
     test_projectile();
@@ -627,4 +660,5 @@ void test_event_field(void)
     test_friction_one();
     test_friction_pairs();
     test_friction_runs();
+    test_too_strong();
 }

@@ -21,6 +21,7 @@
 #define BIGMEM_OFF 1
 #endif
 
+#ifndef BIGMEM_OFF /* under ASan the engines keep malloc: nothing here is used */
 /* A mapping of size + HUGE_PAGE, trimmed to start on a huge page; small
  * blocks from malloc. The header mem.c writes first holds what release
  * gets back: the start and size of the trimmed mapping. */
@@ -54,6 +55,8 @@ static void big_release(void *p, size_t size)
     }
     munmap(p, (size + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
 }
+
+#endif
 
 int bigmem_install(void)
 {

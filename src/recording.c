@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The most numbers tried before giving up on finding free names. */
 #define RECORDING_TRIES 10000
@@ -94,6 +95,14 @@ int recording_stop(struct recording *r, char *msg, size_t msgsize)
     const char *failed = r->failed ? r->failed
                          : e1 || (!e2 && e3) ? r->traj_name : r->series_name;
     r->on = 0;
+    if (e) {
+        /* a file that got nothing (a full disk) is not left behind */
+        struct stat st;
+        if (stat(r->traj_name, &st) == 0 && st.st_size == 0)
+            remove(r->traj_name);
+        if (stat(r->series_name, &st) == 0 && st.st_size == 0)
+            remove(r->series_name);
+    }
     if (msg && e)
         snprintf(msg, msgsize, "recording stopped: %s: write error: %s", failed,
                  strerror(e));

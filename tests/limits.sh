@@ -86,6 +86,9 @@ full() { (trap '' XFSZ; ulimit -f 0; "$@"); }
 s=$(full "$SB" --snapshot --no-color --save-to=f.scene --keys=w "$HEADON" 2>"$err")
 check "w on a full disk: no empty file left" [ ! -e f.scene ]
 check "w on a full disk: it says so" has "$s" "cannot save f.scene: File too large"
+s=$(full "$SB" --snapshot --no-color --keys='R <t 1> R' "$HEADON" 2>&1)
+check "R on a full disk: says so" has "$s" "recording stopped: springball-1.xyz: write error: File too large"
+check "R on a full disk: no empty files left" none springball-1.xyz springball-1.csv
 # (its messages through a pipe: a file as stderr is full too)
 s=$(full sh -c '"$0" -n 10 --export=lammps ex "$1" 2>&1 >/dev/null; echo "status $?"' "$SB" "$HEADON")
 check "--export on a full disk: no files left" none ex.data ex.in

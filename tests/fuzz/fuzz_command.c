@@ -42,10 +42,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (command_parse(&c, line, &ss.s, err, sizeof err) == 0) {
         if (c.kind == COMMAND_PARAMS)
             session_set_params(&ss, &c.p);
-        else if (c.kind == COMMAND_BALLS && c.n <= 100)
+        else if (c.kind == COMMAND_BALLS && c.n <= 100) {
+            /* as the front end adds them: all at once */
+            struct session_ball nb[100];
             for (size_t i = 0; i < c.n; i++)
-                session_add_ball(&ss, c.balls[i].x, c.balls[i].y, c.balls[i].vx, c.balls[i].vy,
-                                 c.balls[i].m, c.balls[i].r, (uint32_t)i);
+                nb[i] = (struct session_ball){c.balls[i].x, c.balls[i].y, c.balls[i].vx,
+                                              c.balls[i].vy, c.balls[i].m, c.balls[i].r,
+                                              (uint32_t)i};
+            session_add_balls(&ss, nb, c.n);
+        }
         else if (c.kind == COMMAND_MASS)
             session_set_mass(&ss, 0, c.a);
         else if (c.kind == COMMAND_RADIUS)

@@ -109,15 +109,9 @@ void sim_free(struct sim *s)
     memset(s, 0, sizeof *s);
 }
 
-void sim_copy(struct sim *dst, const struct sim *src)
+/* The scalars of sim_copy: parameters, time and its base, totals. */
+static void copy_scalars(struct sim *dst, const struct sim *src)
 {
-    size_t cnt = src->n ? src->n : 1;
-    memcpy(dst->x, src->x, cnt * SIM_ARRAYS * sizeof(double));
-    memcpy(dst->id, src->id, cnt * sizeof *dst->id);
-    memcpy(dst->slot, src->slot, cnt * sizeof *dst->slot);
-    /* The radii may differ: dst builds its broad phase afresh. */
-    grid_free(dst->grid);
-    dst->grid = NULL;
     dst->p = src->p;
     dst->t = src->t;
     dst->steps = src->steps;
@@ -130,6 +124,18 @@ void sim_copy(struct sim *dst, const struct sim *src)
     dst->clamps = src->clamps;
     dst->diss_power = src->diss_power;
     dst->clamp_now = src->clamp_now;
+}
+
+void sim_copy(struct sim *dst, const struct sim *src)
+{
+    size_t cnt = src->n ? src->n : 1;
+    memcpy(dst->x, src->x, cnt * SIM_ARRAYS * sizeof(double));
+    memcpy(dst->id, src->id, cnt * sizeof *dst->id);
+    memcpy(dst->slot, src->slot, cnt * sizeof *dst->slot);
+    /* The radii may differ: dst builds its broad phase afresh. */
+    grid_free(dst->grid);
+    dst->grid = NULL;
+    copy_scalars(dst, src);
 }
 
 /* sim_hooke_rect, inlined into the step (with the tests of friction, the
@@ -527,13 +533,13 @@ int sim_forces(struct sim *s)
 
 /* === The observed state (see sim.h) === */
 
-/* Whether @p obs may keep its broad phase for the balls of @p s: the same
- * slots, masses (the grid's scratch knows them) and radii on the same
+/* Whether @p obs may keep its balls and broad phase for those of @p s: the
+ * same slots, masses (the grid's scratch knows them) and radii on the same
  * table. *move is then how far a ball moved since obs last saw it. */
 static int obs_keeps_grid(const struct sim *obs, const struct sim *s, double *move)
 {
     *move = 0;
-    if (!obs->grid || obs->p.w != s->p.w || obs->p.h != s->p.h || obs->p.shape != s->p.shape)
+    if (obs->p.w != s->p.w || obs->p.h != s->p.h || obs->p.shape != s->p.shape)
         return 0;
     double m2 = 0;
     for (size_t i = 0; i < s->n; i++) {
@@ -554,15 +560,18 @@ int sim_observe(const struct sim *s, struct sim *obs)
             return -1;
     } else {
         double move;
-        int keep = obs_keeps_grid(obs, s, &move);
-        struct grid *g = obs->grid;
-        obs->grid = NULL; /* sim_copy would free it */
-        sim_copy(obs, s);
-        if (keep) {
-            obs->grid = g;
-            grid_moved(g, move);
+        if (obs_keeps_grid(obs, s, &move)) {
+            /* slots, masses and radii as they were: what moves */
+            size_t bytes = s->n * sizeof *s->x;
+            memcpy(obs->x, s->x, bytes);
+            memcpy(obs->y, s->y, bytes);
+            memcpy(obs->vx, s->vx, bytes);
+            memcpy(obs->vy, s->vy, bytes);
+            copy_scalars(obs, s);
+            if (obs->grid)
+                grid_moved(obs->grid, move);
         } else {
-            grid_free(g);
+            sim_copy(obs, s);
         }
     }
     int rc = sim_forces(obs);

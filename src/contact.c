@@ -125,7 +125,8 @@ void contact_law_init(struct contact_law *law, const struct sim_params *p)
         break;
     default:
         law->range = 0;
-        law->zeta = contact_zeta(p->restitution);
+        /* restitution 0 (sticky, sim.c) has no pair law: walls elastic */
+        law->zeta = p->restitution > 0 ? contact_zeta(p->restitution) : 0;
         break;
     }
 }

@@ -72,6 +72,8 @@ const char *event_unsupported(const struct sim_params *p)
         return "friction drag (quadratic drag has no closed-form meeting time)";
     if (p->friction && (p->gx != 0 || p->gy != 0))
         return "friction with a field";
+    if (p->restitution == 0)
+        return "sticky collisions (restitution 0)";
     return NULL;
 }
 

@@ -48,6 +48,8 @@ const char *export_lammps_unsupported(const struct sim *s)
         return "open sides";
     if (s->n == 0)
         return "a scene without balls";
+    if (p->restitution == 0)
+        return "sticky collisions (restitution 0)";
     if (p->walls == SIM_WALLS_HARD && p->restitution != 1)
         return "hard walls with restitution < 1";
     if (p->walls == SIM_WALLS_HARD && !one_value(s->r, s->n))

@@ -700,7 +700,7 @@ int lab_seek_event(const struct sim *now, const struct sim *(*step)(void *ctx),
 
 double lab_restitution_step(double e, int dir)
 {
-    if (!(e > 0))
+    if (!(e >= 0))
         e = 0.1;
     /* the tenth nearest to e, then one along */
     double tenth = floor(e * 10 + 0.5);
@@ -710,8 +710,8 @@ double lab_restitution_step(double e, int dir)
         next = tenth;
     if (dir < 0 && tenth / 10 < e - 1e-12)
         next = tenth;
-    if (next < 1)
-        next = 1;
+    if (next < 0) /* 0: sticky */
+        next = 0;
     if (next > 10)
         next = 10;
     return next / 10;

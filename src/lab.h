@@ -263,7 +263,7 @@ int lab_seek_event(const struct sim *now, const struct sim *(*step)(void *ctx),
 /* ===== Keys' parameters ===== */
 
 /// Restitution one tenth down (dir < 0) or up (dir > 0), on the tenths
-/// from 0.1 (nearly sticky) to 1 (elastic).
+/// from 0 (sticky) to 1 (elastic).
 double lab_restitution_step(double e, int dir);
 
 /// The three borders the b key cycles through.

@@ -326,7 +326,9 @@ static void hook_status(struct lab_front *lf, struct screen_line *l, struct sess
     snprintf(px, sizeof px, "%.4g", tpx == 0 ? 0 : tpx);
     snprintf(py, sizeof py, "%.4g", tpy == 0 ? 0 : tpy);
     screen_status_add(l, rank, 0, "%s (%s, %s)", ascii ? "p" : "\xce\xa3p", px, py);
-    if (s->p.restitution != 1)
+    if (s->p.restitution == 0)
+        screen_status_add(l, 3, SCREEN_BOLD, "sticky");
+    else if (s->p.restitution != 1)
         screen_status_add(l, 3, SCREEN_BOLD, "e %.2g", s->p.restitution);
     int border = lab_border(&s->p);
     if (border != LAB_BORDER_SPRING && !f->open)

@@ -288,8 +288,8 @@ static int d_restitution(struct parser *ps, const struct text_token *tok, int nt
     double e;
     if (parse_double(ps, tok[1], "restitution", &e))
         return -1;
-    if (!(e > 0 && e <= 1))
-        return TEXT_FAIL(ps, "restitution must be > 0 and <= 1");
+    if (!(e >= 0 && e <= 1))
+        return TEXT_FAIL(ps, "restitution must be >= 0 and <= 1");
     ps->sc->p.restitution = e;
     return 0;
 }

@@ -1218,8 +1218,8 @@ static const char *edit_check(struct session *ss, struct session_action *a)
         struct sim_params *p = &a->p;
         if (p->shape != s->p.shape || p->w != s->p.w || p->h != s->p.h)
             return noted(ss, SESSION_NOTE_TABLE_FIXED);
-        if (!(p->restitution > 0 && p->restitution <= 1))
-            return "restitution must be > 0 and <= 1";
+        if (!(p->restitution >= 0 && p->restitution <= 1))
+            return "restitution must be >= 0 and <= 1";
         p->k = bounded(p->k, ss->k0);
         p->dt = bounded(p->dt, ss->dt0);
         if (p->walls == SIM_WALLS_HARD && s->p.walls != SIM_WALLS_HARD)
@@ -1528,8 +1528,12 @@ static int event_rebuilt(struct session *ss)
 int session_set_restitution(struct session *ss, double e)
 {
     hush(ss);
-    if (!(e > 0 && e <= 1)) {
-        ss->msg = "restitution must be in (0, 1]";
+    if (!(e >= 0 && e <= 1)) {
+        ss->msg = "restitution must be in [0, 1]";
+        return -1;
+    }
+    if (ss->engine == SESSION_EVENT && e == 0) {
+        ss->msg = "sticky collisions (e 0) need the spring engine (m)";
         return -1;
     }
     if (ss->engine == SESSION_EVENT) {

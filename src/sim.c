@@ -248,7 +248,7 @@ static void general_forces(const struct sim *s, const struct grid *g,
                                     R, R, R, &fx[i], &fy[i], sum);
         }
     }
-    if (p->contact != SIM_CONTACT_NONE) {
+    if (p->contact != SIM_CONTACT_NONE && p->restitution > 0) { /* 0: sticky, no law */
         struct general_ctx c = {s, &law, fx, fy, sum, contacts};
         if (g) {
             /* The listed pairs within the law's range, in the list's
@@ -297,7 +297,8 @@ static void general_forces(const struct sim *s, const struct grid *g,
 static void move_hard(struct sim *s)
 {
     const size_t n = s->n;
-    const double dt = s->p.dt, e = s->p.restitution;
+    /* sticky balls (restitution 0) meet elastic walls */
+    const double dt = s->p.dt, e = s->p.restitution > 0 ? s->p.restitution : 1;
     const double R = 0.5 * s->p.w;
     const unsigned op = s->p.open;
     struct contact_friction fr;
@@ -945,8 +946,12 @@ unsigned long long sim_steps_until(const struct sim *s, double T)
     return k;
 }
 
+static void stick(struct sim *s, const struct grid *g);
+
 void sim_step_brute(struct sim *s)
 {
+    if (s->p.restitution == 0 && s->p.contact != SIM_CONTACT_NONE)
+        stick(s, NULL);
     sim_forces_brute(s);
     integrate(s);
     s->dissipated += s->p.dt * s->diss_power;
@@ -964,6 +969,51 @@ static int step_begin(struct sim *s)
     return SIM_OK;
 }
 
+/*
+ * Sticky collisions (restitution 0): no pair law; a pair that overlaps and
+ * still approaches along its line of centres n meets perfectly
+ * inelastically, an impulse that leaves both with the normal velocity of
+ * their centre of mass, v_n = (m_i v_i.n + m_j v_j.n) / (m_i + m_j), the
+ * tangential ones kept: momentum kept, mu v_rel.n^2 / 2 dissipated. A pair
+ * that no longer approaches is left alone, so that it moves on together
+ * until something parts it. Made on the stored velocities before the
+ * step's forces, pair by pair in the order of the pair loop (grid and
+ * O(n^2) give the same bits).
+ */
+static void stick_pair(struct sim *s, size_t i, size_t j)
+{
+    double dx = s->x[j] - s->x[i], dy = s->y[j] - s->y[i];
+    double d = sqrt(dx * dx + dy * dy);
+    if (!(d + SIM_DIST_EPS < s->r[i] + s->r[j]) || d == 0)
+        return;
+    double nx = dx / d, ny = dy / d;
+    double vn = (s->vx[j] - s->vx[i]) * nx + (s->vy[j] - s->vy[i]) * ny;
+    if (!(vn < 0))
+        return;
+    double mi = s->m[i], mj = s->m[j], mu = mi * mj / (mi + mj);
+    double J = mu * vn; /* on i along n; -J on j */
+    s->vx[i] += J / mi * nx;
+    s->vy[i] += J / mi * ny;
+    s->vx[j] -= J / mj * nx;
+    s->vy[j] -= J / mj * ny;
+    s->dissipated += 0.5 * mu * vn * vn;
+}
+
+static void stick(struct sim *s, const struct grid *g)
+{
+    const size_t n = s->n;
+    if (g) {
+        const struct grid_pairs pl = grid_pairs(g);
+        for (size_t i = 0; i < n; i++)
+            for (uint32_t e = pl.start[i]; e < pl.start[i + 1]; e++)
+                stick_pair(s, i, pl.nbr[e]);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = i + 1; j < n; j++)
+                stick_pair(s, i, j);
+    }
+}
+
 /* A step of the general path (forces, then the integration), over the
  * grid when has_grid: nothing changed when it fails. */
 static int step_general(struct sim *s)
@@ -972,6 +1022,8 @@ static int step_general(struct sim *s)
     struct grid *g = has_grid(s) ? grid_valid(s, &rc) : NULL;
     if (rc)
         return rc;
+    if (s->p.restitution == 0 && s->p.contact != SIM_CONTACT_NONE)
+        stick(s, g);
     struct contact_sum sum = {0};
     general_forces(s, g, s->fx, s->fy, &sum, NULL);
     s->diss_power = sum.power;

@@ -1106,7 +1106,8 @@ static void k_restitution(struct ui *u, int key)
         session_note(u, SCREEN_WARNING);
         return;
     }
-    note(u, "restitution %.1f%s", e, e == 1 ? ": elastic" : e <= 0.1 ? ": nearly sticky" : "");
+    note(u, "restitution %.1f%s", e,
+         e == 1 ? ": elastic" : e == 0 ? ": sticky, balls that meet move on together" : "");
 }
 
 /* V: time reversed, every velocity turned around (an edit: ',' undoes it). */

@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.." || exit 1
 SB=$SPRINGBALL
 tmpd=$(mktemp -d)
 trap 'rm -rf "$tmpd"' EXIT
+printf 'table 800 400\nrestitution 0\nball 200 200 10 0 1 15\nball 450 200 0 0 3 25\n' > "$tmpd/sticky.scene"
 export LC_ALL=C.UTF-8
 snap() { "$SB" --snapshot --no-color "$@"; }
 # has PATTERN ARGS...: the snapshot of ARGS matches the extended regex
@@ -82,7 +83,8 @@ check "]: the event engine steps with ." has "event mode: '.' steps one collisio
 check "e: restitution 0.9" has '  e 0.9' --keys='e'
 check "e e E: 0.9" has '  e 0.9' --keys='e e E'
 check "e E: elastic again, not shown" hasnt '  e [0-9.]' --keys='e E'
-check "e*12: nearly sticky, 0.1" has '  e 0.1' --keys='e*12'
+check "e*9: 0.1" has '  e 0.1' --keys='e*9'
+check "e*12: sticky, 0" has '  sticky' --keys='e*12'
 check "b: hard walls" has '  hard walls' --keys='b'
 check "b b: no walls" has '  no walls' --keys='b b'
 check "b b b: spring walls again" sh -c '! "$0" --snapshot --no-color --keys="b b b" | tail -n 1 | grep -q walls' "$SB"
@@ -90,6 +92,14 @@ check "b b b: spring walls again" sh -c '! "$0" --snapshot --no-color --keys="b 
 check "no walls: ball 1 has left the table" has '^ +1 +1.0000 +-[0-9]' --keys='b b <t 100> i' scenes/headon.scene
 check "hard walls: ball 1 stays on it" has '^ +1 +1.0000 +[0-9]' --keys='b <t 100> i' scenes/headon.scene
 check "restitution 0.5: energy lost in the head-on contact" [ "$(status --keys='e*5 <t 30>' scenes/headon.scene | field KE | cut -d. -f1)" -lt 50 ]
+
+# --- sticky collisions: e down to 0 (issue 26.6) ---
+check "e*10: sticky on the status line" has '  sticky' --keys='e*10'
+check "e*10: the note" has 'sticky, balls that meet move on together' --keys='e*10'
+check "sticky head-on: both stop, 100 lost" has 'lost 100' --keys='e*10 <t 60> i' scenes/headon.scene
+check "sticky head-on: at rest together" has '^ +2 +1.0000 +[0-9.]+ +200.00 +0 +0 ' --keys='e*10 <t 60> i' scenes/headon.scene
+check "sticky: the event engine refuses it" has 'need the spring engine' --keys='m e*10' scenes/headon.scene
+check "restitution 0 in a scene" has '  sticky' "$tmpd/sticky.scene"
 
 # --- one undo per action (issue 26.2) ---
 check ":v then a kick, ',': the edit stays" has 't 0.25 .*Σp \(3, 1\)' --keys='.*5 <:v 3 1> enter ,'

@@ -35,7 +35,7 @@ static void test_restitution_action(void)
     for (int i = 0; i < 100; i++)
         session_forward(&ss);
     CHECK(session_set_restitution(&ss, 0.5) == 0 && ss.s.p.restitution == 0.5);
-    CHECK(session_set_restitution(&ss, 0) == -1 && ss.msg != NULL);
+    CHECK(session_set_restitution(&ss, -0.1) == -1 && ss.msg != NULL);
     CHECK(session_set_restitution(&ss, 1.5) == -1 && ss.s.p.restitution == 0.5);
     for (int i = 0; i < 400; i++)
         session_forward(&ss);
@@ -57,6 +57,8 @@ static void test_restitution_action(void)
     /* the event engine takes it too */
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
     CHECK(session_set_restitution(&ss, 0.8) == 0 && ss.ev.p.restitution == 0.8);
+    /* but not sticky collisions */
+    CHECK(session_set_restitution(&ss, 0) == -1 && ss.ev.p.restitution == 0.8);
     session_free(&ss);
 }
 

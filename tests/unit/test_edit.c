@@ -335,7 +335,7 @@ static void test_command(void)
         {"k -1", "stiffness k must be > 0"},
         {"k", "k K: missing field (expected k K)"},
         {"dt x", "time step dt: 'x' is not a number"},
-        {"restitution 2", "restitution must be > 0 and <= 1"},
+        {"restitution 2", "restitution must be >= 0 and <= 1"},
         {"walls soft", "walls: unknown kind 'soft' (use hard or spring)"},
         {"ball 1 2 3", "ball X Y VX VY M R [COLOR]: missing field (expected ball X Y VX VY M R [COLOR])"},
         {"ball 100 200 0 0 -1 5", "mass must be > 0"},

@@ -626,18 +626,21 @@ static void test_keys(void)
 {
     CHECK_NEAR(lab_restitution_step(1, -1), 0.9, 1e-15);
     CHECK(lab_restitution_step(1, 1) == 1);
-    CHECK_NEAR(lab_restitution_step(0.1, -1), 0.1, 1e-15);
+    CHECK(lab_restitution_step(0.1, -1) == 0); /* sticky */
+    CHECK(lab_restitution_step(0, -1) == 0);
+    CHECK_NEAR(lab_restitution_step(0, 1), 0.1, 1e-15);
     CHECK_NEAR(lab_restitution_step(0.5, 1), 0.6, 1e-15);
     /* between tenths: to the neighbouring tenth first */
     CHECK(lab_restitution_step(0.95, 1) == 1);
     CHECK_NEAR(lab_restitution_step(0.95, -1), 0.9, 1e-15);
     CHECK_NEAR(lab_restitution_step(0.83, -1), 0.8, 1e-15);
     CHECK_NEAR(lab_restitution_step(0.83, 1), 0.9, 1e-15);
-    /* ten presses down from elastic end at 0.1 */
+    /* nine presses down from elastic end at 0.1, ten at 0 (sticky) */
     double e = 1;
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 9; i++)
         e = lab_restitution_step(e, -1);
     CHECK_NEAR(e, 0.1, 1e-15);
+    CHECK(lab_restitution_step(e, -1) == 0);
     /* the border cycle */
     struct sim_params p = sim_default_params();
     CHECK(lab_border(&p) == LAB_BORDER_SPRING);

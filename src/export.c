@@ -249,9 +249,11 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
     if (run->every > 0) {
         fprintf(f, "dump xyz all xyz %llu %s.xyz\n", run->every, run->dump_prefix);
         fputs("dump_modify xyz element X sort id format line \"%s %.17g %.17g %.17g\"\n", f);
-        fprintf(f, "dump traj all custom %llu %s.lammpstrj id x y vx vy radius mass\n",
-                run->every, run->dump_prefix);
-        fputs("dump_modify traj sort id format float %.17g\n", f);
+        /* element and z: ASE's lammps-dump-text reader needs a type or
+         * element column and all three coordinates */
+        fprintf(f, "dump traj all custom %llu %s.lammpstrj id element x y z vx vy vz "
+                   "radius mass\n", run->every, run->dump_prefix);
+        fputs("dump_modify traj element X sort id format float %.17g\n", f);
     }
     fprintf(f, "run %llu\n", run->steps);
 }

@@ -27,13 +27,14 @@
 
 /// The most one row can add: 8 numbers of NUMFMT_MAX, separators, the
 /// longest header (its springball= parameters at most RECORD_PARAMS).
-#define RECORD_ROW 1024
+#define RECORD_ROW 1280
 #define RECORD_PARAMS 480
 
 /// Balls formatted as one block, and the most bytes their rows take (four
-/// numbers, the " 0 r m" tail of two more, separators).
+/// numbers, the " 0 r m " middle of two more, the momenta, the masses'
+/// " 0 m" tail, separators).
 #define RECORD_ROWS 8192
-#define RECORD_ROWS_MAX (6 * NUMFMT_MAX + 16)
+#define RECORD_ROWS_MAX (9 * NUMFMT_MAX + 24)
 
 /// Frames of fewer balls are formatted by the calling thread alone.
 #define RECORD_PAR_MIN 32768
@@ -132,35 +133,49 @@ static char *put_ll(char *p, long long v)
  * (b1 - b0) * RECORD_ROWS_MAX bytes. @return the end. */
 static char *xyz_rows(char *p, const struct sim *s, size_t b0, size_t b1)
 {
-    /* The tail " 0 r m" of a row, kept while the balls in a row share r
-     * and m (a rack, a random gas: most scenes), printed again otherwise. */
-    char tail[2 * NUMFMT_MAX + 8];
-    size_t tail_len = 0;
+    /* The middle " 0 r m " and the tail " 0 m\n" of a row, kept while the
+     * balls in a row share r and m (a rack, a random gas: most scenes),
+     * printed again otherwise. */
+    char mid[2 * NUMFMT_MAX + 8], tail[NUMFMT_MAX + 8];
+    size_t mid_len = 0, tail_len = 0;
     double tail_r = 0, tail_m = 0;
     for (size_t b = b0; b < b1; b++) {
         /* Scene order: the slot that holds ball b (the sim may have sorted
          * its slots by cell). */
         size_t i = sim_slot(s, b);
-        if (!tail_len || memcmp(&s->r[i], &tail_r, sizeof tail_r) ||
+        if (!mid_len || memcmp(&s->r[i], &tail_r, sizeof tail_r) ||
             memcmp(&s->m[i], &tail_m, sizeof tail_m)) {
             tail_r = s->r[i];
             tail_m = s->m[i];
-            char *t = put_str(tail, " 0 ");
+            char *t = put_str(mid, " 0 ");
             t = put_num(t, tail_r);
             *t++ = ' ';
+            t = put_num(t, tail_m);
+            *t++ = ' ';
+            mid_len = (size_t)(t - mid);
+            t = put_str(tail, " 0 ");
             t = put_num(t, tail_m);
             *t++ = '\n';
             tail_len = (size_t)(t - tail);
         }
+        /* The velocities are those of the state given: the observed
+         * (synchronised) ones when the caller passes sim_observe's state,
+         * as every recording does; the momenta are m times them. */
+        const double vx = s->vx[i], vy = s->vy[i];
         *p++ = 'X';
         *p++ = ' ';
         p = put_num(p, s->x[i]);
         *p++ = ' ';
         p = put_num(p, s->y[i]);
         p = put_str(p, " 0 ");
-        p = put_num(p, s->vx[i]);
+        p = put_num(p, vx);
         *p++ = ' ';
-        p = put_num(p, s->vy[i]);
+        p = put_num(p, vy);
+        memcpy(p, mid, mid_len);
+        p += mid_len;
+        p = put_num(p, s->m[i] * vx);
+        *p++ = ' ';
+        p = put_num(p, s->m[i] * vy);
         memcpy(p, tail, tail_len);
         p += tail_len;
     }
@@ -253,7 +268,7 @@ void record_xyz(struct record *w, const struct sim *s, long long step)
         p = put_num(p, -0.5 * z);
         p = put_str(p, "\" ");
     }
-    p = put_str(p, "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=");
+    p = put_str(p, "Properties=" RECORD_XYZ_PROPERTIES " Time=");
     p = put_num(p, s->t);
     p = put_str(p, " Step=");
     p = put_ll(p, step);

@@ -9,8 +9,14 @@
  *
  * Extended XYZ, one frame:
  *     N
- *     Lattice="W 0 0 0 H 0 0 0 Z" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=T Step=S springball="k K; dt DT" pbc="F F F"
- *     X x y 0 vx vy 0 r m          (N rows, the balls in scene order)
+ *     Lattice="W 0 0 0 H 0 0 0 Z" Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:momenta:R:3:masses:R:1 Time=T Step=S springball="k K; dt DT" pbc="F F F"
+ *     X x y 0 vx vy 0 r m px py 0 m     (N rows, the balls in scene order)
+ * The names are the ones each tool looks for: OVITO maps pos, velo, radius
+ * and mass to its Position, Velocity, Radius and Mass; ASE's read() takes
+ * momenta and masses into the Atoms (get_momenta, get_velocities =
+ * momenta / masses, get_masses, get_kinetic_energy) and keeps velo and
+ * mass as plain arrays. velo holds the velocities exactly; momenta are
+ * m v rounded once.
  * springball= holds the run's parameters as scene directives
  * (scene_params_text: k, dt, and the walls, restitution, field ... that
  * are not at their default), so that a frame replayed (traj.h) runs on.
@@ -38,6 +44,10 @@
 #include "sim.h"
 
 #include <stdio.h>
+
+/// The Properties of an extended-XYZ frame (see above).
+#define RECORD_XYZ_PROPERTIES \
+    "species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:momenta:R:3:masses:R:1"
 
 /// One output stream.
 struct record {

@@ -254,7 +254,7 @@ if command -v mpirun >/dev/null 2>&1; then
     # start has no contact: the same initial conditions). Its kinetic
     # energy must be LAMMPS's to far better than the half step's.
     kv=$(awk '/^Lattice=/ { fr++; next }
-        NF == 9 && fr == 2 { ke += $9 * ($5 * $5 + $6 * $6) / 2 }
+        NF == 13 && fr == 2 { ke += $9 * ($5 * $5 + $6 * $6) / 2 }
         END { printf "%.17g", ke }' "$tmp/big20.xyz")
     echo "10^5 balls: springball's kinetic energy of the observed velocities at step 20: $kv"
     check "10^5 balls: LAMMPS's energy from springball's observed state" \

@@ -18,7 +18,7 @@ frames() { grep -c '^Lattice=' "$1"; }
 check "break: runs" test $? -eq 0 -a ! -s "$err"
 check "break: 101 frames" test "$(frames "$tmp/break.xyz")" -eq 101
 check "break: 16 rows a frame" awk 'NR % 18 == 1 && $0 != "16" { exit 1 }
-    NR % 18 > 2 || NR % 18 == 0 { if (NF != 9 || $1 != "X") exit 1 }
+    NR % 18 > 2 || NR % 18 == 0 { if (NF != 13 || $1 != "X") exit 1 }
     END { exit NR != 101 * 18 }' "$tmp/break.xyz"
 check "break: steps 0, 10, ..., 1000" awk '/^Lattice=/ { match($0, /Step=[0-9]+/)
     if (substr($0, RSTART + 5, RLENGTH - 5) != 10 * k++) exit 1 } END { exit k != 101 }' \
@@ -34,7 +34,7 @@ check "series: energy 50 at the start" awk -F, 'NR == 2 { exit !($3 == 50 && $6 
 check "last frame = final state" awk '
     FNR == NR { if ($1 == "ball") { bx[++nb] = $2; by[nb] = $3; bvx[nb] = $4; bvy[nb] = $5 } next }
     /^Lattice=/ { f++; r = 0; next }
-    f == 101 && NF == 9 { r++; if ($2 != bx[r] || $3 != by[r] || $5 != bvx[r] || $6 != bvy[r]) bad++ }
+    f == 101 && NF == 13 { r++; if ($2 != bx[r] || $3 != by[r] || $5 != bvx[r] || $6 != bvy[r]) bad++ }
     END { exit bad || r != 16 }' "$out" "$tmp/break.xyz"
 
 # A field and open sides add pf and out, as --stats does; e = ke + pe + pg + pf.
@@ -213,6 +213,50 @@ print("ase ok")
 EOF
     check "ASE reads every frame" grep -q "^ase ok$" "$out"
     grep -q "^ase ok$" "$out" || cat "$out"
+    # Velocities and masses where ASE looks (momenta, masses): masses 1 and
+    # 3, the kinetic energy springball's --series gives, frame by frame
+    # (through the contact of the two balls).
+    "$SB" -H -n 200 --every 20 --traj="$tmp/uneq.xyz" --series="$tmp/uneq.csv" \
+        scenes/unequal.scene >/dev/null
+    "$py" - "$tmp/uneq.xyz" "$tmp/uneq.csv" <<'EOF' >"$out" 2>&1
+import sys
+import ase.io
+fr = ase.io.read(sys.argv[1], index=':')
+ke = [float(l.split(',')[2]) for l in open(sys.argv[2]).read().split()[1:]]
+assert len(fr) == len(ke) == 11, (len(fr), len(ke))
+for a, k in zip(fr, ke):
+    assert list(a.get_masses()) == [1, 3], a.get_masses()
+    v = a.get_velocities()
+    assert abs(v - a.arrays['velo']).max() <= 1e-12 * abs(a.arrays['velo']).max(), v
+    assert abs(a.get_kinetic_energy() - k) <= 1e-12 * k, (a.get_kinetic_energy(), k)
+assert abs(fr[0].get_velocities()[0][0] - 10) < 1e-15
+print("ase velocities ok")
+EOF
+    check "ASE: velocities, masses and kinetic energy from --traj" grep -q "^ase velocities ok$" "$out"
+    grep -q "^ase velocities ok$" "$out" || cat "$out"
+    # The export's dump: ASE's lammps-dump-text reader with units='ASE'
+    # (LAMMPS's lj units as they are) finds positions and velocities.
+    if command -v lmp >/dev/null 2>&1; then
+        (cd "$tmp" && "$SB" --export=lammps uq -n 200 --every 20 "$here/scenes/unequal.scene" &&
+            lmp -in uq.in -log none -screen none)
+        "$py" - "$tmp/uq.lammpstrj" "$tmp/uneq.xyz" <<'EOF' >"$out" 2>&1
+import sys
+import ase.io
+d = ase.io.read(sys.argv[1], format='lammps-dump-text', index=':', units='ASE')
+x = ase.io.read(sys.argv[2], index=':')
+assert len(d) == len(x) == 11, (len(d), len(x))
+for a, b in zip(d, x):
+    assert abs(a.positions - b.positions).max() < 1e-3, (a.positions, b.positions)
+# before and after the contact the velocities are the same in both
+for k in (0, 1, 10):
+    assert abs(d[k].get_velocities() - x[k].get_velocities()).max() < 1e-5, k
+print("ase dump ok")
+EOF
+        check "ASE reads the export's LAMMPS dump with velocities" grep -q "^ase dump ok$" "$out"
+        grep -q "^ase dump ok$" "$out" || cat "$out"
+    else
+        echo "record: lmp is not installed: ASE's reading of the LAMMPS dump is skipped"
+    fi
 fi
 
 summary

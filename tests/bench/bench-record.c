@@ -121,12 +121,13 @@ static int bench_print(long count, int runs)
 static void xyz_printf(FILE *f, const struct sim *s)
 {
     fprintf(f, "%zu\nLattice=\"%.17g 0 0 0 %.17g 0 0 0 1\" "
-               "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 "
+               "Properties=" RECORD_XYZ_PROPERTIES " "
                "Time=%.17g pbc=\"F F F\"\n", s->n, s->p.w, s->p.h, s->t);
     for (size_t b = 0; b < s->n; b++) {
         size_t i = sim_slot(s, b);
-        fprintf(f, "X %.17g %.17g 0 %.17g %.17g 0 %.17g %.17g\n", s->x[i], s->y[i],
-                s->vx[i], s->vy[i], s->r[i], s->m[i]);
+        fprintf(f, "X %.17g %.17g 0 %.17g %.17g 0 %.17g %.17g %.17g %.17g 0 %.17g\n", s->x[i],
+                s->y[i], s->vx[i], s->vy[i], s->r[i], s->m[i], s->m[i] * s->vx[i],
+                s->m[i] * s->vy[i], s->m[i]);
     }
 }
 

@@ -78,7 +78,8 @@ static int xyz_read(const char **pos, struct xyz_frame *fr)
         return -1;
     /* The comment line: key=value pairs, quoted values with blanks. */
     const char *lat = strstr(p, "Lattice=\"");
-    const char *props = strstr(p, " Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 ");
+    const char *props = strstr(p, " Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:"
+                                  "momenta:R:3:masses:R:1 ");
     const char *tm = strstr(p, " Time=");
     const char *st = strstr(p, " Step=");
     const char *pbc = strstr(p, " pbc=\"F F F\"");
@@ -107,12 +108,20 @@ static int xyz_read(const char **pos, struct xyz_frame *fr)
         if (p[0] != 'X' || p[1] != ' ')
             return -1;
         p += 2;
-        for (int k = 0; k < 8; k++) {
-            fr->v[8 * i + k] = strtod(p, &end);
-            if (end == p || *end != (k == 7 ? '\n' : ' '))
+        double mom[4]; /* px py 0 m: momenta and masses for ASE */
+        for (int k = 0; k < 12; k++) {
+            double v = strtod(p, &end);
+            if (end == p || *end != (k == 11 ? '\n' : ' '))
                 return -1;
+            if (k < 8)
+                fr->v[8 * i + k] = v;
+            else
+                mom[k - 8] = v;
             p = end + 1;
         }
+        const double *r = fr->v + 8 * i;
+        if (mom[0] != r[7] * r[3] || mom[1] != r[7] * r[4] || mom[2] != 0 || mom[3] != r[7])
+            return -1;
     }
     *pos = p;
     return 0;
@@ -266,10 +275,10 @@ static void test_xyz_text(void)
     const char *want =
         "2\n"
         "Lattice=\"800 0 0 0 400 0 0 0 24\" "
-        "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1 Time=0 Step=0 "
-        "springball=\"k 5; dt 0.05\" pbc=\"F F F\"\n"
-        "X 0.1 200 0 -1e-07 1e+22 0 12 1\n"
-        "X 700 5e-324 0 0 -0 0 0.5 2\n";
+        "Properties=species:S:1:pos:R:3:velo:R:3:radius:R:1:mass:R:1:momenta:R:3:masses:R:1 "
+        "Time=0 Step=0 springball=\"k 5; dt 0.05\" pbc=\"F F F\"\n"
+        "X 0.1 200 0 -1e-07 1e+22 0 12 1 -1e-07 1e+22 0 1\n"
+        "X 700 5e-324 0 0 -0 0 0.5 2 0 -0 0 2\n";
     CHECK(text && strcmp(text, want) == 0);
     if (text && strcmp(text, want) != 0)
         printf("got:\n%s", text);

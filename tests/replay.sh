@@ -124,7 +124,7 @@ check "w then -H -n 500: step 1000" \
 check "cut: said in the terminal" \
     sh -c '"$0" --no-color --snapshot=100x30 "$1" | grep -q "the file is cut after the last frame"' "$SB" "$tmp/cut.xyz"
 check "a bad frame: its line" \
-    sh -c '"$0" --no-color --snapshot=100x30 --keys ". . . . . ." "$1" | grep -q "frame 5: line 95: expected 9 fields"' \
+    sh -c '"$0" --no-color --snapshot=100x30 --keys ". . . . . ." "$1" | grep -q "frame 5: line 95: expected 13 fields"' \
     "$SB" "$tmp/bad5.xyz"
 
 if command -v tmux >/dev/null 2>&1; then

@@ -249,12 +249,15 @@ int scene_gen_random(struct scene_ball *balls, size_t before,
         } while (!scene_gen_on_table(p, b.x, b.y, r) ||
                  !grid_free_spot(&g, balls, b.x, b.y, r));
         if (maxwell) {
-            /* 2-D Maxwell-Boltzmann: Gaussian components of variance
-             * SPEED^2/2 each, so that the mean of |v|^2 is SPEED^2. */
-            double a, c;
+            /* 2-D Maxwell-Boltzmann at one temperature: Gaussian components
+             * of variance kT/m each, kT = M SPEED^2/2 (SPEED the rms speed
+             * of mass M), so that every mass has the mean kinetic energy
+             * kT (equipartition). sqrt is correctly rounded: the bits stay
+             * portable; one mass gives sigma itself (m / M = 1). */
+            double a, c, s_b = sigma * sqrt(m / b.m);
             rng_normal2(&st, &a, &c);
-            b.vx = sigma * a;
-            b.vy = sigma * c;
+            b.vx = s_b * a;
+            b.vy = s_b * c;
         } else {
             double u, v;
             rng_direction(&st, &u, &v);

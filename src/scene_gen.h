@@ -28,7 +28,8 @@ struct scene_gen_random {
     unsigned long long n;   ///< balls to place
     double r0, r1;          ///< radii uniform in [r0, r1] (r0 == r1: all r0)
     double m;               ///< mass of a ball of radius r0; m (r/r0)^2 for r
-    double speed;           ///< each ball's speed, or the rms speed (maxwell)
+    double speed;           ///< each ball's speed, or (maxwell) the rms speed of
+                            ///< mass m: temperature kT = m speed^2 / 2 for all
     uint64_t seed;          ///< of the generator (splitmix64)
     int maxwell;            ///< 1: 2-D Maxwell-Boltzmann velocities
 };

@@ -517,12 +517,39 @@ static void test_maxwell(void)
     scene_free(&sc);
     /* the same seed gives the same bits on every machine: the placement and
      * the speeds use +, -, *, /, sqrt and frexp alone (this constant was
-     * computed on x86-64 glibc and must hold everywhere) */
+     * computed on x86-64 glibc and must hold everywhere; it changed when
+     * each mass got its own variance kT/m) */
     text = "table 200 100\nrandom 50 2..4 1 3 7 maxwell\n";
     CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
     uint64_t h = scene_hash(&sc);
     printf("  maxwell, 50 balls of seed 7: hash %016llx\n", (unsigned long long)h);
-    CHECK(h == 0x034384c71f0882cdull);
+    CHECK(h == 0xb1d47c2949df4e94ull);
+    scene_free(&sc);
+    /* One temperature: every mass draws its components from a Gaussian of
+     * variance kT/m, kT = M SPEED^2 / 2 (8 here), so that light and heavy
+     * balls (masses 1 to 9) have the same mean kinetic energy kT. Each
+     * ball's energy is exponential with mean kT, so a group's mean has the
+     * error kT / sqrt(n). (Each mass at rms speed SPEED gave the heavy
+     * balls 2.7 times the light ones' energy: 50.56 and 18.55.) */
+    text = "table 4000 4000\nrandom 100000 1..3 1 4 5 maxwell\n";
+    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+    double kl = 0, kh = 0, nl = 0, nh = 0;
+    for (size_t i = 0; i < sc.n; i++) {
+        const struct scene_ball *b = &sc.balls[i];
+        double ke = 0.5 * b->m * (b->vx * b->vx + b->vy * b->vy);
+        if (b->r < 2)
+            kl += ke, nl++;
+        else
+            kh += ke, nh++;
+    }
+    const double kT = 8;
+    kl /= nl;
+    kh /= nh;
+    printf("  maxwell, masses 1 to 9 at kT %g: mean kinetic energy %.4f (%g light), "
+           "%.4f (%g heavy)\n", kT, kl, nl, kh, nh);
+    CHECK(fabs(kl - kh) < 3 * kT * sqrt(1 / nl + 1 / nh));
+    CHECK(fabs(kl - kT) < 3 * kT / sqrt(nl));
+    CHECK(fabs(kh - kT) < 3 * kT / sqrt(nh));
     scene_free(&sc);
 }
 

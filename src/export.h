@@ -49,6 +49,10 @@
 /// "hard walls with restitution < 1", ...), or NULL when they can.
 const char *export_lammps_unsupported(const struct sim *s);
 
+/// The longest run and dump interval LAMMPS takes, in steps (it reads
+/// them as ints).
+#define EXPORT_LAMMPS_MAX 2147483647ull
+
 /// What the input script needs besides the state.
 struct export_run {
     const char *data_name; ///< the data file's name as the script reads it

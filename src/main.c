@@ -288,7 +288,7 @@ enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
 static int lammps_unsafe(const char *s)
 {
     for (; *s; s++)
-        if ((unsigned char)*s <= ' ' || strchr("\"'$#&{}", *s))
+        if ((unsigned char)*s <= ' ' || strchr("\"'$#&{}*%", *s))
             return 1;
     return 0;
 }
@@ -319,8 +319,9 @@ static void rec_option(int c, const char *arg, int argc, char **argv,
             die_usage("--export=lammps needs a PREFIX for PREFIX.in and PREFIX.data");
         r->export_prefix = argv[optind++];
         if (lammps_unsafe(r->export_prefix))
-            die_usage("--export=lammps: PREFIX '%s' has a blank, quote, $, #, & "
-                      "or brace, which LAMMPS would not read back", r->export_prefix);
+            die_usage("--export=lammps: PREFIX '%s' has a blank, quote, $, #, &, "
+                      "brace, * or %%, which LAMMPS would not read back (* and %% make "
+                      "per-step and per-rank files)", r->export_prefix);
         break;
     }
 }
@@ -629,6 +630,39 @@ static int rec_event_run(const struct options *o, struct event *ev, struct sim *
     return EVENT_OK;
 }
 
+/* The export's run length and dump interval in steps, both at most
+ * EXPORT_LAMMPS_MAX (LAMMPS reads them as ints: "Invalid run command N
+ * value", "Invalid dump frequency"); -T by the core's rule, --every-t
+ * rounded to steps in double (a huge T/dt is refused, not converted).
+ * Returns 0, or 2 with a message. */
+static int export_length(const struct options *o, const struct sim *s,
+                         unsigned long long *steps, unsigned long long *every)
+{
+    const unsigned long long max = EXPORT_LAMMPS_MAX;
+    *steps = o->have_steps ? o->steps : sim_steps_until(s, o->time);
+    if (*steps > max) {
+        if (o->have_steps)
+            warn("--export=lammps: a run of %llu steps is more than LAMMPS takes "
+                 "in one run (%llu)", *steps, max);
+        else
+            warn("--export=lammps: -T %g at dt %g is more than the %llu steps "
+                 "LAMMPS takes in one run", o->time, s->p.dt, max);
+        return 2;
+    }
+    double e = o->rec.every_t > 0 ? fmax(1, round(o->rec.every_t / s->p.dt)) : 0;
+    if (o->rec.every > max || !(e <= (double)max)) {
+        if (o->rec.every)
+            warn("--export=lammps: a dump every %llu steps is more than LAMMPS "
+                 "takes (%llu)", o->rec.every, max);
+        else
+            warn("--export=lammps: --every-t %g at dt %g is more than the %llu "
+                 "steps LAMMPS takes between dumps", o->rec.every_t, s->p.dt, max);
+        return 2;
+    }
+    *every = o->rec.every ? o->rec.every : (unsigned long long)e;
+    return 0;
+}
+
 /* Writes PREFIX.in and PREFIX.data; returns the exit status. */
 static int run_export(const struct options *o, const struct scene *sc)
 {
@@ -644,6 +678,11 @@ static int run_export(const struct options *o, const struct scene *sc)
         sim_free(&s);
         return 2;
     }
+    unsigned long long steps, every;
+    if (export_length(o, &s, &steps, &every)) {
+        sim_free(&s);
+        return 2;
+    }
     const char *prefix = o->rec.export_prefix;
     size_t len = strlen(prefix) + 8;
     char *in_name = malloc(len), *data_name = malloc(len);
@@ -655,10 +694,8 @@ static int run_export(const struct options *o, const struct scene *sc)
     struct export_run run = {
         .data_name = data_name,
         .dump_prefix = prefix,
-        .steps = o->have_steps ? o->steps : sim_steps_until(&s, o->time),
-        .every = o->rec.every ? o->rec.every
-                 : o->rec.every_t > 0 ? (unsigned long long)fmax(1, round(o->rec.every_t / s.p.dt))
-                 : 0,
+        .steps = steps,
+        .every = every,
         .title = sc->title,
     };
     struct file_id scene_id, id;

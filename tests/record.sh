@@ -117,8 +117,27 @@ expect_fail 2 "springball: --export=lammps needs a PREFIX for PREFIX.in and PREF
     "$SPRINGBALL" --export=lammps
 expect_fail 2 "springball: --export=lammps needs the run length: -n STEPS or -T TIME" \
     "$SPRINGBALL" --export=lammps "$tmp/x"
-expect_fail 2 "springball: --export=lammps: PREFIX 'a b' has a blank, quote, \$, #, & or brace, which LAMMPS would not read back" \
-    "$SPRINGBALL" --export=lammps "a b" -n 1
+pw="has a blank, quote, \$, #, &, brace, * or %, which LAMMPS would not read back (* and % make per-step and per-rank files)"
+expect_fail 2 "springball: --export=lammps: PREFIX 'a b' $pw" "$SPRINGBALL" --export=lammps "a b" -n 1
+# issue 27.12: * and % would make LAMMPS write per-step and per-rank files
+expect_fail 2 "springball: --export=lammps: PREFIX 'a*b' $pw" "$SPRINGBALL" --export=lammps "a*b" -n 1
+expect_fail 2 "springball: --export=lammps: PREFIX 'a%b' $pw" "$SPRINGBALL" --export=lammps "a%b" -n 1
+# issue 27.12 and 27.6: runs and dump intervals LAMMPS cannot read (ints), and
+# --every-t=1e300 (a float to integer conversion out of range), refused
+# before anything is written
+expect_fail 2 "springball: --export=lammps: a run of 3000000000 steps is more than LAMMPS takes in one run (2147483647)" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -n 3000000000 scenes/headon.scene
+expect_fail 2 "springball: --export=lammps: -T 1e+308 at dt 0.05 is more than the 2147483647 steps LAMMPS takes in one run" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -T 1e308 scenes/headon.scene
+expect_fail 2 "springball: --export=lammps: a dump every 18446744073709551615 steps is more than LAMMPS takes (2147483647)" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -n 10 --every 18446744073709551615 scenes/headon.scene
+expect_fail 2 "springball: --export=lammps: --every-t 1e+300 at dt 0.05 is more than the 2147483647 steps LAMMPS takes between dumps" \
+    "$SPRINGBALL" --export=lammps "$tmp/x" -n 10 --every-t=1e300 scenes/headon.scene
+check "a refused run writes nothing" test ! -e "$tmp/x.in" -a ! -e "$tmp/x.data"
+"$SPRINGBALL" --export=lammps "$tmp/m" -n 2147483647 --every 2147483647 scenes/headon.scene
+check "export: LAMMPS's largest run and interval" grep -q "^run 2147483647$" "$tmp/m.in"
+"$SPRINGBALL" --export=lammps "$tmp/m" -n 10 --every-t=1e-320 scenes/headon.scene
+check "export: a tiny --every-t dumps every step" grep -q "^dump xyz all xyz 1 " "$tmp/m.in"
 expect_fail 2 "springball: --export=lammps: the event engine has no LAMMPS equivalent (gran/hooke is the spring engine)" \
     "$SPRINGBALL" --export=lammps "$tmp/x" -n 1 --engine=event
 printf 'table circle 100\nwalls hard\nball 100 100 1 0 1 5\n' >"$tmp/roundhard.scene"

@@ -123,6 +123,27 @@ struct event_diag {
 #define EVENT_NL_PHI 0.7
 #define EVENT_NL_RATIO 2.0
 
+/// Why the engine stopped (struct event_stop): the first result that was
+/// not finite. Balls i and j count from 0 by number (i <= j).
+enum event_stop_cause {
+    EVENT_RUNNING = 0, ///< it has not stopped
+    EVENT_SMASS,       ///< collision of balls i and j: their reduced mass
+                       ///< m_i m_j / (m_i + m_j) overflows
+    EVENT_SIMPULSE,    ///< collision of balls i and j: the impulse, or a speed
+                       ///< after it, overflows
+    EVENT_SBOUNCE,     ///< ball i (= j) off a wall: its speed after it overflows
+    EVENT_SFLIGHT,     ///< ball i (= j): its position or speed overflows in flight
+};
+
+/// What stopped the engine, at time t: the state is left as that event
+/// made it, not finite, and event_advance and event_step process nothing
+/// more. cause EVENT_RUNNING while it runs.
+struct event_stop {
+    int cause; ///< enum event_stop_cause
+    size_t i, j;
+    double t;
+};
+
 /// The engine's insides (event_impl.h): the balls' records in cell
 /// order, the queue, the grid.
 struct event_in;
@@ -137,6 +158,7 @@ struct event {
     long long *ncoll;          ///< ball-ball collisions of each ball
     long long collisions;      ///< ball-ball collisions since init
     long long walls;           ///< wall bounces since init
+    struct event_stop stop;    ///< why it stopped, if it did
     struct event_in *in;       ///< NULL before event_init and after event_free
 };
 

@@ -87,6 +87,14 @@ struct event_ball {
 #define EV_INLINE inline
 #endif
 
+/* What runs at most once in a run (the engine stopping), out of the
+ * inner loop's way. */
+#if defined(__GNUC__)
+#define EV_COLD __attribute__((cold, noinline))
+#else
+#define EV_COLD
+#endif
+
 /* A function of a private header that stays out of line where the
  * compiler likes (the callers' own static copy, so that it knows which
  * registers the call keeps: measured, an out-of-line call into another
@@ -218,6 +226,7 @@ struct event_in {
     struct event_nlist *nbr;  ///< each record's list and centre
     /* diagnostics */
     long long collisions, walls, crossings, rebuilds;
+    struct event_stop stop;   ///< set by the first event whose result is not finite
     double ke0, e0, wall_px, wall_py;
 };
 

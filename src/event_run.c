@@ -52,6 +52,41 @@ static double restitution(const struct event_in *ev, size_t i, size_t j, double 
  * v_j += J/m_j n. Momentum is kept, the normal relative velocity becomes
  * -e u, and with e = 1 energy is kept.
  */
+/* Whether ball a's velocity is finite: v - v is 0 for a finite v, NaN for
+ * an infinite or NaN one. (Its position was finite before the event, or
+ * its velocity was not; a position that overflows in flight is found when
+ * the state is written.) */
+static EV_INLINE int finite_ball(const struct event_ball *a)
+{
+    return (a->vx - a->vx) + (a->vy - a->vy) == 0;
+}
+
+static EV_INLINE int finite_place(const struct event_ball *a)
+{
+    return (a->x - a->x) + (a->y - a->y) == 0;
+}
+
+/* The engine stops at the event of records k and j (k == j: one ball) for
+ * @p cause: the first result that is not finite (see struct event_stop). */
+EV_COLD static void halt(struct event_in *ev, int cause, size_t k, size_t j)
+{
+    size_t a = (size_t)ev->q[k].id, b = (size_t)ev->q[j].id;
+    ev->stop = (struct event_stop){cause, a < b ? a : b, a < b ? b : a, ev->t};
+}
+
+/* Why the collision of records i and j left them not finite. */
+EV_COLD static void halt_collision(struct event_in *ev, size_t i, size_t j)
+{
+    double mi = ev->c[i].m, mj = ev->c[j].m;
+    if (!finite_place(&ev->b[i]) || !finite_place(&ev->b[j]))
+        halt(ev, EVENT_SFLIGHT, finite_place(&ev->b[i]) ? j : i,
+             finite_place(&ev->b[i]) ? j : i);
+    else if (!(mi * mj / (mi + mj) < INFINITY))
+        halt(ev, EVENT_SMASS, i, j);
+    else
+        halt(ev, EVENT_SIMPULSE, i, j);
+}
+
 static void collide(struct event_in *ev, size_t i, size_t j)
 {
     struct event_ball *p = &ev->b[i], *q = &ev->b[j];
@@ -74,6 +109,10 @@ static void collide(struct event_in *ev, size_t i, size_t j)
             q->vx += J / mj * nx;
             q->vy += J / mj * ny;
         }
+    }
+    if (!(finite_ball(p) && finite_ball(q))) {
+        halt_collision(ev, i, j);
+        return;
     }
     if (ev->p.restitution < 1) /* tlast is read only then */
         ev->c[i].tlast = ev->c[j].tlast = ev->t;
@@ -180,6 +219,10 @@ static void bounce(struct event_in *ev, size_t k, int code)
     ev->c[k].tlast = ev->t;
     count_other(ev, k);
     ev->walls++;
+    if (!finite_ball(a)) {
+        halt(ev, finite_place(a) ? EVENT_SBOUNCE : EVENT_SFLIGHT, k, k);
+        return;
+    }
     ev_predict(ev, k, (size_t)-1);
 }
 
@@ -293,6 +336,8 @@ static EV_INLINE void prefetch_balls(const struct event_in *ev, int32_t k,
 static int run(struct event_in *ev, double T, long long max, long long *done)
 {
     *done = 0;
+    if (ev->stop.cause)
+        return 0;
     for (;;) {
         int32_t k = ev_q_top(ev);
         if (k < 0 || !(ev->q[k].slot.t <= T))
@@ -321,7 +366,7 @@ static int run(struct event_in *ev, double T, long long max, long long *done)
             cross(ev, (size_t)k, code);
         }
         *done += physical;
-        if (physical && max > 0 && *done >= max)
+        if (physical && ((max > 0 && *done >= max) || ev->stop.cause))
             return 0;
     }
     return 1;
@@ -413,13 +458,18 @@ double ev_kinetic(const struct event_in *ev, double *pf, long *out)
 /* Brings what callers read (struct event) up to date. */
 void ev_publish(struct event *pub)
 {
-    const struct event_in *ev = pub->in;
+    struct event_in *ev = pub->in;
     for (size_t k = 0; k < ev->n; k++) {
         size_t i = (size_t)ev->q[k].id;
         double x, y;
         ball_now(ev, &ev->b[k], &x, &y, &pub->vx[i], &pub->vy[i]);
         pub->ncoll[i] = kcoll(ev, k);
+        /* flown past the largest double between events */
+        if ((x - x) + (y - y) + (pub->vx[i] - pub->vx[i]) + (pub->vy[i] - pub->vy[i]) != 0 &&
+            !ev->stop.cause)
+            halt(ev, EVENT_SFLIGHT, k, k);
     }
+    pub->stop = ev->stop;
     pub->t = ev->t;
     pub->collisions = ev->collisions;
     pub->walls = ev->walls;

@@ -1043,6 +1043,35 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
     fputc('\n', stderr);
 }
 
+/* The event engine stopped on a state that is not finite (issue 27.17):
+ * which event, which balls (counted from 1 in scene order), when and why. */
+static void say_event_stop(const struct event_stop *st, const struct sim *s)
+{
+    char tb[NUMFMT_MAX];
+    size_t i = sim_ball(s, st->i) + 1, j = sim_ball(s, st->j) + 1;
+    if (i > j) {
+        size_t x = i;
+        i = j;
+        j = x;
+    }
+    fputs("springball: the state became non-finite (event engine): ", stderr);
+    if (st->cause == EVENT_SMASS)
+        fprintf(stderr, "the collision of balls %zu and %zu at t = %s: their reduced "
+                        "mass m1 m2 / (m1 + m2) overflows (masses too large)\n",
+                i, j, num(tb, st->t));
+    else if (st->cause == EVENT_SIMPULSE)
+        fprintf(stderr, "the collision of balls %zu and %zu at t = %s: the impulse "
+                        "overflows (speeds or masses too large)\n", i, j, num(tb, st->t));
+    else if (st->cause == EVENT_SBOUNCE)
+        fprintf(stderr, "ball %zu's bounce off a wall at t = %s: its speed "
+                        "overflows\n", i, num(tb, st->t));
+    else if (st->cause == EVENT_SFLIGHT)
+        fprintf(stderr, "ball %zu at t = %s: its position or speed overflows in "
+                        "flight\n", i, num(tb, st->t));
+    else
+        fputs("the state given to it\n", stderr);
+}
+
 /* Runs the event engine on @p s: -T stops exactly at T, -n counts events
  * (collisions and wall bounces); the state is then written back into s.
  * Returns 0 with *ev live, or an exit status with a message printed. */
@@ -1300,9 +1329,8 @@ static int run_headless(const struct options *o, const struct scene *sc)
     if (o->engine == ENGINE_EVENT) {
         erc = run_event(o, &s, &ev, &rec);
         if (erc == 0 && !sim_finite(&s)) {
+            say_event_stop(&ev.stop, &s);
             event_free(&ev);
-            fputs("springball: the state became non-finite (event engine)\n",
-                  stderr);
             erc = 1;
         }
     } else {

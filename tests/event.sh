@@ -64,7 +64,7 @@ check "the spring engine takes a ball pressed into a wall" test $? -eq 0
 # fuzz_sim: masses up to 6e301 gave an event time of NaN, and the queue
 # rebuilt its calendar for ever; now the run ends with the non-finite state
 printf 'table 39 40\nrandom 2 1e-150..8 1 4 3012\n' > "$tmp"
-expect_fail 1 "springball: the state became non-finite (event engine)" timeout 20 "$SPRINGBALL" -H --engine=event -n 16 "$tmp"
+expect_fail 1 "springball: the state became non-finite (event engine): the collision of balls 1 and 2 at t = 11.164833353363518: their reduced mass m1 m2 / (m1 + m2) overflows (masses too large)" timeout 20 "$SPRINGBALL" -H --engine=event -n 16 "$tmp"
 expect_fail 2 "springball: --engine: 'hard' is not spring or event" "$SPRINGBALL" -H --engine=hard
 expect_fail 2 "springball: option '--engine' needs an argument" "$SPRINGBALL" -H --engine
 expect_fail 2 "springball: --format=xyz replays a recorded run: give its FILE" "$SPRINGBALL" -H --format=xyz
@@ -104,6 +104,17 @@ printf 'table 800 400\nfield 0 -1e308\nball 100 100 0 0 1 5\nball 300 100 0 0 1 
 expect_fail 2 "$msg" "$SPRINGBALL" -H --engine=event -T 1 "$tmp"
 printf 'table 800 400\nfield 1e308 -1e308\nopen top\nball 100 100 0 0 1 5\nball 300 100 0 0 1 5\n' >"$tmp"
 expect_fail 2 "$msg" "$SPRINGBALL" -H --engine=event -T 1 "$tmp"
+# Issue 27.17: a valid scene whose run overflows names the event, its balls
+# and the cause, status 1, nothing on standard output.
+printf 'table 800 400\nball 100 200 1 0 1e308 5\nball 300 200 -1 0 1e308 5\n' >"$tmp"
+expect_fail 1 "springball: the state became non-finite (event engine): the collision of balls 1 and 2 at t = 95: their reduced mass m1 m2 / (m1 + m2) overflows (masses too large)" "$SPRINGBALL" -H --engine=event -T 200 "$tmp"
+printf 'table 800 400\nball 100 200 1e308 1e308 1 5\nball 300 200 0 0 1 5\n' >"$tmp"
+"$SPRINGBALL" -H --engine=event -T 1 "$tmp" >"$out" 2>"$err"
+check "speeds of 1e308: status 1" test $? -eq 1
+check "speeds of 1e308: the collision, its balls, the cause" grep -q "^springball: the state became non-finite (event engine): the collision of balls 1 and 2 at t = .*: the impulse overflows" "$err"
+check "speeds of 1e308: nothing printed" test ! -s "$out"
+printf 'table 800 400\nopen right\nball 100 200 1e308 0 1 5\n' >"$tmp"
+expect_fail 1 "springball: the state became non-finite (event engine): ball 1 at t = 10: its position or speed overflows in flight" "$SPRINGBALL" -H --engine=event -T 10 "$tmp"
 "$SPRINGBALL" --help >"$out"
 check "--help: --engine" grep -q -- '--engine=ENGINE' "$out"
 check "--help: --format" grep -q -- '--format=FORMAT' "$out"

@@ -963,6 +963,43 @@ static void test_out_of_memory(void)
     sim_free(&s);
 }
 
+/* The engine stops at the first event whose result is not finite and says
+ * which, of which balls, when and why (issue 27.17), then runs no more. */
+static int stops(const char *text, double T, int cause, size_t i, size_t j, double t)
+{
+    struct sim s;
+    struct event ev;
+    int ok = test_load(&s, text) == 0 && event_init(&ev, &s, NULL, NULL) == EVENT_OK;
+    if (!ok)
+        return 0;
+    ok = ev.stop.cause == EVENT_RUNNING;
+    event_advance(&ev, T, 0);
+    ok = ok && ev.stop.cause == cause && ev.stop.i == i && ev.stop.j == j &&
+         (t < 0 || ev.stop.t == t) && ev.t == ev.stop.t;
+    long long c = ev.collisions, w = ev.walls;
+    ok = ok && event_advance(&ev, 2 * T, 0) == 0 && event_step(&ev, 10) == 0;
+    ok = ok && ev.collisions == c && ev.walls == w && ev.t == ev.stop.t;
+    event_free(&ev);
+    sim_free(&s);
+    return ok;
+}
+
+static void test_stop(void)
+{
+    /* masses of 1e308: m1 m2 overflows; they meet at t = (300 - 100 - 10) / 2 */
+    CHECK(stops("ball 100 200 1 0 1e308 5\nball 300 200 -1 0 1e308 5\n", 200,
+                EVENT_SMASS, 0, 1, 95));
+    /* speeds of 1e308 each way: the impulse overflows */
+    CHECK(stops("ball 100 200 1e308 1e308 1 5\nball 300 200 0 0 1 5\n", 1, EVENT_SIMPULSE,
+                0, 1, -1));
+    /* past an open side at 1e308 for 10: the position overflows */
+    CHECK(stops("open right\nball 600 100 0 0 1 5\nball 100 200 1e308 0 1 5\n", 10,
+                EVENT_SFLIGHT, 1, 1, 10));
+    /* and an ordinary run never stops */
+    CHECK(!stops("ball 100 200 1 0 1 5\nball 300 200 -1 0 1 5\n", 200, EVENT_SMASS, 0, 1,
+                 95));
+}
+
 /* The records are in cell order, row by row, and in ball order within a
  * cell (the counting sorts at init); records k and ball numbers i map
  * both ways. */
@@ -1243,4 +1280,5 @@ void test_event(void)
     test_overlap_first();
     test_tiny_fast();
     test_out_of_memory();
+    test_stop();
 }

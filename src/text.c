@@ -4,6 +4,7 @@
 #include "text.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +128,80 @@ int text_number(struct text_token t, const char *what, double *out, char *msg,
     return 0;
 }
 
+#ifdef __SIZEOF_INT128__
+__extension__ typedef unsigned __int128 text_u128;
+
+/*
+ * m / 10^k (m < 2^64, k <= 22) correctly rounded into *out, for the digits
+ * Clinger's fast path leaves (m >= 2^53: a shortest round trip has up to
+ * 17): a candidate from two roundings, within two units of the last place,
+ * then checked exactly. With v = M 2^E (2^52 <= M < 2^53) and
+ * x = m / 10^k, x - v = (m 2^-E - M 10^k) / (10^k 2^-E), so v is x
+ * rounded when 2 |m 2^-E - M 10^k| < 10^k (or equal, M even): both sides
+ * are integers below 2^127. Else M moves one unit toward x and is checked
+ * again. @return 1, or 0 when it cannot tell (a binade's edge, a value
+ * out of range): the caller asks strtod.
+ */
+static int exact_quotient(unsigned long long m, int k, double *out)
+{
+    static const unsigned long long p5[] = { /* 5^0 .. 5^22 */
+        1ull, 5ull, 25ull, 125ull, 625ull, 3125ull, 15625ull, 78125ull, 390625ull,
+        1953125ull, 9765625ull, 48828125ull, 244140625ull, 1220703125ull, 6103515625ull,
+        30517578125ull, 152587890625ull, 762939453125ull, 3814697265625ull,
+        19073486328125ull, 95367431640625ull, 476837158203125ull, 2384185791015625ull};
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    double v = (double)m / pow10[k];
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    int be = (int)(bits >> 52 & 0x7ff); /* v = M 2^E, read off its bits */
+    if (be < 1023 - 60 || be > 1023 + 80)
+        return 0;
+    unsigned long long M = (bits & ((1ull << 52) - 1)) | 1ull << 52;
+    int E = be - 1075;
+    /* 10^k = 5^k 2^k: shift m by -E - k (may be negative: shift M 10^k) */
+    text_u128 p = (text_u128)p5[k];
+    int sh = -E - k;
+    for (int tries = 0; tries < 4; tries++) {
+        if (M < (1ull << 52) || M >= (1ull << 53))
+            return 0;
+        /* a = m 2^-E / 2^k, b = M 5^k, half = 5^k / 2: compare 2|a - b| with 5^k */
+        text_u128 a, b = (text_u128)M * p;
+        if (sh >= 0) {
+            if (sh > 63)
+                return 0;
+            a = (text_u128)m << sh;
+        } else {
+            /* m 2^sh is not an integer: scale b instead */
+            if (-sh > 60)
+                return 0;
+            a = (text_u128)m;
+            b <<= -sh;
+            p <<= -sh;
+            sh = 0;
+        }
+        text_u128 d = a >= b ? a - b : b - a;
+        if (2 * d < p || (2 * d == p && !(M & 1))) {
+            bits = (uint64_t)(E + 1075) << 52 | (M & ((1ull << 52) - 1));
+            memcpy(out, &bits, sizeof bits);
+            return 1;
+        }
+        if (a > b)
+            M++;
+        else
+            M--;
+    }
+    return 0;
+}
+#else
+static int exact_quotient(unsigned long long m, int k, double *out)
+{
+    (void)m, (void)k, (void)out;
+    return 0;
+}
+#endif
+
 int text_double(const char *s, size_t len, double *out)
 {
     /* 10^0 .. 10^22 are exact doubles. */
@@ -176,7 +251,13 @@ int text_double(const char *s, size_t len, double *out)
             return 0;
         }
     }
-    /* The rest (17 significant digits, exponents beyond 22) as strtod
+    if (any && i == len && digits <= 19 && exp10 >= -22 && exp10 <= 0 &&
+        exact_quotient(m, -exp10, out)) {
+        if (neg)
+            *out = -*out;
+        return 0;
+    }
+    /* The rest (exponents beyond 22, more than 19 digits) as strtod
      * rounds them. */
     char buf[512];
     if (len == 0 || len >= sizeof buf)

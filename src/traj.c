@@ -924,18 +924,32 @@ static int slot_alloc(struct traj_slot *sl, size_t n)
     return 0;
 }
 
+/* What a row's values are, by column (see colmap). */
+enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, NV };
+
+/// Columns a row is looked at for (the later ones are skipped).
+#define TRAJ_MAP 1024
+
+/* The value each column holds (enum above), -1 for none. */
+static void colmap(const struct traj_cols *c, signed char map[TRAJ_MAP])
+{
+    const int want[NV] = {c->x, c->y, c->vx, c->vy, c->px, c->py, c->r,
+                          c->diameter, c->m, c->cr, c->cg, c->cb, c->id};
+    memset(map, -1, TRAJ_MAP);
+    for (int w = 0; w < NV; w++)
+        if (want[w] >= 0 && want[w] < TRAJ_MAP && map[want[w]] < 0)
+            map[want[w]] = (signed char)w;
+}
+
 /* One row of frame k into ball b's place (LAMMPS: by its id). */
 static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f,
-               const char *s, size_t len, size_t b, long long line,
-               struct traj_error *err)
+               const signed char *map, const char *s, size_t len, size_t b,
+               long long line, struct traj_error *err)
 {
     const struct traj_cols *c = &tr->c;
     const char *p = s, *end = s + len, *t;
     size_t tl;
-    double v[16]; /* by what: x y vx vy px py r d m cr cg cb id */
-    enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, NV };
-    const int want[NV] = {c->x, c->y, c->vx, c->vy, c->px, c->py, c->r,
-                          c->diameter, c->m, c->cr, c->cg, c->cb, c->id};
+    double v[NV] = {0};
     static const char *const names[NV] = {"x", "y", "vx", "vy", "px", "py", "radius",
                                           "diameter", "mass", "red", "green", "blue", "id"};
     const char *sp = NULL;
@@ -950,10 +964,10 @@ static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f
             sp = t;
             spl = tl;
         }
-        for (int w = 0; w < NV; w++)
-            if (want[w] == col && text_double(t, tl, &v[w]))
-                return fail(err, line, "%s: '%s' is not a number", names[w],
-                            shown(t, tl, buf, sizeof buf));
+        int w = col < TRAJ_MAP ? map[col] : -1;
+        if (w >= 0 && text_double(t, tl, &v[w]))
+            return fail(err, line, "%s: '%s' is not a number", names[w],
+                        shown(t, tl, buf, sizeof buf));
         col++;
     }
     if (col == 0)
@@ -1029,6 +1043,8 @@ static int decode(struct traj *tr, size_t k, struct traj_slot *sl, struct traj_e
     }
     if (tr->c.id >= 0)
         memset(tr->seen, 0, tr->n);
+    signed char map[TRAJ_MAP];
+    colmap(&tr->c, map);
     long long off = f->rows, line = f->line;
     size_t have = 0, b = 0;
     while (b < tr->n) {
@@ -1054,7 +1070,7 @@ static int decode(struct traj *tr, size_t k, struct traj_slot *sl, struct traj_e
             if (!nl && !last)
                 break;
             const char *le = nl ? nl : e;
-            if (row(tr, sl, f, p, (size_t)(le - p), b, line, err))
+            if (row(tr, sl, f, map, p, (size_t)(le - p), b, line, err))
                 return -1;
             b++;
             line++;

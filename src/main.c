@@ -1377,6 +1377,9 @@ static int replay(const struct options *o)
                   "and --export");
     if (!strcmp(o->scene_path, "-"))
         die_usage("a recorded run is read from a file, not standard input");
+    if (o->have_k || o->have_dt || o->have_theta || o->engine == ENGINE_EVENT)
+        die_usage("-k, --dt, --theta and --engine set a simulation: a recorded run "
+                  "is replayed with its own k and dt");
     if (!o->headless && !o->snapshot && !isatty(STDOUT_FILENO)) {
         fputs("springball: standard output is not a terminal "
               "(use -H for a headless run)\n", stderr);

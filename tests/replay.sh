@@ -34,6 +34,8 @@ expect_fail 2 "$tmp/break.xyz:1: expected an ITEM: line, found '16'" \
     "$SB" -H --format=lammpstrj "$tmp/break.xyz"
 expect_fail 2 "springball: a recorded run is replayed, not simulated: drop --traj, --series and --export" \
     "$SB" -H --traj="$tmp/x.xyz" "$tmp/break.xyz"
+expect_fail 2 "springball: -k, --dt, --theta and --engine set a simulation: a recorded run is replayed with its own k and dt" \
+    "$SB" -H --dt 0.1 "$tmp/break.xyz"
 expect_fail 2 "springball: standard output is not a terminal (use -H for a headless run)" \
     "$SB" "$tmp/break.xyz"
 

@@ -275,6 +275,63 @@ fail:
     return NULL;
 }
 
+/* Makes *a hold at least @p need entries of @p size bytes (its contents
+ * need not stay). */
+static int reserve(void **a, size_t *cap, size_t need, size_t size)
+{
+    if (*cap >= need)
+        return 0;
+    void *na = mem_realloc(*a, need * size);
+    if (!na)
+        return -1;
+    *a = na;
+    *cap = need;
+    return 0;
+}
+
+int grid_copy(struct grid *dst, const struct grid *src)
+{
+    dst->valid = 0;
+    if (dst->n != src->n || dst->reach != src->reach || dst->nlarge != src->nlarge ||
+        !src->valid)
+        return -1;
+    const size_t n = src->n, np = src->start[n];
+    size_t pcap = dst->p_cap, ncap = dst->nbr_cap;
+    if (reserve((void **)&dst->nbr, &ncap, np, sizeof *dst->nbr))
+        return -1;
+    dst->nbr_cap = ncap;
+    /* pa and pb grow together */
+    size_t pb_cap = pcap;
+    if (reserve((void **)&dst->pa, &pcap, np, sizeof *dst->pa) ||
+        reserve((void **)&dst->pb, &pb_cap, np, sizeof *dst->pb))
+        return -1;
+    dst->p_cap = pcap < pb_cap ? pcap : pb_cap;
+    if (reserve((void **)&dst->wall, &dst->wall_cap, src->nwall, sizeof *dst->wall))
+        return -1;
+    if (src->home_ok && !dst->home && !(dst->home = mem_alloc(2 * n * sizeof *dst->home)))
+        return -1;
+    memcpy(dst->start, src->start, (n + 1) * sizeof *dst->start);
+    memcpy(dst->nbr, src->nbr, np * sizeof *dst->nbr);
+    memcpy(dst->pa, src->pa, np * sizeof *dst->pa);
+    memcpy(dst->block_end, src->block_end, (n / GRID_BLOCK + 1) * sizeof *dst->block_end);
+    memcpy(dst->wall, src->wall, src->nwall * sizeof *dst->wall);
+    memcpy(dst->large, src->large, src->nlarge * sizeof *dst->large);
+    if (src->home_ok)
+        memcpy(dst->home, src->home, 2 * n * sizeof *dst->home);
+    dst->np = np;
+    dst->nwall = src->nwall;
+    dst->window = src->window;
+    dst->home_ok = src->home_ok;
+    dst->skin = src->skin;
+    dst->cut = src->cut;
+    dst->c0 = src->c0;
+    dst->travel = src->travel;
+    dst->last_move = src->last_move;
+    dst->moves = src->moves;
+    dst->valid = 1;
+    return 0;
+}
+
 void grid_free(struct grid *g)
 {
     if (!g)

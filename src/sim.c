@@ -569,7 +569,11 @@ int sim_observe(const struct sim *s, struct sim *obs)
             memcpy(obs->vx, s->vx, bytes);
             memcpy(obs->vy, s->vy, bytes);
             copy_scalars(obs, s);
-            if (obs->grid)
+            /* The run's list holds for these very positions and slots: a
+             * copy of it, not a build (a frame's steps move the balls past
+             * the copy's own skin nearly every frame). No force depends on
+             * which list. */
+            if (obs->grid && (!s->grid || grid_copy(obs->grid, s->grid)))
                 grid_moved(obs->grid, move);
         } else {
             sim_copy(obs, s);

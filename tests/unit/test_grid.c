@@ -663,6 +663,46 @@ static void test_default_regime(void)
     sim_free(&b);
 }
 
+/*
+ * The observed state takes the run's list (grid_copy) rather than building
+ * its own a frame behind: over 20 frames of 7 steps at the default k and dt
+ * its grid builds only where the run's list is due for a build too (6
+ * times; 20, every frame, with a list of its own), and what it observes is
+ * what a fresh copy with its own new grid observes, to the bit.
+ */
+static void test_observe_copies_list(void)
+{
+    const size_t n = 3000;
+    struct sim_params p = sim_default_params();
+    p.w = p.h = sqrt((double)n * SIM_PI / 0.3);
+    struct sim a, obs = {0}, fresh = {0};
+    CHECK(sim_init(&a, n, &p) == 0);
+    rng_state = 9;
+    for (size_t i = 0; i < n; i++) {
+        a.r[i] = a.m[i] = 1;
+        a.x[i] = 1 + urand() * (p.w - 2);
+        a.y[i] = 1 + urand() * (p.h - 2);
+        a.vx[i] = 2 * urand() - 1;
+        a.vy[i] = 2 * urand() - 1;
+    }
+    int same = 1;
+    for (int frame = 0; frame < 20; frame++) {
+        for (int st = 0; st < 7; st++)
+            CHECK(sim_step(&a) == 0);
+        CHECK(sim_observe(&a, &obs) == 0);
+        sim_free(&fresh);
+        memset(&fresh, 0, sizeof fresh);
+        CHECK(sim_observe(&a, &fresh) == 0);
+        same &= memcmp(obs.vx, fresh.vx, n * sizeof *obs.vx) == 0 &&
+                memcmp(obs.vy, fresh.vy, n * sizeof *obs.vy) == 0;
+    }
+    CHECK(same);
+    CHECK(obs.grid && grid_stats(obs.grid).builds <= 10);
+    sim_free(&a);
+    sim_free(&obs);
+    sim_free(&fresh);
+}
+
 static void test_write_in_scene_order(void)
 {
     /* Sorting the slots changes nothing a scene shows: the written scene
@@ -919,6 +959,7 @@ void test_grid(void)
     test_one_huge_ball();
     test_copy_exact();
     test_default_regime();
+    test_observe_copies_list();
     test_write_in_scene_order();
     test_diag_matches();
     test_sort_keeps_list();

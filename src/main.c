@@ -155,6 +155,7 @@ static void usage(void)
 "      --duration=SECS    quit by itself after SECS seconds of wall time\n"
 "      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
 "      --no-color         no colour (also when NO_COLOR is set)\n"
+"      --paused           start paused, to set the scene up (an empty table does)\n"
 "      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
 "      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
 "      --save-to=FILE     w saves the scene as FILE (or FILE-2, -3 ... when it\n"
@@ -272,7 +273,7 @@ static const char *save_to(const char *arg)
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
-       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_CELL_ASPECT,
+       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO };
 
 /* === Recording and export (issue 15) ==================================
@@ -757,6 +758,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"duration", required_argument, NULL, OPT_DURATION},
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
+        {"paused", no_argument, NULL, OPT_PAUSED},
         {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
@@ -841,6 +843,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_ASCII: o->ui.ascii = 1; break;
         case OPT_NO_COLOR: o->ui.no_color = 1; break;
+        case OPT_PAUSED: o->ui.paused = 1; break;
         case OPT_CELL_ASPECT:
             o->ui.cell_aspect = opt_double("--cell-aspect", optarg, 0, 1);
             if (o->ui.cell_aspect > 10)

@@ -1661,7 +1661,8 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
     f->open = sc->p.shape == SIM_OPEN;
     f->trails = f->open;
     f->mouse = o->mouse;
-    f->running = 1;
+    /* set-up mode: an empty table, or --paused, waits for its balls */
+    f->running = !o->paused && (sc->n > 0 || o->replay);
     u->pause_armed = o->pause_at >= 0;
     if (sc->n > 0) {
         f->cue = default_cue(sc);

@@ -27,6 +27,7 @@ struct ui_options {
     struct traj *replay; ///< a recorded run (traj.h) to play back instead of
                          ///< simulating the scene (its first frame), or NULL
                          ///< (at most SAVE_TO_MAX bytes)
+    int paused;         ///< 1: start paused (--paused; an empty table always does)
     double pause_at;    ///< -T: the run pauses once on reaching this time (the
                         ///< springs' step by sim_steps_until); < 0: never
 };

@@ -27,6 +27,21 @@ check "an empty table starts" has "$s" " 0 balls"
 expect_fail 2 "$tmpd/nothing.scene:1: no balls (a scene needs a ball, rack or random line)" sh -c ': > "$0"; "$1" -H "$0"' "$tmpd/nothing.scene" "$SB"
 check "-H of an empty table" sh -c '"$0" -H -n 10 "$1" | grep -q "^table 800 400"' "$SB" "$E"
 
+# --- set-up mode (issue 26.1): an empty table, or --paused, starts paused ---
+check "an empty table starts paused" has "$(snap "$E" --keys='<t 5>' | head -n 1)" " paused "
+check "--paused: the break waits" has "$(snap --paused --keys='<t 5>')" "t 0.00 "
+check "without --paused it runs" not has "$(snap --keys='<t 5>')" "t 0.00 "
+s=$(wide "$E" --keys='<:ball 200 220 10 0 1 20> <:ball 400 220 0 0 1 20> r')
+check "set-up: r returns to the balls added" has "$s" " 2 balls"
+check "set-up: at t = 0, Σp of the scene" has "$s" "t 0.00 .*Σp (10, 0)"
+s=$(wide "$E" --keys='<:ball 200 220 10 0 1 20> .*5 r <:ball 400 220 0 0 1 20> .*3 r')
+check "after r, edits at t = 0 change the scene again" has "$s" " 2 balls"
+s=$(wide --paused --keys='<:v 3 4> .*5 r')
+check "--paused: :v before the first step is the scene" has "$s" "t 0.00 .*Σp (3, 4)"
+mkdir "$tmpd/setup"
+(cd "$tmpd/setup" && "$SB" --snapshot --no-color --keys='<:ball 200 220 10 0 1 20> w' "$E" >/dev/null 2>&1)
+check "set-up: w saves the balls added" grep -q '^ball 200 220 10 0 1 20' "$tmpd/setup/springball-1.scene"
+
 # --- the command line: the scene language applied live ---
 s=$(wide "$E" --keys='<:ball 200 220 0 0 0.5 20> <:ball 400 180 0 0 1.5 20 blue>')
 check ":ball adds balls" has "$s" " 2 balls"
@@ -197,8 +212,7 @@ sgr() { T send-keys -t "$1" -l "$(printf '\033[<%s' "$2")"; }
 # the worksheet with the mouse alone (and : for the numbers the mouse cannot type)
 start w --save-to=tm.scene "$E"
 check "tmux: the empty table" wait_for w " 0 balls"
-T send-keys -t w ' '
-check "tmux: paused" wait_for w "paused"
+check "tmux: an empty table starts paused" wait_for w "paused"
 sgr w '0;21;12M'; sgr w '0;21;12m'
 T send-keys -t w a
 check "tmux: a at the click" wait_for w "ball 1 added at \(2"
@@ -227,7 +241,6 @@ check "tmux: the saved file reloads bit for bit" sh -c '"$0" -H -n 0 "$1" | cmp 
 T send-keys -t w q
 # the velocity arrow's tip dragged with SGR reports (ASCII: the handle is +)
 start v --ascii "$E"
-T send-keys -t v ' '
 check "tmux: paused (arrow)" wait_for v "paused"
 T send-keys -t v ':ball 300 200 0 0 1 20' Enter
 check "tmux: a ball from the command line" wait_for v "ball 1 added"

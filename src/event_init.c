@@ -74,6 +74,8 @@ const char *event_unsupported(const struct sim_params *p)
         return "friction with a field";
     if (p->restitution == 0)
         return "sticky collisions (restitution 0)";
+    if (p->line)
+        return "1-D mode";
     return NULL;
 }
 

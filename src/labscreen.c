@@ -330,6 +330,8 @@ static void hook_status(struct lab_front *lf, struct screen_line *l, struct sess
         screen_status_add(l, 3, SCREEN_BOLD, "sticky");
     else if (s->p.restitution != 1)
         screen_status_add(l, 3, SCREEN_BOLD, "e %.2g", s->p.restitution);
+    if (s->p.line)
+        screen_status_add(l, 3, SCREEN_BOLD, "1-D");
     int border = lab_border(&s->p);
     if (border != LAB_BORDER_SPRING && !f->open)
         screen_status_add(l, 3, SCREEN_BOLD, "%s", lab_border_name(border));

@@ -255,6 +255,11 @@ static void restore_observed(struct session *ss, const struct session_action *a,
         memmove(kx + a->ball, kx + a->ball + 1, (n0 - a->ball - 1) * sizeof *kx);
         memmove(ky + a->ball, ky + a->ball + 1, (n0 - a->ball - 1) * sizeof *ky);
         break;
+    case SESSION_LINE:
+        if (a->a != 0)
+            for (size_t b = 0; b < s->n; b++)
+                ky[b] = 0;
+        break;
     default:
         break;
     }
@@ -340,6 +345,13 @@ static int apply_raw(struct session *ss, const struct session_action *a)
         s->p.softening = a->b;
         break;
     case SESSION_SET_E: s->p.restitution = a->a; break;
+    case SESSION_LINE:
+        s->p.line = a->a != 0;
+        if (s->p.line)
+            for (size_t i = 0; i < s->n; i++)
+                s->vy[i] = 0;
+        sim_touch(s); /* the force path changes */
+        break;
     case SESSION_BORDER:
         s->p.shape = (int)a->a;
         s->p.walls = (int)a->b;
@@ -1175,6 +1187,16 @@ static const char *edit_check(struct session *ss, struct session_action *a)
     const struct sim *s = &ss->s;
     if (ss->nonfinite)
         return noted(ss, SESSION_NOTE_NOT_FINITE);
+    if (s->p.line) { /* 1-D: kicks and edits keep to x, balls to their rows */
+        if (a->kind == SESSION_KICK || a->kind == SESSION_VELOCITY)
+            a->b = 0;
+        else if (a->kind == SESSION_ADD)
+            a->d = 0;
+        else if (a->kind == SESSION_MOVE && a->ball < s->n)
+            a->b = s->y[sim_slot(s, a->ball)];
+        else if (a->kind == SESSION_PARAMS)
+            a->p.line = 1;
+    }
     int hard = s->p.walls == SIM_WALLS_HARD;
     size_t i = a->ball < s->n ? sim_slot(s, a->ball) : s->n;
     if (a->kind != SESSION_ADD && a->kind != SESSION_PARAMS && a->kind != SESSION_REVERSE &&
@@ -1549,6 +1571,19 @@ int session_set_restitution(struct session *ss, double e)
     struct session_action a = {0};
     a.kind = SESSION_SET_E;
     a.a = e;
+    return spring_action(ss, a);
+}
+
+int session_set_line(struct session *ss, int on)
+{
+    hush(ss);
+    if (ss->engine == SESSION_EVENT) {
+        ss->msg = "1-D mode needs the spring engine (m)";
+        return -1;
+    }
+    struct session_action a = {0};
+    a.kind = SESSION_LINE;
+    a.a = on != 0;
     return spring_action(ss, a);
 }
 

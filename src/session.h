@@ -65,6 +65,7 @@ enum session_action_kind {
     SESSION_SET_E = 5,   ///< restitution = a
     SESSION_BORDER = 6,  ///< table shape = a (enum sim_shape), walls = b (enum sim_walls),
                          ///< open sides = ball (enum sim_side bits)
+    SESSION_LINE = 7,    ///< 1-D mode = a (sim_params.line); on: every vy = 0
     /* Live edits (session_add_ball ...): each makes a move of its own. */
     SESSION_ADD = 16,     ///< a ball (a, b, c, d, e, f) = (x, y, vx, vy, m, r), tag
     SESSION_REMOVE = 17,  ///< ball removed; the later ones move down one index
@@ -281,6 +282,13 @@ int session_set_restitution(struct session *ss, double e);
 /// walls) and refuses open sides and open space.
 /// @return 0, or -1 (ss->msg).
 int session_set_border(struct session *ss, int shape, int walls, unsigned open);
+
+/// 1-D mode on (1) or off (0), an action of the spring engine: on, every
+/// ball's vy becomes 0 and forces act along x only (sim_params.line), so
+/// each ball keeps its row; kicks and edits keep to x (a velocity's y part
+/// is dropped, a ball moved keeps its row). The event engine refuses it.
+/// @return 0, or -1 (ss->msg).
+int session_set_line(struct session *ss, int on);
 
 /// The slot of scene ball @p ball in ss->s, or ss->s.n.
 size_t session_slot(const struct session *ss, size_t ball);

@@ -145,7 +145,7 @@ static inline int hooke_rect(const struct sim_params *p)
 {
     return p->shape == SIM_RECT && p->walls == SIM_WALLS_SPRING &&
            p->contact == SIM_CONTACT_HOOKE && p->restitution == 1 &&
-           p->gravity == 0 && (p->friction | (int)p->open) == 0 &&
+           p->gravity == 0 && (p->friction | (int)p->open | p->line) == 0 &&
            p->gx == 0 && p->gy == 0;
 }
 
@@ -286,6 +286,10 @@ static void general_forces(const struct sim *s, const struct grid *g,
             fx[i] += m[i] * p->gx;
             fy[i] += m[i] * p->gy;
         }
+    /* 1-D: contacts, walls and fields act along x only */
+    if (p->line)
+        for (size_t i = 0; i < n; i++)
+            fy[i] = 0;
 }
 
 /*
@@ -991,6 +995,10 @@ static void stick_pair(struct sim *s, size_t i, size_t j)
     if (!(d + SIM_DIST_EPS < s->r[i] + s->r[j]) || d == 0)
         return;
     double nx = dx / d, ny = dy / d;
+    if (s->p.line) { /* 1-D: along x */
+        nx = dx < 0 ? -1 : 1;
+        ny = 0;
+    }
     double vn = (s->vx[j] - s->vx[i]) * nx + (s->vy[j] - s->vy[i]) * ny;
     if (!(vn < 0))
         return;

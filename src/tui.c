@@ -1098,6 +1098,18 @@ static void k_lab(struct ui *u, int key)
         note(u, "%s", msg);
 }
 
+/* 1: 1-D mode on / off. */
+static void k_line(struct ui *u, int key)
+{
+    (void)key;
+    int on = !u->ss.s.p.line;
+    if (session_set_line(&u->ss, on)) {
+        session_note(u, SCREEN_WARNING);
+        return;
+    }
+    note(u, on ? "1-D: every ball keeps its row, vy = 0, contacts along x" : "2-D again");
+}
+
 /* e E: restitution down / up a tenth. */
 static void k_restitution(struct ui *u, int key)
 {
@@ -1285,6 +1297,7 @@ static const struct binding {
     {'e', k_restitution, "e E", "restitution down / up 0.1 (both engines)"},
     {'E', k_restitution, NULL, NULL},
     {'b', k_border, "b", "border: spring walls, hard walls, no walls"},
+    {'1', k_line, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)"},
     {'V', k_reverse, "V", "reverse time: every velocity turned around, the run retraces its path"},
     {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
     {KEY_RESIZE, k_resize, NULL, NULL},

@@ -54,7 +54,7 @@ struct sim_params {
     double w, h; ///< table size, > 0, default 800 x 400
     double k;    ///< spring stiffness (force per unit overlap), > 0, default 5
     double dt;   ///< time step, > 0, default 0.05
-    double restitution; ///< coefficient of restitution, 0 < e <= 1, default 1
+    double restitution; ///< coefficient of restitution, 0 <= e <= 1, default 1 (0: sticky)
     int walls;          ///< enum sim_walls, default SIM_WALLS_SPRING
     int contact;        ///< enum sim_contact, default SIM_CONTACT_HOOKE
     double exp_eps;     ///< decay length EPS of the exponential contact, > 0 when used
@@ -72,6 +72,9 @@ struct sim_params {
                        ///< default 0 0 (off)
     unsigned open;     ///< sides of a rectangle without a wall (enum sim_side
                        ///< bits), default 0; a ball that leaves keeps flying
+    int line;          ///< 1-D mode (the lab's key 1): every force's y part is
+                       ///< dropped, so balls set off with vy = 0 keep their
+                       ///< rows; default 0
 };
 
 /// How far a ball of radius @p r may reach past a hard wall and still lie on

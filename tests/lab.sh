@@ -109,6 +109,14 @@ check "', , .': the edit redone" has 't 0.25 .*Σp \(3, 1\)' --keys='.*5 <:v 3 1
 check "a kick at t = 0 undone" has 't 0.00 .*Σp \(10, 0\)' --keys='space up*3 enter ,'
 check "a kick at t = 0: r goes to the scene" has 't 0.00 .*Σp \(10, 0\)' --keys='space up*3 enter r'
 
+# --- 1: 1-D mode (issue 26.8) ---
+check "1: 1-D on the status line" has '  1-D' --keys='1'
+check "1 1: off" hasnt '  1-D' --keys='1 1'
+check "1-D: the oblique pair meets head-on, -5 and 5" has '^ +1 +1.0000 +[0-9.]+ +180.00 +-5.00[0-9]* +0 ' --keys='1 <t 60> i' scenes/unequal.scene
+check "1-D: ball 2 keeps its row" has '^ +2 +3.0000 +[0-9.]+ +200.00 +5.00[0-9]* +0 ' --keys='1 <t 60> i' scenes/unequal.scene
+check "1-D: a kick keeps to x" has '^ +1 +1.0000 +200.00 +180.00 +7.66[0-9]* +0 ' --keys='1 space up*9 enter i' scenes/unequal.scene
+check "1-D: the event engine refuses it" has '1-D mode needs the spring engine' --keys='m 1' scenes/unequal.scene
+
 # --- V: time reversed ---
 # table rows only: the aim and the status line follow the cue ball's velocity
 rows() { snap "$@" | sed -n 2,22p; }

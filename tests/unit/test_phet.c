@@ -173,7 +173,7 @@ static void undo_each(void)
 
 /* Sticky (restitution 0): 1 kg at 10 onto 3 kg at rest, head-on: both
  * move on at 2.5, momentum 10 kept, 50 - 12.5 = 37.5 dissipated; grid
- * and O(n^2) agree (a row of 12 balls takes the grid). */
+ * and O(n^2) agree (40 balls take the grid). */
 static void sticky_pair(void)
 {
     struct sim s;
@@ -230,9 +230,48 @@ static void sticky_pair(void)
     sim_free(&o);
 }
 
+/* 1-D: 1 kg at 10 onto 3 kg at rest in rows 20 apart (they overlap, off
+ * centre): the contact acts along x, as head-on: -5 and 5 (to the step's
+ * O(dt^2) in the energy), vy stays 0 and every ball keeps its row; a kick
+ * and a typed velocity keep to x, a ball moved keeps its row; ',' turns
+ * it off again; the event engine refuses it. */
+static void line_mode(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, "table 800 400\nball 200 180 10 3 1 15\nball 450 200 0 0 3 25\n") == 0);
+    CHECK(session_set_line(&ss, 1) == 0 && ss.s.p.line == 1);
+    CHECK(v_is(&ss, 0, 10, 0)); /* vy dropped */
+    forward(&ss, 1200); /* t = 60: met at t = 21 */
+    size_t a = sim_slot(&ss.s, 0), b = sim_slot(&ss.s, 1);
+    CHECK(ss.s.y[a] == 180 && ss.s.y[b] == 200 && ss.s.vy[a] == 0 && ss.s.vy[b] == 0);
+    CHECK_NEAR(ss.s.vx[a], -5, 0.01);
+    CHECK_NEAR(ss.s.vx[b], 5, 0.01);
+    CHECK_NEAR(ss.s.vx[a] + 3 * ss.s.vx[b], 10, 1e-12);
+    CHECK(session_kick(&ss, 0, 3, 4) == 0 && v_is(&ss, 0, 3, 0));
+    CHECK(session_set_velocity(&ss, 1, -2, 7) == 0 && v_is(&ss, 1, -2, 0));
+    CHECK(session_move(&ss, 0, 300, 50, 0) == 0);
+    a = sim_slot(&ss.s, 0);
+    CHECK(ss.s.x[a] == 300 && ss.s.y[a] == 180);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == -1 && ss.msg != NULL);
+    CHECK(session_set_line(&ss, 0) == 0 && ss.s.p.line == 0);
+    session_free(&ss);
+
+    /* sticky in 1-D, rows apart: along x, both at 2.5, rows kept */
+    CHECK(test_start(&ss, "table 800 400\nrestitution 0\n"
+                          "ball 200 180 10 0 1 15\nball 450 200 0 0 3 25\n") == 0);
+    CHECK(session_set_line(&ss, 1) == 0);
+    forward(&ss, 1000);
+    a = sim_slot(&ss.s, 0);
+    b = sim_slot(&ss.s, 1);
+    CHECK(ss.s.vx[a] == 2.5 && ss.s.vx[b] == 2.5 && ss.s.vy[a] == 0 && ss.s.vy[b] == 0);
+    CHECK(ss.s.y[a] == 180 && ss.s.y[b] == 200);
+    session_free(&ss);
+}
+
 void test_phet(void)
 {
     sticky_pair();
+    line_mode();
     undo_each();
     reverse_break(400, 1e-12); /* no contact yet: 0 measured */
     reverse_break(1500, 1e-9); /* through the break: 5.5e-12 measured */

@@ -1,0 +1,75 @@
+#!/bin/sh
+# docs.sh - the man page is the reference: every long option that
+# `springball --help` prints, every key of the terminal's key tables
+# (src/tui.c: bindings, replay_bindings) and every scene directive (src/scene.c:
+# directives) appears in man/springball.1. Each failure names what is missing.
+# MAN and TUI_SRC, SCENE_SRC may point elsewhere (the suite's own check does).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+MAN=${MAN:-man/springball.1}
+TUI_SRC=${TUI_SRC:-src/tui.c}
+SCENE_SRC=${SCENE_SRC:-src/scene.c}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The man page as words: font escapes out, \- as -, quotes out.
+plain() { sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g' -e 's/\\(>=/>=/g' -e 's/"//g' "$1"; }
+
+# 1. options: each --name of the help, as \-\-name in the page
+"$SPRINGBALL" --help >"$tmp/help" 2>&1
+check "--help prints options" grep -q -- '--headless' "$tmp/help"
+grep -o -- '--[a-z][a-z0-9-]*' "$tmp/help" | sort -u >"$tmp/opts"
+plain "$MAN" >"$tmp/man"
+while read -r o; do
+    if grep -q -- "$o\\([^a-z0-9-]\\|\$\\)" "$tmp/man"; then ok; else bad "option $o is not in $MAN"; fi
+done <"$tmp/opts"
+
+# 2. keys: each word of each label of the key tables, among the tags (the
+# line after .TP) of the KEYS section, up to LIVE EDITS
+sed -n '/^\.SH KEYS/,/^\.SH LIVE EDITS/p' "$MAN" |
+    awk 'prev == ".TP" {print} {prev = $0}' >"$tmp/tags.roff"
+plain "$tmp/tags.roff" | sed -e 's/^\.B[IR]* //' -e 's/, / /g' -e 's/ \/ / /g' |
+    tr ' ' '\n' | sed '/^$/d' | sort -u >"$tmp/tags"
+check "the KEYS section has tags" test -s "$tmp/tags"
+sed -n 's/^ *{[^"]*k_[a-z_]*, "\([^"]*\)", ".*/\1/p' "$TUI_SRC" | grep -v 'k_replay_refuse' |
+    tr ' ' '\n' | sed '/^$/d' | sort -u >"$tmp/keys"
+check "the key tables have labels" test "$(wc -l <"$tmp/keys")" -gt 20
+while read -r k; do
+    case $k in
+        arrows) w=arrow ;;
+        C-l) w=Ctrl-L ;;
+        click) w=click ;;
+        *) w=$k ;;
+    esac
+    case $w in
+        ?) grep -qxF -- "$w" "$tmp/tags" ;;
+        *) grep -qixF -- "$w" "$tmp/tags" ;;
+    esac
+    if [ $? -eq 0 ]; then ok; else bad "key '$k' ($TUI_SRC) is not a tag of the KEYS section of $MAN"; fi
+done <"$tmp/keys"
+
+# 3. directives: each name of the table, as a bold word in SCENE FORMAT
+sed -n '/^static const struct directive directives\[D_COUNT\] = {/,/^};/p' "$SCENE_SRC" |
+    sed -n 's/.*= {"\([a-z]*\)".*/\1/p' >"$tmp/dirs"
+check "the directive table has rows" test "$(wc -l <"$tmp/dirs")" -gt 10
+sed -n '/^\.SH SCENE FORMAT/,/^\.SH UNIVERSE FORMAT/p' "$MAN" >"$tmp/scene.roff"
+while read -r d; do
+    if grep -Eq "^\\.BR? \"?$d( |\"|\$)|\\\\fB$d( |\\\\f)" "$tmp/scene.roff"; then
+        ok
+    else
+        bad "directive '$d' ($SCENE_SRC) is not in the SCENE FORMAT section of $MAN"
+    fi
+done <"$tmp/dirs"
+
+# The check can fail: a page without an option, a key and a directive.
+if [ -z "${DOCS_INNER:-}" ]; then
+    o=$(head -n 1 "$tmp/opts")
+    o=${o#--}
+    sed -e "s/\\\\-\\\\-$o//g" -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.B nothing/' \
+        -e '/^\.SH SCENE FORMAT/,/^\.SH UNIVERSE FORMAT/s/rack/RACK/g' "$MAN" >"$tmp/broken.1"
+    DOCS_INNER=1 MAN="$tmp/broken.1" sh tests/docs.sh >"$tmp/inner" 2>&1
+    check "a page without --$o fails" grep -q "option --$o is not" "$tmp/inner"
+    check "a page without space fails" grep -q "key 'space'" "$tmp/inner"
+    check "a page without rack fails" grep -q "directive 'rack'" "$tmp/inner"
+fi
+summary

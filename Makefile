@@ -5,6 +5,7 @@
 #   make check      the same suite built with AddressSanitizer + UBSan
 #   make bench      benchmarks (not part of the tests)
 #   make fuzz       libFuzzer harnesses (clang), FUZZTIME seconds each (not part of the tests)
+#   make readme-shot  the README's screenshot, made again by the program
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, scenes)
 
 CC        ?= cc
@@ -147,6 +148,10 @@ fuzz-build: $(FUZZ_BIN)
 fuzz: $(FUZZ_BIN)
 	FUZZTIME=$(FUZZTIME) sh tests/fuzz/run.sh
 
+# The README's screenshot: the program's own --snapshot of the break.
+readme-shot: $(BIN)
+	SPRINGBALL=./$(BIN) sh tests/readme-shot.sh -u
+
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/scenes
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/springball
@@ -161,6 +166,6 @@ uninstall:
 clean:
 	rm -rf build $(BIN)
 
-.PHONY: all test check bench fuzz fuzz-build install uninstall clean
+.PHONY: all test check bench fuzz fuzz-build readme-shot install uninstall clean
 
 -include $(wildcard $(O)/*.d $(O)/tests/*.d)

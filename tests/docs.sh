@@ -2,7 +2,8 @@
 # docs.sh - the man page is the reference: every long option that
 # `springball --help` prints, every key of the terminal's key tables
 # (src/tui.c: bindings, replay_bindings) and every scene directive (src/scene.c:
-# directives) appears in man/springball.1. Each failure names what is missing.
+# directives) appears in man/springball.1; README.md's screenshot is current.
+# Each failure names what is missing.
 # MAN and TUI_SRC, SCENE_SRC may point elsewhere (the suite's own check does).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -61,11 +62,18 @@ while read -r d; do
     fi
 done <"$tmp/dirs"
 
+# 4. the README's screenshot is the program's own and current (make readme-shot)
+SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh >"$tmp/shot"
+check "the screenshot is made" grep -q 'The break' "$tmp/shot"
+sed -n '/^<!-- shot -->$/,/^<!-- \/shot -->$/p' README.md | sed '1d;$d' >"$tmp/readme-shot"
+check "README.md's screenshot is current (make readme-shot)" cmp -s "$tmp/shot" "$tmp/readme-shot"
+check "README.md is at most 300 lines" test "$(wc -l <README.md)" -le 300
+
 # The check can fail: a page without an option, a key and a directive.
 if [ -z "${DOCS_INNER:-}" ]; then
     o=$(head -n 1 "$tmp/opts")
     o=${o#--}
-    sed -e "s/\\\\-\\\\-$o//g" -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.B nothing/' \
+    sed -e "s/\\\\-\\\\-$o//g" -e "s/--$o//g" -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.B nothing/' \
         -e '/^\.SH SCENE FORMAT/,/^\.SH UNIVERSE FORMAT/s/rack/RACK/g' "$MAN" >"$tmp/broken.1"
     DOCS_INNER=1 MAN="$tmp/broken.1" sh tests/docs.sh >"$tmp/inner" 2>&1
     check "a page without --$o fails" grep -q "option --$o is not" "$tmp/inner"

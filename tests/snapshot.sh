@@ -151,9 +151,8 @@ expect_fail 2 "$tmpd/cue3.scene:2: cue 3: there are 1 balls before this line" "$
 printf 'cue 0\nball 100 100 0 0 1 10\n' > "$tmpd/cue0.scene"
 expect_fail 2 "$tmpd/cue0.scene:1: cue must be between 1 and 10000000" "$SB" -H "$tmpd/cue0.scene"
 
-# the front end's options and keys are documented
+# the front end's options and keys are in the man page (tests/docs.sh checks every one)
 for o in --snapshot --keys --no-mouse --fps --speed --duration --ascii --no-color --cell-aspect; do
-    check "README has $o" grep -q -- "$o" README.md
     check "man page has $o" grep -q -- "\\\\-\\\\-${o#--}" man/springball.1
 done
 for k in "Ctrl-L" "shift-tab" "^.BR < " "KEY SCRIPTS"; do

@@ -330,12 +330,21 @@ static void k_param(struct ui *u, int key)
         note(u, "%s %.4g (for the spring engine)", name, *now);
 }
 
+/* Why the event engine was refused, without the engine's own "event engine: "
+ * prefix: the note already says "no event engine: ". */
+static const char *no_event_reason(struct ui *u)
+{
+    static const char prefix[] = "event engine: ";
+    const char *why = session_said(u);
+    return strncmp(why, prefix, sizeof prefix - 1) == 0 ? why + sizeof prefix - 1 : why;
+}
+
 static void k_engine(struct ui *u, int key)
 {
     (void)key;
     int to = u->ss.engine == SESSION_EVENT ? SESSION_SPRING : SESSION_EVENT;
     if (session_set_engine(&u->ss, to)) {
-        note(u, "no event engine: %s", session_said(u));
+        note(u, "no event engine: %s", no_event_reason(u));
         return;
     }
     u->f.stopped = 0;
@@ -1701,7 +1710,7 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
         return -1;
     }
     if (o->engine && !o->replay && session_set_engine(&u->ss, SESSION_EVENT))
-        note_level(u, SCREEN_WARNING, "no event engine: %s", session_said(u));
+        note_level(u, SCREEN_WARNING, "no event engine: %s", no_event_reason(u));
     if (o->keys) {
         char err[160];
         u->nitems = script_parse(o->keys, &u->items, err, sizeof err);

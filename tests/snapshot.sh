@@ -175,4 +175,11 @@ for f in scenes/*.scene scenes/*.txt tests/particles/billiards5.txt; do
     done
 done
 
+# m refused: the note names the reason once ("no event engine: event engine:
+# the field is too strong" said the engine twice).
+printf 'table 200 100\nfield 0 -1e308\nball 50 50 0 0 1 10\n' > "$tmpd/strong.scene"
+snap --snapshot=120x24 --keys=m "$tmpd/strong.scene" > "$out"
+check "m refused: the reason once" grep -q "no event engine: the field is too strong" "$out"
+check "m refused: no doubled engine" not grep -q "event engine: event engine" "$out"
+
 summary

@@ -324,6 +324,24 @@ static int add_frame(struct traj *tr, const struct traj_frame *f, struct traj_er
     return 0;
 }
 
+/* A frame's N rows start here: skip them and index the frame. 1: indexed,
+ * 0: the file ends inside them (tr->cut), -1: an error in err. */
+static int frame_rows(struct traj *tr, struct scan *sc, struct traj_frame *f, long long n,
+                      struct traj_error *err)
+{
+    f->rows = sc->base + (long long)sc->pos;
+    f->line = sc->line + 1;
+    long long got = skip_lines(sc, n);
+    if (got < 0)
+        return fail(err, sc->line, "%s", strerror(errno));
+    if (got < n) {
+        tr->cut = 1;
+        return 0;
+    }
+    f->end = sc->base + (long long)sc->pos;
+    return add_frame(tr, f, err) ? -1 : 1;
+}
+
 /* The next key=value of an extended XYZ comment line: 1, or 0 at its end.
  * A value may be quoted ("...") or braced ({...}); a key alone has an
  * empty value. */
@@ -635,18 +653,9 @@ static int index_xyz(struct traj *tr, struct scan *sc, struct traj_error *err)
         }
         if (xyz_comment(tr, s, len, &f, sc->line, err))
             return -1;
-        f.rows = sc->base + (long long)sc->pos;
-        f.line = sc->line + 1;
-        long long got = skip_lines(sc, (long long)n);
-        if (got < 0)
-            return fail(err, sc->line, "%s", strerror(errno));
-        if (got < (long long)n) {
-            tr->cut = 1;
-            return 0;
-        }
-        f.end = sc->base + (long long)sc->pos;
-        if (add_frame(tr, &f, err))
-            return -1;
+        int rc_rows = frame_rows(tr, sc, &f, (long long)n, err);
+        if (rc_rows <= 0)
+            return rc_rows;
     }
 }
 
@@ -778,18 +787,9 @@ static int index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err
                             tr->nframes);
             }
             tr->n = (size_t)n;
-            f.rows = sc->base + (long long)sc->pos;
-            f.line = sc->line + 1;
-            long long got = skip_lines(sc, (long long)n);
-            if (got < 0)
-                return fail(err, sc->line, "%s", strerror(errno));
-            if (got < (long long)n) {
-                tr->cut = 1;
-                return 0;
-            }
-            f.end = sc->base + (long long)sc->pos;
-            if (add_frame(tr, &f, err))
-                return -1;
+            int rc_rows = frame_rows(tr, sc, &f, (long long)n, err);
+            if (rc_rows <= 0)
+                return rc_rows;
             have_step = 0;
         } else {
             return fail(err, sc->line, "unknown item '%s'", shown(s, len, buf, sizeof buf));

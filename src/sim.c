@@ -767,6 +767,37 @@ static double move_block(double *restrict x, double *restrict y,
 }
 
 /*
+ * The sweep's first pass over the listed pairs c0 .. c1 (see
+ * step_hooke_grid): writes to near[] those that may touch, in their order,
+ * and returns how many. A pair farther apart than r_i + r_j (with room for
+ * the rounding of the square) is left out; one whose square is not finite
+ * stays. @p rmask is 0 when every ball has radius r[0] (then r_i + r_j and
+ * its square are the same two numbers for every pair, computed once: the
+ * same bits), else SIZE_MAX. Always inlined with a constant rmask, so that
+ * each case is its own loop.
+ */
+static inline size_t near_pairs(const double *restrict x, const double *restrict y,
+                                const double *restrict r, size_t rmask,
+                                const uint32_t *restrict pi, const uint32_t *restrict nbr,
+                                uint32_t c0, uint32_t c1, uint32_t *restrict near)
+{
+    size_t nn = 0;
+    const double same = r[0] + r[0], same2 = same * same * (1 + 0x1p-48);
+    for (uint32_t e = c0; e < c1; e++) {
+        const uint32_t i = pi[e], j = nbr[e];
+        double dx = x[j] - x[i], dy = y[j] - y[i];
+        double d2 = dx * dx + dy * dy, lim2 = same2;
+        if (rmask) {
+            double lim = r[i & rmask] + r[j & rmask];
+            lim2 = lim * lim * (1 + 0x1p-48);
+        }
+        near[nn] = e;
+        nn += !((d2 >= lim2) & (d2 <= DBL_MAX));
+    }
+    return nn;
+}
+
+/*
  * The Hooke rectangle's step over the neighbour list in one sweep, a block of
  * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
  * rows of a block are done no later row touches its balls: their forces
@@ -858,14 +889,8 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
              * most pairs apart, at random. */
             const uint32_t c1 = e1 - c0 < SIM_CHUNK ? e1 : c0 + SIM_CHUNK;
             uint32_t near[SIM_CHUNK];
-            size_t nn = 0;
-            for (uint32_t e = c0; e < c1; e++) {
-                const uint32_t i = pi[e], j = nbr[e];
-                double dx = x[j] - x[i], dy = y[j] - y[i];
-                double d2 = dx * dx + dy * dy, lim = r[i & rmask] + r[j & rmask];
-                near[nn] = e;
-                nn += !((d2 >= lim * lim * (1 + 0x1p-48)) & (d2 <= DBL_MAX));
-            }
+            const size_t nn = sc->same_r ? near_pairs(x, y, r, 0, pi, nbr, c0, c1, near)
+                                         : near_pairs(x, y, r, SIZE_MAX, pi, nbr, c0, c1, near);
             for (size_t q = 0; q < nn; q++) {
                 const uint32_t e = near[q], i = pi[e], j = nbr[e];
                 double dx = x[j] - x[i], dy = y[j] - y[i];

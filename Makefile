@@ -35,7 +35,7 @@ O   ?= build
 BIN ?= springball
 
 # The core: pure C11 + libm, no curses, no stdio.
-CORE   = sim grid contact gravity event_time event_queue event_cells event_predict event_run event_init history session twin mem
+CORE   = sim grid contact gravity event_time event_queue event_cells event_predict event_run event_init history session session_timeline session_edit session_diag twin mem
 # Pure but not core: parsing/writing, rendering maths, and the engines' allocator
 # on huge pages (POSIX mmap, see src/bigmem.h).
 PURE   = bigmem text scene_gen traj scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command

@@ -1,0 +1,85 @@
+/*
+ * session_impl.h - the session's insides, shared by its files and by no
+ * other module. The session by concept:
+ *
+ *     session.c           the interface: engines, forward, back, advance,
+ *                         reset, the run's settings (k, dt, e, gravity,
+ *                         the border, 1-D)
+ *     session_timeline.c  undo and redo: the spring engine's actions over
+ *                         its checkpoints, the event engine's ring of
+ *                         states; applying an action keeping what is
+ *                         observed
+ *     session_edit.c      live edits: checks, the edit funnel, gestures and
+ *                         groups, the balls' tags, the scene reset returns to
+ *     session_diag.c      observers: the observed state, the diagnostics,
+ *                         the envelope of samples for the plots
+ */
+#ifndef SESSION_IMPL_H
+#define SESSION_IMPL_H
+
+#include "session.h"
+
+/* Nothing said yet (each call that may say something starts so). */
+static inline void ss_hush(struct session *ss)
+{
+    ss->msg = NULL;
+    ss->note = SESSION_NOTE_NONE;
+}
+
+/* Says note @p note (enum session_note), which the front end words; the
+ * caller sets the note's balls or what. */
+static inline void ss_say(struct session *ss, int note)
+{
+    ss->msg = NULL;
+    ss->note = note;
+}
+
+/* The state changed: what is derived from it (observed, diagnostics) is
+ * made again when asked. */
+static inline void ss_touch(struct session *ss)
+{
+    ss->version++;
+}
+
+/* The energy of the current state (springs: synchronised velocities). */
+static inline double ss_energy(struct session *ss)
+{
+    return session_diag(ss)->e;
+}
+
+/* session.c */
+/* @p v bounded to SESSION_PARAM_RANGE of @p ref, finite and > 0. */
+double ss_bounded(double v, double ref);
+
+/* session_timeline.c: the spring engine's timeline */
+int ss_spring_timeline(struct session *ss);
+void ss_cut_future(struct session *ss);
+double ss_spring_eref(const struct session *ss);
+int ss_apply(struct session *ss, const struct session_action *a);
+int ss_apply_adds(struct session *ss, const struct session_action *a, size_t n);
+int ss_spring_action(struct session *ss, struct session_action a);
+size_t ss_first_act(const struct session *ss, long long pos);
+int ss_spring_forward(struct session *ss);
+/* ... and the event engine's */
+struct session_snap *ss_snap_at(struct session *ss, size_t i);
+int ss_ev_build(struct session *ss);
+int ss_snap_keep(struct session *ss);
+int ss_snap_restore(struct session *ss, size_t i);
+void ss_ev_moved(struct session *ss);
+int ss_event_timeline(struct session *ss);
+int ss_event_forward(struct session *ss);
+
+/* session_edit.c */
+int ss_tag_room(uint32_t **a, size_t *cap, size_t n);
+int ss_tags_mark(struct session *ss);
+void ss_tags_sync(struct session *ss);
+int ss_apply_edit(struct session *ss, const struct session_action *a);
+void ss_start_follow(struct session *ss);
+
+/* session_diag.c */
+void ss_col_clear(struct session *ss);
+void ss_rewind_samples(struct session *ss);
+void ss_sample_now(struct session *ss);
+void ss_sample_event(struct session *ss);
+
+#endif

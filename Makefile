@@ -40,10 +40,10 @@ CORE   = sim grid contact gravity event_time event_queue event_cells event_predi
 # on huge pages (POSIX mmap, see src/bigmem.h).
 PURE   = bigmem text scene_gen traj scene universe particles formats view palette screen script numfmt record export recording plot lab panel labscreen command
 # The front end and the entry point.
-FRONT  = main tui replay
+FRONT  = main tui term replay
 # The only modules that include curses (tests/house.sh checks it); they
 # alone are compiled with the curses flags.
-TERMINAL = main tui
+TERMINAL = term
 
 CORE_OBJ  = $(CORE:%=$(O)/%.o)
 PURE_OBJ  = $(PURE:%=$(O)/%.o) $(O)/builtin.o

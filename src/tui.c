@@ -1,11 +1,7 @@
 /*
- * tui.c - the terminal front end: curses set-up and restore, signals, the
- * frame loop, the key table and its handlers, the key script of --keys,
- * and --snapshot (the same keys and screen without a terminal).
- *
- * What is shown is drawn by screen.c into a buffer of cells; this file
- * writes to curses only the cells that differ from what it wrote last, so
- * a frame of the break costs the terminal a few hundred bytes.
+ * tui.c - the terminal front end: the frame loop, the key table and its
+ * handlers, the key script of --keys, and --snapshot (the same keys and
+ * screen without a terminal). The terminal itself is term.c's.
  */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
@@ -18,6 +14,7 @@
 #include "command.h"
 #include "event.h"
 #include "gravity.h"
+#include "app_keys.h"
 #include "lab.h"
 #include "labscreen.h"
 #include "scene.h"
@@ -28,10 +25,10 @@
 #include "session.h"
 #include "sim.h"
 #include "traj.h"
+#include "term.h"
 #include "text.h"
 #include "view.h"
 
-#include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
@@ -45,7 +42,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <term.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -53,31 +49,6 @@
 #define AIM_STEP (5 * SIM_PI / 180) /* one arrow key press turns 5 degrees */
 #define NOTE_SECONDS 2.5            /* a note shows this long (wall time) */
 #define KEY_CTRL_L 12
-
-/* === Signals === */
-
-/* Set by the handler, acted on in the loop: nothing else is safe there. */
-static volatile sig_atomic_t got_signal;
-
-static void on_signal(int sig)
-{
-    got_signal = sig;
-}
-
-/* Installed before curses starts, so that ncurses, which only catches
- * SIGINT and SIGTERM while they are at their defaults, leaves them to us.
- * No SA_RESTART: a blocking wait returns at once. */
-static void catch_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sigaction(SIGQUIT, &sa, NULL);
-}
 
 static double now(void)
 {
@@ -97,10 +68,6 @@ static int ms_until(double seconds)
     return ms < 3600e3 ? (int)ms : 3600000;
 }
 
-/* Mouse events, from curses or from a script (the same numbers as
- * enum script_mouse). */
-enum { MOUSE_PRESS = SCRIPT_PRESS, MOUSE_MOVE = SCRIPT_DRAG, MOUSE_RELEASE = SCRIPT_RELEASE,
-       MOUSE_WHEEL_UP = SCRIPT_WHEEL_UP, MOUSE_WHEEL_DOWN = SCRIPT_WHEEL_DOWN };
 
 /* === The front end's state === */
 
@@ -152,13 +119,6 @@ struct ui {
 };
 
 static void lab_select(struct ui *u, size_t ball);
-
-/* The wheel's buttons, where curses has them. */
-#ifdef BUTTON5_PRESSED
-#define MOUSE_WHEEL (BUTTON4_PRESSED | BUTTON5_PRESSED)
-#else
-#define MOUSE_WHEEL 0
-#endif
 
 /* Steps a search for a contact event (] [) may take at most, and ball-steps
  * (each step looks at every ball): a keypress never hangs a large scene. */
@@ -237,12 +197,6 @@ static void resume_clock(struct ui *u)
 }
 
 /* === Keys === */
-
-#ifdef BUTTON5_PRESSED
-#define MOUSE_WHEEL_DOWN_MASK BUTTON5_PRESSED
-#else
-#define MOUSE_WHEEL_DOWN_MASK 0
-#endif
 
 enum drag { DRAG_NONE, DRAG_EMPTY, DRAG_BALL, DRAG_VELOCITY, DRAG_PUSHER };
 
@@ -404,8 +358,8 @@ static void k_aim(struct ui *u, int key)
 {
     if (pusher_arrow(u, key))
         return;
-    double want = key == KEY_RIGHT ? 0 : key == KEY_UP ? SIM_PI / 2
-                : key == KEY_LEFT ? SIM_PI : -SIM_PI / 2;
+    double want = key == APP_KEY_RIGHT ? 0 : key == APP_KEY_UP ? SIM_PI / 2
+                : key == APP_KEY_LEFT ? SIM_PI : -SIM_PI / 2;
     if (no_cue(u))
         return;
     if (u->f.aiming) {
@@ -443,7 +397,7 @@ static void k_cue(struct ui *u, int key)
     if (no_cue(u) || u->ss.s.n == 0)
         return;
     size_t n = u->ss.s.n;
-    u->f.cue = key == KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
+    u->f.cue = key == APP_KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
     u->f.aiming = 1;
     lab_select(u, u->f.cue); /* marked, its row and contacts in the values panel */
     note(u, "cue ball: ball %zu (selected)", u->f.cue + 1);
@@ -556,7 +510,7 @@ static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
     if (u->scr.lay.too_small || u->prompting)
         return;
     if (u->tr) { /* replay: a click selects, nothing moves */
-        size_t b = kind == MOUSE_PRESS ? screen_ball_at(&u->scr, &u->ss, x, y) : (size_t)-1;
+        size_t b = kind == APP_MOUSE_PRESS ? screen_ball_at(&u->scr, &u->ss, x, y) : (size_t)-1;
         if (b < u->ss.s.n) {
             u->f.cue = b;
             lab_select(u, b);
@@ -569,10 +523,10 @@ static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
     u->click_x = x;
     u->click_y = y;
     fix_cue(u);
-    if (kind != MOUSE_WHEEL_UP && kind != MOUSE_WHEEL_DOWN && u->drag == DRAG_NONE)
+    if (kind != APP_MOUSE_WHEEL_UP && kind != APP_MOUSE_WHEEL_DOWN && u->drag == DRAG_NONE)
         session_gesture(&u->ss, 0); /* a wheel's run of notches ends */
     switch (kind) {
-    case MOUSE_PRESS: {
+    case APP_MOUSE_PRESS: {
         u->ptr_x = u->add_x = wx;
         u->ptr_y = u->add_y = wy;
         u->have_ptr = 1;
@@ -609,7 +563,7 @@ static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
         u->drag = DRAG_EMPTY;
         return;
     }
-    case MOUSE_MOVE:
+    case APP_MOUSE_MOVE:
         u->ptr_x = wx;
         u->ptr_y = wy;
         if (u->drag == DRAG_BALL)
@@ -620,7 +574,7 @@ static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
         else if (u->drag == DRAG_PUSHER || (u->f.pusher && u->f.mouse))
             move_pusher(u, wx, wy); /* the pusher follows the pointer */
         return;
-    case MOUSE_RELEASE: {
+    case APP_MOUSE_RELEASE: {
         int was = u->drag;
         u->drag = DRAG_NONE;
         session_gesture(&u->ss, 0);
@@ -640,14 +594,14 @@ static void mouse_event(struct ui *u, int kind, int x, int y, int mod)
         size_t b = screen_ball_at(&u->scr, &u->ss, x, y);
         if (b == (size_t)-1 || b != u->f.cue || b == pusher_ball(u)) {
             if (u->lab.ps.values) /* elsewhere it scrolls the values panel */
-                panel_key(&u->lab.ps, kind == MOUSE_WHEEL_UP ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
+                panel_key(&u->lab.ps, kind == APP_MOUSE_WHEEL_UP ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
                           u->ss.s.n);
             else
                 note(u, "the wheel over the selected ball changes its mass");
             return;
         }
         size_t i = session_slot(&u->ss, b);
-        int up = kind == MOUSE_WHEEL_UP;
+        int up = kind == APP_MOUSE_WHEEL_UP;
         session_gesture(&u->ss, 1);
         if (mod) {
             double r = up ? u->ss.s.r[i] * WHEEL_RADIUS : u->ss.s.r[i] / WHEEL_RADIUS;
@@ -666,36 +620,6 @@ static void hold(struct ui *u)
 {
     if (u->drag == DRAG_BALL && u->f.running)
         session_move(&u->ss, u->f.cue, u->ptr_x + u->grab_dx, u->ptr_y + u->grab_dy, 0);
-}
-
-static void k_mouse(struct ui *u, int key)
-{
-    (void)key;
-    if (!u->live) { /* a script's <click>: a press and a release */
-        mouse_event(u, MOUSE_PRESS, u->click_x, u->click_y, 0);
-        mouse_event(u, MOUSE_RELEASE, u->click_x, u->click_y, 0);
-        return;
-    }
-    MEVENT ev;
-    while (getmouse(&ev) == OK) {
-        int mod = (ev.bstate & (BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)) != 0;
-        if (ev.bstate & BUTTON1_PRESSED)
-            mouse_event(u, MOUSE_PRESS, ev.x, ev.y, mod);
-        if (ev.bstate & REPORT_MOUSE_POSITION)
-            mouse_event(u, MOUSE_MOVE, ev.x, ev.y, mod);
-        if (ev.bstate & BUTTON1_RELEASED)
-            mouse_event(u, MOUSE_RELEASE, ev.x, ev.y, mod);
-        if (ev.bstate & BUTTON1_CLICKED) {
-            mouse_event(u, MOUSE_PRESS, ev.x, ev.y, mod);
-            mouse_event(u, MOUSE_RELEASE, ev.x, ev.y, mod);
-        }
-        if (ev.bstate & BUTTON4_PRESSED)
-            mouse_event(u, MOUSE_WHEEL_UP, ev.x, ev.y, mod);
-#ifdef BUTTON5_PRESSED
-        if (ev.bstate & BUTTON5_PRESSED)
-            mouse_event(u, MOUSE_WHEEL_DOWN, ev.x, ev.y, mod);
-#endif
-    }
 }
 
 /* a: a ball at the last click (or the table's centre), with the selected
@@ -774,8 +698,8 @@ static int pusher_arrow(struct ui *u, int key)
     if (!(step > 0) || !isfinite(step))
         step = u->ss.s.r[i];
     double x = u->ss.s.x[i], y = u->ss.s.y[i];
-    x += key == KEY_RIGHT ? step : key == KEY_LEFT ? -step : 0;
-    y += key == KEY_UP ? step * u->scr.v.map.aspect : key == KEY_DOWN ? -step * u->scr.v.map.aspect : 0;
+    x += key == APP_KEY_RIGHT ? step : key == APP_KEY_LEFT ? -step : 0;
+    y += key == APP_KEY_UP ? step * u->scr.v.map.aspect : key == APP_KEY_DOWN ? -step * u->scr.v.map.aspect : 0;
     session_gesture(&u->ss, !u->f.running);
     edited(u, session_move(&u->ss, p, x, y, 1), NULL);
     return 1;
@@ -988,16 +912,16 @@ static void k_prompt(struct ui *u, int key)
 /* A key while the command line is open. */
 static void prompt_key(struct ui *u, int key)
 {
-    int k = key == '\r' || key == '\n' || key == KEY_ENTER ? COMMAND_KEY_ENTER
+    int k = key == '\r' || key == '\n' ? COMMAND_KEY_ENTER
           : key == 27 ? COMMAND_KEY_CANCEL
-          : key == KEY_BACKSPACE || key == 127 || key == 8 ? COMMAND_KEY_BACKSPACE
-          : key == KEY_DC ? COMMAND_KEY_DELETE
-          : key == KEY_LEFT ? COMMAND_KEY_LEFT
-          : key == KEY_RIGHT ? COMMAND_KEY_RIGHT
-          : key == KEY_HOME || key == 1 ? COMMAND_KEY_HOME
-          : key == KEY_END || key == 5 ? COMMAND_KEY_END
-          : key == KEY_UP ? COMMAND_KEY_UP
-          : key == KEY_DOWN ? COMMAND_KEY_DOWN
+          : key == APP_KEY_BACKSPACE || key == 127 || key == 8 ? COMMAND_KEY_BACKSPACE
+          : key == APP_KEY_DELETE ? COMMAND_KEY_DELETE
+          : key == APP_KEY_LEFT ? COMMAND_KEY_LEFT
+          : key == APP_KEY_RIGHT ? COMMAND_KEY_RIGHT
+          : key == APP_KEY_HOME || key == 1 ? COMMAND_KEY_HOME
+          : key == APP_KEY_END || key == 5 ? COMMAND_KEY_END
+          : key == APP_KEY_UP ? COMMAND_KEY_UP
+          : key == APP_KEY_DOWN ? COMMAND_KEY_DOWN
           : key == 21 ? COMMAND_KEY_KILL
           : key >= 0x20 && key < 0x100 ? key : 0;
     if (k == 0)
@@ -1016,19 +940,11 @@ static void prompt_key(struct ui *u, int key)
     prompt_show(u);
 }
 
-static void mouse_apply(struct ui *u)
-{
-    if (u->live)
-        mousemask(u->f.mouse ? BUTTON1_PRESSED | BUTTON1_RELEASED | REPORT_MOUSE_POSITION |
-                                   BUTTON4_PRESSED | MOUSE_WHEEL_DOWN_MASK
-                             : 0, NULL);
-}
-
 static void k_mouse_toggle(struct ui *u, int key)
 {
     (void)key;
     u->f.mouse = !u->f.mouse;
-    mouse_apply(u);
+    term_mouse(u->f.mouse);
     note(u, u->f.mouse ? "mouse on: click to kick or choose the cue ball"
                        : "mouse off: the terminal selects text");
 }
@@ -1083,7 +999,7 @@ static void lab_select(struct ui *u, size_t ball)
 /* v p f c n i P s, PgUp PgDn: what is shown. */
 static void k_lab(struct ui *u, int key)
 {
-    int pk = key == KEY_PPAGE ? PANEL_KEY_PGUP : key == KEY_NPAGE ? PANEL_KEY_PGDN : key;
+    int pk = key == APP_KEY_PGUP ? PANEL_KEY_PGUP : key == APP_KEY_PGDN ? PANEL_KEY_PGDN : key;
     if (key == 's') {
         const char *why;
         int on = !u->lab.ps.split;
@@ -1265,21 +1181,20 @@ static const struct binding {
     {'-', k_speed, "- +", "speed down / up (x2)"},
     {'+', k_speed, NULL, NULL},
     {'=', k_speed, NULL, NULL},
-    {KEY_LEFT, k_aim, "arrows", "aim the cue ball (5 degrees a press)"},
-    {KEY_RIGHT, k_aim, NULL, NULL},
-    {KEY_UP, k_aim, NULL, NULL},
-    {KEY_DOWN, k_aim, NULL, NULL},
+    {APP_KEY_LEFT, k_aim, "arrows", "aim the cue ball (5 degrees a press)"},
+    {APP_KEY_RIGHT, k_aim, NULL, NULL},
+    {APP_KEY_UP, k_aim, NULL, NULL},
+    {APP_KEY_DOWN, k_aim, NULL, NULL},
     {'\r', k_kick, "enter", "kick: the cue ball leaves along the aim at the kick speed"},
     {'\n', k_kick, NULL, NULL},
-    {KEY_ENTER, k_kick, NULL, NULL},
     {'<', k_kick_speed, "< >", "kick speed down / up (x1.25)"},
     {'>', k_kick_speed, NULL, NULL},
     {'\t', k_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
-    {KEY_BTAB, k_cue, NULL, NULL},
-    {KEY_MOUSE, k_mouse, "click M", "select, kick toward; drag a ball, its arrow; wheel; M: off"},
+    {APP_KEY_BTAB, k_cue, NULL, NULL},
+    {APP_KEY_MOUSE, NULL, "click M", "select, kick toward; drag a ball, its arrow; wheel; M: off"},
     {'a', k_add, "a x h w :", "add, remove, pusher, save; ':' a scene line or m r v x del"},
     {'x', k_delete, NULL, NULL},
-    {KEY_DC, k_delete, NULL, NULL},
+    {APP_KEY_DELETE, k_delete, NULL, NULL},
     {'h', k_pusher, NULL, NULL},
     {'w', k_save, NULL, NULL},
     {':', k_prompt, NULL, NULL},
@@ -1298,8 +1213,8 @@ static const struct binding {
     {'c', k_lab, "c", "centre of mass (its path with the trails)"},
     {'n', k_lab, "n", "ball numbers"},
     {'i', k_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts (wheel, PgUp, PgDn scroll)"},
-    {KEY_PPAGE, k_lab, NULL, NULL},
-    {KEY_NPAGE, k_lab, NULL, NULL},
+    {APP_KEY_PGUP, k_lab, NULL, NULL},
+    {APP_KEY_PGDN, k_lab, NULL, NULL},
     {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
     {']', k_contact, "] [", "step to the next / previous contact event (springs)"},
     {'[', k_contact, NULL, NULL},
@@ -1309,7 +1224,7 @@ static const struct binding {
     {'1', k_line, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)"},
     {'V', k_reverse, "V", "reverse time: every velocity turned around, the run retraces its path"},
     {'s', k_lab, "s", "split: the spring and the event engine side by side, time-locked"},
-    {KEY_RESIZE, k_resize, NULL, NULL},
+    {APP_KEY_RESIZE, k_resize, NULL, NULL},
 };
 
 #define NBINDINGS (sizeof bindings / sizeof *bindings)
@@ -1421,8 +1336,8 @@ static const struct binding replay_bindings[] = {
     {'=', k_speed, NULL, NULL},
     {'w', k_replay_save, "w", "save this frame as a scene that runs on"},
     {'\t', k_cue, "tab S-tab", "next / previous ball, selected"},
-    {KEY_BTAB, k_cue, NULL, NULL},
-    {KEY_MOUSE, k_mouse, "click M", "select a ball; wheel; M: mouse off"},
+    {APP_KEY_BTAB, k_cue, NULL, NULL},
+    {APP_KEY_MOUSE, NULL, "click M", "select a ball; wheel; M: mouse off"},
     {'M', k_mouse_toggle, NULL, NULL},
     {'t', k_trails, "t", "trails on / off"},
     {'v', k_lab, "v p c", "velocity / momentum arrows, centre of mass"},
@@ -1430,15 +1345,15 @@ static const struct binding replay_bindings[] = {
     {'c', k_lab, NULL, NULL},
     {'n', k_lab, "n", "ball numbers"},
     {'i', k_lab, "i", "values panel of the frame (PgUp, PgDn scroll)"},
-    {KEY_PPAGE, k_lab, NULL, NULL},
-    {KEY_NPAGE, k_lab, NULL, NULL},
+    {APP_KEY_PGUP, k_lab, NULL, NULL},
+    {APP_KEY_PGDN, k_lab, NULL, NULL},
     {'P', k_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
     {'R', k_record, "R", "record the frames shown to springball-N.xyz, .csv / stop"},
     {KEY_CTRL_L, k_redraw, "C-l", "redraw the screen"},
     {'?', k_help, NULL, NULL},
     {'q', k_quit, "q Esc", "quit"},
     {27, k_quit, NULL, NULL},
-    {KEY_RESIZE, k_resize, NULL, NULL},
+    {APP_KEY_RESIZE, k_resize, NULL, NULL},
     {0, k_replay_refuse, "k d e b g m s f", "a: x h : enter arrows: " REPLAY_NO_SIM},
 };
 
@@ -1447,7 +1362,7 @@ static const struct binding replay_bindings[] = {
 static void replay_key(struct ui *u, int key)
 {
     for (size_t i = 0; i + 1 < NREPLAY; i++)
-        if (replay_bindings[i].key == key) {
+        if (replay_bindings[i].fn && replay_bindings[i].key == key) {
             replay_bindings[i].fn(u, key);
             return;
         }
@@ -1469,31 +1384,15 @@ static void help_fill(int replay)
             help[nhelp++] = (struct screen_help){b[i].label, b[i].help};
 }
 
-/* A key of a script as curses gives it. */
-static int curses_key(int key)
-{
-    switch (key) {
-    case SCRIPT_UP: return KEY_UP;
-    case SCRIPT_DOWN: return KEY_DOWN;
-    case SCRIPT_LEFT: return KEY_LEFT;
-    case SCRIPT_RIGHT: return KEY_RIGHT;
-    case SCRIPT_BACKSPACE: return KEY_BACKSPACE;
-    case SCRIPT_BTAB: return KEY_BTAB;
-    case SCRIPT_PGUP: return KEY_PPAGE;
-    case SCRIPT_PGDN: return KEY_NPAGE;
-    default: return key;
-    }
-}
-
 static void handle_key(struct ui *u, int key)
 {
-    if (u->prompting && key != KEY_RESIZE && key != KEY_MOUSE) {
+    if (u->prompting && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
         prompt_key(u, key);
         return;
     }
-    if (key != KEY_MOUSE && u->drag == DRAG_NONE)
+    if (key != APP_KEY_MOUSE && u->drag == DRAG_NONE)
         session_gesture(&u->ss, 0);
-    if (u->f.help && key != KEY_RESIZE && key != KEY_MOUSE) {
+    if (u->f.help && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
         /* The help is open: space turns the page, any other key closes. */
         if (key == ' ' && u->f.help < u->scr.help_pages) {
             u->f.help++;
@@ -1793,11 +1692,10 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
     for (int i = 0; i < u->nitems && !u->quit; i++) {
         const struct script_item *it = &u->items[i];
         if (it->kind == SCRIPT_KEY) {
-            handle_key(u, curses_key(it->key));
+            handle_key(u, it->key);
         } else if (it->kind == SCRIPT_CLICK) {
-            u->click_x = it->x;
-            u->click_y = it->y;
-            handle_key(u, KEY_MOUSE);
+            mouse_event(u, APP_MOUSE_PRESS, it->x, it->y, 0);
+            mouse_event(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
         } else if (it->kind == SCRIPT_MOUSE) {
             mouse_event(u, it->mouse, it->x, it->y, it->mod);
         } else {
@@ -1858,195 +1756,19 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
     return rc;
 }
 
-/* === The terminal === */
-
-static SCREEN *ui_screen;
-static FILE *ui_tty; /* /dev/tty when standard input is not a terminal */
-static int ui_active, ui_alt; /* curses on; the terminal has an alternate screen */
-static int in_fd = STDIN_FILENO;
-
-/* Restores the terminal. Idempotent: called on every exit path and from
- * atexit. */
-static void ui_end(void)
-{
-    if (ui_active) {
-        ui_active = 0;
-        mousemask(0, NULL);
-        if (!ui_alt) { /* no alternate screen: leave a clean one */
-            erase();
-            refresh();
-        }
-        curs_set(1);
-        endwin();
-        delscreen(ui_screen);
-        ui_screen = NULL;
-    }
-    if (ui_tty) {
-        fclose(ui_tty);
-        ui_tty = NULL;
-    }
-}
-
-static int has_cap(const char *name)
-{
-    char *s = tigetstr((char *)name);
-    return s && s != (char *)-1 && *s;
-}
-
-/* Starts curses on standard output with keys from standard input or
- * /dev/tty. Returns 0, or an exit status with a message printed. */
-static int ui_begin(void)
-{
-    FILE *in = stdin;
-    if (!isatty(STDIN_FILENO)) {
-        ui_tty = fopen("/dev/tty", "r");
-        if (!ui_tty) {
-            fprintf(stderr, "springball: cannot open /dev/tty for keys: %s\n",
-                    strerror(errno));
-            return 1;
-        }
-        in = ui_tty;
-    }
-    in_fd = fileno(in);
-    const char *term = getenv("TERM");
-    if (!term || !*term) {
-        fputs("springball: TERM is not set\n", stderr);
-        ui_end();
-        return 2;
-    }
-    ui_screen = newterm(NULL, stdout, in);
-    if (!ui_screen) {
-        fprintf(stderr, "springball: cannot use terminal type '%s'\n", term);
-        ui_end();
-        return 2;
-    }
-    set_term(ui_screen);
-    if (!has_cap("cup")) {
-        endwin();
-        delscreen(ui_screen);
-        ui_screen = NULL;
-        fprintf(stderr, "springball: terminal type '%s' cannot move the cursor "
-                        "(use -H or --snapshot)\n", term);
-        ui_end();
-        return 2;
-    }
-    ui_alt = has_cap("smcup");
-    ui_active = 1;
-    atexit(ui_end);
-    cbreak();
-    noecho();
-    nonl();
-    curs_set(0);
-    keypad(stdscr, TRUE);
-    set_escdelay(25);
-    mouseinterval(0);
-    return 0;
-}
-
-/* Curses colour pairs, made as colours are first met: the terminal colour
- * that shows the cell's 0xrrggbb (palette.h), and bold where that is how
- * 8 colours show a bright one (kept as a negative pair number). */
-static short pair_of(struct ui *u, uint32_t fg, short *pairs, uint32_t *keys, int *npairs,
-                     int *bold)
-{
-    *bold = 0;
-    if (!fg || !u->ncolors)
-        return 0;
-    for (int i = 0; i < *npairs; i++)
-        if (keys[i] == fg) {
-            *bold = pairs[i] < 0;
-            return (short)(pairs[i] < 0 ? -pairs[i] : pairs[i]);
-        }
-    if (*npairs >= 250 || *npairs + 1 >= COLOR_PAIRS)
-        return 0;
-    struct palette_ink k = palette_ink_of(fg & 0xffffff, u->ncolors);
-    short p = (short)(*npairs + 1);
-    init_pair(p, k.fg, -1);
-    keys[*npairs] = fg;
-    pairs[*npairs] = (short)(k.bold ? -p : p);
-    (*npairs)++;
-    *bold = k.bold;
-    return p;
-}
-
-static short pairs[256];
-static uint32_t pair_keys[256];
-static int npairs;
-
-/* Writes to curses the cells that differ from what was written last. */
-static void flush(struct ui *u, struct screen_cell **shown, int *shown_n)
-{
-    const struct screen *scr = &u->scr;
-    int n = scr->cols * scr->rows;
-    if (*shown_n != n || u->redraw) {
-        free(*shown);
-        *shown = calloc((size_t)n, sizeof **shown); /* all differ: ch 0 */
-        *shown_n = *shown ? n : 0;
-        if (u->redraw)
-            clearok(curscr, TRUE);
-        u->redraw = 0;
-    }
-    for (int y = 0; y < scr->rows && y < LINES; y++)
-        for (int x = 0; x < scr->cols && x < COLS; x++) {
-            int i = y * scr->cols + x;
-            const struct screen_cell *c = &scr->cell[i];
-            if (*shown && !memcmp(&(*shown)[i], c, sizeof *c))
-                continue;
-            if (*shown)
-                (*shown)[i] = *c;
-            if (c->ch == SCREEN_WIDE)
-                continue;
-            /* the last cell of the screen: curses would scroll */
-            attr_t a = A_NORMAL;
-            if (c->attr & SCREEN_BOLD)
-                a |= A_BOLD;
-            if (c->attr & SCREEN_DIM)
-                a |= A_DIM;
-            if (c->attr & SCREEN_REVERSE)
-                a |= A_REVERSE;
-            wchar_t wc[2] = {(wchar_t)c->ch, 0};
-            cchar_t cc;
-            int bold;
-            short pr = pair_of(u, c->fg, pairs, pair_keys, &npairs, &bold);
-            if (bold)
-                a |= A_BOLD;
-            setcchar(&cc, wc, a, pr, NULL);
-            mvadd_wch(y, x, &cc);
-            if (screen_cp_width(c->ch) == 2 && *shown && x + 1 < scr->cols)
-                (*shown)[i + 1].ch = 0; /* the tail is rewritten with the head */
-        }
-    refresh();
-}
-
 static void relayout(struct ui *u)
 {
     labscreen_panels(&u->lab, &u->scr, &u->ss);
-    if (screen_layout(&u->scr, COLS, LINES, &u->ss, u->f.glyphs))
-        note_level(u, SCREEN_ERROR, "out of memory for a %dx%d screen", COLS, LINES);
-    erase();
+    int cols, rows;
+    term_size(&cols, &rows);
+    if (screen_layout(&u->scr, cols, rows, &u->ss, u->f.glyphs))
+        note_level(u, SCREEN_ERROR, "out of memory for a %dx%d screen", cols, rows);
     u->redraw = 1;
-}
-
-/* Waits for input at most @p ms milliseconds (-1 forever). Returns 1 when
- * there is input, 0 on a timeout or a signal, -1 when the terminal is gone
- * (hung up, closed). */
-static int wait_input(int ms)
-{
-    struct pollfd p = {in_fd, POLLIN, 0};
-    int rc = poll(&p, 1, ms);
-    if (rc < 0)
-        return errno == EINTR ? 0 : -1;
-    if (rc == 0)
-        return 0;
-    if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-        return -1;
-    return 1;
 }
 
 static int loop(struct ui *u)
 {
-    struct screen_cell *shown = NULL;
-    int shown_n = 0, rc = 0, empty_reads = 0;
+    int rc = 0, empty_reads = 0;
     double t_end = u->o.duration > 0 ? now() + u->o.duration : 0;
     double next = now();
     u->wall = next;
@@ -2055,7 +1777,7 @@ static int loop(struct ui *u)
     if (u->nitems > 0)
         u->due = u->wall;
     int first = 1;
-    while (!got_signal && !u->quit) {
+    while (!term_signal() && !u->quit) {
         double t = now();
         /* The run starts at the first frame: the time the set-up took (long
          * on a loaded machine) does not run the table before the script's
@@ -2086,10 +1808,10 @@ static int loop(struct ui *u)
         while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
             const struct script_item *it = &u->items[u->next_item++];
             if (it->kind == SCRIPT_KEY) {
-                handle_key(u, curses_key(it->key));
+                handle_key(u, it->key);
             } else if (it->kind == SCRIPT_CLICK) {
-                mouse_event(u, MOUSE_PRESS, it->x, it->y, 0);
-                mouse_event(u, MOUSE_RELEASE, it->x, it->y, 0);
+                mouse_event(u, APP_MOUSE_PRESS, it->x, it->y, 0);
+                mouse_event(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
             } else if (it->kind == SCRIPT_MOUSE) {
                 mouse_event(u, it->mouse, it->x, it->y, it->mod);
             } else if (u->f.running && !u->f.help) {
@@ -2102,7 +1824,9 @@ static int loop(struct ui *u)
         }
         frame_state(u);
         screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
-        flush(u, &shown, &shown_n);
+        term_mouse(u->f.mouse);
+        term_flush(&u->scr, u->ncolors, u->redraw);
+        u->redraw = 0;
         /* fps: frames over the last second; a gap (help, suspend) starts
          * the count again */
         double tf = now();
@@ -2141,30 +1865,21 @@ static int loop(struct ui *u)
             if (ms < 0 || left < ms)
                 ms = left;
         }
-        int w = wait_input(ms);
+        int w = term_wait(ms);
         if (w < 0) { /* the terminal is gone */
             rc = 1;
             break;
         }
-        /* Also after a timeout or a signal: curses turns SIGWINCH into
-         * KEY_RESIZE on the next read. */
-        timeout(0);
-        int ch = getch(), got = 0;
-        while (ch != ERR && !u->quit) {
+        struct app_input in;
+        int got = 0, r;
+        while (!u->quit && (r = term_read(&in)) > 0) {
             got = 1;
-            if (ch == 27) {
-                /* Esc alone quits; Esc at once followed by more is an escape
-                 * sequence curses did not know: an unknown key, ignored. */
-                int more = getch();
-                if (more != ERR) {
-                    while (getch() != ERR)
-                        ;
-                    ch = ERR;
-                    continue;
-                }
-            }
-            handle_key(u, ch);
-            ch = getch();
+            if (r == 2)
+                continue;
+            if (in.key == APP_KEY_MOUSE)
+                mouse_event(u, in.mouse, in.x, in.y, in.mod);
+            else
+                handle_key(u, in.key);
         }
         /* Readable yet nothing to read, again and again: end of file. */
         empty_reads = got || w == 0 ? 0 : empty_reads + 1;
@@ -2173,7 +1888,6 @@ static int loop(struct ui *u)
             break;
         }
     }
-    free(shown);
     return rc;
 }
 
@@ -2211,24 +1925,20 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         return rc == -2 ? 2 : 1;
     }
     u->live = 1;
-    catch_signals();
-    rc = ui_begin();
+    term_catch_signals();
+    rc = term_begin();
     if (rc == 0) {
         const char *nc = getenv("NO_COLOR");
-        u->ncolors = 0;
-        if (!o->no_color && !(nc && *nc) && has_colors() && start_color() == OK) {
-            use_default_colors();
-            u->ncolors = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
-        }
+        u->ncolors = term_colors(o->no_color || (nc && *nc));
         u->scr.color = u->ncolors;
         u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
-        mouse_apply(u);
+        term_mouse(u->f.mouse);
         rc = loop(u);
     }
-    ui_end();
+    term_end();
     ui_free(u);
     free(u);
-    if (got_signal)
-        return 128 + got_signal;
+    if (term_signal())
+        return 128 + term_signal();
     return rc;
 }

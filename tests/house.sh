@@ -3,7 +3,7 @@
 #  1. no circle among the modules (a module is a file's name up to its
 #     first '_' without .c/.h: event_time.c and event_impl.h are the event
 #     module's; A -> B when a file of A includes a header of B);
-#  2. curses only in the terminal modules (TERMINAL in the Makefile);
+#  2. curses in term.c alone (TERMINAL in the Makefile is "term");
 #  3. no stdio and no curses in a core module (CORE in the Makefile): each
 #     core .c is compiled with -fsyntax-only against stub headers that stop
 #     the compiler, and implicit declarations as errors.
@@ -40,7 +40,9 @@ edge=$(head -n 1 "$tmp/edges")
 { cat "$tmp/edges"; echo "$edge" | awk '{print $2, $1}'; } >"$tmp/made"
 check "tsort sees a made-up circle" sh -c '! tsort "$0" >/dev/null 2>&1' "$tmp/made"
 
-# 2. curses only in the terminal modules
+# 2. curses in term.c alone: the terminal list names term and nothing else,
+#    and no other file includes a curses header
+check "the terminal list is term alone" test "$TERMINAL" = term
 allowed=""
 for m in $TERMINAL; do allowed="$allowed src/$m.c src/$m.h"; done
 for f in src/*.c src/*.h; do

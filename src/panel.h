@@ -1,32 +1,40 @@
 /*
- * panel.h - the classroom lab's panels: each one draw function that fills
- * a plain grid of cells (struct plot) from a state and the lab's numbers.
+ * panel.h - the classroom lab's panels, each an object of the screen's
+ * panel class (screen.h's struct panel_class), one file each, over one
+ * state (struct panel_state) that the front end keeps and its keys change:
  *
- * Pure C11 and libm, no curses: the screen gives each panel its rectangle
- * as a struct plot and copies the cells out (or prints them for
- * --snapshot), like htop's meters. Colours are the tags of enum
- * panel_color, which the screen maps to terminal colours.
+ *  panel_values.c   the values table (PhET's "More Data"): a row per ball
+ *                   that fits (# m x y vx vy px py KE), the selected one
+ *                   highlighted, a totals row (sum px, sum py, sum KE), a
+ *                   line with the spring PE, E, M and the centre of mass, and
+ *                   with a ball selected its contacts: partner, overlap s,
+ *                   spring force k s and the dashpot force. Keys: i, Tab,
+ *                   Shift-Tab, PgUp, PgDn.
+ *  panel_plot.c     KE, PE and E, or sum px and sum py, over the last stretch
+ *                   of the session's envelope (braille lines, each column
+ *                   from its least to its greatest sample); the speed
+ *                   histogram against the 2-D Maxwell-Boltzmann law. Key: P.
+ *  panel_overlay.c  what is drawn over the table: velocity, momentum and
+ *                   force arrows from each ball's centre with their legend,
+ *                   ball numbers, the selected ball's ring, the centre of mass
+ *                   and its path. Keys: v p f c n.
+ *  panel_status.c   the lab's fields of the status line (KE, PE, the total
+ *                   momentum, e, 1-D, the border).
+ *  panel_split.c    the split view's second table (the event engine). Key: s.
  *
- *  panel_values    the values table (PhET's "More Data"): a row per ball
- *                  that fits (# m x y vx vy px py KE), the selected one
- *                  highlighted, a totals row (sum px, sum py, sum KE), a
- *                  line with the spring PE, E, M and the centre of mass, and
- *                  with a ball selected its contacts: partner, overlap s,
- *                  spring force k s and the dashpot force.
- *  panel_envelope  KE, PE and E, or sum px and sum py, over the last stretch
- *                  of the session's envelope (braille lines, each column
- *                  from its least to its greatest sample)
- *  panel_speeds    the speed histogram against the 2-D Maxwell-Boltzmann law
- *  panel_overlay   what is drawn over the table: velocity, momentum and
- *                  force arrows from each ball's centre with their legend,
- *                  ball numbers, the selected ball's ring, the centre of mass
- *                  and its path; a grid the size of the table's (view_map)
+ * Each draws into a plain grid of cells (struct plot) that the panel's class
+ * copies to the screen (panel_blit); colours are the tags of enum
+ * panel_color, which panel_color maps to the screen's. The table of
+ * classes is panel_table; panel_key hands a key to the focused panel first,
+ * then to the others in the table's order.
  */
 #ifndef PANEL_H
 #define PANEL_H
 
 #include "lab.h"
 #include "plot.h"
+#include "screen.h"
+#include "twin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -78,15 +86,6 @@ struct panel_values {
 /// lines, "+N more" when they do not).
 /// @return the number of ball rows shown (the step of PgUp/PgDn).
 int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
-
-/// The line plot of the time plots: @p nch (<= PANEL_LINES_MAX) series
-/// y[k][0..n) over t[0..n), named and coloured, the range from 0.
-/// @return 0, or -1 with a message in the grid (no samples, too small).
-int panel_lines(struct plot *p, size_t n, const double *t, const double *const *y,
-                const char *const *name, const uint32_t *color, int nch);
-
-/// Series panel_lines draws at most.
-#define PANEL_LINES_MAX 4
 
 struct session_col;
 
@@ -165,43 +164,59 @@ struct panel_state {
     int plot;                ///< enum panel_plot (P)
     int split;               ///< 1: both engines side by side (s)
     int rows;                ///< ball rows the values panel showed last (a page)
+    int focus;               ///< the panel (index in panel_table) keys go to first
+    /* the force arrows' forces, of the state of version f_version */
+    double *fx, *fy;         ///< net forces in scene order
+    size_t nf;               ///< their length
+    unsigned long f_version; ///< the session's version they were computed for
+    /* the split view's engines (labscreen.h starts and syncs them) */
+    struct twin tw;          ///< both engines, time-locked
+    int twin_on;             ///< tw is valid
+    double tw_actions;       ///< a checksum of the session's actions when tw started
 };
 
 /// Everything off, no ball selected, cells twice as tall as wide.
 void panel_state_init(struct panel_state *ps);
 
-/// Applies the lab key @p key (v p f c i n P s, PANEL_KEY_*) to @p ps for
-/// a scene of @p nballs balls.
+/// Frees what the state holds (forces, the split view's engines); safe
+/// on a state that holds nothing.
+void panel_state_free(struct panel_state *ps);
+
+/// The classes of the lab's panels, each over a struct panel_state.
+extern const struct panel_class panel_values_class, panel_plot_class, panel_overlay_class,
+    panel_status_class, panel_split_class;
+
+/// The lab's panels in the order the screen shows them (the values panel
+/// above or left of the plot).
+extern const struct panel_class *const panel_table[];
+/// How many.
+extern const int panel_count;
+
+/// Hands the lab key @p key (v p f c i n P s, PANEL_KEY_*) to the panels
+/// of panel_table over @p ps, for a scene of @p nballs balls: the focused
+/// one first (ps->focus), then the others in order; the one that takes it
+/// has the focus after.
 /// @return a short message for the status line ("velocity arrows on",
-///   "ball 3", "plot: energy"), or NULL when the key is not one of these
+///   "ball 3", "plot: energy"), or NULL when no panel takes the key
 ///   (e E b ] [ act on the simulation: the front end's).
 const char *panel_key(struct panel_state *ps, int key, size_t nballs);
 
-/// A rectangle of cells; w == 0 when absent.
-struct panel_rect {
-    int x, y, w, h;
-};
+/* ===== Shared by the panels' files ===== */
 
-/// Where everything goes in the area between the title and status lines.
-struct panel_rects {
-    struct panel_rect table;  ///< the table (the spring engine's when split)
-    struct panel_rect table2; ///< split: the event engine's table
-    struct panel_rect values; ///< the values panel
-    struct panel_rect plot;   ///< the plot panel
-};
+/// The screen colour and attributes of a panel colour tag (enum
+/// panel_color) or a ball colour.
+void panel_color(uint32_t tag, uint32_t *fg, int *attr);
 
-/// Lays out @p area for @p ps and a scene of @p nballs balls: the values
-/// panel and the plot share a band at the bottom (side by side from 100
-/// columns on, else the values above the plot), at most half the area's
-/// height (the values panel as tall as its rows need, the plot at least 6
-/// rows); the rest is the table, cut in two when split: side by side or
-/// one above the other, whichever shows a world @p world_w x @p world_h
-/// larger (cells ps->ov.aspect times as tall as wide, a frame of one cell
-/// around each table). A panel that would get under 3 rows (values) or 5
-/// (plot) is left out: the table keeps at least 4 rows.
-void panel_layout(struct panel_rect area, const struct panel_state *ps,
-                  size_t nballs, double world_w, double world_h,
-                  struct panel_rects *out);
+/// Copies grid @p p to the screen at (x, y), mapping colours; ASCII
+/// look-alikes when @p glyphs is VIEW_ASCII.
+void panel_blit(struct screen *scr, int x, int y, struct plot *p, int glyphs);
+
+/// A grid of w x h cells (free its cells), or one with none (w = h = 0)
+/// when memory is short.
+struct plot panel_grid(int w, int h);
+
+/// "── name ─────" on the first row of rectangle @p r.
+void panel_rule(struct screen *scr, struct screen_rect r, const char *name, int glyphs);
 
 /// The glyph shown where the overlay's @p over (0: nothing) lies on the
 /// table's @p under: braille dots are merged, anything else of the overlay

@@ -14,6 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const struct sim *second_table(const struct screen *scr, struct session *ss,
+                                      char *title, size_t size, int glyphs);
+
 /* === Colours and labels: the one place that maps scene balls to what is
  * drawn (the palette). === */
 
@@ -283,12 +286,11 @@ void screen_free(struct screen *scr)
     memset(scr, 0, sizeof *scr);
 }
 
-int screen_add_panel(struct screen *scr, const struct screen_panel *p)
+int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *self)
 {
     if (scr->npanels == SCREEN_MAX_PANELS)
         return -1;
-    scr->panel[scr->npanels] = p;
-    scr->panel_on[scr->npanels] = 1;
+    scr->panel[scr->npanels] = (struct screen_panel){cls, self};
     return scr->npanels++;
 }
 
@@ -335,23 +337,25 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     L->title = (struct screen_rect){0, 0, cols, 1};
     L->status = (struct screen_rect){0, rows - 1, cols, 1};
     L->note = (struct screen_rect){0, rows - 2, cols, 1};
-    /* Panels on the right when the table keeps 60 columns, else in a
-     * band under it. */
-    int side = 0, band = 0;
-    for (int i = 0; i < scr->npanels; i++)
-        if (scr->panel_on[i]) {
-            if (scr->panel[i]->want_w > side)
-                side = scr->panel[i]->want_w;
-            band += scr->panel[i]->want_h;
+    /* What each panel wants; those in rectangles go on the right when the
+     * table keeps 60 columns, else in a band under it. */
+    int side = 0, band = 0, on = 0, hmax = 0;
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *p = &scr->panel[i];
+        int w = 0, h = 0;
+        if (p->cls->place != PANEL_BOX || !p->cls->want(p->self, ss, &w, &h) || w <= 0 ||
+            h <= 0)
+            w = h = 0;
+        scr->want[i] = (struct screen_rect){0, 0, w, h};
+        if (w > 0) {
+            side = w > side ? w : side;
+            band += h;
+            on++;
+            hmax = h > hmax ? h : hmax;
         }
+    }
     if (side > 0 && cols - side < 60) {
         side = 0;
-        int on = 0, hmax = 0;
-        for (int i = 0; i < scr->npanels; i++)
-            if (scr->panel_on[i]) {
-                on++;
-                hmax = scr->panel[i]->want_h > hmax ? scr->panel[i]->want_h : hmax;
-            }
         if (on > 1 && cols / on >= 40)
             band = hmax; /* side by side */
         int most = (rows - 2) / 2;
@@ -371,6 +375,8 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
         double x0, y0, x1, y1;
         int rim;
         world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+        char title[96];
+        scr->split = second_table(scr, ss, title, sizeof title, glyphs) != NULL;
         if (scr->split) {
             /* the two tables side by side or one above the other,
              * whichever shows the world larger */
@@ -655,9 +661,14 @@ static void draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
-    /* The lab's fields (labscreen.c) */
-    if (f->lab && scr->lab)
-        scr->lab->status(f->lab, &l, ss, f);
+    /* The panels' fields */
+    struct panel_area a = {scr, ss, f, {0, 0, 0, 0}, NULL, NULL, 0, &l};
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *q = &scr->panel[i];
+        int w, h;
+        if (q->cls->place == PANEL_STATUS && q->cls->draw && q->cls->want(q->self, ss, &w, &h))
+            q->cls->draw(q->self, &a);
+    }
     /* issue 17: the field, the friction law, the balls gone past an open side
      * (the event engine runs all but friction) */
     {
@@ -775,23 +786,26 @@ static void draw_note(struct screen *scr, const struct front *f)
 /* === Table === */
 
 /* Draws the balls of @p s into view @p v and the view into rectangle
- * @p t: the trails, the aim mark when @p aim, the lab's overlay, the box
+ * @p t: the trails, the aim mark when @p aim, the panels over it, the box
  * with @p title on its top edge (NULL: none); @p second: the split view's
  * event table. */
 static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect t,
                           const struct sim *s, struct session *ss, const struct front *f,
                           int aim, const char *title, int second)
 {
-    struct lab_front *lf = f->lab;
     /* A state that is not finite is not drawn: the last frame stays. */
     if (!ss->nonfinite || s != &ss->s) {
         view_begin(v);
         if (f->trails) {
             for (size_t i = 0; i < s->n; i++)
                 view_trail(v, s->x[i], s->y[i]);
-            double cx, cy; /* the centre of mass' path */
-            if (lf && scr->lab && scr->lab->cm(lf, s, &cx, &cy))
-                view_trail(v, cx, cy);
+            for (int i = 0; i < scr->npanels; i++) { /* the centre of mass' path */
+                const struct screen_panel *q = &scr->panel[i];
+                double cx, cy;
+                if (q->cls->place == PANEL_TABLE && q->cls->trail &&
+                    q->cls->trail(q->self, s, &cx, &cy))
+                    view_trail(v, cx, cy);
+            }
         }
         for (size_t i = 0; i < s->n; i++) {
             uint32_t tag = session_tag(ss, sim_ball(s, i));
@@ -848,16 +862,40 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
     } else if (title) {
         screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
     }
-    if (lf && scr->lab && !(ss->nonfinite && s == &ss->s))
-        scr->lab->overlay(lf, scr, v, t, s, ss, second);
+    if (ss->nonfinite && s == &ss->s)
+        return;
+    struct panel_area a = {scr, ss, f, t, v, s, second, NULL};
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *q = &scr->panel[i];
+        int w, h;
+        if (q->cls->place != PANEL_TABLE || !q->cls->draw || !q->cls->want(q->self, ss, &w, &h))
+            continue;
+        if (q->cls->update)
+            q->cls->update(q->self, ss);
+        q->cls->draw(q->self, &a);
+    }
+}
+
+/* The second table a panel shows (the split view), with its title in
+ * @p title; NULL when none does. */
+static const struct sim *second_table(const struct screen *scr, struct session *ss,
+                                      char *title, size_t size, int glyphs)
+{
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *q = &scr->panel[i];
+        const struct sim *s = q->cls->second ? q->cls->second(q->self, ss, title, size, glyphs)
+                                             : NULL;
+        if (s)
+            return s;
+    }
+    return NULL;
 }
 
 static void draw_table(struct screen *scr, struct session *ss, const struct front *f)
 {
-    struct lab_front *lf = f->lab;
     char a[96], b[96];
-    const struct sim *hard = scr->lay.table2.w > 0 && lf && scr->lab
-                                 ? scr->lab->second(lf, ss, b, sizeof b, f->glyphs) : NULL;
+    const struct sim *hard = scr->lay.table2.w > 0 ? second_table(scr, ss, b, sizeof b, f->glyphs)
+                                                   : NULL;
     if (hard) {
         int ascii = f->glyphs == VIEW_ASCII;
         const struct session_diag *d = session_diag(ss);
@@ -1122,19 +1160,22 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
     draw_table(scr, ss, f);
     draw_arrow(scr, ss, f);
     struct screen_rect side = scr->lay.side;
+    struct panel_area a = {scr, ss, f, {0, 0, 0, 0}, NULL, NULL, 0, NULL};
     if (side.w > 0) {
         int y = side.y;
         for (int i = 0; i < scr->npanels; i++) {
-            if (!scr->panel_on[i])
+            const struct screen_panel *p = &scr->panel[i];
+            if (scr->want[i].w <= 0)
                 continue;
-            const struct screen_panel *p = scr->panel[i];
-            int h = p->want_h;
+            int h = scr->want[i].h;
             if (y + h > side.y + side.h)
                 h = side.y + side.h - y;
             if (h <= 0)
                 break;
-            struct screen_rect r = {side.x, y, side.w, h};
-            p->draw(scr, r, ss, f, p->data);
+            a.r = (struct screen_rect){side.x, y, side.w, h};
+            if (p->cls->update)
+                p->cls->update(p->self, ss);
+            p->cls->draw(p->self, &a);
             y += h;
         }
     }
@@ -1144,32 +1185,33 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
          * takes what is left) */
         int on = 0, sumw = 0;
         for (int i = 0; i < scr->npanels; i++)
-            if (scr->panel_on[i]) {
+            if (scr->want[i].w > 0) {
                 on++;
-                sumw += scr->panel[i]->want_w;
+                sumw += scr->want[i].w;
             }
         int beside = on > 1 && bot.w / on >= 40;
         int x = bot.x, y = bot.y, k = 0;
         for (int i = 0; i < scr->npanels; i++) {
-            if (!scr->panel_on[i])
+            const struct screen_panel *p = &scr->panel[i];
+            if (scr->want[i].w <= 0)
                 continue;
-            const struct screen_panel *p = scr->panel[i];
-            struct screen_rect r;
             if (beside) { /* widths in proportion to what they want */
                 int w = k + 1 == on ? bot.x + bot.w - x
-                                    : (int)((long)bot.w * p->want_w / (sumw > 0 ? sumw : 1));
-                r = (struct screen_rect){x, bot.y, w - (k + 1 < on), bot.h};
+                                    : (int)((long)bot.w * scr->want[i].w / (sumw > 0 ? sumw : 1));
+                a.r = (struct screen_rect){x, bot.y, w - (k + 1 < on), bot.h};
                 x += w;
             } else {
-                int h = k + 1 == on ? bot.y + bot.h - y : p->want_h;
+                int h = k + 1 == on ? bot.y + bot.h - y : scr->want[i].h;
                 if (y + h > bot.y + bot.h)
                     h = bot.y + bot.h - y;
                 if (h <= 0)
                     break;
-                r = (struct screen_rect){bot.x, y, bot.w, h};
+                a.r = (struct screen_rect){bot.x, y, bot.w, h};
                 y += h;
             }
-            p->draw(scr, r, ss, f, p->data);
+            if (p->cls->update)
+                p->cls->update(p->self, ss);
+            p->cls->draw(p->self, &a);
             k++;
         }
     }

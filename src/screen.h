@@ -9,27 +9,38 @@
  * terminal's default, else SCREEN_RGB | 0xrrggbb) and attributes. A wide
  * character (CJK) takes two cells: the second holds SCREEN_WIDE.
  *
- * Panels (for the values table, plots, vectors...). A panel is a rectangle
- * and one draw function over data the session keeps, like htop's meters:
+ * Panels (the values table, the plots, the overlay over the table, the lab's
+ * part of the status line...) are objects of a class, like htop's meters:
+ * a struct panel_class names what a panel wants (a rectangle of some size,
+ * or nothing when hidden), how it brings itself up to the session, how it
+ * draws and which keys it takes. The screen reaches panels only through
+ * their classes (screen_add_panel), never the other way round:
  *
- *     static void draw_energy(struct screen *scr, struct screen_rect r,
- *                             struct session *ss, const struct front *f,
- *                             void *data)
+ *     static int energy_want(void *self, const struct session *ss, int *w, int *h)
  *     {
- *         const struct session_diag *d = session_diag(ss);
- *         screen_textf(scr, r.x, r.y, r.w, 0, 0, "E %.6g", d->e);
+ *         *w = 24;
+ *         *h = 3;
+ *         return 1;
  *     }
- *     static const struct screen_panel energy = {"energy", 24, 3, draw_energy, NULL};
- *     screen_add_panel(scr, &energy);
+ *     static void energy_draw(void *self, const struct panel_area *a)
+ *     {
+ *         screen_textf(a->scr, a->r.x, a->r.y, a->r.w, 0, 0, "E %.6g",
+ *                      session_diag(a->ss)->e);
+ *     }
+ *     static const struct panel_class energy = {"energy", PANEL_BOX, energy_want,
+ *                                               NULL, energy_draw};
+ *     screen_add_panel(scr, &energy, NULL);
  *
- * screen_layout gives the enabled panels a column on the right of the
- * table (stacked, each its wanted height; the last one takes what is
+ * screen_layout gives the shown PANEL_BOX panels a column on the right of
+ * the table (stacked, each its wanted height; the last one takes what is
  * left) when the table keeps 60 columns beside it; else a band under the
  * table, at most half the rows (the table keeps at least 6), the panels
- * side by side in it when each gets 40 columns, else stacked. Inside its rectangle a panel draws with screen_put,
- * screen_text, screen_textf and screen_box; nothing is clipped for it
- * beyond the rectangle it is given, which it must not leave. A panel is
- * redrawn every frame, after the table, before the overlays.
+ * side by side in it when each gets 40 columns, else stacked. Inside its
+ * rectangle a panel draws with screen_put, screen_text, screen_textf and
+ * screen_box; nothing is clipped for it beyond the rectangle it is given,
+ * which it must not leave. A PANEL_TABLE panel draws over each table after
+ * the balls; a PANEL_STATUS panel adds fields to the status line. Every
+ * panel is redrawn every frame, after the table, before the help.
  */
 #ifndef SCREEN_H
 #define SCREEN_H
@@ -43,7 +54,6 @@
 struct scene;
 struct session;
 struct sim;
-struct lab_front;
 struct screen;
 struct screen_line;
 
@@ -97,7 +107,6 @@ struct front {
     int glyphs;         ///< enum view_glyphs
     int open;           ///< open space (universe): labels, no cue ball
     int mouse;          ///< mouse reporting on (shown in the help)
-    struct lab_front *lab; ///< the classroom lab's state (labscreen.h), or NULL
     /* live edits (issue 14) */
     const char *prompt; ///< the ':' line being typed, or NULL when closed
     size_t prompt_cur;  ///< its cursor, a byte offset
@@ -125,13 +134,55 @@ struct screen_help {
 
 struct screen;
 
-/// A panel: see the top of this file.
-struct screen_panel {
+/// Where a panel draws (struct panel_class's place).
+enum panel_place {
+    PANEL_BOX,    ///< a rectangle of its own beside or under the table
+    PANEL_TABLE,  ///< over each table, after the balls
+    PANEL_STATUS, ///< fields of the status line (screen_status_add)
+};
+
+/// What a panel draws on. Only the fields of its place are set.
+struct panel_area {
+    struct screen *scr;
+    struct session *ss;
+    const struct front *f;
+    struct screen_rect r;      ///< PANEL_BOX: its rectangle; PANEL_TABLE: the table's
+    const struct view *v;      ///< PANEL_TABLE: the view the table was drawn from
+    const struct sim *s;       ///< PANEL_TABLE: the state drawn on that table
+    int second;                ///< PANEL_TABLE: 1 on the split view's second table
+    struct screen_line *line;  ///< PANEL_STATUS: the status line
+};
+
+/// A panel's class: see the top of this file. @p self is the panel's own
+/// state, given to screen_add_panel. Every function but want and draw may
+/// be NULL.
+struct panel_class {
     const char *name;
-    int want_w, want_h; ///< the size it asks for, in cells (w > 0, h > 0)
-    void (*draw)(struct screen *scr, struct screen_rect r, struct session *ss,
-                 const struct front *f, void *data);
-    void *data;
+    int place; ///< enum panel_place
+    /// 1 when the panel is shown, with the size it wants in cells in
+    /// (*w, *h) (PANEL_BOX; w > 0, h > 0); 0 when hidden.
+    int (*want)(void *self, const struct session *ss, int *w, int *h);
+    /// Brings the panel's state up to the session's, before it is drawn.
+    void (*update)(void *self, struct session *ss);
+    /// Draws it (see struct panel_area).
+    void (*draw)(void *self, const struct panel_area *a);
+    /// Takes key @p key (a character or a PANEL_KEY_* of panel.h) for a
+    /// scene of @p nballs balls: a message for the status line, "" (taken,
+    /// nothing to say) or NULL (not its key).
+    const char *(*key)(void *self, int key, size_t nballs);
+    /// PANEL_TABLE: 1 with a point of state @p s to add to the trails in
+    /// (*x, *y) (the centre of mass' path).
+    int (*trail)(void *self, const struct sim *s, double *x, double *y);
+    /// A second table, beside the first: its state and its title in
+    /// @p title; NULL when there is none (the split view, when on).
+    const struct sim *(*second)(void *self, struct session *ss, char *title, size_t size,
+                                int glyphs);
+};
+
+/// A panel: its class and its state.
+struct screen_panel {
+    const struct panel_class *cls;
+    void *self;
 };
 
 /// Where everything goes, computed by screen_layout alone.
@@ -152,27 +203,6 @@ struct screen_layout {
 #define SCREEN_MIN_ROWS 8
 #define SCREEN_MAX_PANELS 8
 
-/// The screen.
-/// The classroom lab as the screen reaches it: callbacks on the front's
-/// lab state (struct front's lab, opaque here), which labscreen.c sets in
-/// labscreen_init, so that the screen includes nothing of the lab.
-struct screen_lab {
-    /// Adds the lab's fields to status line @p l (screen_status_add).
-    void (*status)(struct lab_front *lf, struct screen_line *l, struct session *ss,
-                   const struct front *f);
-    /// 1, with the centre of mass of @p s in (*x, *y), when its trail is drawn.
-    int (*cm)(struct lab_front *lf, const struct sim *s, double *x, double *y);
-    /// Draws the lab's overlay of state @p s over table @p t, drawn from
-    /// view @p v; @p second: the split view's event table (no force arrows).
-    void (*overlay)(struct lab_front *lf, struct screen *scr, const struct view *v,
-                    struct screen_rect t, const struct sim *s, struct session *ss,
-                    int second);
-    /// The split view's second table: its state, and its title in @p title;
-    /// NULL when the split view is off.
-    const struct sim *(*second)(struct lab_front *lf, struct session *ss, char *title,
-                                size_t size, int glyphs);
-};
-
 /// Adds field @p fmt (printf) to a status line at rank @p rank (1 shows
 /// first, 7 goes first when the line is short) with @p attr (SCREEN_BOLD...).
 void screen_status_add(struct screen_line *l, int rank, int attr, const char *fmt, ...)
@@ -182,13 +212,12 @@ void screen_status_add(struct screen_line *l, int rank, int attr, const char *fm
     ;
 
 struct screen {
-    const struct screen_lab *lab; ///< the lab's callbacks (labscreen_init), or NULL
     int cols, rows;
     struct screen_cell *cell;   ///< cols * rows, row-major
     struct screen_layout lay;
     struct view v;              ///< the table's cells
     struct view v2;             ///< split view: the event engine's table
-    int split;                  ///< lay out the split view (set before screen_layout)
+    int split;                  ///< the split view is laid out (a panel's second table)
     double aspect;              ///< cell height / width
     const struct scene *sc;     ///< colours, names, the view rectangle
     uint32_t *ball_fg;          ///< colour of each scene ball (0: the foreground)
@@ -196,8 +225,9 @@ struct screen {
     int color;                  ///< colours: 0 none, 8, 16 or 256 (1 counts as 256)
     int bg;                     ///< enum palette_bg: what the background is known to be
     int filled;                 ///< palette_fill's key (colours, background, glyphs), 0 none
-    const struct screen_panel *panel[SCREEN_MAX_PANELS];
-    int panel_on[SCREEN_MAX_PANELS];
+    struct screen_panel panel[SCREEN_MAX_PANELS];
+    struct screen_rect want[SCREEN_MAX_PANELS]; ///< what each wanted at the last
+                                                ///< layout: w, h (w 0: hidden)
     int npanels;
     int help_pages;             ///< pages the help took at the last draw
 };
@@ -216,8 +246,9 @@ void screen_free(struct screen *scr);
 /// the glyphs given, and clears it. @return 0, or -1 (memory).
 int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs);
 
-/// Adds a panel (shown from the start). @return its index, or -1 (full).
-int screen_add_panel(struct screen *scr, const struct screen_panel *p);
+/// Adds a panel of class @p cls with state @p self (kept by pointer).
+/// @return its index, or -1 (full).
+int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *self);
 
 /// Draws everything for the state of @p ss and @p f: title, table, panels,
 /// status line, note, help. Call screen_layout first (and after a resize).

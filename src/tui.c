@@ -980,7 +980,6 @@ static void lab_relayout(struct ui *u)
         relayout(u);
         return;
     }
-    labscreen_panels(&u->lab, &u->scr, &u->ss);
     if (screen_layout(&u->scr, u->o.snap_cols, u->o.snap_rows, &u->ss, u->f.glyphs)) {
         note_level(u, SCREEN_ERROR, "out of memory");
     }
@@ -1574,7 +1573,6 @@ static int ui_init(struct ui *u, const struct scene *sc, const char *name,
     }
     help_fill(o->replay != NULL);
     struct front *f = &u->f;
-    f->lab = &u->lab;
     f->title = sc->title ? sc->title : name;
     f->glyphs = glyphs;
     f->speed = o->speed > 0 ? o->speed : default_speed(sc);
@@ -1758,7 +1756,6 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
 
 static void relayout(struct ui *u)
 {
-    labscreen_panels(&u->lab, &u->scr, &u->ss);
     int cols, rows;
     term_size(&cols, &rows);
     if (screen_layout(&u->scr, cols, rows, &u->ss, u->f.glyphs))

@@ -33,7 +33,7 @@ if tsort "$tmp/edges" >/dev/null 2>"$tmp/loop"; then
 else
     bad "a circle among the modules: $(sed -n 's/^tsort: //p' "$tmp/loop" | grep -v loop | tr '\n' ' ')"
 fi
-# the screen reaches the lab only through struct screen_lab (labscreen_init sets it)
+# the screen reaches the lab only through struct panel_class (labscreen_init adds the panels)
 check "no screen -> lab edge" sh -c '! grep -Eq "^screen (lab|labscreen|panel|twin)\$" "$0"' "$tmp/edges"
 # the check sees a circle: one made up from a real edge and its reverse
 edge=$(head -n 1 "$tmp/edges")

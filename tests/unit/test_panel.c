@@ -436,67 +436,9 @@ static void test_keys(void)
     CHECK(panel_key(&ps, 'b', 3) == NULL && panel_key(&ps, 'x', 3) == NULL);
 }
 
-static void test_layout(void)
-{
-    struct panel_state ps;
-    panel_state_init(&ps);
-    struct panel_rects r;
-    struct panel_rect area = {0, 1, 80, 22}; /* 80 x 24 less title and status */
-    panel_layout(area, &ps, 16, 800, 400, &r);
-    CHECK(r.table.x == 0 && r.table.y == 1 && r.table.w == 80 && r.table.h == 22);
-    CHECK(r.values.w == 0 && r.plot.w == 0 && r.table2.w == 0);
-    /* values: 16 balls want 19 rows; half the area at most */
-    ps.values = 1;
-    panel_layout(area, &ps, 16, 800, 400, &r);
-    CHECK(r.values.h == 11 && r.values.y == 12 && r.values.w == 80);
-    CHECK(r.table.h == 11);
-    /* two balls: as tall as the rows need */
-    panel_layout(area, &ps, 2, 800, 400, &r);
-    CHECK(r.values.h == 5 && r.table.h == 17);
-    /* and a plot: stacked below 100 columns */
-    ps.plot = PANEL_PLOT_ENERGY;
-    panel_layout(area, &ps, 2, 800, 400, &r);
-    CHECK(r.values.w == 80 && r.plot.w == 80 && r.values.y + r.values.h == r.plot.y);
-    CHECK(r.values.h + r.plot.h + r.table.h == 22 && r.plot.h >= 5);
-    /* side by side from 100 columns */
-    struct panel_rect wide = {0, 1, 100, 30};
-    panel_layout(wide, &ps, 2, 800, 400, &r);
-    CHECK(r.values.y == r.plot.y && r.values.x + r.values.w + 1 == r.plot.x);
-    CHECK(r.plot.x + r.plot.w == 100 && r.table.h + r.values.h == 30);
-    /* split: whichever shows the table larger. 800 x 400 at 80 x 22: side
-     * by side 38/800 = 0.0475 cells a unit, above 9*2/400 = 0.045 */
-    ps.values = 0;
-    ps.plot = 0;
-    ps.split = 1;
-    panel_layout(area, &ps, 2, 800, 400, &r);
-    CHECK(r.table.w == 40 && r.table2.x == 40 && r.table.h == 22);
-    /* a 5:1 table: one above the other */
-    panel_layout(area, &ps, 2, 1000, 200, &r);
-    CHECK(r.table.w == 80 && r.table2.w == 80 && r.table.h == 11 && r.table2.y == 12);
-    struct panel_rect flat = {0, 1, 200, 30};
-    panel_layout(flat, &ps, 2, 800, 400, &r);
-    CHECK(r.table.h == 30 && r.table.w == 100 && r.table2.x == 100);
-    /* a square world side by side */
-    panel_layout(area, &ps, 2, 400, 400, &r);
-    CHECK(r.table.w == 40 && r.table2.x == 40 && r.table.h == 22);
-    /* 40 x 12: the table keeps at least 4 rows, a plot under 5 rows goes */
-    struct panel_rect small = {0, 1, 40, 10};
-    ps.split = 0;
-    ps.plot = PANEL_PLOT_SPEEDS;
-    panel_layout(small, &ps, 16, 800, 400, &r);
-    CHECK(r.plot.h == 5 && r.table.h == 5);
-    ps.values = 1;
-    panel_layout(small, &ps, 16, 800, 400, &r);
-    CHECK(r.table.h >= 4);
-    CHECK(r.values.w == 0 || r.values.h >= 3);
-    CHECK(r.plot.w == 0 || r.plot.h >= 5);
-    CHECK(r.table.h + r.values.h + r.plot.h <= 10);
-}
-
 void test_labpanel(void)
 {
     test_keys();
-    test_layout();
     test_values();
     test_values_scroll();
     test_time_plots();

@@ -178,22 +178,31 @@ static void test_help(void)
 }
 
 static int drawn;
-static void panel_draw(struct screen *scr, struct screen_rect r, struct session *ss,
-                       const struct front *f, void *data)
+static int panel_want(void *self, const struct session *ss, int *w, int *h)
 {
-    (void)f;
-    (void)data;
+    (void)ss;
+    *w = 20;
+    *h = 4;
+    return *(const int *)self;
+}
+
+static void panel_draw(void *self, const struct panel_area *a)
+{
+    (void)self;
     drawn++;
-    screen_box(scr, r, "E", VIEW_BRAILLE);
-    screen_textf(scr, r.x + 1, r.y + 1, r.w - 2, 0, 0, "%.1f", session_diag(ss)->e);
+    screen_box(a->scr, a->r, "E", VIEW_BRAILLE);
+    screen_textf(a->scr, a->r.x + 1, a->r.y + 1, a->r.w - 2, 0, 0, "%.1f",
+                 session_diag(a->ss)->e);
 }
 
 static void test_panel(void)
 {
-    static const struct screen_panel p = {"energy", 20, 4, panel_draw, NULL};
+    static const struct panel_class p = {"energy", PANEL_BOX, panel_want, NULL, panel_draw,
+                                         NULL, NULL, NULL};
+    static int shown = 1;
     struct rig g;
     CHECK(rig_start(&g, scene_builtin, 100, 30) == 0);
-    CHECK(screen_add_panel(&g.scr, &p) == 0);
+    CHECK(screen_add_panel(&g.scr, &p, &shown) == 0);
     CHECK(screen_layout(&g.scr, 100, 30, &g.ss, VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.side.w == 20 && g.scr.lay.side.x == 80);
     CHECK(g.scr.lay.table.w == 80);
@@ -205,6 +214,12 @@ static void test_panel(void)
     /* too narrow for both: the table first */
     CHECK(screen_layout(&g.scr, 70, 30, &g.ss, VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.side.w == 0);
+    /* hidden: the table takes the screen, nothing is drawn */
+    shown = 0;
+    CHECK(screen_layout(&g.scr, 100, 30, &g.ss, VIEW_BRAILLE) == 0);
+    CHECK(g.scr.lay.side.w == 0 && g.scr.lay.bottom.h == 0 && g.scr.lay.table.w == 100);
+    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    CHECK(drawn == 1);
     rig_free(&g);
 }
 

@@ -1,0 +1,275 @@
+/*
+ * panel_overlay.c - what the lab draws over the table: arrows, numbers,
+ * the selected ball's ring, the centre of mass (see panel.h).
+ */
+#include "panel.h"
+
+#include "session.h"
+#include "view.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t panel_merge(uint32_t under, uint32_t over)
+{
+    if (over == 0)
+        return under;
+    int ub = under >= PLOT_BRAILLE && under <= PLOT_BRAILLE + 0xff;
+    int ob = over >= PLOT_BRAILLE && over <= PLOT_BRAILLE + 0xff;
+    if (ub && ob)
+        return PLOT_BRAILLE + ((under - PLOT_BRAILLE) | (over - PLOT_BRAILLE));
+    return over;
+}
+
+/* A ring of radius R cell widths around grid point (c, r). */
+static void ring(struct plot *p, double c, double r, double R, double aspect,
+                 uint32_t color)
+{
+    if (!isfinite(c) || !isfinite(r) || !(R < 1e4))
+        return; /* wider than any terminal: nothing of it to see */
+    int steps = (int)ceil(2 * SIM_PI * R * 4) + 8;
+    for (int i = 0; i < steps; i++) {
+        double th = 2 * SIM_PI * i / steps;
+        double dc = c + R * cos(th), dr = r - R * sin(th) / aspect;
+        plot_dotf(p, 2 * dc, 4 * dr, color);
+    }
+}
+
+void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s,
+                   struct panel_overlay *o, const double *fx, const double *fy)
+{
+    const double aspect = o->aspect > 0 ? o->aspect : 2;
+    const size_t n = s->n;
+    if (o->selected < n) {
+        struct lab_row b;
+        lab_row(s, o->selected, &b);
+        double c, r;
+        view_to_grid(m, b.x, b.y, &c, &r);
+        double R = b.r * m->sx + 0.75;
+        ring(p, c, r, R < 1 ? 1 : R, aspect, PANEL_SELECT);
+    }
+    /* arrows: F under p under v */
+    double side = m->w < m->h * aspect ? m->w : m->h * aspect;
+    double max_cells = side / 4 > 3 ? side / 4 : 3;
+    static const unsigned kind[3] = {PANEL_ARROW_V, PANEL_ARROW_P, PANEL_ARROW_F};
+    static const uint32_t kcolor[3] = {PANEL_V, PANEL_P, PANEL_F};
+    static const char *const kname[3] = {"v", "p", "F"};
+    for (int k = 2; k >= 0; k--) {
+        if (!(o->arrows & kind[k]) || (k == 2 && (!fx || !fy)))
+            continue;
+        double vmax = 0;
+        for (size_t i = 0; i < n; i++) {
+            struct lab_row b;
+            lab_row(s, i, &b);
+            double qx = k == 0 ? b.vx : k == 1 ? b.px : fx[i];
+            double qy = k == 0 ? b.vy : k == 1 ? b.py : fy[i];
+            double q = sqrt(qx * qx + qy * qy);
+            vmax = isfinite(q) && q > vmax ? q : vmax;
+        }
+        lab_scale_fit(&o->scale[k], vmax, max_cells);
+        double per = o->scale[k].per_cell;
+        if (!(per > 0))
+            continue;
+        for (size_t i = 0; i < n; i++) {
+            if (n > PANEL_MANY && i != o->selected)
+                continue;
+            struct lab_row b;
+            lab_row(s, i, &b);
+            double qx = k == 0 ? b.vx : k == 1 ? b.px : fx[i];
+            double qy = k == 0 ? b.vy : k == 1 ? b.py : fy[i];
+            if (qx == 0 && qy == 0)
+                continue;
+            double c, r;
+            view_to_grid(m, b.x, b.y, &c, &r);
+            plot_arrow(p, c, r, c + qx / per, r - qy / per / aspect, aspect, kcolor[k]);
+        }
+    }
+    if (o->numbers) {
+        char label[32];
+        for (size_t i = 0; i < n; i++) {
+            if (n > PANEL_MANY && i != o->selected)
+                continue;
+            struct lab_row b;
+            lab_row(s, i, &b);
+            double c, r;
+            view_to_grid(m, b.x, b.y, &c, &r);
+            if (!(c >= m->left && c < m->left + m->w && r >= m->top && r < m->top + m->h))
+                continue;
+            int len = snprintf(label, sizeof label, "%zu", i + 1);
+            double diam = 2 * b.r * m->sx;
+            /* on the ball when it is as wide as the number, else beside it */
+            int col = diam >= len ? (int)floor(c - len / 2.0 + 0.5)
+                                  : (int)floor(c + fmin(b.r * m->sx, m->cols) + 0.5);
+            plot_text(p, col, (int)floor(r), label, PANEL_TEXT);
+        }
+    }
+    if (o->cm) {
+        struct lab_totals t;
+        lab_sums(s, &t); /* the centre alone */
+        double c, r;
+        if (isfinite(t.cx) && isfinite(t.cy)) {
+            view_to_grid(m, t.cx, t.cy, &c, &r);
+            if (c >= 0 && c < m->cols && r >= 0 && r < m->rows)
+                plot_text(p, (int)floor(c), (int)floor(r), o->ascii ? "+" : "⊕", PANEL_CM);
+        }
+    }
+    /* the legend, on the frame's bottom line */
+    int col = m->left + 1, row = m->top + m->h;
+    if (row >= m->rows)
+        row = m->rows - 1;
+    for (int k = 0; k < 3; k++) {
+        if (!(o->arrows & kind[k]) || !(o->scale[k].per_cell > 0) ||
+            (k == 2 && (!fx || !fy)))
+            continue;
+        char buf[48];
+        snprintf(buf, sizeof buf, " %s %.3g/cell ", kname[k], o->scale[k].per_cell);
+        if (col + (int)strlen(buf) > m->left + m->w)
+            break;
+        col = plot_text(p, col, row, buf, kcolor[k]);
+    }
+    if (n > PANEL_MANY && (o->arrows || o->numbers) && col > m->left + 1) {
+        char buf[48];
+        if (o->selected < n)
+            snprintf(buf, sizeof buf, " ball %zu only ", o->selected + 1);
+        else
+            snprintf(buf, sizeof buf, " select a ball (Tab) ");
+        if (col + (int)strlen(buf) <= m->left + m->w)
+            plot_text(p, col, row, buf, PANEL_DIM);
+    }
+}
+
+/* ===== The panel ===== */
+
+/* The net forces of the session's state, computed once per state. */
+static int forces(struct panel_state *ps, struct session *ss, const double **fx,
+                  const double **fy)
+{
+    size_t n = ss->s.n ? ss->s.n : 1;
+    if (ps->nf != n) {
+        free(ps->fx);
+        free(ps->fy);
+        ps->fx = malloc(n * sizeof *ps->fx);
+        ps->fy = malloc(n * sizeof *ps->fy);
+        ps->nf = ps->fx && ps->fy ? n : 0;
+        ps->f_version = 0;
+    }
+    if (!ps->nf)
+        return -1;
+    if (ps->f_version != ss->version || ss->version == 0) {
+        if (lab_forces(&ss->s, ps->fx, ps->fy))
+            return -1;
+        ps->f_version = ss->version;
+    }
+    *fx = ps->fx;
+    *fy = ps->fy;
+    return 0;
+}
+
+static int overlay_want(void *self, const struct session *ss, int *w, int *h)
+{
+    const struct panel_overlay *o = &((const struct panel_state *)self)->ov;
+    (void)ss;
+    *w = *h = 0;
+    return o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE;
+}
+
+/* The overlay of the state on table a->r, drawn from view a->v: braille
+ * dots merged with the balls'. What the lab draws over the table is of the
+ * observed state (the velocities synchronised in the spring engine). */
+static void overlay_draw(void *self, const struct panel_area *a)
+{
+    struct panel_state *ps = self;
+    struct panel_overlay *o = &ps->ov;
+    int w, h;
+    if (!overlay_want(self, a->ss, &w, &h))
+        return;
+    struct session *ss = a->ss;
+    const struct sim *shown = a->s == &ss->s ? session_observed(ss) : a->s;
+    const double *fx = NULL, *fy = NULL;
+    /* hard balls have impulses, not forces: no force arrows there, nor on
+     * the split view's event table */
+    unsigned keep = o->arrows;
+    if (a->second)
+        o->arrows &= ~(unsigned)PANEL_ARROW_F;
+    if ((o->arrows & PANEL_ARROW_F) && a->s == &ss->s && ss->engine == SESSION_SPRING)
+        forces(ps, ss, &fx, &fy);
+    const struct view_map *m = &a->v->map;
+    struct plot p = panel_grid(m->cols, m->rows);
+    if (p.cell) {
+        int glyphs = a->v->glyphs;
+        o->ascii = glyphs == VIEW_ASCII;
+        panel_overlay(&p, m, shown, o, fx, fy);
+        if (glyphs == VIEW_ASCII)
+            plot_ascii(&p);
+        for (int j = 0; j < p.h; j++)
+            for (int i = 0; i < p.w; i++) {
+                const struct plot_cell *c = &p.cell[j * p.w + i];
+                if (!c->ch)
+                    continue;
+                const struct screen_cell *under = screen_at(a->scr, a->r.x + i, a->r.y + j);
+                if (!under)
+                    continue;
+                uint32_t ch = panel_merge(under->ch == ' ' ? 0 : under->ch, c->ch);
+                uint32_t fg;
+                int attr;
+                panel_color(c->color, &fg, &attr);
+                screen_put(a->scr, a->r.x + i, a->r.y + j, ch, fg, attr);
+            }
+        free(p.cell);
+    }
+    o->arrows = keep;
+}
+
+/* The centre of mass' path, with the trails. */
+static int overlay_trail(void *self, const struct sim *s, double *x, double *y)
+{
+    const struct panel_state *ps = self;
+    if (!ps->ov.cm)
+        return 0;
+    struct lab_totals tot;
+    lab_sums(s, &tot); /* the centre alone: no pass over the pairs */
+    *x = tot.cx;
+    *y = tot.cy;
+    return isfinite(tot.cx) && isfinite(tot.cy);
+}
+
+/* Toggles arrow kind @p bit; a kind switched on fits its scale afresh. */
+static const char *toggle_arrow(struct panel_state *ps, unsigned bit, int k,
+                                const char *on, const char *off)
+{
+    ps->ov.arrows ^= bit;
+    if (ps->ov.arrows & bit) {
+        lab_scale_reset(&ps->ov.scale[k]);
+        return on;
+    }
+    return off;
+}
+
+/* v p f: the arrows; c: the centre of mass; n: the ball numbers. */
+static const char *overlay_key(void *self, int key, size_t nballs)
+{
+    struct panel_state *ps = self;
+    (void)nballs;
+    switch (key) {
+    case 'v':
+        return toggle_arrow(ps, PANEL_ARROW_V, 0, "velocity arrows on", "velocity arrows off");
+    case 'p':
+        return toggle_arrow(ps, PANEL_ARROW_P, 1, "momentum arrows on", "momentum arrows off");
+    case 'f':
+        return toggle_arrow(ps, PANEL_ARROW_F, 2, "force arrows on", "force arrows off");
+    case 'c':
+        ps->ov.cm = !ps->ov.cm;
+        return ps->ov.cm ? "centre of mass on" : "centre of mass off";
+    case 'n':
+        ps->ov.numbers = !ps->ov.numbers;
+        return ps->ov.numbers ? "ball numbers on" : "ball numbers off";
+    default:
+        return NULL;
+    }
+}
+
+const struct panel_class panel_overlay_class = {
+    "overlay", PANEL_TABLE, overlay_want, NULL, overlay_draw, overlay_key, overlay_trail, NULL,
+};

@@ -1,0 +1,47 @@
+/*
+ * panel_split.c - the split view's second table: the event engine's state,
+ * time-locked with the spring engine's (labscreen.h starts and syncs the
+ * engines; see panel.h). The screen draws the table (struct panel_class's
+ * second): the panel draws nothing itself.
+ */
+#include "panel.h"
+
+#include <stdio.h>
+
+static int split_want(void *self, const struct session *ss, int *w, int *h)
+{
+    const struct panel_state *ps = self;
+    (void)ss;
+    *w = *h = 0;
+    return ps->split && ps->twin_on;
+}
+
+static const struct sim *split_second(void *self, struct session *ss, char *title,
+                                      size_t size, int glyphs)
+{
+    const struct panel_state *ps = self;
+    (void)ss;
+    if (!ps->split || !ps->twin_on)
+        return NULL;
+    struct lab_totals tot;
+    lab_sums(&ps->tw.hard, &tot); /* its ke alone */
+    const char *dot = glyphs == VIEW_ASCII ? " - " : " \xc2\xb7 ";
+    snprintf(title, size, "events%sE %.6g%s%lld collisions", dot, tot.ke, dot,
+             ps->tw.ev.collisions);
+    return &ps->tw.hard;
+}
+
+/* s: the flag alone; the front end starts the engines (labscreen_split). */
+static const char *split_key(void *self, int key, size_t nballs)
+{
+    struct panel_state *ps = self;
+    (void)nballs;
+    if (key != 's')
+        return NULL;
+    ps->split = !ps->split;
+    return ps->split ? "split: spring and event engines" : "split off";
+}
+
+const struct panel_class panel_split_class = {
+    "split", PANEL_TABLE, split_want, NULL, NULL, split_key, NULL, split_second,
+};

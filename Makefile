@@ -38,7 +38,7 @@ BIN ?= springball
 CORE   = sim grid contact gravity event_time event_queue event_cells event_predict event_run event_init history session session_timeline session_edit session_diag twin mem
 # Pure but not core: parsing/writing, rendering maths, and the engines' allocator
 # on huge pages (POSIX mmap, see src/bigmem.h).
-PURE   = bigmem text scene_gen traj scene universe particles formats view palette screen script numfmt record export recording plot lab panel panel_values panel_plot panel_overlay panel_status panel_split labscreen command
+PURE   = bigmem text scene_gen traj scene universe particles formats view palette screen script numfmt record export recording plot lab panel panel_values panel_plot panel_overlay panel_status panel_split labscreen command lesson
 # The front end and the entry point.
 FRONT  = main tui term replay
 # The only modules that include curses (tests/house.sh checks it); they
@@ -153,11 +153,12 @@ readme-shot: $(BIN)
 	SPRINGBALL=./$(BIN) sh tests/readme-shot.sh -u
 
 install: $(BIN)
-	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/scenes
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/scenes/lessons
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/springball
 	cp -f man/springball.1 $(DESTDIR)$(MANPREFIX)/man1/springball.1
 	cp -f scenes/*.scene $(DESTDIR)$(DATADIR)/scenes/
 	cp -f $(wildcard scenes/*.txt) $(DESTDIR)$(DATADIR)/scenes/ 2>/dev/null || true
+	cp -f scenes/lessons/*.lesson $(DESTDIR)$(DATADIR)/scenes/lessons/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/springball $(DESTDIR)$(MANPREFIX)/man1/springball.1

@@ -4,6 +4,7 @@
  */
 #include "formats.h"
 
+#include "lesson.h"
 #include "particles.h"
 #include "traj.h"
 #include "universe.h"
@@ -19,6 +20,8 @@ const struct format formats_table[] = {
     [SCENE_FORMAT_PARTICLES] = {"particles",
                                 "(n, then n rows rx ry vx vy radius mass r g b)",
                                 particles_detect, particles_parse, particles_write},
+    [SCENE_FORMAT_LESSON] = {"lesson", "(lesson TITLE, a scene, then steps)",
+                             lesson_detect, lesson_parse_scene, scene_write},
 };
 
 const size_t formats_count = sizeof formats_table / sizeof *formats_table;

@@ -9,6 +9,7 @@
 #include "bigmem.h"
 #include "formats.h"
 #include "gravity.h"
+#include "lesson.h"
 #include "numfmt.h"
 #include "record.h"
 #include "replay.h"
@@ -948,8 +949,50 @@ static const char *shown_name(const char *name)
     return text_visible(buf);
 }
 
-/* Loads and parses the scene, or reports "FILE:LINE: what" and exits 2. */
-static void load_scene(const struct options *o, struct scene *sc, const char **name)
+/* A lesson (lesson.h) read as @p name from @p path: its steps into @p ls
+ * and its scene (its own lines, or `scene FILE` beside it) into @p sc, or
+ * "FILE:LINE: what" reported (in the lesson or in its scene file) and exit. */
+static void load_lesson(const char *path, const char *name, const char *text, size_t len,
+                        struct scene *sc, struct lesson *ls)
+{
+    struct scene_error err;
+    if (lesson_parse(ls, text, len, &err)) {
+        fprintf(stderr, "%s:%d: %s\n", shown_name(name), err.line, err.msg);
+        exit(err.nomem ? 1 : 2);
+    }
+    char *file = NULL, *ftext = NULL;
+    size_t flen = 0;
+    if (ls->scene_file) {
+        file = lesson_file_path(ls, path);
+        FILE *f = file ? fopen(file, "rb") : NULL;
+        ftext = f ? read_all(f, &flen) : NULL;
+        int e = file ? errno : ENOMEM;
+        if (f)
+            fclose(f);
+        if (!ftext) {
+            char where[1024];
+            snprintf(where, sizeof where, "%s", shown_name(name));
+            fprintf(stderr, "%s:%d: scene: cannot read %s: %s\n", where, ls->scene_line,
+                    file ? shown_name(file) : "", strerror(e));
+            exit(e == ENOMEM ? 1 : 2);
+        }
+    }
+    if (ftext && formats_parse(sc, ftext, flen, FORMATS_AUTO, &err)) {
+        fprintf(stderr, "%s:%d: %s\n", shown_name(file), err.line, err.msg);
+        exit(err.nomem ? 1 : 2);
+    }
+    free(ftext);
+    if (lesson_scene(ls, sc, &err)) {
+        fprintf(stderr, "%s:%d: %s\n", shown_name(name), err.line, err.msg);
+        exit(err.nomem ? 1 : 2);
+    }
+    free(file);
+}
+
+/* Loads and parses the scene (or the lesson, into @p ls), or reports
+ * "FILE:LINE: what" and exits 2. */
+static void load_scene(const struct options *o, struct scene *sc, const char **name,
+                       struct lesson *ls)
 {
     char *text;
     size_t len;
@@ -969,6 +1012,12 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
             fprintf(stderr, "%s:0: cannot read: %s\n", shown_name(*name), strerror(e));
             exit(e == ENOMEM ? 1 : 2); /* memory, not the input, failed */
         }
+    }
+    if (text && (o->format == SCENE_FORMAT_LESSON ||
+                 (o->format == FORMATS_AUTO && lesson_detect(text, len)))) {
+        load_lesson(o->scene_path, *name, text, len, sc, ls);
+        free(text);
+        return;
     }
     struct scene_error err;
     int rc = formats_parse(sc, text ? text : scene_builtin, len, o->format, &err);
@@ -1415,10 +1464,12 @@ int main(int argc, char **argv)
         die_usage("-n counts the steps of a headless run or an export: add -H "
                   "(in the terminal, -T pauses at a time)");
     struct scene sc;
+    struct lesson lesson = {0};
     const char *name;
-    load_scene(&o, &sc, &name);
+    load_scene(&o, &sc, &name, &lesson);
     if (!o.headless && !o.snapshot && !o.rec.export_prefix && !isatty(STDOUT_FILENO)) {
         scene_free(&sc);
+        lesson_free(&lesson);
         fputs("springball: standard output is not a terminal "
               "(use -H for a headless run)\n", stderr);
         return 2;
@@ -1444,6 +1495,7 @@ int main(int argc, char **argv)
         rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);
+    lesson_free(&lesson);
     /* Ended by a signal: the terminal is restored; now die of it, so that
      * the shell sees what happened (status 128 + N). */
     if (rc > 128) {

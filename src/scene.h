@@ -31,6 +31,8 @@ enum scene_format {
     SCENE_FORMAT_NATIVE = 0,    ///< the scene directives described here
     SCENE_FORMAT_UNIVERSE = 1,  ///< the classic NBody universe (universe.h)
     SCENE_FORMAT_PARTICLES = 2, ///< the textbook particle format (particles.h)
+    SCENE_FORMAT_LESSON = 3,    ///< a lesson (lesson.h): its scene keeps the format
+                                ///< of its own text or file
 };
 
 /// One ball as the scene gives it.

@@ -97,5 +97,5 @@ expect_fail 2 "$B/count-word.txt:1: body count: 'five' is not a whole number" "$
 expect_fail 2 "$B/count-word.txt:1: unknown directive 'five'" "$SPRINGBALL" -H $B/count-word.txt
 expect_fail 2 "<stdin>:1: missing the body count N" sh -c "\"$SPRINGBALL\" -H --format=universe - </dev/null"
 expect_fail 2 "$U/planets.txt:1: unknown directive '5'" "$SPRINGBALL" -H --format=scene $U/planets.txt
-expect_fail 2 "springball: --format: unknown format 'xml' (use scene, universe or particles; xyz or lammpstrj replay a recorded run)" "$SPRINGBALL" -H --format=xml
+expect_fail 2 "springball: --format: unknown format 'xml' (use scene, universe, particles or lesson; xyz or lammpstrj replay a recorded run)" "$SPRINGBALL" -H --format=xml
 summary

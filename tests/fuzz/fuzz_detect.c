@@ -1,11 +1,12 @@
 /*
  * fuzz_detect.c - libFuzzer harness: the format detection of main.c
- * (particles_detect, then universe_detect), then the parser it picks. A
+ * (lesson_detect, particles_detect, then universe_detect), then the parser it picks. A
  * detector must read only the len bytes it is given: the input is copied to
  * a buffer of exactly that size, without a final NUL.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "formats.h"
+#include "lesson.h"
 #include "particles.h"
 #include "scene.h"
 #include "universe.h"
@@ -32,8 +33,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         abort();
     struct scene sc;
     struct scene_error err;
+    int l = lesson_detect(text, size);
+    if (l != 0 && l != 1)
+        abort();
     int f = formats_detect(text, size);
-    if (f != (p ? SCENE_FORMAT_PARTICLES : u ? SCENE_FORMAT_UNIVERSE : SCENE_FORMAT_NATIVE))
+    if (f != (l ? SCENE_FORMAT_LESSON : p ? SCENE_FORMAT_PARTICLES
+              : u ? SCENE_FORMAT_UNIVERSE : SCENE_FORMAT_NATIVE))
         abort();
     int rc = formats_parse(&sc, text, size, f, &err);
     if (rc == 0)

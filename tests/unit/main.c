@@ -40,6 +40,7 @@ static const struct {
     {"limits", test_limits},
     {"traj", test_traj},
     {"phet", test_phet},
+    {"lesson", test_lesson},
 };
 
 int main(int argc, char **argv)

@@ -90,5 +90,6 @@ void test_observe(void);
 void test_limits(void);
 void test_traj(void);
 void test_phet(void);
+void test_lesson(void);
 
 #endif

@@ -356,6 +356,7 @@ static void test_format_table(void)
         [SCENE_FORMAT_UNIVERSE] = {"2\n100\n0 0 0 0 1 a.gif\n10 0 0 1 1 b.gif\n", 2},
         [SCENE_FORMAT_PARTICLES] = {"2\n0.5 0.5 3 0 0.1 1 255 0 0\n"
                                     "0.2 0.2 0 -3 0.05 1 0 255 0\n", 2},
+        [SCENE_FORMAT_LESSON] = {"lesson L\nball 1 2 0 0 1 0.5\nstep s\n", 1},
     };
     CHECK(formats_count == sizeof sample / sizeof *sample);
     for (size_t i = 0; i < formats_count && i < sizeof sample / sizeof *sample; i++) {
@@ -374,7 +375,7 @@ static void test_format_table(void)
     CHECK(formats_get(-1) == &formats_table[SCENE_FORMAT_NATIVE]);
     CHECK(formats_get((int)formats_count) == &formats_table[SCENE_FORMAT_NATIVE]);
     char buf[64];
-    CHECK(strcmp(formats_names(buf, sizeof buf), "scene, universe or particles") == 0);
+    CHECK(strcmp(formats_names(buf, sizeof buf), "scene, universe, particles or lesson") == 0);
     CHECK(strcmp(formats_names(buf, 9), "scene, u") == 0);
 }
 

@@ -3,6 +3,9 @@
  * terminal front end, and exit codes (0 fine, 1 failure at run time, 2 bad
  * input or usage).
  */
+/* lstat, readlink, fileno, statvfs (the curses flags brought these in when
+ * main.c was compiled with them) */
+#define _POSIX_C_SOURCE 200809L
 #include "contact.h"
 #include "event.h"
 #include "export.h"

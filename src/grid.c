@@ -47,16 +47,26 @@ struct grid {
     unsigned strip_shift; /* strip == 1 << strip_shift */
     size_t nkeys;       /* cell numbers: strips of `strip` columns */
     uint32_t *cs;       /* nkeys + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
-    uint32_t *cell_ball;/* n: small balls by cell */
+    uint32_t *cell_ball;/* n + GRID_PAD: small balls by cell (the pad is
+                           read by gather's fixed-size copies, never used) */
+    uint32_t *cand;     /* a cell's candidates (see build), cap cand_cap */
+    double *cxy;        /* their x, y side by side, and r when radii differ
+                           (cr), cap cand_cap */
+    double *cr;
+    size_t cand_cap;
+    int same_r;         /* every ball has radius r0 (radii never change) */
+    double r0;
     uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
     uint32_t *large;    /* nlarge: large slots */
     size_t nlarge;
     uint32_t *start;    /* n + 1 row starts */
     uint32_t *nbr;      /* row entries, cap nbr_cap */
     size_t nbr_cap;
-    uint32_t *pa, *pb;  /* candidate pairs (a < b), cap p_cap; after rows(),
+    uint32_t *pa, *pb;  /* candidate pairs (either way), cap p_cap; after rows(),
                            pa holds the row of each list entry (grid_pairs.pi) */
     size_t np, p_cap;
+    uint32_t *t;        /* scratch of rows(): a sort's other half, cap t_cap */
+    size_t t_cap;
     uint32_t *block_end;/* per GRID_BLOCK slots: see grid_pairs */
     uint32_t *wall;     /* slots near a wall, cap wall_cap */
     size_t nwall, wall_cap;
@@ -65,6 +75,9 @@ struct grid {
 };
 
 #define NO_CELL UINT32_MAX
+
+/* Entries a gather copies at a time (see gather). */
+#define GRID_PAD 8
 
 /* The k-th smallest of a[0..n) (a is reordered): Wirth's selection, which
  * stays linear on average when many values are equal. */
@@ -248,7 +261,13 @@ struct grid *grid_new(size_t n, const double *r, double reach, int *err)
     g->skin = g->skin0 = GRID_SKIN * 2 * g->rsmall;
     g->cut = (reach > 0 ? reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
-    g->cell_ball = mem_alloc(n * sizeof *g->cell_ball);
+    g->cell_ball = mem_alloc((n + GRID_PAD) * sizeof *g->cell_ball);
+    if (g->cell_ball)
+        memset(g->cell_ball + n, 0, GRID_PAD * sizeof *g->cell_ball);
+    g->r0 = r[0];
+    g->same_r = 1;
+    for (size_t i = 1; i < n; i++)
+        g->same_r &= r[i] == r[0];
     g->cellof = mem_alloc(n * sizeof *g->cellof);
     g->large = mem_alloc((g->nlarge ? g->nlarge : 1) * sizeof *g->large);
     g->start = mem_alloc((n + 1) * sizeof *g->start);
@@ -338,6 +357,9 @@ void grid_free(struct grid *g)
         return;
     mem_free(g->cs);
     mem_free(g->cell_ball);
+    mem_free(g->cand);
+    mem_free(g->cxy);
+    mem_free(g->cr);
     mem_free(g->cellof);
     mem_free(g->large);
     mem_free(g->start);
@@ -347,6 +369,7 @@ void grid_free(struct grid *g)
     mem_free(g->block_end);
     mem_free(g->wall);
     mem_free(g->sort_inv);
+    mem_free(g->t);
     mem_free(g->home);
     free(g);
 }
@@ -456,34 +479,89 @@ static int test_row(struct grid *g, const struct grid_balls *s, const uint32_t *
 
 static int rows(struct grid *g);
 
+/* Makes the candidate buffers hold at least @p need entries. */
+static int reserve_cand(struct grid *g, size_t need)
+{
+    if (g->cand_cap >= need)
+        return 0;
+    size_t cap = need > 2 * g->cand_cap ? need : 2 * g->cand_cap;
+    uint32_t *nc = mem_realloc(g->cand, cap * sizeof *nc);
+    if (nc)
+        g->cand = nc;
+    double *nx = mem_realloc(g->cxy, 2 * cap * sizeof *nx);
+    if (nx)
+        g->cxy = nx;
+    double *nr = mem_realloc(g->cr, cap * sizeof *nr);
+    if (nr)
+        g->cr = nr;
+    if (!nc || !nx || !nr)
+        return -1;
+    g->cand_cap = cap;
+    return 0;
+}
+
 /* A range cell_ball[k0 .. k1). */
 struct span {
     uint32_t k0, k1;
 };
 
-/* Tests ball a against the balls of spans sp[0 .. ns): writes every pair
- * at pa[np], pb[np] and keeps the close ones by counting only them, with
- * no branch on the distance. The caller has made room for all of them.
- * @return the new count. */
-static size_t test_spans(struct grid *g, const struct grid_balls *s, uint32_t a,
-                         const struct span *sp, int ns, size_t np)
+/* Appends cell_ball[k0 .. k1) to dst, GRID_PAD entries at a time with no
+ * branch on the count for up to GRID_PAD of them (dst has room for
+ * GRID_PAD more, and cell_ball is padded). @return the count appended. */
+static inline uint32_t gather(uint32_t *restrict dst, const uint32_t *restrict cb,
+                              uint32_t k0, uint32_t k1)
 {
-    const double *restrict x = s->x, *restrict y = s->y, *restrict r = s->r;
-    const uint32_t *restrict cb = g->cell_ball;
-    uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
-    const double xa = x[a], ya = y[a], ra = r[a] + g->cut;
-    for (int q = 0; q < ns; q++)
-        for (uint32_t k = sp[q].k0; k < sp[q].k1; k++) {
-            uint32_t b = cb[k];
-            double dx = x[b] - xa, dy = y[b] - ya, lim = ra + r[b];
-            pa[np] = a < b ? a : b;
-            pb[np] = a < b ? b : a;
+    memcpy(dst, cb + k0, GRID_PAD * sizeof *dst);
+    for (uint32_t k = k0 + GRID_PAD; k < k1; k += GRID_PAD)
+        memcpy(dst + (k - k0), cb + k, GRID_PAD * sizeof *dst);
+    return k1 - k0;
+}
+
+/* Tests the first @p nown candidates of cand[0 .. m) (the balls of one
+ * cell) each against the candidates after it, and keeps the close pairs:
+ * writes every pair at pa[np], pb[np] (in either order: rows() puts the
+ * smaller first) and counts only the close ones, with no branch on the
+ * distance. The candidates' positions are cxy (side by side, in a row).
+ * With @p same (a constant where inlined) every ball has radius r0 and
+ * lim0 = (r0 + cut) + r0 has a square below DBL_MAX / 4: then every pair's
+ * limit is lim0, and a pair whose square overflows is more than
+ * sqrt(DBL_MAX) apart, never close; else the limit is (r_a + cut) + r_b,
+ * and where the square overflows the distance itself decides.
+ * @return 0, or -1 when memory is short. */
+static inline int test_cell(struct grid *g, int same, uint32_t nown, uint32_t m)
+{
+    const uint32_t *restrict cand = g->cand;
+    const double *restrict cxy = g->cxy, *restrict cr = g->cr;
+    const double cut = g->cut, lim0 = (g->r0 + cut) + g->r0, lim02 = lim0 * lim0;
+    for (uint32_t t = 0; t < nown; t++) {
+        /* Room for one ball's candidates (not the whole cell's: a cell of M
+         * balls has M^2, and a sparse table's few big cells may hold
+         * thousands). */
+        while (g->p_cap - g->np < m)
+            if (grow(&g->pa, &g->pb, &g->p_cap))
+                return -1;
+        uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+        size_t np = g->np;
+        const uint32_t a = cand[t];
+        const double xa = cxy[2 * t], ya = cxy[2 * t + 1], ra = same ? 0 : cr[t] + cut;
+        for (uint32_t u = t + 1; u < m; u++) {
+            const uint32_t b = cand[u];
+            double dx = cxy[2 * u] - xa, dy = cxy[2 * u + 1] - ya;
+            double lim = lim0, lim2 = lim02;
+            if (!same) {
+                lim = ra + cr[u];
+                lim2 = lim * lim;
+            }
+            pa[np] = a;
+            pb[np] = b;
             double d2 = dx * dx + dy * dy;
-            np += d2 < lim * lim;
-            if (!(d2 <= DBL_MAX)) /* rare: a branch that is never taken */
+            np += d2 < lim2;
+            if (!same && !(d2 <= DBL_MAX)) /* rare: a branch never taken */
                 np += hypot(dx, dy) < lim;
         }
-    return np;
+        g->np = np;
+    }
+    return 0;
 }
 
 /* Whether the disc of radius r at (x, y), grown by @p margin, reaches past
@@ -559,6 +637,8 @@ static int build(struct grid *g, const struct grid_balls *s)
      * it. Cell numbers follow by addition: no division in the loop. */
     g->np = 0;
     const size_t S = g->strip, scells = S * (size_t)ny;
+    const double lim0 = (g->r0 + g->cut) + g->r0;
+    const int fast = g->same_r && lim0 * lim0 <= DBL_MAX / 4; /* see test_cell */
     for (size_t st = 0, x0 = 0; x0 < (size_t)nx; st++, x0 += S) {
         const size_t width = (size_t)nx - x0 < S ? (size_t)nx - x0 : S;
         for (size_t cy = 0; cy < (size_t)ny; cy++) {
@@ -589,19 +669,31 @@ static int build(struct grid *g, const struct grid_balls *s)
                         sp[ns++] = (struct span){cb[e], cb[e + 1]};
                     }
                 }
-                /* Room for every candidate of one ball (not of the whole
-                 * cell: a cell of M balls has M^2 candidates, and a sparse
-                 * table's few big cells may hold thousands). */
-                size_t room = 0;
+                /* The cell's balls first, then the other cells' (a
+                 * ball meets those after it), gathered with their
+                 * positions so that the tests read them in a row. */
+                size_t room = GRID_PAD;
                 for (int q = 0; q < ns; q++)
-                    room += sp[q].k1 - sp[q].k0;
-                for (uint32_t k = k0; k < k1; k++) {
-                    while (g->p_cap - g->np < room)
-                        if (grow(&g->pa, &g->pb, &g->p_cap))
-                            return -1;
-                    sp[0].k0 = k + 1; /* the rest of its own cell */
-                    g->np = test_spans(g, s, g->cell_ball[k], sp, ns, g->np);
+                    room += sp[q].k1 - sp[q].k0 + GRID_PAD;
+                if (reserve_cand(g, room))
+                    return -1;
+                uint32_t m = 0;
+                for (int q = 0; q < ns; q++)
+                    m += gather(g->cand + m, g->cell_ball, sp[q].k0, sp[q].k1);
+                {
+                    const uint32_t *restrict cand = g->cand;
+                    double *restrict cxy = g->cxy;
+                    const double *restrict x = s->x, *restrict y = s->y;
+                    for (uint32_t u = 0; u < m; u++) {
+                        cxy[2 * u] = x[cand[u]];
+                        cxy[2 * u + 1] = y[cand[u]];
+                    }
+                    if (!fast)
+                        for (uint32_t u = 0; u < m; u++)
+                            g->cr[u] = s->r[cand[u]];
                 }
+                if (fast ? test_cell(g, 1, k1 - k0, m) : test_cell(g, 0, k1 - k0, m))
+                    return -1;
             }
         }
     }
@@ -628,40 +720,61 @@ static int build(struct grid *g, const struct grid_balls *s)
     return 0;
 }
 
-/* Steps 3 and 4 of a build, from the candidate pairs pa, pb (pa < pb): the
+/* Steps 3 and 4 of a build, from the candidate pairs pa, pb (either way): the
  * rows, each ascending, and how far each block's rows reach. */
 static int rows(struct grid *g)
 {
     const size_t n = g->n;
-    /* 3. rows by the smaller slot, each row ascending. */
+    /* 3. rows by the smaller slot, each row ascending: two stable
+     * counting sorts, by the larger slot and then by the smaller (a sort of
+     * each short row instead mispredicted a branch at nearly every row). */
+    const size_t np = g->np;
     uint32_t *start = g->start;
-    memset(start, 0, (n + 1) * sizeof *start);
-    for (size_t p = 0; p < g->np; p++)
-        start[g->pa[p] + 1]++;
-    for (size_t i = 0; i < n; i++)
-        start[i + 1] += start[i];
-    while (g->nbr_cap < g->np)
+    while (g->nbr_cap < np)
         if (grow(&g->nbr, NULL, &g->nbr_cap))
             return -1;
-    uint32_t *cur = g->cellof; /* no longer needed: the fill cursors */
-    memcpy(cur, start, n * sizeof *cur);
-    for (size_t p = 0; p < g->np; p++)
-        g->nbr[cur[g->pa[p]]++] = g->pb[p];
-    for (size_t i = 0; i < n; i++) {
-        uint32_t *row = g->nbr + start[i];
-        size_t len = start[i + 1] - start[i];
-        for (size_t k = 1; k < len; k++) {
-            uint32_t v = row[k];
-            size_t m = k;
-            for (; m > 0 && row[m - 1] > v; m--)
-                row[m] = row[m - 1];
-            row[m] = v;
-        }
+    if (g->t_cap < np) {
+        size_t cap = g->p_cap;
+        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        g->t = nt;
+        g->t_cap = cap;
     }
-    /* The candidates are in the rows now: pa becomes the row of each entry. */
-    for (size_t i = 0; i < n; i++)
-        for (uint32_t e = start[i]; e < start[i + 1]; e++)
-            g->pa[e] = (uint32_t)i;
+    uint32_t *restrict pa = g->pa, *restrict pb = g->pb, *restrict t = g->t;
+    uint32_t *restrict nbr = g->nbr;
+    uint32_t *restrict cur = g->cellof; /* no longer needed: the cursors */
+    memset(start, 0, (n + 1) * sizeof *start);
+    memset(cur, 0, n * sizeof *cur);
+    for (size_t p = 0; p < np; p++) { /* the smaller slot first */
+        uint32_t a = pa[p], b = pb[p];
+        pa[p] = a < b ? a : b;
+        pb[p] = a < b ? b : a;
+        start[pa[p] + 1]++;
+        cur[pb[p]]++;
+    }
+    uint32_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = cur[i];
+        cur[i] = sum;
+        sum += c;
+        start[i + 1] += start[i];
+    }
+    /* 3a. by the larger slot into (t, nbr) */
+    for (size_t p = 0; p < np; p++) {
+        uint32_t q = cur[pb[p]]++;
+        t[q] = pa[p];
+        nbr[q] = pb[p];
+    }
+    /* 3b. by the smaller, stably, into (pa, pb): pa is then the row of each
+     * entry (grid_pairs.pi), pb the list, copied to nbr. */
+    memcpy(cur, start, n * sizeof *cur);
+    for (size_t q = 0; q < np; q++) {
+        uint32_t e = cur[t[q]]++;
+        pa[e] = t[q];
+        pb[e] = nbr[q];
+    }
+    memcpy(nbr, pb, np * sizeof *nbr);
     /* 4. how far each block's rows reach, and the balls near a wall. */
     uint32_t reach_end = 0;
     size_t window = GRID_BLOCK;

@@ -211,9 +211,6 @@ void lab_speed_hist(const struct sim *s, int nbins, struct lab_hist *h);
 /// The Rayleigh density P(v) = (v/a^2) exp(-v^2 / 2a^2) (0 for v < 0 or a2 <= 0).
 double lab_rayleigh(double v, double a2);
 
-/// Its distribution function F(v) = 1 - exp(-v^2 / 2a^2).
-double lab_rayleigh_cdf(double v, double a2);
-
 /* ===== Contact events ===== */
 
 /// A touching pair: a < b scene indices, or a ball a and the wall

@@ -96,9 +96,6 @@ void view_free(struct view *v)
 {
     free(v->cell);
     free(v->used);
-    free(v->prev);
-    free(v->dirty);
-    free(v->paint);
     free(v->scratch);
     memset(v, 0, sizeof *v);
 }
@@ -113,10 +110,6 @@ static void set_bg(struct view *v, int idx, uint8_t bits, int kind)
         return;
     c->bg = nb;
     c->bgkind = (uint8_t)kind;
-    if (c->dstamp != v->stamp) {
-        c->dstamp = v->stamp;
-        v->dirty[v->ndirty++] = idx;
-    }
 }
 
 /* A lattice coordinate (cell or dot) as a long, clamped to +-1e9 first: a
@@ -174,11 +167,8 @@ int view_layout(struct view *v, int cols, int rows, double x0, double y0,
         view_init(v);
         v->cell = malloc(n * sizeof *v->cell);
         v->used = malloc(n * sizeof *v->used);
-        v->prev = malloc(n * sizeof *v->prev);
-        v->dirty = malloc(n * sizeof *v->dirty);
-        v->paint = malloc(n * sizeof *v->paint);
         v->scratch = malloc(n);
-        if (!v->cell || !v->used || !v->prev || !v->dirty || !v->paint || !v->scratch) {
+        if (!v->cell || !v->used || !v->scratch) {
             view_free(v);
             *v = old;
             return -1;
@@ -191,38 +181,22 @@ int view_layout(struct view *v, int cols, int rows, double x0, double y0,
     v->rim = rim;
     v->glyphs = glyphs;
     v->stamp = 1;
-    v->nused = v->nprev = v->ndirty = v->npaint = 0;
+    v->nused = 0;
     if (rim == VIEW_RIM_CIRCLE)
         draw_circle_rim(v);
-    v->ndirty = 0; /* a new layout is painted whole */
-    v->all = 0;
     v->nsmall = 0;
     v->density = 0;
-    for (size_t i = 0; i < n; i++) {
-        struct view_cell *c = &v->cell[i];
-        c->shown_layer = (uint8_t)view_glyph(v, (int)i, &c->shown_ch, &c->shown_color);
-    }
     return 0;
-}
-
-void view_invalidate(struct view *v)
-{
-    v->all = 1;
 }
 
 void view_begin(struct view *v)
 {
-    int *t = v->prev;
-    v->prev = v->used;
-    v->nprev = v->nused;
-    v->used = t;
     v->nused = 0;
-    v->ndirty = 0;
     v->nsmall = 0;
     v->stamp++;
     if (v->stamp == 0) { /* wrapped after 2^32 frames: forget all stamps */
         for (size_t i = 0; i < (size_t)v->map.cols * (size_t)v->map.rows; i++)
-            v->cell[i].stamp = v->cell[i].pstamp = v->cell[i].dstamp = 0;
+            v->cell[i].stamp = 0;
         v->stamp = 1;
     }
 }
@@ -451,17 +425,6 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
                 merge(v, (int)(I0 + i), (int)(J0 + j), v->scratch[j * bw + i], color);
 }
 
-void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color)
-{
-    double c, r;
-    view_to_grid(&v->map, x, y, &c, &r);
-    /* Compared as doubles first: a point far outside must not overflow int. */
-    if (!isfinite(c) || !isfinite(r) || c < 0 || r < 0 || c >= v->map.cols ||
-        r >= v->map.rows)
-        return;
-    ball_char(v, (int)floor(c), (int)floor(r), ch, color, VIEW_BALL);
-}
-
 void view_text(struct view *v, double x, double y, const char *s, uint32_t color)
 {
     double c, r;
@@ -505,10 +468,6 @@ void view_clear_trails(struct view *v)
         if (c->bgkind == VIEW_TRAIL) {
             c->bg = 0;
             c->bgkind = VIEW_EMPTY;
-            if (c->dstamp != v->stamp) {
-                c->dstamp = v->stamp;
-                v->dirty[v->ndirty++] = (int)i;
-            }
         }
     }
 }
@@ -550,8 +509,8 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
 }
 
 /* Settles the point-sized balls of the cells of this frame: their dots,
- * or a density (see view_end in view.h). */
-static void settle_small(struct view *v)
+ * or a density (see view.h). */
+void view_end(struct view *v)
 {
     v->density = 0;
     if (v->nsmall == 0)
@@ -599,43 +558,6 @@ static void settle_small(struct view *v)
             c->bits = c->hbits;
         }
     }
-}
-
-/* Lists cell idx when what it shows differs from what was reported. */
-static void list_paint(struct view *v, int idx)
-{
-    struct view_cell *c = &v->cell[idx];
-    if (c->pstamp == v->stamp)
-        return;
-    c->pstamp = v->stamp;
-    uint32_t ch, color;
-    int layer = view_glyph(v, idx, &ch, &color);
-    /* A blank looks the same in any colour. */
-    if (!v->all && layer == c->shown_layer && ch == c->shown_ch &&
-        (ch == ' ' || color == c->shown_color))
-        return;
-    c->shown_layer = (uint8_t)layer;
-    c->shown_ch = ch;
-    c->shown_color = color;
-    v->paint[v->npaint++] = idx;
-}
-
-void view_end(struct view *v)
-{
-    settle_small(v);
-    v->npaint = 0;
-    if (v->all) {
-        for (int idx = 0; idx < v->map.cols * v->map.rows; idx++)
-            list_paint(v, idx);
-        v->all = 0;
-        return;
-    }
-    for (size_t i = 0; i < v->nused; i++)
-        list_paint(v, v->used[i]);
-    for (size_t i = 0; i < v->nprev; i++)
-        list_paint(v, v->prev[i]);
-    for (size_t i = 0; i < v->ndirty; i++)
-        list_paint(v, v->dirty[i]);
 }
 
 int view_glyph(const struct view *v, int idx, uint32_t *ch, uint32_t *color)

@@ -3,8 +3,8 @@
  * coordinates to cells, and a cell buffer that balls, trails, the rim and
  * the aiming mark are drawn into.
  *
- * Pure C11 and libm, no curses: the terminal front end asks it which cells
- * changed and what glyph and colour each holds, and writes only those.
+ * Pure C11 and libm, no curses: the screen asks it what glyph and colour
+ * each cell holds (view_glyph).
  *
  * World y points up (a ball with vy > 0 moves up the screen). A cell is
  * `aspect` times as tall as it is wide (about 2 in a terminal). The mapping
@@ -17,11 +17,9 @@
  *
  * The cost of a frame is bounded by the screen: a ball costs its cells, a
  * ball smaller than a dot costs O(1), and many of those are a density. The
- * buffer is never cleared as a whole. A frame counter ("stamp") marks which
- * cells the current frame set, and the cells of the previous frame are kept
- * in a list so that those left behind can be repainted. Each cell remembers
- * what it last showed, so that only cells that changed are listed: the
- * bytes a frame sends follow the cells that changed.
+ * buffer is never cleared as a whole: a frame counter ("stamp") marks which
+ * cells the current frame set, and a cell of an older stamp shows only its
+ * background (the rim, trails).
  */
 #ifndef VIEW_H
 #define VIEW_H
@@ -80,8 +78,6 @@ void view_to_world(const struct view_map *m, double c, double r, double *x, doub
 /// One cell of the buffer. Valid for the current frame when stamp matches.
 struct view_cell {
     uint32_t stamp;  ///< frame that last set the ball layer
-    uint32_t pstamp; ///< frame that last listed the cell for painting
-    uint32_t dstamp; ///< frame that last changed the background
     uint32_t ch;     ///< an explicit glyph (label, arrow, ASCII ball), or 0: dots
     uint32_t color;  ///< the caller's colour tag of the ball or mark
     uint8_t bits;    ///< dots of the ball layer (braille bits; ASCII: quadrants from them)
@@ -96,9 +92,6 @@ struct view_cell {
     float area;      ///< their area in dot units (a dot is 1 x 1)
     uint32_t vcolor; ///< their leading colour
     uint8_t level;   ///< the density last drawn here (1..8), 0: none
-    /* What the front end was last told the cell shows. */
-    uint32_t shown_ch, shown_color;
-    uint8_t shown_layer;
 };
 
 /// Past this share of the lattice (dots, or cells in ASCII) covered by
@@ -112,17 +105,12 @@ struct view {
     int rim;                 ///< enum view_rim
     struct view_cell *cell;  ///< map.cols * map.rows, row-major
     uint32_t stamp;          ///< the current frame
-    int *used, *prev;        ///< ball-layer cells of this frame and the last
-    size_t nused, nprev;
-    int *dirty;              ///< background cells changed this frame
-    size_t ndirty;
-    int *paint;              ///< what view_end found to repaint
-    size_t npaint;
+    int *used;               ///< ball-layer cells of this frame
+    size_t nused;
     size_t ncells;           ///< allocated cells
     uint8_t *scratch;        ///< one ball's dots per cell while it is drawn
     size_t nsmall;           ///< point-sized balls this frame
     int density;             ///< 1: the last view_end drew them as a density
-    int all;                 ///< 1: view_end lists every cell (view_invalidate)
 };
 
 /// A zeroed view; view_layout allocates.
@@ -156,12 +144,6 @@ void view_begin(struct view *v);
 /// else in proportion to its cells.
 void view_ball(struct view *v, double x, double y, double r, uint32_t color);
 
-/// Draws the character @p ch (a Unicode code point, ASCII in VIEW_ASCII) in
-/// the cell under (x, y), in the ball layer with colour tag @p color: a
-/// body of a universe, which has no size, shown by a letter. Nothing when
-/// the point is outside the inner area or not finite.
-void view_label(struct view *v, double x, double y, uint32_t ch, uint32_t color);
-
 /// Adds the dot under (x, y) to the trails (the background).
 void view_trail(struct view *v, double x, double y);
 
@@ -179,9 +161,7 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
 /// @p color; clipped to the grid. Nothing when the point is not finite.
 void view_text(struct view *v, double x, double y, const char *s, uint32_t color);
 
-/// Ends a frame and fills v->paint with each cell whose glyph, layer or
-/// colour differs from what the last view_end reported (every cell after
-/// view_invalidate), each once: what a front end must write, no more.
+/// Ends a frame: settles the point-sized balls.
 ///
 /// Point-sized balls (see view_ball) become a density when they are more
 /// than VIEW_DENSITY_SHARE of the lattice points: a cell then lights
@@ -192,10 +172,6 @@ void view_text(struct view *v, double x, double y, const char *s, uint32_t color
 /// density stays within half a dot of it, so that a cell changes only when
 /// its density does. In ASCII the density is one of ".:-=+*#@".
 void view_end(struct view *v);
-
-/// Forgets what the front end was told: the next view_end lists every cell
-/// of the grid (after the front end cleared or covered the screen).
-void view_invalidate(struct view *v);
 
 /// What cell @p idx (row * cols + column) shows: its layer, its glyph as a
 /// Unicode code point (ASCII in VIEW_ASCII) and its colour tag: for balls

@@ -105,7 +105,7 @@ int main(void)
         for (int i = 0; i < N; i++)
             view_ball(&v, x[i] + f, y[i], 3, 1);
         view_end(&v);
-        painted += v.npaint;
+        painted += v.nused;
     }
     clock_gettime(CLOCK_MONOTONIC, &b);
     double us = ((b.tv_sec - a.tv_sec) * 1e6 + (b.tv_nsec - a.tv_nsec) / 1e3) / FRAMES;
@@ -118,6 +118,6 @@ EOC
         for i in 1 2 3; do "$tmpd/vb"; done >"$tmpd/vb.out"
         us=$(cut -d' ' -f1 <"$tmpd/vb.out" | median)
         cells=$(cut -d' ' -f2 <"$tmpd/vb.out" | head -n 1)
-        echo "view: 10^4 balls (radius 3) into 200x58 cells: $us us a frame, $cells cells to repaint"
+        echo "view: 10^4 balls (radius 3) into 200x58 cells: $us us a frame, $cells cells covered"
     fi
 fi

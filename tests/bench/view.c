@@ -17,7 +17,8 @@
  *   N draw_ms listed changed bytes step_ms steps
  *
  * draw_ms: view_begin..view_end a frame (median over the frames); listed:
- * the cells view_end listed for painting; changed: the cells that really
+ * the cells the balls cover this frame (the view no longer lists cells to
+ * paint: the screen compares every cell); changed: the cells that really
  * changed; bytes: the modelled bytes a frame; step_ms: one sim_step;
  * steps: steps a frame at the default pace (or STEPS). Links the core and the view
  * (any version with view_ball, view_end and view_glyph).
@@ -68,14 +69,9 @@ static long flush(struct term *t, const struct view *v, long *changed)
     *changed = 0;
     int cur_r = -1, cur_c = -1;
     uint32_t cur_color = 0xffffffffu;
-    /* In screen order, as curses does: only the cells listed, compared
-     * with what the terminal has. */
-    char *mark = calloc((size_t)t->cols * t->rows, 1);
-    for (size_t i = 0; i < v->npaint; i++)
-        mark[v->paint[i]] = 1;
+    /* In screen order, as curses does: every cell compared with what the
+     * terminal has. */
     for (int idx = 0; idx < t->cols * t->rows; idx++) {
-        if (!mark[idx])
-            continue;
         uint32_t ch, color;
         view_glyph(v, idx, &ch, &color);
         int blank = ch == ' ';
@@ -104,7 +100,6 @@ static long flush(struct term *t, const struct view *v, long *changed)
         cur_r = r;
         cur_c = c + 1;
     }
-    free(mark);
     return bytes;
 }
 
@@ -156,7 +151,7 @@ int main(int argc, char **argv)
             continue; /* the first frame paints everything */
         draw[f - 1] = c - b;
         step_t += (b - a) / steps;
-        listed += (long)v.npaint;
+        listed += (long)v.nused;
         changed += ch;
         bytes += by;
     }

@@ -1,0 +1,239 @@
+/*
+ * screen_table.c - the table: balls, trails, the aim mark, the panels over
+ * it, the split view's second table, the selected ball's velocity arrow,
+ * and picking a ball or a point by its cell. See screen.h.
+ */
+#include "screen.h"
+#include "screen_impl.h"
+
+#include "scene.h"
+#include "session.h"
+#include "sim.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* === Table === */
+
+/* Draws the balls of @p s into view @p v and the view into rectangle
+ * @p t: the trails, the aim mark when @p aim, the panels over it, the box
+ * with @p title on its top edge (NULL: none); @p second: the split view's
+ * event table. */
+static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect t,
+                          const struct sim *s, struct session *ss, const struct front *f,
+                          int aim, const char *title, int second)
+{
+    /* A state that is not finite is not drawn: the last frame stays. */
+    if (!ss->nonfinite || s != &ss->s) {
+        view_begin(v);
+        if (f->trails) {
+            for (size_t i = 0; i < s->n; i++)
+                view_trail(v, s->x[i], s->y[i]);
+            for (int i = 0; i < scr->npanels; i++) { /* the centre of mass' path */
+                const struct screen_panel *q = &scr->panel[i];
+                double cx, cy;
+                if (q->cls->place == PANEL_TABLE && q->cls->trail &&
+                    q->cls->trail(q->self, s, &cx, &cy))
+                    view_trail(v, cx, cy);
+            }
+        }
+        for (size_t i = 0; i < s->n; i++) {
+            uint32_t tag = session_tag(ss, sim_ball(s, i));
+            const char *label = tag < scr->sc->n ? scr->ball_label[tag] : "";
+            if (f->open && label[0])
+                view_text(v, s->x[i], s->y[i], label, screen_tag_fg(scr, tag));
+            else if (f->open)
+                view_ball(v, s->x[i], s->y[i], 0, screen_tag_fg(scr, tag)); /* past 64 bodies: dots */
+            else
+                view_ball(v, s->x[i], s->y[i], s->r[i], screen_tag_fg(scr, tag));
+        }
+        /* The cue ball is told apart by its arrow while aiming or paused. */
+        if (aim && (f->aiming || !f->running) && !f->open) {
+            size_t c = session_slot(ss, f->cue);
+            if (c < s->n)
+                view_mark(v, s->x[c], s->y[c], s->r[c], f->aim,
+                          screen_tag_fg(scr, session_tag(ss, f->cue)));
+        }
+        view_end(v);
+    }
+    const struct view_map *m = &v->map;
+    for (int j = 0; j < m->rows; j++)
+        for (int i = 0; i < m->cols; i++) {
+            uint32_t ch, color;
+            int layer = view_glyph(v, j * m->cols + i, &ch, &color);
+            if (layer == VIEW_EMPTY) {
+                /* A blank keeps the colour of the last ball there: it looks
+                 * the same, and the terminal is spared colour switches. */
+                screen_put(scr, t.x + i, t.y + j, ' ', color, 0);
+                continue;
+            }
+            int attr = layer == VIEW_TRAIL ? SCREEN_DIM : layer == VIEW_MARK ? SCREEN_BOLD : 0;
+            screen_put(scr, t.x + i, t.y + j, ch, layer == VIEW_RIM ? 0 : color, attr);
+        }
+    if (v->rim == VIEW_RIM_BOX) {
+        int l = t.x + m->left - 1, tp = t.y + m->top - 1;
+        int r = l + m->w + 1, b = tp + m->h + 1;
+        screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, title, v->glyphs);
+        /* issue 17: an open side is a gap between the corners (y up: the
+         * top side is the top row) */
+        unsigned op = s->p.shape == SIM_RECT ? s->p.open : 0;
+        for (int i = l + 1; i < r && (op & (SIM_SIDE_TOP | SIM_SIDE_BOTTOM)); i++) {
+            if (op & SIM_SIDE_TOP)
+                screen_put(scr, i, tp, ' ', 0, 0);
+            if (op & SIM_SIDE_BOTTOM)
+                screen_put(scr, i, b, ' ', 0, 0);
+        }
+        for (int j = tp + 1; j < b && (op & (SIM_SIDE_LEFT | SIM_SIDE_RIGHT)); j++) {
+            if (op & SIM_SIDE_LEFT)
+                screen_put(scr, l, j, ' ', 0, 0);
+            if (op & SIM_SIDE_RIGHT)
+                screen_put(scr, r, j, ' ', 0, 0);
+        }
+    } else if (title) {
+        screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
+    }
+    if (ss->nonfinite && s == &ss->s)
+        return;
+    struct panel_area a = {scr, ss, f, t, v, s, second, NULL};
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *q = &scr->panel[i];
+        int w, h;
+        if (q->cls->place != PANEL_TABLE || !q->cls->draw || !q->cls->want(q->self, ss, &w, &h))
+            continue;
+        if (q->cls->update)
+            q->cls->update(q->self, ss);
+        q->cls->draw(q->self, &a);
+    }
+}
+
+/* The second table a panel shows (the split view), with its title in
+ * @p title; NULL when none does. */
+const struct sim *screen_second_table(const struct screen *scr, struct session *ss,
+                                      char *title, size_t size, int glyphs)
+{
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *q = &scr->panel[i];
+        const struct sim *s = q->cls->second ? q->cls->second(q->self, ss, title, size, glyphs)
+                                             : NULL;
+        if (s)
+            return s;
+    }
+    return NULL;
+}
+
+void screen_draw_table(struct screen *scr, struct session *ss, const struct front *f)
+{
+    char a[96], b[96];
+    const struct sim *hard = scr->lay.table2.w > 0 ? screen_second_table(scr, ss, b, sizeof b, f->glyphs)
+                                                   : NULL;
+    if (hard) {
+        int ascii = f->glyphs == VIEW_ASCII;
+        const struct session_diag *d = session_diag(ss);
+        const char *dot = ascii ? " - " : " \xc2\xb7 ";
+        snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
+        draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a, 0);
+        draw_table_of(scr, &scr->v2, scr->lay.table2, hard, ss, f, 0, b, 1);
+        return;
+    }
+    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL, 0);
+}
+
+/* === The selected ball's velocity arrow (live edits) === */
+
+/* Grid coordinates of the arrow's tip: where the ball is after arrow_t at
+ * its velocity, at least a cell and a half beyond its rim (a handle that
+ * a zero velocity still shows). */
+static int arrow_geom(const struct screen *scr, struct session *ss,
+                      const struct front *f, double *c0, double *r0, double *c1, double *r1)
+{
+    const struct sim *s = session_observed(ss); /* the velocity shown */
+    size_t i = session_slot(ss, f->cue);
+    if (!f->arrow || f->open || i >= s->n || scr->lay.too_small || ss->nonfinite)
+        return -1;
+    const struct view_map *m = &scr->v.map;
+    view_to_grid(m, s->x[i], s->y[i], c0, r0);
+    double vx = s->vx[i], vy = s->vy[i];
+    view_to_grid(m, s->x[i] + vx * f->arrow_t, s->y[i] + vy * f->arrow_t, c1, r1);
+    double dc = *c1 - *c0, dr = (*r1 - *r0) * m->aspect; /* in cell widths */
+    /* beyond the aim mark (3 cells off the rim) */
+    double len = hypot(dc, dr), least = s->r[i] * m->sx + 4.5;
+    if (!(len >= least)) {
+        double ux = len > 0 ? dc / len : cos(f->aim), uy = len > 0 ? dr / len : -sin(f->aim);
+        *c1 = *c0 + ux * least;
+        *r1 = *r0 + uy * least / m->aspect;
+    }
+    if (!isfinite(*c1) || !isfinite(*r1) || fabs(*c1) > 1e6 || fabs(*r1) > 1e6)
+        return -1;
+    return 0;
+}
+
+int screen_arrow_tip(const struct screen *scr, struct session *ss,
+                     const struct front *f, int *x, int *y)
+{
+    double c0, r0, c1, r1;
+    if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
+        return -1;
+    *x = scr->lay.table.x + (int)floor(c1);
+    *y = scr->lay.table.y + (int)floor(r1);
+    return 0;
+}
+
+/* A dotted shaft from the rim and a handle at the tip, over the table. */
+void screen_draw_arrow(struct screen *scr, struct session *ss, const struct front *f)
+{
+    double c0, r0, c1, r1;
+    if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
+        return;
+    struct screen_rect t = scr->lay.table;
+    uint32_t fg = screen_tag_fg(scr, session_tag(ss, f->cue));
+    int ascii = f->glyphs == VIEW_ASCII;
+    double len = hypot(c1 - c0, (r1 - r0) * scr->v.map.aspect);
+    int steps = (int)fmin(len, 400);
+    size_t i = session_slot(ss, f->cue);
+    double rim = ss->s.r[i] * scr->v.map.sx;
+    for (int k = 1; k < steps; k++) {
+        double q = (double)k / steps;
+        if (q * len <= rim + 0.5)
+            continue;
+        int x = t.x + (int)floor(c0 + q * (c1 - c0)), y = t.y + (int)floor(r0 + q * (r1 - r0));
+        if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1) {
+            const struct screen_cell *c = screen_at(scr, x, y);
+            if (c && c->ch == ' ')
+                screen_put(scr, x, y, ascii ? '.' : 0x00b7, fg, SCREEN_BOLD);
+        }
+    }
+    int x = t.x + (int)floor(c1), y = t.y + (int)floor(r1);
+    if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1)
+        screen_put(scr, x, y, ascii ? '+' : 0x25c6, fg, SCREEN_BOLD); /* the handle */
+}
+
+/* The ':' command line on the status row, its cursor in reverse video. */
+/* === Picking === */
+
+void screen_to_world(const struct screen *scr, int x, int y, double *wx, double *wy)
+{
+    view_to_world(&scr->v.map, x - scr->lay.table.x + 0.5, y - scr->lay.table.y + 0.5, wx, wy);
+}
+
+size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x, int y)
+{
+    if (scr->lay.too_small)
+        return (size_t)-1;
+    double wx, wy;
+    screen_to_world(scr, x, y, &wx, &wy);
+    /* half a cell across, in world units: a small ball is hit by its cell */
+    double half = 0.5 / scr->v.map.sx, halfy = 0.5 / scr->v.map.sy;
+    double slack = half > halfy ? half : halfy;
+    const struct sim *s = &ss->s;
+    size_t best = (size_t)-1;
+    double bd = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        double d = hypot(s->x[i] - wx, s->y[i] - wy);
+        if (d <= s->r[i] + slack && (best == (size_t)-1 || d < bd)) {
+            best = sim_ball(s, i);
+            bd = d;
+        }
+    }
+    return best;
+}

@@ -783,6 +783,26 @@ static inline size_t near_pairs(const double *restrict x, const double *restrict
 {
     size_t nn = 0;
     const double same = r[0] + r[0], same2 = same * same * (1 + 0x1p-48);
+    if (!rmask && same2 <= DBL_MAX) {
+        /* The same test on the bits: a square is +0 or more, or NaN (of
+         * either sign), and the doubles from +0 to +inf order as their
+         * bits do, so lim2 <= d2 <= DBL_MAX is one unsigned compare. */
+        uint64_t lo, hi;
+        const double most = DBL_MAX;
+        memcpy(&lo, &same2, sizeof lo);
+        memcpy(&hi, &most, sizeof hi);
+        const uint64_t span = hi - lo;
+        for (uint32_t e = c0; e < c1; e++) {
+            const uint32_t i = pi[e], j = nbr[e];
+            double dx = x[j] - x[i], dy = y[j] - y[i];
+            double d2 = dx * dx + dy * dy;
+            uint64_t u;
+            memcpy(&u, &d2, sizeof u);
+            near[nn] = e;
+            nn += u - lo > span;
+        }
+        return nn;
+    }
     for (uint32_t e = c0; e < c1; e++) {
         const uint32_t i = pi[e], j = nbr[e];
         double dx = x[j] - x[i], dy = y[j] - y[i];

@@ -177,18 +177,10 @@ struct event_config event_default_config(void);
 /// @param cfg NULL for event_default_config().
 /// @param fault filled in on EVENT_EOVERLAP and EVENT_EWALL (may be NULL);
 ///   the pair reported is the first in (i, j) order.
-/// @return EVENT_OK, or an enum event_status < 0 with nothing left to free.
+/// @return EVENT_OK, or an enum event_status < 0 with nothing left to free
+///   (a code: the front end words it, words.h).
 int event_init(struct event *ev, const struct sim *s,
                const struct event_config *cfg, struct event_fault *fault);
-
-/// The one message for a failed event_init, shared by every front end:
-/// "event engine: balls 3 and 7 overlap", "event engine: ball 3 reaches
-/// through the wall", "event engine: the field is too strong: ...", "event
-/// engine: out of memory". Balls count from 1 in
-/// scene order (@p s, the state given to event_init, maps its slots).
-/// Writes at most @p len bytes, NUL included, into @p buf; returns buf.
-const char *event_fault_text(char *buf, size_t len, int rc,
-                             const struct event_fault *f, const struct sim *s);
 
 /// Frees what event_init allocated. Safe on a zeroed struct.
 void event_free(struct event *ev);

@@ -22,44 +22,6 @@ void *ev_array(size_t n, size_t size)
     return mem_alloc(n * size);
 }
 
-/* Appends @p str, then the decimal @p v when with_num, at buf[*at]. */
-static void put(char *buf, size_t len, size_t *at, const char *str, int with_num,
-                size_t v)
-{
-    char num[24];
-    size_t k = sizeof num;
-    num[--k] = 0;
-    do
-        num[--k] = (char)('0' + v % 10);
-    while ((v /= 10) && k > 0);
-    for (const char *c = str; *c && *at + 1 < len; c++)
-        buf[(*at)++] = *c;
-    for (const char *c = num + k; with_num && *c && *at + 1 < len; c++)
-        buf[(*at)++] = *c;
-    if (len)
-        buf[*at] = 0;
-}
-
-const char *event_fault_text(char *buf, size_t len, int rc,
-                             const struct event_fault *f, const struct sim *s)
-{
-    size_t at = 0;
-    if (rc == EVENT_EOVERLAP) {
-        put(buf, len, &at, "event engine: balls ", 1, sim_ball(s, f->i) + 1);
-        put(buf, len, &at, " and ", 1, sim_ball(s, f->j) + 1);
-        put(buf, len, &at, " overlap", 0, 0);
-    } else if (rc == EVENT_EWALL) {
-        put(buf, len, &at, "event engine: ball ", 1, sim_ball(s, f->i) + 1);
-        put(buf, len, &at, " reaches through the wall", 0, 0);
-    } else if (rc == EVENT_EFIELD) {
-        put(buf, len, &at, "event engine: the field is too strong: the energy it gives "
-                           "the balls across the table overflows", 0, 0);
-    } else {
-        put(buf, len, &at, "event engine: out of memory", 0, 0);
-    }
-    return buf;
-}
-
 const char *event_unsupported(const struct sim_params *p)
 {
     if (p->shape == SIM_OPEN)

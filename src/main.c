@@ -20,6 +20,7 @@
 #include "sim.h"
 #include "text.h"
 #include "tui.h"
+#include "words.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -1102,29 +1103,10 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
  * which event, which balls (counted from 1 in scene order), when and why. */
 static void say_event_stop(const struct event_stop *st, const struct sim *s)
 {
-    char tb[NUMFMT_MAX];
+    char w[256];
     size_t i = sim_ball(s, st->i) + 1, j = sim_ball(s, st->j) + 1;
-    if (i > j) {
-        size_t x = i;
-        i = j;
-        j = x;
-    }
-    fputs("springball: the state became non-finite (event engine): ", stderr);
-    if (st->cause == EVENT_SMASS)
-        fprintf(stderr, "the collision of balls %zu and %zu at t = %s: their reduced "
-                        "mass m1 m2 / (m1 + m2) overflows (masses too large)\n",
-                i, j, num(tb, st->t));
-    else if (st->cause == EVENT_SIMPULSE)
-        fprintf(stderr, "the collision of balls %zu and %zu at t = %s: the impulse "
-                        "overflows (speeds or masses too large)\n", i, j, num(tb, st->t));
-    else if (st->cause == EVENT_SBOUNCE)
-        fprintf(stderr, "ball %zu's bounce off a wall at t = %s: its speed "
-                        "overflows\n", i, num(tb, st->t));
-    else if (st->cause == EVENT_SFLIGHT)
-        fprintf(stderr, "ball %zu at t = %s: its position or speed overflows in "
-                        "flight\n", i, num(tb, st->t));
-    else
-        fputs("the state given to it\n", stderr);
+    words_event_stop(w, sizeof w, st->cause, i < j ? i : j, i < j ? j : i, st->t);
+    fprintf(stderr, "springball: the state became non-finite (event engine): %s\n", w);
 }
 
 /* Runs the event engine on @p s: -T stops exactly at T, -n counts events
@@ -1143,8 +1125,10 @@ static int run_event(const struct options *o, struct sim *s, struct event *ev,
     struct event_fault f;
     int rc = event_init(ev, s, NULL, &f);
     if (rc == EVENT_EOVERLAP || rc == EVENT_EWALL || rc == EVENT_EFIELD) {
-        char msg[128];
-        fprintf(stderr, "springball: %s\n", event_fault_text(msg, sizeof msg, rc, &f, s));
+        char msg[160];
+        size_t i = rc != EVENT_EFIELD ? sim_ball(s, f.i) + 1 : 0;
+        size_t j = rc == EVENT_EOVERLAP ? sim_ball(s, f.j) + 1 : 0;
+        fprintf(stderr, "springball: %s\n", words_event_fault(msg, sizeof msg, rc, i, j));
         return 2;
     }
     if (rc == EVENT_OK && rec_active(rec)) {

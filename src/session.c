@@ -141,10 +141,13 @@ int session_back(struct session *ss)
             ss->msg = "no further back";
             return -1;
         }
+        int stopped = ss->nonfinite; /* at the state the engine stopped at */
         if (ss_snap_restore(ss, ss->snapnow - 1)) {
             /* cannot rebuild: the springs take the state */
             session_set_engine(ss, SESSION_SPRING);
             ss->msg = "event engine failed: back to springs";
+        } else if (stopped) {
+            ss->nsnap = ss->snapnow + 1; /* forward runs the engine again */
         }
         ss_start_follow(ss);
         ss_rewind_samples(ss);
@@ -206,7 +209,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
         int rc;
         for (;;) {
             rc = event_advance(&ss->ev, t, every);
-            if (rc != 0)
+            if (rc != 0 || ss->ev.stop.cause)
                 break;
             if (ss->sampling) {
                 ss_sample_event(ss);
@@ -218,6 +221,8 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
                 break;
         }
         ss_ev_moved(ss);
+        if (ss_ev_stopped(ss))
+            return -1;
         ss_sample_now(ss);
         return rc == 1 ? 1 : 0;
     }
@@ -390,6 +395,10 @@ int session_set_restitution(struct session *ss, double e)
         ss->msg = "sticky collisions (e 0) need the spring engine (m)";
         return -1;
     }
+    if (ss->engine == SESSION_EVENT && ss->nonfinite) {
+        ss_say(ss, SESSION_NOTE_NOT_FINITE);
+        return -1;
+    }
     if (ss->engine == SESSION_EVENT) {
         double old = ss->s.p.restitution;
         ss->s.p.restitution = e;
@@ -422,6 +431,10 @@ int session_set_line(struct session *ss, int on)
 int session_set_border(struct session *ss, int shape, int walls, unsigned open)
 {
     ss_hush(ss);
+    if (ss->engine == SESSION_EVENT && ss->nonfinite) {
+        ss_say(ss, SESSION_NOTE_NOT_FINITE);
+        return -1;
+    }
     if (ss->engine == SESSION_EVENT) {
         struct sim_params old = ss->s.p;
         ss->s.p.shape = shape;

@@ -142,6 +142,11 @@ enum session_note {
                                     ///< (springs push them apart; events: they collide at once)
     SESSION_NOTE_STOPS_HERE,        ///< note_ball[0] balls: the history was made again,
                                     ///< stepping back stops at this edit
+    SESSION_NOTE_EVENT_FAULT,       ///< the event engine refused the state: note_code
+                                    ///< (enum event_status), balls note_ball (0: none)
+    SESSION_NOTE_EVENT_STOP,        ///< the event engine stopped at a result not finite
+                                    ///< (ev.stop): note_code (enum event_stop_cause),
+                                    ///< balls note_ball[0] <= note_ball[1], at note_t; paused
 };
 
 /// A state kept by the event mode.
@@ -161,11 +166,12 @@ struct session {
     int nonfinite;      ///< the state is not finite: forward moves refuse
     int runaway;        ///< session_advance stopped a blow-up (see there)
     const char *msg;    ///< what the last call that failed or refused says,
-                        ///< a static string, fault, or NULL (see note)
+                        ///< a static string or NULL (see note)
     int note;           ///< enum session_note: what it says in the front end's words
     size_t note_ball[2];///< the balls (1-based) or the count the note names
     const char *note_what; ///< what needs the spring engine (a static string)
-    char fault[128];    ///< room for an event fault's message (msg points here)
+    int note_code;      ///< the event engine's code the note names
+    double note_t;      ///< the time the note names
     double k0, dt0;     ///< starting k and dt: the live bounds are about these
     /* springs */
     struct history h;

@@ -63,6 +63,7 @@ int ss_spring_forward(struct session *ss);
 /* ... and the event engine's */
 struct session_snap *ss_snap_at(struct session *ss, size_t i);
 int ss_ev_build(struct session *ss);
+int ss_ev_stopped(struct session *ss);
 int ss_snap_keep(struct session *ss);
 int ss_snap_restore(struct session *ss, size_t i);
 void ss_ev_moved(struct session *ss);

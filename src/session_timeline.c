@@ -310,8 +310,30 @@ int ss_ev_build(struct session *ss)
     if (rc == EVENT_OK)
         return 0;
     memset(&ss->ev, 0, sizeof ss->ev);
-    /* The one wording of -H too, with the balls' numbers. */
-    ss->msg = event_fault_text(ss->fault, sizeof ss->fault, rc, &f, &ss->s);
+    /* a code with the balls' numbers: the front end words it as -H does */
+    ss_say(ss, SESSION_NOTE_EVENT_FAULT);
+    ss->note_code = rc;
+    ss->note_ball[0] = rc == EVENT_EOVERLAP || rc == EVENT_EWALL ? sim_ball(&ss->s, f.i) + 1 : 0;
+    ss->note_ball[1] = rc == EVENT_EOVERLAP ? sim_ball(&ss->s, f.j) + 1 : 0;
+    return -1;
+}
+
+/* After the engine moved: when it stopped at a result not finite (its
+ * struct event_stop), the state written back is not finite: the session
+ * pauses there and says which event, balls and time. @return -1 stopped,
+ * 0 running. */
+int ss_ev_stopped(struct session *ss)
+{
+    const struct event_stop *st = &ss->ev.stop;
+    if (!st->cause)
+        return 0;
+    size_t i = sim_ball(&ss->s, st->i) + 1, j = sim_ball(&ss->s, st->j) + 1;
+    ss->nonfinite = 1;
+    ss_say(ss, SESSION_NOTE_EVENT_STOP);
+    ss->note_code = st->cause;
+    ss->note_ball[0] = i < j ? i : j;
+    ss->note_ball[1] = i < j ? j : i;
+    ss->note_t = st->t;
     return -1;
 }
 
@@ -379,6 +401,7 @@ int ss_snap_restore(struct session *ss, size_t i)
         ss->s.p = keep;
     }
     ss->snapnow = i;
+    ss->nonfinite = !sim_finite(&ss->s);
     ss->pos = p->pos;
     ss->e0 = p->e_ref;
     ss_touch(ss);
@@ -420,17 +443,23 @@ int ss_event_timeline(struct session *ss)
 
 int ss_event_forward(struct session *ss)
 {
+    if (ss->nonfinite) {
+        ss_say(ss, SESSION_NOTE_NOT_FINITE);
+        return -1;
+    }
     if (ss->nsnap > 0 && ss->snapnow + 1 < ss->nsnap) { /* the kept future */
         if (ss_snap_restore(ss, ss->snapnow + 1))
             return -1;
         ss_sample_now(ss);
         return 1;
     }
-    if (event_step(&ss->ev, 1) == 0) {
+    if (event_step(&ss->ev, 1) == 0 && !ss->ev.stop.cause) {
         ss->msg = "no more events";
         return 0;
     }
     ss_ev_moved(ss);
+    if (ss_ev_stopped(ss))
+        return -1;
     ss_sample_now(ss);
     return 1;
 }

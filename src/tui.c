@@ -28,6 +28,7 @@
 #include "term.h"
 #include "text.h"
 #include "view.h"
+#include "words.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -176,6 +177,15 @@ static const char *session_said(struct ui *u)
     case SESSION_NOTE_STOPS_HERE:
         snprintf(u->said, sizeof u->said, "%zu balls: ',' stops here (memory)", b[0]);
         return u->said;
+    case SESSION_NOTE_EVENT_FAULT:
+        return words_event_fault(u->said, sizeof u->said, ss->note_code, b[0], b[1]);
+    case SESSION_NOTE_EVENT_STOP: {
+        static const char pre[] = "not finite: paused (',' back, r reset): ";
+        memcpy(u->said, pre, sizeof pre - 1);
+        words_event_stop(u->said + sizeof pre - 1, sizeof u->said - (sizeof pre - 1),
+                         ss->note_code, b[0], b[1], ss->note_t);
+        return u->said;
+    }
     }
     return "?";
 }

@@ -108,6 +108,12 @@ expect_fail 2 "$msg" "$SPRINGBALL" -H --engine=event -T 1 "$tmp"
 # and the cause, status 1, nothing on standard output.
 printf 'table 800 400\nball 100 200 1 0 1e308 5\nball 300 200 -1 0 1e308 5\n' >"$tmp"
 expect_fail 1 "springball: the state became non-finite (event engine): the collision of balls 1 and 2 at t = 95: their reduced mass m1 m2 / (m1 + m2) overflows (masses too large)" "$SPRINGBALL" -H --engine=event -T 200 "$tmp"
+# ... and the terminal pauses there with the same words (it ran on silently,
+# 'behind: cannot keep 20 t/s', then 'no more events', on 4199e65)
+"$SPRINGBALL" --engine=event --snapshot=100x24 --no-color --keys '<t 120>' "$tmp" >"$out" 2>&1
+check "terminal: the stop in the engine's words" grep -q "not finite: paused (',' back, r reset): the collision of balls 1 and 2 at t = 95: their reduced" "$out"
+"$SPRINGBALL" --engine=event --snapshot=100x24 --no-color --keys "<t 120> ," "$tmp" >"$out" 2>&1
+check "terminal: ',' gets back from the stop" grep -q "^ t 0.00 .* 2 balls  back 0" "$out"
 printf 'table 800 400\nball 100 200 1e308 1e308 1 5\nball 300 200 0 0 1 5\n' >"$tmp"
 "$SPRINGBALL" -H --engine=event -T 1 "$tmp" >"$out" 2>"$err"
 check "speeds of 1e308: status 1" test $? -eq 1

@@ -353,6 +353,39 @@ static void test_event_nan(void)
     session_free(&ss);
 }
 
+/* The event engine's codes reach the front end as notes with scene balls
+ * (counted from 1, whatever the slots' order): a refusal (enum
+ * event_status) and a stop at a result not finite (its struct event_stop),
+ * where the session pauses; ',' gets back, and a run stops there again. */
+static void test_event_codes(void)
+{
+    struct session ss;
+    struct sim s;
+    CHECK(test_load(&s, "table 2000 1000\nrandom 5000 1 1 0 30\n"
+                        "ball 100 200 1 0 1e308 5\nball 300 200 -1 0 1e308 5\n") == 0);
+    CHECK(sim_sort(&s) == 0 && sim_slot(&s, 5000) != 5000);
+    CHECK(session_init(&ss, &s) == 0);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    CHECK(session_advance(&ss, 200, NULL, NULL) == -1);
+    CHECK(ss.nonfinite && ss.note == SESSION_NOTE_EVENT_STOP && !ss.msg);
+    CHECK(ss.note_code == EVENT_SMASS && ss.note_ball[0] == 5001 && ss.note_ball[1] == 5002);
+    CHECK_NEAR(ss.note_t, 95, 1e-9);
+    CHECK(session_forward(&ss) == -1 && ss.note == SESSION_NOTE_NOT_FINITE);
+    CHECK(session_advance(&ss, 300, NULL, NULL) == -1 && ss.note == SESSION_NOTE_NOT_FINITE);
+    CHECK(session_set_restitution(&ss, 0.5) == -1 && ss.note == SESSION_NOTE_NOT_FINITE);
+    CHECK(session_back(&ss) == 0 && !ss.nonfinite && ss.s.t == 0 && sim_finite(&ss.s));
+    CHECK(session_advance(&ss, 200, NULL, NULL) == -1 && ss.note == SESSION_NOTE_EVENT_STOP);
+    CHECK(ss.note_ball[0] == 5001 && ss.note_ball[1] == 5002);
+    session_free(&ss);
+    sim_free(&s);
+
+    CHECK(test_start(&ss, "table 800 400\nfield 0 -1e308\nball 100 100 0 0 1 5\n"
+                          "ball 300 100 0 0 1 5\n") == 0);
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == -1 && ss.engine == SESSION_SPRING);
+    CHECK(ss.note == SESSION_NOTE_EVENT_FAULT && ss.note_code == EVENT_EFIELD && !ss.msg);
+    session_free(&ss);
+}
+
 void test_session(void)
 {
     test_event_nan();
@@ -364,4 +397,5 @@ void test_session(void)
     test_samples();
     test_envelope();
     test_nonfinite();
+    test_event_codes();
 }

@@ -9,6 +9,7 @@
 #include "event.h"
 #include "test.h"
 #include "universe.h"
+#include "words.h"
 
 #include <limits.h>
 #include <math.h>
@@ -522,34 +523,28 @@ static void test_steps_until(void)
     sim_free(&s);
 }
 
-/* The event engine's faults name scene balls, counted from 1, in one
- * wording for every front end, even when the slots are in cell order. */
-static void test_event_fault_text(void)
+/* The event engine's codes in the front end's one wording (words.h), for
+ * -H and the terminal alike; cut to the room given. */
+static void test_words(void)
 {
-    const char *text = "table 2000 1000\nrandom 5000 2.5 1 2 30\n";
-    struct scene sc;
-    struct scene_error err;
-    CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
-    struct sim s;
-    CHECK(scene_to_sim(&sc, &s) == 0 && sim_sort(&s) == 0);
-    CHECK(sim_slot(&s, 10) != 10 && sim_ball(&s, sim_slot(&s, 10)) == 10);
-    struct event_fault f = {sim_slot(&s, 10), sim_slot(&s, 4999)};
-    char buf[128];
-    CHECK(strcmp(event_fault_text(buf, sizeof buf, EVENT_EOVERLAP, &f, &s),
+    char buf[160];
+    CHECK(strcmp(words_event_fault(buf, sizeof buf, EVENT_EOVERLAP, 11, 5000),
                  "event engine: balls 11 and 5000 overlap") == 0);
-    CHECK(strcmp(event_fault_text(buf, sizeof buf, EVENT_EWALL, &f, &s),
+    CHECK(strcmp(words_event_fault(buf, sizeof buf, EVENT_EWALL, 11, 0),
                  "event engine: ball 11 reaches through the wall") == 0);
-    CHECK(strcmp(event_fault_text(buf, sizeof buf, EVENT_ENOMEM, &f, &s),
+    CHECK(strcmp(words_event_fault(buf, sizeof buf, EVENT_ENOMEM, 0, 0),
                  "event engine: out of memory") == 0);
-    CHECK(strcmp(event_fault_text(buf, 12, EVENT_EWALL, &f, &s),
-                 "event engin") == 0);
-    sim_free(&s);
-    scene_free(&sc);
+    CHECK(strcmp(words_event_fault(buf, 12, EVENT_EWALL, 11, 0), "event engin") == 0);
+    CHECK(strcmp(words_event_stop(buf, sizeof buf, EVENT_SBOUNCE, 3, 3, 0.1),
+                 "ball 3's bounce off a wall at t = 0.1: its speed overflows") == 0);
+    CHECK(strcmp(words_event_stop(buf, sizeof buf, EVENT_SIMPULSE, 2, 9, 1e300),
+                 "the collision of balls 2 and 9 at t = 1e+300: the impulse overflows "
+                 "(speeds or masses too large)") == 0);
 }
 
 void test_sim(void)
 {
-    test_event_fault_text();
+    test_words();
     test_exact_time();
     test_steps_until();
     test_paths_bitwise();

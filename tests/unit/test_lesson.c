@@ -7,6 +7,9 @@
  */
 #include "formats.h"
 #include "lesson.h"
+#include "lesson_panel.h"
+#include "screen.h"
+#include "session.h"
 #include "scene.h"
 #include "sim.h"
 #include "test.h"
@@ -325,8 +328,122 @@ static void measuring(void)
     CHECK(strcmp(lesson_quantity_name(&q, b, sizeof b, 1), "\xce\xa3px") == 0);
 }
 
+/* The screen as text, without colours (free it). */
+static char *dump(const struct screen *scr)
+{
+    size_t need = screen_dump(scr, NULL, 0, 0);
+    char *all = malloc(need + 1);
+    if (all)
+        screen_dump(scr, all, need + 1, 0);
+    return all;
+}
+
+/* The lesson panel on a screen of cols x rows: the frame's title with the
+ * step, the text, the question; the answer after reveal, measured; the
+ * rows that do not fit dropped in order (blanks, keys, then text, cut). */
+static void panel(void)
+{
+    const char *text =
+        "lesson Momentum in one dimension\n"
+        "table 800 400\n"
+        "ball 200 200 10 0 1 20\n"
+        "ball 500 200 0 0 3 20\n"
+        "step Unequal masses\n"
+        "say Ball 2 now has three times the mass of ball 1, and it is at rest.\n"
+        "say Predict: does ball 1 stop, go on, or bounce back?\n"
+        "say A third line.\n"
+        "say A fourth line.\n"
+        "say The fifth and last line of the text.\n"
+        "ask What is the total momentum? = px\n"
+        "step Two\n"
+        "say no question here\n";
+    struct lesson ls;
+    struct scene_error err;
+    struct scene sc;
+    if (parse(&ls, text, &err) || lesson_scene(&ls, &sc, &err)) {
+        CHECK(0);
+        return;
+    }
+    struct sim s;
+    struct session ss;
+    struct screen scr;
+    struct front f;
+    memset(&f, 0, sizeof f);
+    f.title = "x";
+    f.speed = 20;
+    f.glyphs = VIEW_BRAILLE;
+    CHECK(scene_to_sim(&sc, &s) == 0);
+    CHECK(session_init(&ss, &s) == 0);
+    sim_free(&s);
+    CHECK(screen_init(&scr, &sc, 2, 0) == 0);
+    struct lesson_view lv = {&ls, 0, 0, 0, 0};
+    CHECK(screen_add_panel(&scr, &lesson_panel_class, &lv) >= 0);
+    CHECK(lesson_view_next(&lv) == LESSON_NEXT_REVEAL);
+    /* 200 x 60: a column beside the table, everything shown */
+    CHECK(screen_layout(&scr, 200, 60, &ss, VIEW_BRAILLE) == 0);
+    CHECK(scr.lay.side.w == LESSON_PANEL_W);
+    screen_draw(&scr, &ss, &f, NULL, 0);
+    char *all = dump(&scr);
+    CHECK(all && strstr(all, "lesson: Momentum in one dimension  step 1/2"));
+    CHECK(all && strstr(all, "Ball 2 now has three times the mass of ball 1, and it is at"));
+    CHECK(all && strstr(all, "The fifth and last line of the text."));
+    CHECK(all && strstr(all, "? What is the total momentum?"));
+    CHECK(all && strstr(all, "(PgDn or A shows the answer)"));
+    CHECK(all && strstr(all, "PgDn l: next"));
+    CHECK(all && !strstr(all, "= 10"));
+    free(all);
+    CHECK(lesson_view_reveal(&lv, &ss) == 1 && lv.fail == LESSON_OK && lv.value == 10);
+    CHECK(lesson_view_next(&lv) == LESSON_NEXT_STEP);
+    screen_draw(&scr, &ss, &f, NULL, 0);
+    all = dump(&scr);
+    CHECK(all && strstr(all, "\xe2\x86\x92 \xce\xa3px = 10.0000"));
+    free(all);
+    /* 80 x 24: a band under the table; what does not fit goes, the
+     * question and its answer stay */
+    CHECK(screen_layout(&scr, 80, 24, &ss, VIEW_BRAILLE) == 0);
+    CHECK(scr.lay.side.w == 0 && scr.lay.bottom.h == 11);
+    screen_draw(&scr, &ss, &f, NULL, 0);
+    all = dump(&scr);
+    CHECK(all && strstr(all, "lesson: Momentum in one dimension  step 1/2"));
+    CHECK(all && strstr(all, "Unequal masses"));
+    CHECK(all && strstr(all, "\xce\xa3px = 10.0000"));
+    CHECK(all && strstr(all, "Predict: does ball 1 stop"));
+    CHECK(all && strstr(all, "PgDn l: next"));
+    free(all);
+    /* 80 x 16: a band of 7 rows; the text is cut, marked */
+    CHECK(screen_layout(&scr, 80, 16, &ss, VIEW_BRAILLE) == 0);
+    CHECK(scr.lay.bottom.h == 7);
+    screen_draw(&scr, &ss, &f, NULL, 0);
+    all = dump(&scr);
+    CHECK(all && strstr(all, "Unequal masses"));
+    CHECK(all && strstr(all, "Predict: does ball 1 stop, go on, or bounce back? \xe2\x80\xa6"));
+    CHECK(all && !strstr(all, "A third line"));
+    CHECK(all && strstr(all, "\xce\xa3px = 10.0000"));
+    free(all);
+    /* ASCII */
+    f.glyphs = VIEW_ASCII;
+    CHECK(screen_layout(&scr, 80, 24, &ss, VIEW_ASCII) == 0);
+    screen_draw(&scr, &ss, &f, NULL, 0);
+    all = dump(&scr);
+    CHECK(all && strstr(all, "-> sum px = 10.0000"));
+    if (all && !strstr(all, "-> sum px = 10.0000"))
+        printf("%s", all);
+    free(all);
+    /* the last step, which asks nothing */
+    lesson_view_goto(&lv, 1);
+    CHECK(lv.step == 1 && !lv.revealed && lesson_view_next(&lv) == LESSON_NEXT_END);
+    CHECK(lesson_view_reveal(&lv, &ss) == 0);
+    lesson_view_goto(&lv, 7);
+    CHECK(lv.step == 1);
+    screen_free(&scr);
+    session_free(&ss);
+    scene_free(&sc);
+    lesson_free(&ls);
+}
+
 void test_lesson(void)
 {
+    panel();
     good_lesson();
     scene_file();
     formats_row();

@@ -376,7 +376,7 @@ static void panel(void)
     CHECK(session_init(&ss, &s) == 0);
     sim_free(&s);
     CHECK(screen_init(&scr, &sc, 2, 0) == 0);
-    struct lesson_view lv = {&ls, 0, 0, 0, 0};
+    struct lesson_view lv = {&ls, 0, 0, 0, 0, NULL, 0, 0};
     CHECK(screen_add_panel(&scr, &lesson_panel_class, &lv) >= 0);
     CHECK(lesson_view_next(&lv) == LESSON_NEXT_REVEAL);
     /* 200 x 60: a column beside the table, everything shown */

@@ -37,6 +37,75 @@ static void ring(struct plot *p, double c, double r, double R, double aspect,
     }
 }
 
+/* The head of an arrow pointing at @p angle (radians, counter-clockwise
+ * from +x): velocity and force an arrow, momentum a hollow triangle; in
+ * ASCII '>' '/' '^'... and '*'. */
+static uint32_t head(int k, double angle, int ascii)
+{
+    static const uint32_t tri[8] = {0x25b7, 0x25f9, 0x25b3, 0x25f8,
+                                    0x25c1, 0x25fa, 0x25bd, 0x25ff};
+    if (k != 1)
+        return view_arrow(angle, ascii ? VIEW_ASCII : VIEW_BRAILLE);
+    if (ascii)
+        return '*';
+    double a = fmod(angle, 2 * SIM_PI);
+    if (a < 0)
+        a += 2 * SIM_PI;
+    return tri[(int)floor(a / (SIM_PI / 4) + 0.5) % 8];
+}
+
+/* The arrow of kind @p k (0 v, 1 p, 2 F) of quantity (qx, qy) at @p per
+ * a cell width, for a ball at grid point (c, r) of radius @p R cell widths:
+ * from just outside its rim, moved @p shift cell widths across its line
+ * (v and p side by side: v to the right of its direction, p to the left), a shaft (p's dashed: two dots on, two off)
+ * and a head glyph in the tip's cell. Shorter than the radius (or than a
+ * cell): a stub of two cells with the value after its head. */
+static void arrow(struct plot *p, double c, double r, double R, double qx, double qy,
+                  double per, double shift, double aspect, int k, int ascii, uint32_t color)
+{
+    double q = hypot(qx, qy), len = q / per;
+    if (!isfinite(c) || !isfinite(r) || !(q > 0) || !isfinite(len) || !(R < 1e6))
+        return;
+    double ux = qx / q, uy = -qy / q; /* in cell widths, rows grow downward */
+    int stub = len < R || len < 1;
+    if (stub)
+        len = 2;
+    double from = R + 0.5;
+    double x0 = c + ux * from - uy * shift, y0 = r + (uy * from + ux * shift) / aspect;
+    double x1 = x0 + ux * len, y1 = y0 + uy * len / aspect;
+    if (k == 2 && !stub) {
+        plot_arrow(p, x0, y0, x1, y1, aspect, color);
+    } else {
+        /* the shaft in dots, up to the head's cell */
+        double dx = 2 * (x1 - x0), dy = 4 * (y1 - y0);
+        int steps = (int)ceil(fmax(fabs(dx), fabs(dy)));
+        if (steps > 100000)
+            return;
+        int hc = (int)floor(x1), hr = (int)floor(y1);
+        for (int i = 0; i <= steps; i++) {
+            double t = steps ? (double)i / steps : 0;
+            double X = 2 * x0 + t * dx, Y = 4 * y0 + t * dy;
+            if ((int)floor(X / 2) == hc && (int)floor(Y / 4) == hr)
+                continue;
+            if (k == 1 && i % 4 >= 2)
+                continue; /* dashed */
+            plot_dotf(p, X, Y, color);
+        }
+        struct plot_cell *h = x1 >= 0 && y1 >= 0 && x1 < p->w && y1 < p->h
+                                  ? plot_at(p, hc, hr) : NULL;
+        if (h) {
+            h->ch = head(k, atan2(qy, qx), ascii);
+            h->color = color;
+        }
+    }
+    if (stub && x1 >= 0 && y1 >= 0 && x1 < p->w && y1 < p->h) {
+        char num[32];
+        snprintf(num, sizeof num, "%.2g", q);
+        int n = (int)strlen(num), hc = (int)floor(x1);
+        plot_text(p, ux >= 0 ? hc + 1 : hc - n, (int)floor(y1), num, color);
+    }
+}
+
 void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s,
                    struct panel_overlay *o, const double *fx, const double *fy)
 {
@@ -50,12 +119,14 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
         double R = b.r * m->sx + 0.75;
         ring(p, c, r, R < 1 ? 1 : R, aspect, PANEL_SELECT);
     }
-    /* arrows: F under p under v */
+    /* arrows: F under p under v, each from the ball's rim */
     double side = m->w < m->h * aspect ? m->w : m->h * aspect;
     double max_cells = side / 4 > 3 ? side / 4 : 3;
     static const unsigned kind[3] = {PANEL_ARROW_V, PANEL_ARROW_P, PANEL_ARROW_F};
     static const uint32_t kcolor[3] = {PANEL_V, PANEL_P, PANEL_F};
-    static const char *const kname[3] = {"v", "p", "F"};
+    /* v and p of one ball side by side when both are on, so that equal
+     * ones are both seen */
+    int both = (o->arrows & PANEL_ARROW_V) && (o->arrows & PANEL_ARROW_P);
     for (int k = 2; k >= 0; k--) {
         if (!(o->arrows & kind[k]) || (k == 2 && (!fx || !fy)))
             continue;
@@ -83,7 +154,8 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 continue;
             double c, r;
             view_to_grid(m, b.x, b.y, &c, &r);
-            plot_arrow(p, c, r, c + qx / per, r - qy / per / aspect, aspect, kcolor[k]);
+            double shift = both && k < 2 && b.m > 0 ? (k == 0 ? 1 : -1) : 0;
+            arrow(p, c, r, b.r * m->sx, qx, qy, per, shift, aspect, k, o->ascii, kcolor[k]);
         }
     }
     if (o->numbers) {
@@ -115,17 +187,21 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 plot_text(p, (int)floor(c), (int)floor(r), o->ascii ? "+" : "⊕", PANEL_CM);
         }
     }
-    /* the legend, on the frame's bottom line */
+    /* the legend, on the frame's bottom line: each kind's head and name */
     int col = m->left + 1, row = m->top + m->h;
     if (row >= m->rows)
         row = m->rows - 1;
+    static const char *const uname[3] = {"\u2192 v", "\u25b7 p", "F"};
+    static const char *const aname[3] = {"> v", "* p", "F"};
     for (int k = 0; k < 3; k++) {
         if (!(o->arrows & kind[k]) || !(o->scale[k].per_cell > 0) ||
             (k == 2 && (!fx || !fy)))
             continue;
         char buf[48];
-        snprintf(buf, sizeof buf, " %s %.3g/cell ", kname[k], o->scale[k].per_cell);
-        if (col + (int)strlen(buf) > m->left + m->w)
+        snprintf(buf, sizeof buf, " %s %.3g/cell ", o->ascii ? aname[k] : uname[k],
+                 o->scale[k].per_cell);
+        int w = (int)strlen(buf) - (o->ascii || k == 2 ? 0 : 2); /* the head: 3 bytes, 1 cell */
+        if (col + w > m->left + m->w)
             break;
         col = plot_text(p, col, row, buf, kcolor[k]);
     }
@@ -207,6 +283,12 @@ static void overlay_draw(void *self, const struct panel_area *a)
             for (int i = 0; i < p.w; i++) {
                 const struct plot_cell *c = &p.cell[j * p.w + i];
                 if (!c->ch)
+                    continue;
+                /* the balls are drawn over everything but their numbers
+                 * and the centre of mass */
+                uint32_t vch, vcolor;
+                if (c->color != PANEL_TEXT && c->color != PANEL_CM &&
+                    view_glyph(a->v, j * m->cols + i, &vch, &vcolor) == VIEW_BALL)
                     continue;
                 const struct screen_cell *under = screen_at(a->scr, a->r.x + i, a->r.y + j);
                 if (!under)

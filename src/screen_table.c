@@ -204,8 +204,11 @@ void screen_draw_arrow(struct screen *scr, struct session *ss, const struct fron
         }
     }
     int x = t.x + (int)floor(c1), y = t.y + (int)floor(r1);
-    if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1)
-        screen_put(scr, x, y, ascii ? '+' : 0x25c6, fg, SCREEN_BOLD); /* the handle */
+    uint32_t ch, color; /* the handle, never over a ball */
+    if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1 &&
+        view_glyph(&scr->v, (int)floor(r1) * scr->v.map.cols + (int)floor(c1), &ch, &color) !=
+            VIEW_BALL)
+        screen_put(scr, x, y, ascii ? '+' : 0x25c6, fg, SCREEN_BOLD);
 }
 
 /* The ':' command line on the status row, its cursor in reverse video. */

@@ -239,6 +239,17 @@ static void ball_dot(struct view *v, long X, long Y, uint32_t color, int layer)
     c->layer = (uint8_t)layer;
 }
 
+/* 1 when a ball of this frame is in grid cell (i, j) (a disc, or a ball
+ * drawn as a point): the aim mark leaves it alone. */
+static int has_ball(struct view *v, int i, int j)
+{
+    const struct view_map *m = &v->map;
+    if (i < m->left || i >= m->left + m->w || j < m->top || j >= m->top + m->h)
+        return 0;
+    const struct view_cell *c = &v->cell[j * m->cols + i];
+    return c->stamp == v->stamp && (c->layer == VIEW_BALL || c->small);
+}
+
 static void ball_char(struct view *v, int i, int j, uint32_t ch, uint32_t color, int layer)
 {
     struct view_cell *c = touch(v, i, j);
@@ -500,12 +511,15 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
         /* Every other dot from just outside the ball up to the arrow. */
         for (double d = rc + 0.5; d < tip - 0.6; d += 0.5) {
             double gc = c + ux * d, gr = rr + uy * d / m->aspect;
-            ball_dot(v, lattice(floor(2 * gc)), lattice(floor(4 * gr)), color, VIEW_MARK);
+            long X = lattice(floor(2 * gc)), Y = lattice(floor(4 * gr));
+            if (X >= 0 && Y >= 0 && !has_ball(v, (int)(X / 2), (int)(Y / 4)))
+                ball_dot(v, X, Y, color, VIEW_MARK);
         }
     }
     double gc = c + ux * tip, gr = rr + uy * tip / m->aspect;
-    ball_char(v, (int)lattice(floor(gc)), (int)lattice(floor(gr)), view_arrow(angle, v->glyphs), color,
-              VIEW_MARK);
+    int i = (int)lattice(floor(gc)), j = (int)lattice(floor(gr));
+    if (!has_ball(v, i, j))
+        ball_char(v, i, j, view_arrow(angle, v->glyphs), color, VIEW_MARK);
 }
 
 /* Settles the point-sized balls of the cells of this frame: their dots,

@@ -20,12 +20,23 @@ field() { sed -n "s/.*$1 \([-0-9.e+]*\).*/\1/p" | head -n 1; }
 # braille cells in the table (rows 2 to 22 at 80x24)
 braille() { snap "$@" | sed -n 2,22p | LC_ALL=C grep -o "$(printf '\342[\240-\243][\200-\277]')" | wc -l; }
 
-# --- v p f: arrows from the balls' centres, one scale per kind in a legend ---
-check "v: the velocity legend on the table's frame" has '└─ v 1/cell ─' --keys='v'
+# --- v p f: arrows from the balls' rims, one scale per kind in a legend ---
+check "v: the velocity legend on the table's frame" has '└─ → v 1/cell ─' --keys='v'
 check "v: arrows drawn" [ "$(braille --keys='v')" -gt "$(braille)" ]
 check "v twice: off" hasnt 'v [0-9.]+/cell' --keys='v v'
-check "p: the momentum legend" has '─ p 1/cell ─' --keys='p'
-check "v p: both legends" has '─ v 1/cell  p 1/cell ─' --keys='v p'
+check "p: the momentum legend" has '─ ▷ p 1/cell ─' --keys='p'
+check "v p: both legends" has '─ → v 1/cell  ▷ p 1/cell ─' --keys='v p'
+# issue 26.4: v and p told apart when equal (the unequal pair's 1 kg ball
+# at 10: p = m v), by their heads (→ ▷; > * in ASCII) and shafts, side by side
+check "v p: both heads on the table" sh -c "$SB --snapshot --no-color --keys='v p' scenes/unequal.scene | sed -n 2,22p | grep -q '→' && $SB --snapshot --no-color --keys='v p' scenes/unequal.scene | sed -n 2,22p | grep -q '▷'"
+check "v p in ASCII: heads > and *, legend" sh -c "$SB --snapshot --no-color --ascii --keys='v p' scenes/unequal.scene >\"\$0\" && sed -n 2,22p \"\$0\" | grep -q '[*]' && sed -n 2,22p \"\$0\" | grep -q '>' && grep -q -- '- > v 1/cell  [*] p 1/cell -' \"\$0\"" "$tmpd/ascii.txt"
+# balls over arrows: an arrow through a ball leaves its cells as they were
+printf 'table 800 400\nball 200 200 40 0 1 20\nball 300 200 0 0 1 20\n' >"$tmpd/cross.scene"
+snap "$tmpd/cross.scene" | sed -n 12,13p >"$tmpd/cross0"
+check "v: a ball under an arrow keeps its cells" sh -c 'grep -q "⢠⣶⣶⣦" "$0" && grep -q "⠘⠿⠿⠟" "$0" && snap() { "$1" --snapshot --no-color --keys="v p" "$2"; } && snap "$1" "$2" | sed -n 12,13p | grep -q "⢠⣶⣶⣦" && snap "$1" "$2" | sed -n 12,13p | grep -q "⠘⠿⠿⠟"' "$tmpd/cross0" "$SB" "$tmpd/cross.scene"
+# a short arrow: a stub past the rim with its value (0.5 at 1 a cell)
+printf 'table 800 400\nball 200 200 10 0 1 40\nball 600 200 0 0.5 1 40\n' >"$tmpd/slow.scene"
+check "v: an arrow shorter than the radius is a stub with its value" has '↑0\.5' --keys='v' "$tmpd/slow.scene"
 # a force only in a contact: the head-on pair at its deepest overlap
 check "f: no force arrows apart" hasnt 'F [0-9.]+/cell' --keys='f' scenes/headon.scene
 check "f: the force legend in the contact" has '─ F [0-9.]+/cell ─' --keys='f ] .*10' scenes/headon.scene

@@ -3,8 +3,10 @@
  * rows are the values of the state, the totals row their sum, the
  * selected ball's row is marked and scrolled into view, its contacts are
  * listed with lab_contacts' numbers; the plots over time and the speeds
- * panel; the overlay's arrows start at the ball's centre with the length
- * their scale gives, keep the scale while stepping, and carry a legend;
+ * panel; the overlay's arrows start past the ball's rim with the length
+ * their scale gives (a stub with the value when shorter than the radius),
+ * keep the scale while stepping, v and p told apart by their heads and
+ * shafts and drawn side by side, and carry a legend;
  * numbers, the centre of mass, the ASCII fallback.
  */
 #include "panel.h"
@@ -248,37 +250,84 @@ static void test_overlay(void)
     CHECK(o.scale[0].per_cell == 1);
     double c, r;
     view_to_grid(&v.map, 400, 200, &c, &r);
-    int y = (int)floor(4 * r), x0 = (int)floor(2 * c);
-    /* from the centre, 10 cells (20 dots) to the right */
+    /* the ball is R = 20 * 78 / 800 = 1.95 cells wide a side: the arrow
+     * starts half a cell past its rim and is 10 cells long, its head '→'
+     * in the tip's cell; no dot inside the ball */
+    double R = 20 * v.map.sx, from = c + R + 0.5;
+    int y = (int)floor(4 * r), xs = (int)ceil(2 * from), hc = (int)floor(from + 10);
     int ok = 1;
-    for (int x = x0; x <= x0 + 20; x++)
+    for (int x = xs; x < 2 * hc; x++)
         ok &= dot_at(&p, x, y);
     CHECK(ok);
-    CHECK(!dot_at(&p, x0 + 21, y) && !dot_at(&p, x0 - 1, y));
+    for (int x = (int)floor(2 * (c - R)); x <= (int)floor(2 * (c + R)); x++)
+        CHECK(!dot_at(&p, x, y));
+    CHECK(p.cell[(int)r * 80 + hc].ch == 0x2192 && p.cell[(int)r * 80 + hc].color == PANEL_V);
+    CHECK(p.cell[(int)r * 80 + hc + 1].ch == 0);
     /* the ball at rest has no arrow */
     view_to_grid(&v.map, 100, 100, &c, &r);
     CHECK(p.cell[(int)r * 80 + (int)c].ch == 0);
-    /* the legend on the frame's bottom line */
-    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   v 1/cell") == 0);
+    /* the legend on the frame's bottom line: the head, the name, the scale */
+    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   \u2192 v 1/cell") == 0);
     /* the scale is kept while the speed falls: half the length */
     s.vx[sim_slot(&s, 0)] = 5;
     p = grid(80, 24);
     panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    view_to_grid(&v.map, 400, 200, &c, &r);
     CHECK(o.scale[0].per_cell == 1);
-    CHECK(dot_at(&p, x0 + 10, y) && !dot_at(&p, x0 + 11, y));
-    /* and changed when it no longer fits */
+    CHECK(p.cell[(int)r * 80 + (int)floor(from + 5)].ch == 0x2192);
+    /* and changed when it no longer fits: 30 at 5 a cell, 6 cells */
     s.vx[sim_slot(&s, 0)] = 30;
     p = grid(80, 24);
     panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
     CHECK(o.scale[0].per_cell == 5);
-    CHECK(dot_at(&p, x0 + 12, y) && !dot_at(&p, x0 + 13, y));
+    CHECK(p.cell[(int)r * 80 + (int)floor(from + 6)].ch == 0x2192);
+    /* shorter than its radius: a stub of two cells and the value */
+    s.vx[sim_slot(&s, 0)] = 10;
+    s.vy[sim_slot(&s, 1)] = -0.5;
+    lab_scale_reset(&o.scale[0]);
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    CHECK(o.scale[0].per_cell == 1);
+    s.vx[sim_slot(&s, 0)] = 5;
+    view_to_grid(&v.map, 100, 100, &c, &r);
+    int hr = (int)floor(r + (R + 0.5 + 2) / 2);
+    CHECK(p.cell[hr * 80 + (int)floor(c)].ch == 0x2193);
+    CHECK(strstr(row_text(&p, hr), "\u2193" "0.5") != NULL);
+    s.vy[sim_slot(&s, 1)] = 0;
 
-    /* force arrows need the forces; momentum arrows m v */
+    /* force arrows need the forces; momentum arrows m v: dashed, their
+     * head a hollow triangle */
     o.arrows = PANEL_ARROW_F | PANEL_ARROW_P;
+    lab_scale_reset(&o.scale[1]); /* as the key does */
     p = grid(80, 24);
     panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
     CHECK(o.scale[2].per_cell == 0 && o.scale[1].per_cell > 0);
-    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   p 5/cell") == 0);
+    /* p = 5 fits 11 cells at 0.5 a cell: 10 cells */
+    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   \u25b7 p 0.5/cell") == 0);
+    view_to_grid(&v.map, 400, 200, &c, &r);
+    y = (int)floor(4 * r);
+    CHECK(p.cell[(int)r * 80 + hc].ch == 0x25b7);
+    int on = 0, off = 0;
+    for (int x = xs; x < 2 * hc; x++)
+        dot_at(&p, x, y) ? on++ : off++;
+    CHECK(on >= 7 && off >= 7);
+    /* v and p together, equal (m = 1): side by side, both heads seen */
+    o.arrows = PANEL_ARROW_V | PANEL_ARROW_P;
+    lab_scale_reset(&o.scale[0]);
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    int heads = 0, tris = 0;
+    for (int i = 0; i < 80 * 24; i++) {
+        heads += p.cell[i].ch == 0x2192 && p.cell[i].color == PANEL_V;
+        tris += p.cell[i].ch == 0x25b7 && p.cell[i].color == PANEL_P;
+    }
+    CHECK(heads == 2 && tris == 2); /* one on the table, one in the legend */
+    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   \u2192 v 0.5/cell  \u25b7 p 0.5/cell") == 0);
+    o.ascii = 1;
+    p = grid(80, 24);
+    panel_overlay(&p, &v.map, &s, &o, NULL, NULL);
+    CHECK(strcmp(row_text(&p, v.map.top + v.map.h), "   > v 0.5/cell  * p 0.5/cell") == 0);
+    o.ascii = 0;
 
     /* numbers, the ring, the centre of mass at (250, 150) */
     o.arrows = 0;

@@ -7,8 +7,11 @@
 #include "view.h"
 #include "test.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define SIM_PI_TEST 3.14159265358979323846
 
 /* The glyph at column i, row j. */
 static uint32_t glyph_at(const struct view *v, int i, int j, int *layer, uint32_t *color)
@@ -295,6 +298,41 @@ static void test_rim_and_mark(void)
     }
     CHECK(found == 1);
     view_free(&v);
+    /* The mark never paints over a ball (issue 26.4: the aim arrow turned
+     * half of the ball it pointed at the cue's colour): a ball of colour 3
+     * right where the mark goes keeps every cell, in braille and ASCII. */
+    for (int g = 0; g < 2; g++) {
+        view_init(&v);
+        CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_BOX,
+                          g ? VIEW_ASCII : VIEW_BRAILLE) == 0);
+        view_begin(&v);
+        view_ball(&v, 400, 200, 12, 5);
+        view_ball(&v, 440, 200, 16, 3);
+        view_ball(&v, 395, 180, 0.5, 4); /* a point-sized one above it */
+        view_end(&v);
+        uint32_t before[102 * 34], ch, c2;
+        for (int idx = 0; idx < 102 * 34; idx++) {
+            int layer = view_glyph(&v, idx, &before[idx], &c2);
+            before[idx] = layer == VIEW_BALL ? before[idx] ^ c2 << 24 : 0;
+        }
+        view_begin(&v);
+        view_ball(&v, 400, 200, 12, 5);
+        view_ball(&v, 440, 200, 16, 3);
+        view_ball(&v, 395, 180, 0.5, 4);
+        view_mark(&v, 400, 200, 12, 0, 5);
+        view_mark(&v, 400, 200, 12, SIM_PI_TEST / 2, 5);
+        view_end(&v);
+        int kept = 1, marks = 0;
+        for (int idx = 0; idx < 102 * 34; idx++) {
+            int layer = view_glyph(&v, idx, &ch, &c2);
+            marks += layer == VIEW_MARK;
+            if (before[idx])
+                kept &= layer == VIEW_BALL && (ch ^ c2 << 24) == before[idx];
+        }
+        CHECK(kept);
+        CHECK(marks >= 1);
+        view_free(&v);
+    }
 }
 
 /* A label (a universe's body): its characters from the cell of its point,

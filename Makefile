@@ -41,8 +41,10 @@ CORE   = sim grid contact gravity event_time event_queue event_cells event_predi
 PURE   = bigmem text words scene_gen traj scene universe particles formats view palette palette_label screen screen_text screen_line screen_table screen_help script numfmt record export recording plot lab lab_contact panel panel_values panel_plot panel_overlay panel_status panel_split labscreen command
 # Lessons (issue 31): the format and the panel.
 PURE  += lesson lesson_panel
+# The front end's new files under the first free number (w and R).
+PURE  += files
 # The front end and the entry point.
-FRONT  = main tui term replay
+FRONT  = main app actions edit front term replay
 # The only modules that include curses (tests/house.sh checks it); they
 # alone are compiled with the curses flags.
 TERMINAL = term

@@ -19,7 +19,7 @@
 #include "scene.h"
 #include "sim.h"
 #include "text.h"
-#include "tui.h"
+#include "front.h"
 #include "words.h"
 
 #include <errno.h>

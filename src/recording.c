@@ -4,65 +4,50 @@
  */
 #include "recording.h"
 
+#include "files.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* The most numbers tried before giving up on finding free names. */
-#define RECORDING_TRIES 10000
-
 int recording_start(struct recording *r, const char *prefix, struct session *ss,
                     char *msg, size_t msgsize)
 {
-    /* the numbers go on from the last recording's: R a thousand times
-     * does not search from 1 each time */
+    /* the numbers go on from the last recording's */
     int from = r->next > 1 ? r->next : 1;
     memset(r, 0, sizeof *r);
     r->next = from;
-    for (int n = from; n < from + RECORDING_TRIES; n++) {
-        snprintf(r->traj_name, sizeof r->traj_name, "%s-%d.xyz", prefix, n);
-        snprintf(r->series_name, sizeof r->series_name, "%s-%d.csv", prefix, n);
-        /* "x": create, never overwrite (C11); a name taken goes on to n+1. */
-        FILE *ft = fopen(r->traj_name, "wx");
-        if (!ft) {
-            if (errno == EEXIST)
-                continue;
-            snprintf(msg, msgsize, "cannot record: %s: %s", r->traj_name, strerror(errno));
-            return -1;
-        }
-        FILE *fs = fopen(r->series_name, "wx");
-        if (!fs) {
-            int e = errno;
-            fclose(ft);
-            remove(r->traj_name);
-            if (e == EEXIST)
-                continue;
-            snprintf(msg, msgsize, "cannot record: %s: %s", r->series_name, strerror(e));
-            return -1;
-        }
-        if (record_attach(&r->traj, ft) || record_attach(&r->series, fs)) {
-            record_close(&r->traj);
-            fclose(ft);
-            fclose(fs);
-            remove(r->traj_name);
-            remove(r->series_name);
-            snprintf(msg, msgsize, "cannot record: out of memory");
-            return -1;
-        }
-        /* The streams are ours: record_close leaves them open, and
-         * recording_stop closes them. */
-        r->on = 1;
-        r->next = n + 1;
-        record_series_header(&r->series, &ss->s.p, 0);
-        r->version = ss->version - 1; /* the state now is the first frame */
-        snprintf(msg, msgsize, "recording to %s and %s (R stops)", r->traj_name,
-                 r->series_name);
-        return recording_frame(r, ss);
+    static const char *const ext[2] = {".xyz", ".csv"};
+    char *const names[2] = {r->traj_name, r->series_name};
+    FILE *fp[2];
+    int failed;
+    if (files_create(prefix, ext, 2, 0, &r->next, fp, names, sizeof r->traj_name, &failed)) {
+        if (errno == EEXIST)
+            snprintf(msg, msgsize, "cannot record: %s-%d to -%d are all taken", prefix,
+                     from, from + FILES_TRIES - 1);
+        else
+            snprintf(msg, msgsize, "cannot record: %s: %s", names[failed], strerror(errno));
+        return -1;
     }
-    snprintf(msg, msgsize, "cannot record: %s-%d to -%d are all taken", prefix,
-             from, from + RECORDING_TRIES - 1);
-    return -1;
+    FILE *ft = fp[0], *fs = fp[1];
+    if (record_attach(&r->traj, ft) || record_attach(&r->series, fs)) {
+        record_close(&r->traj);
+        fclose(ft);
+        fclose(fs);
+        remove(r->traj_name);
+        remove(r->series_name);
+        snprintf(msg, msgsize, "cannot record: out of memory");
+        return -1;
+    }
+    /* The streams are ours: record_close leaves them open, and
+     * recording_stop closes them. */
+    r->on = 1;
+    record_series_header(&r->series, &ss->s.p, 0);
+    r->version = ss->version - 1; /* the state now is the first frame */
+    snprintf(msg, msgsize, "recording to %s and %s (R stops)", r->traj_name,
+             r->series_name);
+    return recording_frame(r, ss);
 }
 
 int recording_frame(struct recording *r, struct session *ss)

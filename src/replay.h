@@ -5,7 +5,7 @@
 #ifndef REPLAY_H
 #define REPLAY_H
 
-#include "tui.h"
+#include "front.h"
 
 /// What the command line asked of a replay.
 struct replay_options {

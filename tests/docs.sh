@@ -1,14 +1,14 @@
 #!/bin/sh
 # docs.sh - the man page is the reference: every long option that
 # `springball --help` prints, every key of the terminal's key tables
-# (src/tui.c: bindings, replay_bindings) and every scene directive (src/scene.c:
+# (src/front.c: bindings, replay_bindings) and every scene directive (src/scene.c:
 # directives) appears in man/springball.1; README.md's screenshot is current.
 # Each failure names what is missing.
 # MAN and TUI_SRC, SCENE_SRC may point elsewhere (the suite's own check does).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 MAN=${MAN:-man/springball.1}
-TUI_SRC=${TUI_SRC:-src/tui.c}
+TUI_SRC=${TUI_SRC:-src/front.c}
 SCENE_SRC=${SCENE_SRC:-src/scene.c}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -32,7 +32,7 @@ sed -n '/^\.SH KEYS/,/^\.SH LIVE EDITS/p' "$MAN" |
 plain "$tmp/tags.roff" | sed -e 's/^\.B[IR]* //' -e 's/, / /g' -e 's/ \/ / /g' |
     tr ' ' '\n' | sed '/^$/d' | sort -u >"$tmp/tags"
 check "the KEYS section has tags" test -s "$tmp/tags"
-sed -n 's/^ *{[^"]*k_[a-z_]*, "\([^"]*\)", ".*/\1/p' "$TUI_SRC" | grep -v 'k_replay_refuse' |
+sed -n 's/^ *{[^"]*, [A-Za-z_]*, "\([^"]*\)", ".*/\1/p' "$TUI_SRC" | grep -v "actions_replay_refuse" |
     tr ' ' '\n' | sed '/^$/d' | sort -u >"$tmp/keys"
 check "the key tables have labels" test "$(wc -l <"$tmp/keys")" -gt 20
 while read -r k; do

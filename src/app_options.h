@@ -1,13 +1,13 @@
 /*
- * tui.h - the terminal front end: the entry points main.c calls.
+ * app_options.h - the options of the terminal front end (see springball(1)),
+ * as main.c fills them from the command line.
  */
-#ifndef TUI_H
-#define TUI_H
+#ifndef APP_OPTIONS_H
+#define APP_OPTIONS_H
 
 /// The longest --save-to name (w adds "-N" before its extension).
 #define SAVE_TO_MAX 4000
 
-struct scene;
 struct traj;
 
 /// Options of the terminal front end (see springball(1)).
@@ -34,22 +34,5 @@ struct ui_options {
 
 /// The defaults above.
 void ui_default_options(struct ui_options *o);
-
-/// Runs the live view of @p sc (named @p name in the title line) until the
-/// user quits, a signal arrives, the terminal goes away or the duration is
-/// over. Standard output must be a terminal; keys come from standard
-/// input, or from /dev/tty when standard input is not a terminal (a scene
-/// read from a pipe). The key script of o->keys plays as a demo.
-/// @return the exit status: 0 on a normal quit, 1 when the terminal is
-/// lost or memory is short, 2 when the terminal cannot be used (TERM dumb,
-/// unset) or the key script is bad, 128 + N after signal N (SIGINT,
-/// SIGTERM, SIGHUP, SIGQUIT), with the terminal restored on every path.
-int ui_run(const struct scene *sc, const char *name, const struct ui_options *o);
-
-/// --snapshot: plays o->keys against the simulated clock without a
-/// terminal and prints the screen of o->snap_cols x o->snap_rows to
-/// standard output as UTF-8 text (ANSI colours unless o->no_color or
-/// NO_COLOR). @return 0, 1 (memory, write error) or 2 (a bad key script).
-int ui_snapshot(const struct scene *sc, const char *name, const struct ui_options *o);
 
 #endif

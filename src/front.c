@@ -1,0 +1,490 @@
+/*
+ * front.c - the terminal front end's entry points (see front.h): the key
+ * table with its help, the one key-script player of --keys (live and
+ * --snapshot), --snapshot and the frame loop. The terminal is term.c's;
+ * what the keys do, actions.c's and edit.c's.
+ */
+#ifndef _XOPEN_SOURCE
+#define _XOPEN_SOURCE 700
+#endif
+#include "front.h"
+
+#include "actions.h"
+#include "app.h"
+#include "edit.h"
+#include "script.h"
+#include "term.h"
+#include "view.h"
+
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEY_CTRL_L 12
+
+/* Milliseconds to wait for @p seconds, rounded up, in [0, one hour]: a wait
+ * of any length (a script's <t 1e300>, an infinite one) is a poll that
+ * sleeps; the loop wakes at most hourly to look again. */
+static int ms_until(double seconds)
+{
+    double ms = ceil(seconds * 1000);
+    if (!(ms > 0)) /* also NaN */
+        return 0;
+    return ms < 3600e3 ? (int)ms : 3600000;
+}
+
+/* The terminal's size, and the screen laid out again for it. */
+static void relayout(struct ui *u)
+{
+    if (u->live)
+        term_size(&u->cols, &u->rows);
+    app_relayout(u);
+}
+
+static void resize(struct ui *u, int key)
+{
+    (void)key;
+    relayout(u);
+}
+
+/*
+ * The key table: every key the program knows, in the order the help
+ * lists them. A key whose help is NULL shares the entry above (K next to
+ * k). Add a key by adding a row.
+ */
+static const struct binding {
+    int key;
+    void (*fn)(struct ui *, int key);
+    const char *label; /* as the help shows it */
+    const char *help;
+} bindings[] = {
+    {' ', actions_pause, "space", "pause / resume"},
+    {'.', actions_step, ".", "one step forward (pauses); event mode: one event"},
+    {',', actions_back, ",", "one step back (pauses); '.' replays kicks and changes"},
+    {'r', actions_reset, "r", "reset the scene (',' stops there)"},
+    {'k', actions_param, "k K", "stiffness k down / up (x1.25)"},
+    {'K', actions_param, NULL, NULL},
+    {'d', actions_param, "d D", "time step dt down / up (x1.25)"},
+    {'D', actions_param, NULL, NULL},
+    {'-', actions_speed, "- +", "speed down / up (x2)"},
+    {'+', actions_speed, NULL, NULL},
+    {'=', actions_speed, NULL, NULL},
+    {APP_KEY_LEFT, actions_aim, "arrows", "aim the cue ball (5 degrees a press)"},
+    {APP_KEY_RIGHT, actions_aim, NULL, NULL},
+    {APP_KEY_UP, actions_aim, NULL, NULL},
+    {APP_KEY_DOWN, actions_aim, NULL, NULL},
+    {'\r', actions_kick, "enter", "kick: the cue ball leaves along the aim at the kick speed"},
+    {'\n', actions_kick, NULL, NULL},
+    {'<', actions_kick_speed, "< >", "kick speed down / up (x1.25)"},
+    {'>', actions_kick_speed, NULL, NULL},
+    {'\t', actions_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
+    {APP_KEY_BTAB, actions_cue, NULL, NULL},
+    {APP_KEY_MOUSE, NULL, "click M", "select, kick toward; drag a ball, its arrow; wheel; M: off"},
+    {'a', edit_add, "a x h w :", "add, remove, pusher, save; ':' a scene line or m r v x del"},
+    {'x', edit_delete, NULL, NULL},
+    {APP_KEY_DELETE, edit_delete, NULL, NULL},
+    {'h', edit_pusher, NULL, NULL},
+    {'w', edit_save, NULL, NULL},
+    {':', edit_prompt, NULL, NULL},
+    {'M', actions_mouse, NULL, NULL},
+    {'t', actions_trails, "t", "trails on / off"},
+    {'m', actions_engine, "m", "engine: springs / exact events"},
+    {'g', actions_gravity, "g", "gravity on / off"},
+    {'R', actions_record, "R", "record the states shown to springball-N.xyz, .csv / stop"},
+    {KEY_CTRL_L, actions_redraw, "C-l", "redraw the screen"},
+    {'?', actions_help, NULL, NULL}, /* the title line says "? help" */
+    {'q', actions_quit, "q Esc", "quit"},
+    {27, actions_quit, NULL, NULL},
+    {'v', actions_lab, "v p f", "velocity / momentum / force arrows on / off"},
+    {'p', actions_lab, NULL, NULL},
+    {'f', actions_lab, NULL, NULL},
+    {'c', actions_lab, "c", "centre of mass (its path with the trails)"},
+    {'n', actions_lab, "n", "ball numbers"},
+    {'i', actions_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts (wheel, PgUp, PgDn scroll)"},
+    {APP_KEY_PGUP, actions_lab, NULL, NULL},
+    {APP_KEY_PGDN, actions_lab, NULL, NULL},
+    {'P', actions_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
+    {']', actions_contact, "] [", "step to the next / previous contact event (springs)"},
+    {'[', actions_contact, NULL, NULL},
+    {'e', actions_restitution, "e E", "restitution down / up 0.1 (both engines)"},
+    {'E', actions_restitution, NULL, NULL},
+    {'b', actions_border, "b", "border: spring walls, hard walls, no walls"},
+    {'1', actions_line, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)"},
+    {'V', actions_reverse, "V", "reverse time: every velocity turned around, the run retraces its path"},
+    {'s', actions_lab, "s", "split: the spring and the event engine side by side, time-locked"},
+    {APP_KEY_RESIZE, resize, NULL, NULL},
+};
+
+#define NBINDINGS (sizeof bindings / sizeof *bindings)
+
+static struct screen_help help[NBINDINGS + 32];
+static size_t nhelp;
+
+/* The keys of a replay, in the order of its help. */
+static const struct binding replay_bindings[] = {
+    {' ', actions_replay_move, "space", "play / pause (the last frame: from the first)"},
+    {'.', actions_replay_move, ". ,", "one frame forward / back (pauses)"},
+    {',', actions_replay_move, NULL, NULL},
+    {']', actions_replay_move, "] [", "ten frames forward / back"},
+    {'[', actions_replay_move, NULL, NULL},
+    {'r', actions_replay_move, "r", "the first frame"},
+    {'-', actions_speed, "- +", "speed down / up (x2): frames follow the recorded time"},
+    {'+', actions_speed, NULL, NULL},
+    {'=', actions_speed, NULL, NULL},
+    {'w', actions_replay_save, "w", "save this frame as a scene that runs on"},
+    {'\t', actions_cue, "tab S-tab", "next / previous ball, selected"},
+    {APP_KEY_BTAB, actions_cue, NULL, NULL},
+    {APP_KEY_MOUSE, NULL, "click M", "select a ball; wheel; M: mouse off"},
+    {'M', actions_mouse, NULL, NULL},
+    {'t', actions_trails, "t", "trails on / off"},
+    {'v', actions_lab, "v p c", "velocity / momentum arrows, centre of mass"},
+    {'p', actions_lab, NULL, NULL},
+    {'c', actions_lab, NULL, NULL},
+    {'n', actions_lab, "n", "ball numbers"},
+    {'i', actions_lab, "i", "values panel of the frame (PgUp, PgDn scroll)"},
+    {APP_KEY_PGUP, actions_lab, NULL, NULL},
+    {APP_KEY_PGDN, actions_lab, NULL, NULL},
+    {'P', actions_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},
+    {'R', actions_record, "R", "record the frames shown to springball-N.xyz, .csv / stop"},
+    {KEY_CTRL_L, actions_redraw, "C-l", "redraw the screen"},
+    {'?', actions_help, NULL, NULL},
+    {'q', actions_quit, "q Esc", "quit"},
+    {27, actions_quit, NULL, NULL},
+    {APP_KEY_RESIZE, resize, NULL, NULL},
+    {0, actions_replay_refuse, "k d e b g m s f", "a: x h : enter arrows: " ACTIONS_REPLAY_NO_SIM},
+};
+
+#define NREPLAY (sizeof replay_bindings / sizeof *replay_bindings)
+
+static void replay_key(struct ui *u, int key)
+{
+    for (size_t i = 0; i + 1 < NREPLAY; i++)
+        if (replay_bindings[i].fn && replay_bindings[i].key == key) {
+            replay_bindings[i].fn(u, key);
+            return;
+        }
+    /* a key of the live program that needs a simulation */
+    for (size_t i = 0; i < NBINDINGS; i++)
+        if (bindings[i].key == key) {
+            actions_replay_refuse(u, key);
+            return;
+        }
+}
+
+static void help_fill(int replay)
+{
+    nhelp = 0;
+    const struct binding *b = replay ? replay_bindings : bindings;
+    size_t n = replay ? NREPLAY : NBINDINGS;
+    for (size_t i = 0; i < n; i++)
+        if (b[i].help)
+            help[nhelp++] = (struct screen_help){b[i].label, b[i].help};
+}
+
+static void handle_key(struct ui *u, int key)
+{
+    if (u->prompting && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
+        edit_prompt_key(u, key);
+        return;
+    }
+    if (key != APP_KEY_MOUSE && u->drag == DRAG_NONE)
+        session_gesture(&u->ss, 0);
+    if (u->f.help && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
+        /* The help is open: space turns the page, any other key closes. */
+        if (key == ' ' && u->f.help < u->scr.help_pages) {
+            u->f.help++;
+        } else {
+            u->f.help = 0;
+            app_resume_clock(u);
+        }
+        return;
+    }
+    if (u->tr) {
+        replay_key(u, key);
+        return;
+    }
+    for (size_t i = 0; i < NBINDINGS; i++)
+        if (bindings[i].fn && bindings[i].key == key) {
+            bindings[i].fn(u, key);
+            return;
+        }
+    /* Unknown keys do nothing. */
+}
+
+/* === The key script: one player, live and --snapshot === */
+
+/* A wait of --snapshot: T of simulated time while running, which a live
+ * terminal spends in T / speed seconds, run at once. */
+static void snap_wait(struct ui *u, double t)
+{
+    u->wall += t / u->f.speed;
+    u->snap_calls = APP_SNAP_CALLS(u);
+    if (u->f.running && !u->f.help && u->drag == DRAG_BALL) {
+        /* a ball held while running: frame by frame, as live */
+        double end = u->ss.s.t + t, frame = u->f.speed / u->o.fps;
+        long frames = 0;
+        while (u->ss.s.t < end && u->f.running && frames++ < 100000) {
+            u->target = fmin(end, u->ss.s.t + frame);
+            edit_hold(u);
+            app_run_to_target(u, 0);
+            if (u->f.behind)
+                break;
+        }
+    } else if (u->f.running && !u->f.help) {
+        double end = u->ss.s.t + t;
+        if (u->f.trails) {
+            /* the frames a terminal would draw, for the trails
+             * (a plot samples every step itself) */
+            double frame = u->f.speed / u->o.fps;
+            long nf = (long)fmin(t / frame, 100000);
+            for (long k = 1; k < nf && u->f.running && u->snap_calls > 0; k++) {
+                u->target = end - (double)(nf - k) * frame;
+                app_run_to_target(u, 0);
+                screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+            }
+        }
+        if (u->f.running) {
+            u->target = end;
+            app_run_to_target(u, 0);
+        }
+    }
+}
+
+/* Plays the script from its next item at wall time @p t: keys, clicks and
+ * mouse events at once. A wait, live, starts and ends the playing (the
+ * loop ends it when the run has reached its time or, paused, after T /
+ * speed seconds); in a snapshot it runs at once, and the screen is drawn
+ * after every item as a terminal would between frames (the help's pages
+ * and the trails depend on it). */
+static void play(struct ui *u, double t)
+{
+    while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
+        const struct script_item *it = &u->items[u->next_item++];
+        if (it->kind == SCRIPT_KEY) {
+            handle_key(u, it->key);
+        } else if (it->kind == SCRIPT_CLICK) {
+            edit_mouse(u, APP_MOUSE_PRESS, it->x, it->y, 0);
+            edit_mouse(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
+        } else if (it->kind == SCRIPT_MOUSE) {
+            edit_mouse(u, it->mouse, it->x, it->y, it->mod);
+        } else if (!u->live) {
+            snap_wait(u, it->t);
+        } else if (u->f.running && !u->f.help) {
+            u->wait_sim = 1;
+            u->wait_end = u->ss.s.t + it->t;
+            u->target = u->ss.s.t;
+        } else {
+            u->due = t + it->t / u->f.speed;
+        }
+        if (!u->live) {
+            app_frame(u);
+            screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+        }
+    }
+}
+
+/* === --snapshot === */
+
+int ui_snapshot(const struct scene *sc, const char *name, const struct ui_options *o)
+{
+    struct ui *u = malloc(sizeof *u);
+    if (!u) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    const char *nc = getenv("NO_COLOR");
+    int color = !o->no_color && !(nc && *nc) ? 256 : 0;
+    int rc = app_init(u, sc, name, o, o->ascii ? VIEW_ASCII : VIEW_BRAILLE, color);
+    if (rc) {
+        if (rc == -1)
+            fputs("springball: out of memory\n", stderr);
+        free(u);
+        return rc == -2 ? 2 : 1;
+    }
+    help_fill(o->replay != NULL);
+    u->live = 0;
+    u->cols = o->snap_cols;
+    u->rows = o->snap_rows;
+    if (screen_layout(&u->scr, u->cols, u->rows, &u->ss, u->f.glyphs)) {
+        fputs("springball: out of memory\n", stderr);
+        app_free(u);
+        free(u);
+        return 1;
+    }
+    screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+    play(u, u->wall);
+    size_t need = screen_dump(&u->scr, NULL, 0, color);
+    char *buf = malloc(need + 1);
+    rc = 0;
+    if (!buf) {
+        fputs("springball: out of memory\n", stderr);
+        rc = 1;
+    } else {
+        screen_dump(&u->scr, buf, need + 1, color);
+        fwrite(buf, 1, need, stdout);
+        free(buf);
+        if (fflush(stdout) || ferror(stdout)) {
+            fprintf(stderr, "springball: write error: %s\n", strerror(errno));
+            rc = 1;
+        }
+    }
+    app_free(u);
+    free(u);
+    return rc;
+}
+
+/* === The terminal === */
+
+static int loop(struct ui *u)
+{
+    int rc = 0, empty_reads = 0;
+    double t_end = u->o.duration > 0 ? app_now() + u->o.duration : 0;
+    double next = app_now();
+    u->wall = next;
+    app_resume_clock(u);
+    relayout(u);
+    if (u->nitems > 0)
+        u->due = u->wall;
+    int first = 1;
+    while (!term_signal() && !u->quit) {
+        double t = app_now();
+        /* The run starts at the first frame: the time the set-up took (long
+         * on a loaded machine) does not run the table before the script's
+         * first items, so a script's first wait starts at t = 0. */
+        double dtw = first ? 0 : t - u->wall;
+        first = 0;
+        u->wall = t;
+        /* A gap (the process stopped and continued, a slow terminal) is
+         * one frame, not a jump that would fall behind. */
+        if (dtw > 0.25)
+            dtw = 1 / u->o.fps;
+        if (t_end > 0 && t >= t_end)
+            break;
+        if (u->f.running && !u->f.help) {
+            u->target += dtw * u->f.speed;
+            /* a wait of the script ends exactly where a snapshot's does */
+            if (u->wait_sim && u->target > u->wait_end)
+                u->target = u->wait_end;
+            edit_hold(u);
+            app_run_to_target(u, 1);
+        }
+        /* the script: a wait ends when the run has reached its time (or,
+         * paused, after T / speed seconds); then the items that follow */
+        if (u->wait_sim && (!u->f.running || u->f.help ||
+                            (u->tr && u->target >= u->wait_end) || /* replay: frames */
+                            u->ss.s.t + (u->ss.engine == SESSION_SPRING ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
+            u->wait_sim = 0;
+        play(u, t);
+        app_frame(u);
+        screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+        term_mouse(u->f.mouse);
+        term_flush(&u->scr, u->ncolors, u->redraw);
+        u->redraw = 0;
+        /* fps: frames over the last second; a gap (help, suspend) starts
+         * the count again */
+        double tf = app_now();
+        if (tf - u->last_frame > 0.5) {
+            u->frames = 0;
+            u->fps_since = tf;
+        }
+        u->last_frame = tf;
+        u->frames++;
+        if (tf - u->fps_since >= 1) {
+            u->f.fps = u->frames / (tf - u->fps_since);
+            u->frames = 0;
+            u->fps_since = tf;
+        }
+        int ms;
+        if (u->f.running && !u->f.help) {
+            next += 1 / u->o.fps;
+            if (next < tf)
+                next = tf;
+            ms = ms_until(next - tf);
+        } else {
+            /* Paused: wait for a key, using no CPU; wake only to take a
+             * note away or for the script. */
+            ms = u->f.note[0] ? ms_until(u->note_until - tf) : -1;
+            if (ms == 0)
+                ms = 1;
+            next = tf;
+        }
+        if (u->next_item < u->nitems) {
+            int md = ms_until(u->due - tf);
+            if (ms < 0 || md < ms)
+                ms = md;
+        }
+        if (t_end > 0) {
+            int left = ms_until(t_end - tf);
+            if (ms < 0 || left < ms)
+                ms = left;
+        }
+        int w = term_wait(ms);
+        if (w < 0) { /* the terminal is gone */
+            rc = 1;
+            break;
+        }
+        struct app_input in;
+        int got = 0, r;
+        while (!u->quit && (r = term_read(&in)) > 0) {
+            got = 1;
+            if (r == 2)
+                continue;
+            if (in.key == APP_KEY_MOUSE)
+                edit_mouse(u, in.mouse, in.x, in.y, in.mod);
+            else
+                handle_key(u, in.key);
+        }
+        /* Readable yet nothing to read, again and again: end of file. */
+        empty_reads = got || w == 0 ? 0 : empty_reads + 1;
+        if (empty_reads > 100) {
+            rc = 1;
+            break;
+        }
+    }
+    return rc;
+}
+
+int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
+{
+    setlocale(LC_CTYPE, "");
+    const char *cs = nl_langinfo(CODESET);
+    int utf8 = cs && strcmp(cs, "UTF-8") == 0;
+    const char *term = getenv("TERM");
+    /* The Linux console's font has no braille. */
+    int console = term && strncmp(term, "linux", 5) == 0;
+    int glyphs = o->ascii || !utf8 || console ? VIEW_ASCII : VIEW_BRAILLE;
+    struct ui *u = malloc(sizeof *u);
+    if (!u) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    int rc = app_init(u, sc, name, o, glyphs, 1);
+    if (rc) {
+        if (rc == -1)
+            fputs("springball: out of memory\n", stderr);
+        free(u);
+        return rc == -2 ? 2 : 1;
+    }
+    u->live = 1;
+    help_fill(o->replay != NULL);
+    term_catch_signals();
+    rc = term_begin();
+    if (rc == 0) {
+        const char *nc = getenv("NO_COLOR");
+        u->ncolors = term_colors(o->no_color || (nc && *nc));
+        u->scr.color = u->ncolors;
+        u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
+        term_mouse(u->f.mouse);
+        rc = loop(u);
+    }
+    term_end();
+    app_free(u);
+    free(u);
+    if (term_signal())
+        return 128 + term_signal();
+    return rc;
+}

@@ -44,7 +44,7 @@ PURE  += lesson lesson_panel
 # The front end's new files under the first free number (w and R).
 PURE  += files
 # The front end and the entry point.
-FRONT  = main app actions edit front term replay
+FRONT  = main cli headless headless_rec headless_export app actions edit front term replay
 # The only modules that include curses (tests/house.sh checks it); they
 # alone are compiled with the curses flags.
 TERMINAL = term

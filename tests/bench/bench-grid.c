@@ -1,8 +1,9 @@
 /*
  * bench-grid.c - the driver of tests/bench/grid.sh. Links the core.
  *
- *   bench-grid gen N SEED RELAX SCENE DATA
- *       makes a 2D gas of N discs (r = 1, m = 1, packing 0.4, k = 1000,
+ *   bench-grid gen N SEED RELAX SCENE DATA [PHI]
+ *       makes a 2D gas of N discs (r = 1, m = 1, packing PHI (default 0.4:
+ *       above about 0.78 the lattice starts compressed), k = 1000,
  *       dt = 0.002, speed 1 in random directions, on a jittered square
  *       lattice), lets it mix for RELAX steps, and writes it as a scene
  *       file and as a LAMMPS data file (atom_style sphere), the same
@@ -54,9 +55,8 @@ static double urand(void)
 }
 
 static int gen(long n, uint64_t seed, long relax, const char *scene_path,
-               const char *data_path)
+               const char *data_path, double phi)
 {
-    const double phi = 0.4;
     const double L = sqrt((double)n * SIM_PI / phi);
     long side = (long)ceil(sqrt((double)n));
     double cell = L / (double)side, jit = 0.45 * (cell - 2);
@@ -65,8 +65,8 @@ static int gen(long n, uint64_t seed, long relax, const char *scene_path,
     p.k = 1000;
     p.dt = 0.002;
     struct sim s;
-    if (n < 1 || sim_init(&s, (size_t)n, &p)) {
-        fputs("bench-grid gen: bad N or out of memory\n", stderr);
+    if (n < 1 || !(phi > 0 && phi < 1) || sim_init(&s, (size_t)n, &p)) {
+        fputs("bench-grid gen: bad N or PHI, or out of memory\n", stderr);
         return 1;
     }
     rng = seed;
@@ -93,12 +93,12 @@ static int gen(long n, uint64_t seed, long relax, const char *scene_path,
         perror("bench-grid gen");
         return 1;
     }
-    fprintf(fs, "title gas of %ld discs, packing 0.4 (bench-grid)\n"
-                "table %.17g %.17g\nk 1000\ndt 0.002\n", n, L, L);
-    fprintf(fd, "springball bench: %ld discs r=1 m=1 packing 0.4\n\n"
+    fprintf(fs, "title gas of %ld discs, packing %g (bench-grid)\n"
+                "table %.17g %.17g\nk 1000\ndt 0.002\n", n, phi, L, L);
+    fprintf(fd, "springball bench: %ld discs r=1 m=1 packing %g\n\n"
                 "%ld atoms\n1 atom types\n\n%.17g %.17g xlo xhi\n"
                 "%.17g %.17g ylo yhi\n-0.5 0.5 zlo zhi\n\nAtoms # sphere\n\n",
-            n, n, 0.0, L, 0.0, L);
+            n, phi, n, 0.0, L, 0.0, L);
     /* 10 digits: the same decimals for both programs, and a short file,
      * so that loading a million balls stays cheap. */
     for (long b = 0; b < n; b++) {
@@ -199,13 +199,13 @@ static int run(int brute, long steps, int runs, const char *path)
 int main(int argc, char **argv)
 {
     bigmem_install(); /* as springball does */
-    if (argc == 7 && strcmp(argv[1], "gen") == 0)
+    if ((argc == 7 || argc == 8) && strcmp(argv[1], "gen") == 0)
         return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
-                   argv[5], argv[6]);
+                   argv[5], argv[6], argc == 8 ? atof(argv[7]) : 0.4);
     int brute = argc > 2 && strcmp(argv[2], "-b") == 0;
     if (argc == 5 + brute && strcmp(argv[1], "run") == 0)
         return run(brute, atol(argv[2 + brute]), atoi(argv[3 + brute]), argv[4 + brute]);
-    fputs("usage: bench-grid gen N SEED RELAX SCENE DATA\n"
+    fputs("usage: bench-grid gen N SEED RELAX SCENE DATA [PHI]\n"
           "       bench-grid run [-b] STEPS RUNS SCENE\n", stderr);
     return 2;
 }

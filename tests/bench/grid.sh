@@ -1,7 +1,8 @@
 #!/bin/sh
 # grid.sh - the spring step with the grid broad phase against the O(n^2)
 # loop and against LAMMPS, on a 2D gas of equal discs (r = 1, m = 1,
-# packing 0.4, k = 1000, dt = 0.002), single-threaded.
+# packing 0.4, and 0.8 at 10^3 balls, k = 1000, dt = 0.002),
+# single-threaded.
 #
 # bench-grid writes one configuration per N (a jittered lattice mixed for
 # 1000 steps) as a scene and as a LAMMPS data file; both programs start
@@ -11,10 +12,14 @@
 # installed. Peak memory is the peak RSS of the bench-grid process.
 #
 # BENCH_GRID  the driver (default build/bench-grid)
-# SIZES       the N to run (default "1000 10000 100000 1000000")
+# ROWS        N:PHI pairs to run (default "1000:0.4 10000:0.4 100000:0.4
+#             1000000:0.4 1000:0.8"); or SIZES, the N to run at PHI (0.4)
 cd "$(dirname "$0")/../.." || exit 1
 BENCH_GRID=${BENCH_GRID:-build/bench-grid}
-SIZES=${SIZES:-"1000 10000 100000 1000000"}
+if [ -n "${SIZES:-}" ]; then
+    ROWS=$(for n in $SIZES; do printf '%s:%s ' "$n" "${PHI:-0.4}"; done)
+fi
+ROWS=${ROWS:-"1000:0.4 10000:0.4 100000:0.4 1000000:0.4 1000:0.8"}
 LMP=${LMP:-lmp}
 [ -x "$BENCH_GRID" ] || { echo "grid.sh: $BENCH_GRID missing (make $BENCH_GRID)"; exit 1; }
 tmp=$(mktemp -d)
@@ -32,17 +37,18 @@ fi
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-printf '%-8s %6s | %-11s %7s %9s %8s %7s | %10s | %-11s %7s %9s %6s\n' \
-    N steps "ball-steps/s" "ns/step" "contacts" "peak MB" "B/ball" "O(N^2) ns" \
+printf '%-12s %6s | %-11s %7s %9s %8s %7s | %10s | %-11s %7s %9s %6s\n' \
+    "N (packing)" steps "ball-steps/s" "ns/step" "contacts" "peak MB" "B/ball" "O(N^2) ns" \
     "LAMMPS b-s/s" "ns/step" "contacts" "ratio"
-for n in $SIZES; do
+for row in $ROWS; do
+    n=${row%%:*} phi=${row#*:}
     case $n in
         1000) steps=25600 runs=5 bsteps=200 ;;
         10000) steps=2560 runs=5 bsteps=10 ;;
         100000) steps=256 runs=5 bsteps=0 ;;
         *) steps=128 runs=5 bsteps=0 ;;
     esac
-    "$BENCH_GRID" gen "$n" 1 1000 "$tmp/gas.scene" "$tmp/gas.data" || exit 1
+    "$BENCH_GRID" gen "$n" 1 1000 "$tmp/gas.scene" "$tmp/gas.data" "$phi" || exit 1
     # The files just written (160 MB at 10^6) go to disk now, not during
     # the timed runs.
     sync
@@ -77,8 +83,8 @@ for n in $SIZES; do
             tail -n 5 "$tmp/log.1" >&2
         fi
     fi
-    printf '%-8s %6s | %-11s %7s %9s %8.1f %7s | %10s | %-11s %7s %9s %6s\n' \
-        "$n" "$steps" "$bs" "$ns" "$cpb" "$(awk -v r="$rss" 'BEGIN {print r / 1048576}')" \
+    printf '%-12s %6s | %-11s %7s %9s %8.1f %7s | %10s | %-11s %7s %9s %6s\n' \
+        "$n ($phi)" "$steps" "$bs" "$ns" "$cpb" "$(awk -v r="$rss" 'BEGIN {print r / 1048576}')" \
         "$bpb" "$brute" "$lbs" "$lns" "$lcpb" "$ratio"
 done
 echo "ns/step: ns per ball-step; contacts: touching neighbours per ball at the"

@@ -20,6 +20,18 @@
 #define LAB_SEEK_MAX 20000
 #define LAB_SEEK_WORK 1e7
 
+/* The cue ball leaves along the aim at the kick speed. */
+static void kick(struct ui *u)
+{
+    u->f.aiming = 0;
+    if (session_kick(&u->ss, u->f.cue, u->f.kick_speed * cos(u->f.aim),
+                     u->f.kick_speed * sin(u->f.aim))) {
+        app_say(u, SCREEN_WARNING);
+        return;
+    }
+    app_note(u, "kick: ball %zu at %.3g", u->f.cue + 1, u->f.kick_speed);
+}
+
 void actions_pause(struct ui *u, int key)
 {
     (void)key;
@@ -166,7 +178,7 @@ void actions_kick(struct ui *u, int key)
     (void)key;
     if (u->ss.nonfinite || app_no_cue(u))
         return;
-    app_kick(u);
+    kick(u);
 }
 
 /* < and >: the kick speed ([ and ] step between contact events). */
@@ -196,7 +208,7 @@ void actions_mouse(struct ui *u, int key)
 {
     (void)key;
     u->f.mouse = !u->f.mouse; /* the loop tells the terminal */
-    app_note(u, u->f.mouse ? "mouse on: click to kick or choose the cue ball"
+    app_note(u, u->f.mouse ? "mouse on: click a ball to choose it, the table to aim"
                            : "mouse off: the terminal selects text");
 }
 

@@ -115,17 +115,6 @@ int app_no_cue(struct ui *u)
     return u->f.open;
 }
 
-void app_kick(struct ui *u)
-{
-    u->f.aiming = 0;
-    if (session_kick(&u->ss, u->f.cue, u->f.kick_speed * cos(u->f.aim),
-                     u->f.kick_speed * sin(u->f.aim))) {
-        app_say(u, SCREEN_WARNING);
-        return;
-    }
-    app_note(u, "kick: ball %zu at %.3g", u->f.cue + 1, u->f.kick_speed);
-}
-
 /* Why the event engine was refused, without the engine's own "event engine: "
  * prefix: the note already says "no event engine: ". */
 const char *app_no_event_reason(struct ui *u)

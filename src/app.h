@@ -109,9 +109,6 @@ void app_resume_clock(struct ui *u);
 /// Open space has no cue ball: 1 (and a note) there, else 0.
 int app_no_cue(struct ui *u);
 
-/// The cue ball leaves along the aim at the kick speed.
-void app_kick(struct ui *u);
-
 /// The scene ball of the pusher, or (size_t)-1.
 size_t app_pusher_ball(const struct ui *u);
 

@@ -122,13 +122,16 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         app_fix_cue(u);
         if (was != DRAG_EMPTY || u->ss.nonfinite || app_no_cue(u) || !app_have_ball(u))
             return;
-        /* a click on empty table: kick toward it */
+        /* a click on empty table: the selected ball aims at it (the aim
+         * arrow and the status line show it); enter kicks, 'a' adds a
+         * ball there (issue 26) */
         size_t c = session_slot(&u->ss, u->f.cue);
         double dx = wx - u->ss.s.x[c], dy = wy - u->ss.s.y[c];
         if (dx == 0 && dy == 0)
             return;
         u->f.aim = atan2(dy, dx);
-        app_kick(u);
+        u->f.aiming = 1;
+        app_note(u, "ball %zu aims here: enter kicks it, a adds a ball here", u->f.cue + 1);
         return;
     }
     default: { /* the wheel over the selected ball: mass (with a modifier, radius) */

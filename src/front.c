@@ -83,7 +83,7 @@ static const struct binding {
     {'>', actions_kick_speed, NULL, NULL},
     {'\t', actions_cue, "tab S-tab", "next / previous ball: the cue ball, selected"},
     {APP_KEY_BTAB, actions_cue, NULL, NULL},
-    {APP_KEY_MOUSE, NULL, "click M", "select, kick toward; drag a ball, its arrow; wheel; M: off"},
+    {APP_KEY_MOUSE, NULL, "click M", "select, aim at; drag a ball, its arrow; wheel; M: off"},
     {'a', edit_add, "a x h w :", "add, remove, pusher, save; ':' a scene line or m r v x del"},
     {'x', edit_delete, NULL, NULL},
     {APP_KEY_DELETE, edit_delete, NULL, NULL},

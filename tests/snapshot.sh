@@ -76,7 +76,7 @@ s=$(snap --keys='up*5 enter')
 check "5 x up, enter: E stays 50 (was 190.6)" [ "$(echo "$s" | status_of | efield)" = 50 ]
 s=$(snap --keys='> enter')
 check "> raises the kick speed: E = 12.5^2/2" [ "$(echo "$s" | status_of | efield)" = 78.125 ]
-check "a click on empty table kicks toward it at the kick speed" sh -c '"$0" --snapshot --no-color --keys="<click 40 3>" | tail -n 1 | grep -q " E 50 "' "$SB"
+check "a click on empty table, enter: a kick toward it at the kick speed" sh -c '"$0" --snapshot --no-color --keys="<click 40 3> enter" | tail -n 1 | grep -q " E 50 "' "$SB"
 
 # --- defect 5: notes are never cut ---
 s=$(snap --snapshot=40x12 --keys=enter scenes/planets.txt)

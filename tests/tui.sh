@@ -161,11 +161,13 @@ check "enter kicks at the kick speed (E 50)" wait_for a " E 50 \(0.000%\)"
 check "enter: the note" wait_for a "kick: ball 1 at 10"
 check "aim gone from the status after the kick" not sh -c 'tmux -L "$0" capture-pane -p -t a | tail -n 1 | grep -q " aim "' "$sock"
 # a mouse click (xterm SGR report, as xterm-256color's terminfo expects)
-# above and left of the cue ball kicks it that way: the energy changes
+# above and left of the cue ball aims it that way; enter kicks
 e0=$(field a E)
 T send-keys -t a -l "$(printf '\033[<0;3;3M')"
 T send-keys -t a -l "$(printf '\033[<0;3;3m')"
-check "click kicks" wait_for a "kick: ball 1 at 10"
+check "click aims" wait_for a "ball 1 aims here"
+keys a Enter
+check "click, enter kicks" wait_for a "kick: ball 1 at 10"
 check "click: the kick speed ($e0)" [ "$(field a E)" = 50 ]
 # an escape sequence curses does not know is an unknown key, not Esc
 T send-keys -t a -l "$(printf '\033[99~')"

@@ -56,6 +56,29 @@ const char *formats_names(char *buf, size_t size)
     return buf;
 }
 
+const struct format_run formats_runs[] = {
+    {FORMATS_XYZ, "xyz", "(extended XYZ)"},
+    {FORMATS_LAMMPSTRJ, "lammpstrj", "(LAMMPS dump)"},
+};
+
+const size_t formats_runs_count = sizeof formats_runs / sizeof *formats_runs;
+
+int formats_run_named(const char *name)
+{
+    for (size_t i = 0; i < formats_runs_count; i++)
+        if (strcmp(formats_runs[i].name, name) == 0)
+            return formats_runs[i].id;
+    return 0;
+}
+
+const char *formats_run_name(int id)
+{
+    for (size_t i = 0; i < formats_runs_count; i++)
+        if (formats_runs[i].id == id)
+            return formats_runs[i].name;
+    return NULL;
+}
+
 int formats_trajectory(const char *head, size_t len)
 {
     int t = traj_detect(head, len);

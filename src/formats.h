@@ -5,7 +5,9 @@
  * The native scene format (scene.h), the NBody universe (universe.h) and
  * the textbook particle files (particles.h). Detection, --format, --help and
  * the writers all read formats_table; adding a format is adding a row (and
- * its enum scene_format). Parsing prints nothing; only the writers do I/O.
+ * its enum scene_format). Recorded runs, replayed rather than parsed, have
+ * a table of their own, formats_runs. Parsing prints nothing; only the
+ * writers do I/O.
  */
 #ifndef FORMATS_H
 #define FORMATS_H
@@ -27,6 +29,22 @@
 /// FORMATS_XYZ or FORMATS_LAMMPSTRJ when a file whose first @p len bytes
 /// are @p head is a recorded run (traj_detect), else 0.
 int formats_trajectory(const char *head, size_t len);
+
+/// A recorded run's format: its --format name and what --help says of it.
+struct format_run {
+    int id;            ///< FORMATS_XYZ or FORMATS_LAMMPSTRJ
+    const char *name;  ///< "xyz", "lammpstrj"
+    const char *help;  ///< "(extended XYZ)"
+};
+/// The recorded runs' formats, in the order of --help.
+extern const struct format_run formats_runs[];
+extern const size_t formats_runs_count;
+
+/// The recorded run's format named @p name (FORMATS_XYZ ...), or 0.
+int formats_run_named(const char *name);
+
+/// The name of recorded run format @p id ("xyz" ...), or NULL.
+const char *formats_run_name(int id);
 
 /// One format.
 struct format {

@@ -54,9 +54,12 @@ static void usage(void)
         printf("%s%s %s%s\n", i ? "                         " : " ",
                formats_table[i].name, formats_table[i].help,
                i + 1 == formats_count ? ";" : i + 2 == formats_count ? " or" : ",");
+    /* and the recorded runs' formats, from their table */
+    printf("                         or replay a recorded run: %s %s or\n"
+           "                         %s %s; default: detected from the text\n",
+           formats_runs[0].name, formats_runs[0].help, formats_runs[1].name,
+           formats_runs[1].help);
     fputs(
-"                         or replay a recorded run: xyz (extended XYZ) or\n"
-"                         lammpstrj (LAMMPS dump); default: detected from the text\n"
 "      --theta=THETA      compute gravity by Barnes-Hut with opening angle\n"
 "                         0 < THETA <= 1, or 0 for the exact sum (default:\n"
 "                         exact up to 4096 bodies, THETA 0.5 above)\n"
@@ -229,20 +232,15 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         case OPT_STATS: o->stats = 1; break;
         case OPT_FORMAT:
-            if (strcmp(optarg, "xyz") == 0) {
-                o->format = FORMATS_XYZ;
+            o->format = formats_run_named(optarg);
+            if (o->format)
                 break;
-            }
-            if (strcmp(optarg, "lammpstrj") == 0) {
-                o->format = FORMATS_LAMMPSTRJ;
-                break;
-            }
             o->format = formats_named(optarg);
             if (o->format < 0) {
                 char names[256];
-                cli_die("--format: unknown format '%s' (use %s; xyz or lammpstrj "
-                          "replay a recorded run)", optarg,
-                          formats_names(names, sizeof names));
+                cli_die("--format: unknown format '%s' (use %s; %s or %s "
+                        "replay a recorded run)", optarg, formats_names(names, sizeof names),
+                        formats_runs[0].name, formats_runs[1].name);
             }
             break;
         case OPT_THETA:
@@ -495,9 +493,9 @@ int main(int argc, char **argv)
     headless_check_outputs(&o);
     /* A closed pipe is a write error, reported, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
-    if ((o.format == FORMATS_XYZ || o.format == FORMATS_LAMMPSTRJ) && !o.scene_path)
+    if (formats_run_name(o.format) && !o.scene_path)
         cli_die("--format=%s replays a recorded run: give its FILE",
-                  o.format == FORMATS_XYZ ? "xyz" : "lammpstrj");
+                formats_run_name(o.format));
     if (o.scene_path && replay_is_run(o.scene_path, o.format))
         return replay(&o);
     /* (a replay's -n is a frame) */

@@ -159,6 +159,7 @@ void actions_aim(struct ui *u, int key)
 {
     if (edit_pusher_arrow(u, key))
         return;
+    u->lab.ps.focus = -1; /* the table's: enter kicks, not the values panel's row */
     double want = key == APP_KEY_RIGHT ? 0 : key == APP_KEY_UP ? SIM_PI / 2
                 : key == APP_KEY_LEFT ? SIM_PI : -SIM_PI / 2;
     if (app_no_cue(u))
@@ -176,7 +177,7 @@ void actions_aim(struct ui *u, int key)
 void actions_kick(struct ui *u, int key)
 {
     (void)key;
-    if (u->ss.nonfinite || app_no_cue(u))
+    if (edit_values_enter(u) || u->ss.nonfinite || app_no_cue(u))
         return;
     kick(u);
 }
@@ -186,6 +187,7 @@ void actions_kick_speed(struct ui *u, int key)
 {
     if (app_no_cue(u))
         return;
+    u->lab.ps.focus = -1; /* enter kicks */
     double v = key == '>' ? u->f.kick_speed * 1.25 : u->f.kick_speed / 1.25;
     if (isfinite(v) && v > 1e-300 && v < 1e300)
         u->f.kick_speed = v;

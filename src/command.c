@@ -160,6 +160,18 @@ void command_open(struct command_line *cl)
     cl->over = 0;
 }
 
+void command_fill(struct command_line *cl, const char *text, size_t cur)
+{
+    command_open(cl);
+    size_t n = strlen(text);
+    if (n > COMMAND_MAX)
+        n = COMMAND_MAX;
+    memcpy(cl->buf, text, n);
+    cl->buf[n] = 0;
+    cl->len = n;
+    cl->cur = cur < n ? cur : n;
+}
+
 static void show(struct command_line *cl, const char *s)
 {
     size_t n = strlen(s);

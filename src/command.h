@@ -91,6 +91,10 @@ struct command_line {
 /// Clears the line (the history stays) to start typing.
 void command_open(struct command_line *cl);
 
+/// Opens the line filled with @p text (cut at COMMAND_MAX bytes), the
+/// cursor at byte @p cur (at most the end).
+void command_fill(struct command_line *cl, const char *text, size_t cur);
+
 /// Takes one key. @return 1 when Enter ended the line (buf holds it, and
 /// the history has it), -1 when it was cancelled, 2 when Enter came after
 /// keys were dropped at COMMAND_MAX bytes (the line is not what was typed:

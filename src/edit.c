@@ -10,6 +10,8 @@
 #include "app.h"
 #include "command.h"
 #include "files.h"
+#include "numfmt.h"
+#include "panel.h"
 #include "scene.h"
 
 #include <errno.h>
@@ -23,6 +25,8 @@
 #define PUSHER_MASS 1e30 /* infinite for the others: not pushed back */
 #define WHEEL_MASS 1.1   /* a wheel notch: mass times this (or divided) */
 #define WHEEL_RADIUS 1.05
+
+static void edit_row(struct ui *u, size_t b, int col);
 
 /* The velocity as the drag of the arrow's tip says: speed and direction. */
 static void drag_velocity(struct ui *u, double wx, double wy)
@@ -68,10 +72,15 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         session_gesture(&u->ss, 0); /* a wheel's run of notches ends */
     switch (kind) {
     case APP_MOUSE_PRESS: {
+        int tx, ty, col;
+        size_t row = panel_values_at(&u->lab.ps, x, y, &col);
+        if (row < u->ss.s.n) { /* a number of the values panel: typed into */
+            edit_row(u, row, col);
+            return;
+        }
         u->ptr_x = u->add_x = wx;
         u->ptr_y = u->add_y = wy;
         u->have_ptr = 1;
-        int tx, ty;
         if (u->f.pusher) {
             u->drag = DRAG_PUSHER;
             session_gesture(&u->ss, 1);
@@ -101,7 +110,10 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
                 app_note(u, "cue ball: ball %zu (selected)", b + 1);
             return;
         }
-        u->drag = DRAG_EMPTY;
+        /* empty table aims; a panel, the title or the status line nothing */
+        const struct screen_rect t = u->scr.lay.table;
+        if (x >= t.x && x < t.x + t.w && y >= t.y && y < t.y + t.h)
+            u->drag = DRAG_EMPTY;
         return;
     }
     case APP_MOUSE_MOVE:
@@ -131,6 +143,7 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
             return;
         u->f.aim = atan2(dy, dx);
         u->f.aiming = 1;
+        u->lab.ps.focus = -1; /* enter kicks, not the values panel's row */
         app_note(u, "ball %zu aims here: enter kicks it, a adds a ball here", u->f.cue + 1);
         return;
     }
@@ -439,6 +452,48 @@ void edit_prompt(struct ui *u, int key)
     u->f.help = 0;
     command_open(&u->cl);
     prompt_show(u);
+}
+
+/* The command line opened on ball @p b's directive for column @p col of
+ * the values panel (enum lab_col): ":m M" for the mass, ":x X Y" for x
+ * and y, else ":v VX VY"; the numbers in their shortest exact form, so
+ * that Enter alone changes nothing; the cursor just after the number of
+ * the column. The ball becomes the selected one. */
+static void edit_row(struct ui *u, size_t b, int col)
+{
+    size_t i = session_slot(&u->ss, b);
+    const struct sim *s = &u->ss.s;
+    if (i >= s->n)
+        return;
+    char line[3 * NUMFMT_MAX + 8], n1[NUMFMT_MAX], n2[NUMFMT_MAX];
+    size_t cur;
+    if (col == LAB_COL_M) {
+        numfmt_double(n1, s->m[i]);
+        snprintf(line, sizeof line, "m %s", n1);
+        cur = strlen(line);
+    } else {
+        int pos = col == LAB_COL_X || col == LAB_COL_Y;
+        numfmt_double(n1, pos ? s->x[i] : s->vx[i]);
+        numfmt_double(n2, pos ? s->y[i] : s->vy[i]);
+        snprintf(line, sizeof line, "%s %s %s", pos ? "x" : "v", n1, n2);
+        int second = col == LAB_COL_Y || col == LAB_COL_VY || col == LAB_COL_PY;
+        cur = second ? strlen(line) : 2 + strlen(n1);
+    }
+    u->f.cue = b;
+    app_select(u, b);
+    edit_prompt(u, ':');
+    command_fill(&u->cl, line, cur);
+    prompt_show(u);
+}
+
+int edit_values_enter(struct ui *u)
+{
+    const struct panel_state *ps = &u->lab.ps;
+    if (!ps->values || ps->ov.selected >= u->ss.s.n || ps->focus < 0 ||
+        ps->focus >= panel_count || panel_table[ps->focus] != &panel_values_class)
+        return 0;
+    edit_row(u, ps->ov.selected, LAB_COL_VX);
+    return 1;
 }
 
 /* A key while the command line is open. */

@@ -26,6 +26,11 @@ void edit_prompt(struct ui *u, int key);  ///< ':' opens the command line
 /// is used), 0 when not.
 int edit_pusher_arrow(struct ui *u, int key);
 
+/// Enter on the selected row of the values panel (shown, with the focus,
+/// a ball selected): opens the command line on ":v VX VY" of that ball.
+/// @return 1 when it did, 0 when Enter is not for the values panel.
+int edit_values_enter(struct ui *u);
+
 /// A key while the command line is open.
 void edit_prompt_key(struct ui *u, int key);
 

@@ -104,7 +104,7 @@ static const struct binding {
     {'f', actions_lab, NULL, NULL},
     {'c', actions_lab, "c", "centre of mass (its path with the trails)"},
     {'n', actions_lab, "n", "ball numbers"},
-    {'i', actions_lab, "i", "values panel: m x y v p KE of each ball, totals, the selected ball's contacts (wheel, PgUp, PgDn scroll)"},
+    {'i', actions_lab, "i", "values panel: m x y v p KE, totals, the selected ball's contacts (PgUp, PgDn, wheel scroll; enter, a click: edit)"},
     {APP_KEY_PGUP, actions_lab, NULL, NULL},
     {APP_KEY_PGDN, actions_lab, NULL, NULL},
     {'P', actions_lab, "P", "plot: energy, momentum, speeds against Maxwell-Boltzmann, off"},

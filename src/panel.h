@@ -87,6 +87,13 @@ struct panel_values {
 /// @return the number of ball rows shown (the step of PgUp/PgDn).
 int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
 
+struct panel_state;
+
+/// Screen cell (@p x, @p y) in the values panel as drawn last: the ball of
+/// the row there (scene index), its column (enum lab_col) in *@p col; or
+/// PANEL_NONE (no ball's row there, or the panel hidden).
+size_t panel_values_at(const struct panel_state *ps, int x, int y, int *col);
+
 struct session_col;
 
 /// The envelope columns @p col[0..n) (session.h, oldest first) as an
@@ -164,6 +171,7 @@ struct panel_state {
     int plot;                ///< enum panel_plot (P)
     int split;               ///< 1: both engines side by side (s)
     int rows;                ///< ball rows the values panel showed last (a page)
+    struct screen_rect values_r; ///< where the values panel was drawn last
     int focus;               ///< the panel (index in panel_table) keys go to first
     /* the force arrows' forces, of the state of version f_version */
     double *fx, *fy;         ///< net forces in scene order

@@ -174,6 +174,7 @@ static void values_draw(void *self, const struct panel_area *a)
     if (r.h < 2)
         return;
     panel_rule(a->scr, r, "values", a->f->glyphs);
+    ps->values_r = r;
     struct plot p = panel_grid(r.w, r.h - 1);
     if (!p.cell)
         return;
@@ -230,3 +231,26 @@ static const char *values_key(void *self, int key, size_t nballs)
 const struct panel_class panel_values_class = {
     "values", PANEL_BOX, values_want, NULL, values_draw, values_key, NULL, NULL,
 };
+
+/* The rule, the header, then ps->rows rows from pv.scroll; the ball column
+ * is 4 wide, the others lay.width + 1 (lab_header). */
+size_t panel_values_at(const struct panel_state *ps, int x, int y, int *col)
+{
+    const struct screen_rect r = ps->values_r;
+    int row = y - r.y - 2;
+    if (!ps->values || x < r.x || x >= r.x + r.w || row < 0 || row >= ps->rows)
+        return PANEL_NONE;
+    struct lab_layout lay;
+    lab_layout(&lay, r.w);
+    int off = x - r.x, at = 0;
+    for (int c = 0; c < LAB_NCOL; c++) {
+        if (!lay.show[c])
+            continue;
+        at += c == LAB_COL_BALL ? 4 : lay.width + 1;
+        if (off < at) {
+            *col = c;
+            return ps->pv.scroll + (size_t)row;
+        }
+    }
+    return PANEL_NONE;
+}

@@ -140,6 +140,25 @@ check "then enter kicks toward it" has "$(snap --keys='space <click 40 3> enter'
 s=$(snap --snapshot=140x24 --keys='space <click 40 3> a')
 check "then a adds a ball at the click" has "$s" "ball 17 added at ("
 check "... and kicks nothing" has "$s" "Σp (10, 0)"
+# typing into the values table (issue 26.10): Enter on the selected row,
+# or a click on a number, opens ':' on that ball's directive, the cursor
+# just after the number (the break at 80x24: ball 1's row is row 14; the
+# columns # m x y vx vy start at 0 4 13 22 31 40)
+last() { printf '%s\n' "$1" | tail -n 1; }
+check "i tab enter: ':v 0 0' for ball 2" [ "$(last "$(snap --keys='i tab enter')")" = ":v 0 0" ]
+check "a click on m: ':m 1'" [ "$(last "$(snap --keys='i <click 8 14>')")" = ":m 1" ]
+check "a click on x: ':x 160 200'" [ "$(last "$(snap --keys='i <click 20 14>')")" = ":x 160 200" ]
+check "a click on vy: ':v 10 0'" [ "$(last "$(snap --keys='i <click 44 14>')")" = ":v 10 0" ]
+s=$(snap --keys='i <click 36 14> backspace*2 1 5 enter')
+check "vx typed in place: 10 -> 15" has "$s" "ball 1: v (15, 0)"
+check "... Σp (15, 0)" has "$s" "Σp (15, 0)"
+check "y typed in place: 200 -> 100" has "$(snap --keys='i <click 26 14> backspace*3 1 0 0 enter')" "ball 1 at (160, 100)"
+check "enter alone changes nothing (shortest exact numbers)" has "$(snap --keys='i <click 36 14> enter')" "ball 1: v (10, 0)"
+check "40x12: a click on m" [ "$(last "$(snap --snapshot=40x12 --keys='i <click 8 9>')")" = ":m 1" ]
+check "the arrows give enter back to the kick" has "$(snap --keys='i tab up enter')" "kick: ball 2 at 10"
+check "without the values panel enter kicks" has "$(snap --keys='tab enter')" "kick: ball 2 at 10"
+check "a click on the values panel's header aims nothing" not has "$(snap --keys='i <click 12 13>')" "aims here"
+
 # the velocity arrow: find its handle (+ in ASCII) and drag it
 a=$(snap --ascii "$E" --snapshot=60x16 --keys='<:ball 300 200 0 0 1 20> <:v 5 0>')
 pos=$(printf '%s\n' "$a" | awk 'NR > 2 && NR < 15 { i = index($0, "+"); if (i > 7) { print i - 1, NR - 1; exit } }')

@@ -565,6 +565,14 @@ int sim_observe(const struct sim *s, struct sim *obs)
             return -1;
     } else {
         double move;
+        /* The run's list made valid for its positions now, as its next
+         * step would make it first (the same positions, so the same build
+         * then or now; no force depends on the list): a copy of a stale
+         * list would be built again here, and then once more by the run. */
+        if (s->grid && has_grid(s) && grid_stats(s->grid).reach == pair_reach(s)) {
+            const struct grid_balls b = balls_of(s);
+            (void)grid_update(s->grid, &b); /* short of memory: copied below as invalid */
+        }
         if (obs_keeps_grid(obs, s, &move)) {
             /* slots, masses and radii as they were: what moves */
             size_t bytes = s->n * sizeof *s->x;

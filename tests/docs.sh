@@ -2,8 +2,10 @@
 # docs.sh - the man page is the reference: every long option that
 # `springball --help` prints, every key of the terminal's key tables
 # (src/front.c: bindings, replay_bindings) and every scene directive (src/scene.c:
-# directives) appears in man/springball.1; README.md's screenshot is current.
-# Each failure names what is missing.
+# directives) appears in man/springball.1, and the other way round: every
+# option the page names, every key of its KEYS section and every directive
+# of its SCENE FORMAT section is one the program has; README.md's
+# screenshot is current. Each failure names what is missing.
 # MAN and TUI_SRC, SCENE_SRC may point elsewhere (the suite's own check does).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -62,6 +64,52 @@ while read -r d; do
     fi
 done <"$tmp/dirs"
 
+# 5. the other way round: what the page documents, the program has.
+# Options: every \-\-name of the page is in --help; every short option of
+# a tag of OPTIONS too.
+grep -o '\\-\\-[a-z][a-z0-9]*\(\\\{0,1\}-[a-z0-9][a-z0-9]*\)*' "$MAN" | sed 's/\\//g' | sort -u >"$tmp/manopts"
+check "the page names options" test "$(wc -l <"$tmp/manopts")" -gt 20
+while read -r o; do
+    if grep -qxF -- "$o" "$tmp/opts"; then ok; else bad "option $o of $MAN is not in --help"; fi
+done <"$tmp/manopts"
+sed -n '/^\.SH OPTIONS/,/^\.SH /p' "$MAN" | awk 'prev == ".TP" {print} {prev = $0}' |
+    grep -o '\(^\|[ "]\)\\-[A-Za-z]\b' | sed 's/.*\\-/-/' | sort -u >"$tmp/manshort"
+grep -o '^ *-[A-Za-z],' "$tmp/help" | sed 's/[ ,]//g' | sort -u >"$tmp/short"
+check "the OPTIONS tags have short options" test -s "$tmp/manshort"
+while read -r o; do
+    if grep -qxF -- "$o" "$tmp/short"; then ok; else bad "option $o of $MAN is not in --help"; fi
+done <"$tmp/manshort"
+# Keys: every word of a tag of KEYS (and its replay part) is a key bound in
+# the tables of $TUI_SRC, or one of the few words of prose the tags use.
+sed -n 's/^ *{\([^,]*\), [A-Za-z_]*, .*/\1/p' "$TUI_SRC" | sort -u >"$tmp/bound"
+check "the key tables bind keys" test "$(wc -l <"$tmp/bound")" -gt 30
+plain "$tmp/tags.roff" | sed -e 's/^\.B[IR]* //' -e 's/[,()]/ /g' -e 's/ \/ / /g' |
+    tr ' ' '\n' | sed '/^$/d' | sort -u >"$tmp/tagwords"
+while read -r w; do
+    case $w in
+        or|keys|on|ball) continue ;;              # prose in the tags
+        space) c="' '" ;;
+        enter) c="'\\r'" ;;
+        tab|Tab) c="'\\t'" ;;
+        S-Tab|shift-tab) c=APP_KEY_BTAB ;;
+        Esc) c=27 ;;
+        Delete) c=APP_KEY_DELETE ;;
+        Ctrl-L) c=KEY_CTRL_L ;;
+        arrow) c=APP_KEY_LEFT ;;
+        mouse|click) c=APP_KEY_MOUSE ;;
+        ?) c="'$w'" ;;
+        *) c="(no key)" ;;
+    esac
+    if grep -qxF -- "$c" "$tmp/bound"; then ok; else bad "key '$w' of the KEYS section of $MAN is bound in no table of $TUI_SRC"; fi
+done <"$tmp/tagwords"
+# Directives: the first word of each tag of SCENE FORMAT is a row of the table.
+awk 'prev == ".TP" {print} {prev = $0}' "$tmp/scene.roff" | plain /dev/stdin |
+    sed -e 's/^\.B[IR]* //' | awk '{print $1}' | sort -u >"$tmp/mandirs"
+check "the SCENE FORMAT section has tags" test "$(wc -l <"$tmp/mandirs")" -gt 10
+while read -r d; do
+    if grep -qxF -- "$d" "$tmp/dirs"; then ok; else bad "directive '$d' of $MAN is not in the table of $SCENE_SRC"; fi
+done <"$tmp/mandirs"
+
 # 4. the README's screenshot is the program's own and current (make readme-shot)
 SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh >"$tmp/shot"
 check "the screenshot is made" grep -q 'The break' "$tmp/shot"
@@ -79,5 +127,16 @@ if [ -z "${DOCS_INNER:-}" ]; then
     check "a page without --$o fails" grep -q "option --$o is not" "$tmp/inner"
     check "a page without space fails" grep -q "key 'space'" "$tmp/inner"
     check "a page without rack fails" grep -q "directive 'rack'" "$tmp/inner"
+    # ... and one with an option, a key and a directive the program lacks
+    sed -e '/^\.SH OPTIONS/a\
+.TP\
+.BR \\-Y ", " \\-\\-yodel\
+Yodel.' -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.BR space ", " Z/' \
+        -e '/^\.SH SCENE FORMAT/,/^\.SH UNIVERSE FORMAT/s/^\.B rack /.B shelf /' "$MAN" >"$tmp/extra.1"
+    DOCS_INNER=1 MAN="$tmp/extra.1" sh tests/docs.sh >"$tmp/inner" 2>&1
+    check "a page with --yodel fails" grep -q "option --yodel of .* is not in --help" "$tmp/inner"
+    check "a page with -Y fails" grep -q "option -Y of .* is not in --help" "$tmp/inner"
+    check "a page with key Z fails" grep -q "key 'Z' of the KEYS section" "$tmp/inner"
+    check "a page with directive shelf fails" grep -q "directive 'shelf' of .* is not in the table" "$tmp/inner"
 fi
 summary

@@ -126,11 +126,40 @@ static int plot_want(void *self, const struct session *ss, int *w, int *h)
     return ps->plot != PANEL_PLOT_OFF;
 }
 
+/* The momentum diagram remembers the momenta before the last contact. */
+static void plot_update(void *self, struct session *ss)
+{
+    struct panel_state *ps = self;
+    if (ps->plot == PANEL_PLOT_PDIAG)
+        panel_pmem_update(&ps->pmem, session_observed(ss));
+}
+
+/* The momentum diagram of the session's state, in the balls' colours. */
+static void pdiag(struct plot *p, struct panel_state *ps, const struct panel_area *a)
+{
+    const struct sim *s = session_observed(a->ss);
+    const struct panel_pmem *pm = &ps->pmem;
+    size_t n = s->n < 64 ? s->n : 64;
+    double nx[64], ny[64];
+    uint32_t color[64];
+    for (size_t i = 0; i < n; i++) {
+        struct lab_row r;
+        lab_row(s, i, &r);
+        nx[i] = r.px;
+        ny[i] = r.py;
+        uint32_t rgb = screen_tag_color(a->scr, session_tag(a->ss, sim_ball(s, sim_slot(s, i))));
+        color[i] = rgb ? SCREEN_RGB | rgb : 0;
+    }
+    int before = pm->have_before && pm->n == s->n;
+    panel_pdiag(p, s->n, before ? pm->bx : NULL, before ? pm->by : NULL, pm->t_before, nx, ny,
+                s->t, color, ps->ov.aspect, a->f->glyphs == VIEW_ASCII);
+}
+
 static void plot_draw(void *self, const struct panel_area *a)
 {
-    const struct panel_state *ps = self;
-    static const char *const title[PANEL_PLOT_COUNT] = {"", "energy", "momentum",
-                                                        "speeds"};
+    struct panel_state *ps = self;
+    static const char *const title[PANEL_PLOT_COUNT] = {"", "energy", "momentum", "speeds",
+                                                        "momentum diagram"};
     struct screen_rect r = a->r;
     int ascii = a->f->glyphs == VIEW_ASCII;
     if (r.h < 2 || ps->plot == PANEL_PLOT_OFF)
@@ -141,6 +170,8 @@ static void plot_draw(void *self, const struct panel_area *a)
         return;
     if (ps->plot == PANEL_PLOT_SPEEDS) {
         panel_speeds(&p, session_observed(a->ss), ascii);
+    } else if (ps->plot == PANEL_PLOT_PDIAG) {
+        pdiag(&p, ps, a);
     } else {
         /* The envelope's last stretch, about two columns a dot column:
          * each column drawn as an oscilloscope does, a line from its first
@@ -160,12 +191,12 @@ static void plot_draw(void *self, const struct panel_area *a)
     free(p.cell);
 }
 
-/* P: energy, momentum, speeds, off. */
+/* P: energy, momentum, speeds, the momentum diagram, off. */
 static const char *plot_key(void *self, int key, size_t nballs)
 {
     struct panel_state *ps = self;
-    static const char *const name[PANEL_PLOT_COUNT] = {"plot off", "plot: energy",
-                                                       "plot: momentum", "plot: speeds"};
+    static const char *const name[PANEL_PLOT_COUNT] = {
+        "plot off", "plot: energy", "plot: momentum", "plot: speeds", "plot: momentum diagram"};
     (void)nballs;
     if (key != 'P')
         return NULL;
@@ -174,5 +205,5 @@ static const char *plot_key(void *self, int key, size_t nballs)
 }
 
 const struct panel_class panel_plot_class = {
-    "plot", PANEL_BOX, plot_want, NULL, plot_draw, plot_key, NULL, NULL,
+    "plot", PANEL_BOX, plot_want, plot_update, plot_draw, plot_key, NULL, NULL,
 };

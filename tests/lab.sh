@@ -156,7 +156,13 @@ for e in spring event; do
 done
 check "P P: momentum" has '━ Σpx  ━ Σpy' --keys='P P <t 5>'
 check "P P P: speeds against the law" has 'Maxwell-Boltzmann, a [0-9.]+' --keys='P P P <t 5>' scenes/gas.scene
-check "P*4: off" hasnt '── (energy|momentum|speeds) ──' --keys='P P P P'
+# issue 26.9: the momentum diagram, before the last contact and now
+check "P*4: the momentum diagram" has '── momentum diagram ──' --keys='P P P P'
+check "P*4: before any contact" has 'before: no contact yet +now \(t 0\)' --keys='P P P P' scenes/headon.scene
+check "P*4: before the head-on contact and after it" has 'before the last contact \(t 13\) +now \(t 15\)' --keys='P P P P space .*300' scenes/headon.scene
+check "P*4: the sums, one scale" has '^Σp \(0, 0\) +Σp \(0, 0\)' --keys='P P P P space .*300' scenes/headon.scene
+check "P*4 in ASCII" has '^sum p \(0, 0\)' --ascii --keys='P P P P space .*300' scenes/headon.scene
+check "P*5: off" hasnt '── (energy|momentum|speeds|momentum diagram) ──' --keys='P P P P P'
 
 # --- s: both engines, time-locked ---
 s=$(snap --keys='s <t 40> space' scenes/cradle.scene)

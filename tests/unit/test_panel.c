@@ -453,10 +453,12 @@ static void test_keys(void)
     CHECK(strcmp(panel_key(&ps, 'n', 3), "ball numbers on") == 0 && ps.ov.numbers);
     CHECK(strcmp(panel_key(&ps, 'i', 3), "values panel on") == 0 && ps.values);
     CHECK(strcmp(panel_key(&ps, 's', 3), "split: spring and event engines") == 0 && ps.split);
-    /* P cycles off -> energy -> momentum -> speeds -> off */
+    /* P cycles off -> energy -> momentum -> speeds -> momentum diagram -> off */
     CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: energy") == 0);
     CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: momentum") == 0);
     CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: speeds") == 0);
+    CHECK(strcmp(panel_key(&ps, 'P', 3), "plot: momentum diagram") == 0);
+    CHECK(ps.plot == PANEL_PLOT_PDIAG);
     CHECK(strcmp(panel_key(&ps, 'P', 3), "plot off") == 0 && ps.plot == PANEL_PLOT_OFF);
     /* Tab: none -> 1 -> 2 -> 3 -> none; Shift-Tab back */
     CHECK(strcmp(panel_key(&ps, PANEL_KEY_NEXT, 3), "ball 1") == 0 && ps.ov.selected == 0);
@@ -485,8 +487,81 @@ static void test_keys(void)
     CHECK(panel_key(&ps, 'b', 3) == NULL && panel_key(&ps, 'x', 3) == NULL);
 }
 
+/* The momentum diagram: "before" is the last frame before the momenta
+ * began to change; drawn tip to tail in each ball's colour with the sum
+ * beside, on one scale; a step back forgets. */
+static void test_pdiag(void)
+{
+    struct sim s;
+    CHECK(test_load(&s, headon) == 0);
+    struct panel_state ps;
+    panel_state_init(&ps);
+    struct panel_pmem *pm = &ps.pmem;
+    size_t a = sim_slot(&s, 0), b = sim_slot(&s, 1);
+    CHECK(panel_pmem_update(pm, &s) == 0 && pm->have_last && !pm->have_before);
+    s.t = 1; /* a quiet frame: nothing changed */
+    CHECK(panel_pmem_update(pm, &s) == 0 && pm->quiet && !pm->have_before);
+    s.t = 2; /* the contact: the momenta change */
+    s.vx[a] = 4;
+    s.vx[b] = -4;
+    panel_pmem_update(pm, &s);
+    CHECK(pm->have_before && pm->t_before == 1 && pm->bx[0] == 10 && pm->bx[1] == -20);
+    s.t = 3; /* still in it: "before" stays */
+    s.vx[a] = -10;
+    s.vx[b] = 10;
+    panel_pmem_update(pm, &s);
+    CHECK(pm->t_before == 1 && pm->bx[0] == 10 && !pm->quiet);
+    /* drawn: both halves, the sums, the colours */
+    struct plot p = grid(80, 12);
+    double nx[2] = {-10, 10}, ny[2] = {0, 0};
+    uint32_t color[2] = {PANEL_KE, PANEL_PE};
+    CHECK(panel_pdiag(&p, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
+    CHECK(strstr(row_text(&p, 0), "before the last contact (t 1)") != NULL);
+    CHECK(strstr(row_text(&p, 0), "now (t 3)") != NULL);
+    /* ball 2 is 2 kg: before, 10 - 20 */
+    CHECK(strcmp(row_text(&p, 11), "\u03a3p (-10, 0)                             \u03a3p (0, 0)") == 0);
+    int left[2] = {0, 0}, right[2] = {0, 0}, sum = 0;
+    for (int j = 1; j < 11; j++)
+        for (int i = 0; i < 80; i++) {
+            const struct plot_cell *c = &p.cell[j * 80 + i];
+            if (c->ch < PLOT_BRAILLE || c->ch > PLOT_BRAILLE + 0xff)
+                continue;
+            for (int k = 0; k < 2; k++)
+                (i < 39 ? left : right)[k] += c->color == color[k];
+            sum += c->color == PANEL_E;
+        }
+    CHECK(left[0] > 10 && left[1] > 10 && right[0] > 10 && right[1] > 10);
+    CHECK(sum >= 2); /* the sums: -10 before, 0 (a dot) now */
+    /* along x, each arrow on rows of its own: ball 1's before on a row
+     * above ball 2's */
+    int row1 = -1, row2 = -1;
+    for (int j = 1; j < 11; j++)
+        for (int i = 0; i < 39; i++) {
+            uint32_t c = p.cell[j * 80 + i].color;
+            if (c == PANEL_KE && row1 < 0)
+                row1 = j;
+            if (c == PANEL_PE && row2 < 0)
+                row2 = j;
+        }
+    CHECK(row1 >= 1 && row2 > row1);
+    /* 2-D: (3, 4) and (0, -4) tip to tail, their sum (3, 0) beside */
+    double qx[2] = {3, 0}, qy[2] = {4, -4};
+    CHECK(panel_pdiag(&p, 2, NULL, NULL, 0, qx, qy, 3, color, 2, 1) == 0);
+    CHECK(strstr(row_text(&p, 0), "before: no contact yet") != NULL);
+    CHECK(strstr(row_text(&p, 11), "sum p (3, 0)") != NULL);
+    /* a step back forgets */
+    s.t = 0.5;
+    panel_pmem_update(pm, &s);
+    CHECK(!pm->have_before && !pm->quiet);
+    /* too many balls, none */
+    CHECK(panel_pdiag(&p, 0, NULL, NULL, 0, qx, qy, 3, color, 2, 0) == -1);
+    panel_state_free(&ps);
+    sim_free(&s);
+}
+
 void test_labpanel(void)
 {
+    test_pdiag();
     test_keys();
     test_values();
     test_values_scroll();

@@ -164,13 +164,12 @@ void actions_aim(struct ui *u, int key)
                 : key == APP_KEY_LEFT ? SIM_PI : -SIM_PI / 2;
     if (app_no_cue(u))
         return;
-    if (u->f.aiming) {
-        double d = remainder(want - u->f.aim, 2 * SIM_PI);
-        if (fabs(d) >= SIM_PI - 1e-9)
-            d = SIM_PI; /* straight behind: turn counter-clockwise */
-        u->f.aim += fabs(d) <= AIM_STEP ? d : copysign(AIM_STEP, d);
-        u->f.aim = remainder(u->f.aim, 2 * SIM_PI);
-    }
+    /* the first press turns too (issue 26.11: it used to only show the aim) */
+    double d = remainder(want - u->f.aim, 2 * SIM_PI);
+    if (fabs(d) >= SIM_PI - 1e-9)
+        d = SIM_PI; /* straight behind: turn counter-clockwise */
+    u->f.aim += fabs(d) <= AIM_STEP ? d : copysign(AIM_STEP, d);
+    u->f.aim = remainder(u->f.aim, 2 * SIM_PI);
     u->f.aiming = 1;
 }
 

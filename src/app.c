@@ -76,7 +76,8 @@ const char *app_said(struct ui *u)
                  : "ball %zu overlaps ball %zu: the springs push them apart", b[0], b[1]);
         return u->said;
     case SESSION_NOTE_STOPS_HERE:
-        snprintf(u->said, sizeof u->said, "%zu balls: ',' stops here (memory)", b[0]);
+        snprintf(u->said, sizeof u->said, "%zu ball%s: ',' stops here (memory)", b[0],
+                 b[0] == 1 ? "" : "s");
         return u->said;
     case SESSION_NOTE_EVENT_FAULT:
         return words_event_fault(u->said, sizeof u->said, ss->note_code, b[0], b[1]);

@@ -341,7 +341,7 @@ void edit_save(struct ui *u, int key)
             app_note_level(u, SCREEN_ERROR, "cannot save %s: %s", name, strerror(e));
         } else {
             u->saves++;
-            app_note(u, "saved %s (%zu balls)", name, s.n);
+            app_note(u, "saved %s (%zu ball%s)", name, s.n, s.n == 1 ? "" : "s");
         }
     }
     free(out.balls);

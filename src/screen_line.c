@@ -314,7 +314,7 @@ void screen_draw_status(struct screen *scr, struct session *ss, const struct fro
         p = add(&l, 1, SCREEN_ALERT, SCREEN_BOLD, "REC %s %lld", f->recording, f->rec_frames);
         snprintf(p->brief, sizeof p->brief, "REC");
     }
-    add(&l, 9, 0, 0, "%zu balls", s->n);
+    add(&l, 9, 0, 0, "%zu ball%s", s->n, s->n == 1 ? "" : "s");
     if (!f->replay)
         add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
     int w = scr->cols - 1;

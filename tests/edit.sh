@@ -45,6 +45,12 @@ check "set-up: w saves the balls added" grep -q '^ball 200 220 10 0 1 20' "$tmpd
 # --- the command line: the scene language applied live ---
 s=$(wide "$E" --keys='<:ball 200 220 0 0 0.5 20> <:ball 400 180 0 0 1.5 20 blue>')
 check ":ball adds balls" has "$s" " 2 balls"
+# issue 26.11: one ball is '1 ball' (the status line, w's note)
+one=$(wide "$E" --keys='<:ball 200 220 0 0 0.5 20>')
+check "the status line: '1 ball'" has "$(printf '%s\n' "$one" | tail -n 1)" " 1 ball  "
+mkdir -p "$tmpd/one"
+one=$(cd "$tmpd/one" && "$SB" --snapshot=120x30 --no-color --keys='<:ball 200 220 0 0 0.5 20> w' "$E")
+check "w: 'saved springball-1.scene (1 ball)'" has "$one" "saved springball-1.scene (1 ball)"
 check ":ball: a note" has "$s" "ball 2 added"
 s=$(snap "$E" --keys='<:k 20> <:dt 0.01>')
 check ":k 20 :dt 0.01 on the status line" has "$s" "dt 0.01  k 20"
@@ -158,6 +164,10 @@ check "40x12: a click on m" [ "$(last "$(snap --snapshot=40x12 --keys='i <click 
 check "the arrows give enter back to the kick" has "$(snap --keys='i tab up enter')" "kick: ball 2 at 10"
 check "without the values panel enter kicks" has "$(snap --keys='tab enter')" "kick: ball 2 at 10"
 check "a click on the values panel's header aims nothing" not has "$(snap --keys='i <click 12 13>')" "aims here"
+
+# issue 26.11: the man page draws the handle as the screen does, never ÷ (\(di)
+check "the screen's handle is ◆" has "$(snap --keys=space)" "◆"
+check "the man page's handle is ◆, no ÷" sh -c '! grep -qF "\\(di" man/springball.1 && grep -q "◆.*+.*in ASCII" man/springball.1'
 
 # the velocity arrow: find its handle (+ in ASCII) and drag it
 a=$(snap --ascii "$E" --snapshot=60x16 --keys='<:ball 300 200 0 0 1 20> <:v 5 0>')

@@ -70,8 +70,11 @@ check "paused: the cue ball has its arrow" sh -c '"$0" --snapshot --no-color --k
 check "running: no arrow" sh -c '! "$0" --snapshot --no-color | grep -q "→"' "$SB"
 
 # --- defect 4: a kick sends the ball along the aim at the kick speed ---
-s=$(snap --keys='up*5')
+s=$(snap --keys='up*4')
 check "aim shown with the kick speed" sh -c 'echo "$0" | tail -n 1 | grep -q "aim 20° v 10"' "$s"
+# issue 26.11: the first arrow press turns the aim (it only showed it)
+check "the first arrow press turns the aim: up, aim 5°" sh -c '"$0" --snapshot --no-color --keys=up | tail -n 1 | grep -q "aim 5° v 10"' "$SB"
+check "... and after a kick too: up enter up, aim 10°" sh -c '"$0" --snapshot --no-color --keys="up enter up" | tail -n 1 | grep -q "aim 10° v 10"' "$SB"
 s=$(snap --keys='up*5 enter')
 check "5 x up, enter: E stays 50 (was 190.6)" [ "$(echo "$s" | status_of | efield)" = 50 ]
 s=$(snap --keys='> enter')

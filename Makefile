@@ -45,6 +45,8 @@ PURE  += lesson lesson_panel
 PURE  += files
 # The front end and the entry point.
 FRONT  = main cli headless headless_rec headless_export app actions edit front term replay
+# A lesson run by the front end (issue 31).
+FRONT += tutor
 # The only modules that include curses (tests/house.sh checks it); they
 # alone are compiled with the curses flags.
 TERMINAL = term

@@ -13,6 +13,7 @@
 #include "app_options.h"
 #include "command.h"
 #include "labscreen.h"
+#include "lesson_panel.h"
 #include "recording.h"
 #include "screen.h"
 #include "session.h"
@@ -73,6 +74,7 @@ struct ui {
     /* replay (issue 30): a recorded run played back, nothing simulated */
     struct traj *tr;       ///< the run, or NULL
     struct sim fsim;       ///< the frame read, then shown
+    struct lesson_view lesson; ///< a lesson (tutor.h): its step, its answer
 };
 
 /// A snapshot's wait does at most 10^6 steps or events in all, however

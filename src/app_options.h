@@ -8,6 +8,7 @@
 /// The longest --save-to name (w adds "-N" before its extension).
 #define SAVE_TO_MAX 4000
 
+struct lesson;
 struct traj;
 
 /// Options of the terminal front end (see springball(1)).
@@ -30,6 +31,7 @@ struct ui_options {
     int paused;         ///< 1: start paused (--paused; an empty table always does)
     double pause_at;    ///< -T: the run pauses once on reaching this time (the
                         ///< springs' step by sim_steps_until); < 0: never
+    const struct lesson *lesson; ///< a lesson to run (tutor.h), or NULL
 };
 
 /// The defaults above.

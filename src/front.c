@@ -12,6 +12,7 @@
 #include "actions.h"
 #include "app.h"
 #include "edit.h"
+#include "tutor.h"
 #include "script.h"
 #include "term.h"
 #include "view.h"
@@ -116,6 +117,9 @@ static const struct binding {
     {'1', actions_line, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)"},
     {'V', actions_reverse, "V", "reverse time: every velocity turned around, the run retraces its path"},
     {'s', actions_lab, "s", "split: the spring and the event engine side by side, time-locked"},
+    {'l', tutor_keys, "l L A", "lesson: next / previous step (PgDn PgUp), the answer"},
+    {'L', tutor_keys, NULL, NULL},
+    {'A', tutor_keys, NULL, NULL},
     {APP_KEY_RESIZE, resize, NULL, NULL},
 };
 
@@ -185,6 +189,8 @@ static void help_fill(int replay)
             help[nhelp++] = (struct screen_help){b[i].label, b[i].help};
 }
 
+static void play_now(struct ui *u, const struct script_item *items, int n);
+
 static void handle_key(struct ui *u, int key)
 {
     if (u->prompting && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
@@ -207,6 +213,8 @@ static void handle_key(struct ui *u, int key)
         replay_key(u, key);
         return;
     }
+    if (tutor_key(u, key, play_now)) /* PgDn PgUp l L A, in a lesson */
+        return;
     for (size_t i = 0; i < NBINDINGS; i++)
         if (bindings[i].fn && bindings[i].key == key) {
             bindings[i].fn(u, key);
@@ -287,6 +295,31 @@ static void play(struct ui *u, double t)
     }
 }
 
+/* A lesson's keys (tutor.h): @p n items played at once, as
+ * --snapshot plays them, in a terminal too; the script in progress is
+ * kept. */
+static void play_now(struct ui *u, const struct script_item *items, int n)
+{
+    struct script_item *keep = u->items;
+    int nk = u->nitems, next = u->next_item, live = u->live, wait_sim = u->wait_sim;
+    double due = u->due, wall = u->wall;
+    u->items = (struct script_item *)items;
+    u->nitems = n;
+    u->next_item = 0;
+    u->wait_sim = 0;
+    u->due = u->wall;
+    u->live = 0;
+    play(u, u->wall);
+    u->items = keep;
+    u->nitems = nk;
+    u->next_item = next;
+    u->wait_sim = wait_sim;
+    u->due = due;
+    u->live = live;
+    if (live)
+        u->wall = wall; /* a terminal's clock is the real one */
+}
+
 /* === --snapshot === */
 
 int ui_snapshot(const struct scene *sc, const char *name, const struct ui_options *o)
@@ -315,6 +348,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         free(u);
         return 1;
     }
+    tutor_goto(u, 0, play_now);
     screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
     play(u, u->wall);
     size_t need = screen_dump(&u->scr, NULL, 0, color);
@@ -479,6 +513,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         u->scr.color = u->ncolors;
         u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
         term_mouse(u->f.mouse);
+        tutor_goto(u, 0, play_now);
         rc = loop(u);
     }
     term_end();

@@ -28,7 +28,7 @@ struct lesson_view {
     int revealed;            ///< 1: its answer shows
     int fail;                ///< enum lesson_fail of the answer
     double value;            ///< the answer measured when it was revealed
-    /* the front end's (lesson_run.h) */
+    /* the front end's (tutor.h) */
     const char *name;        ///< the name the front end was started with
     int playing;             ///< a step's keys are being played at once
     int demo;                ///< the front end's script is a step's keys (a demo)

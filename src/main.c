@@ -527,10 +527,12 @@ int main(int argc, char **argv)
     } else if (o.snapshot) {
         o.ui.engine = o.engine == ENGINE_EVENT;
         o.ui.pause_at = o.have_time ? o.time : -1;
+        o.ui.lesson = lesson.nstep ? &lesson : NULL;
         rc = ui_snapshot(&sc, name, &o.ui);
     } else {
         o.ui.engine = o.engine == ENGINE_EVENT;
         o.ui.pause_at = o.have_time ? o.time : -1;
+        o.ui.lesson = lesson.nstep ? &lesson : NULL;
         rc = ui_run(&sc, name, &o.ui);
     }
     scene_free(&sc);

@@ -45,4 +45,120 @@ check "five lessons shipped ($n)" test "$n" -ge 5
 check "momentum.lesson: dt 0.01" grep -qx 'dt 0.01' "$out"
 check "momentum.lesson: two balls" test "$(grep -c '^ball ' "$out")" -eq 2
 
+# Stepping: PgDn and l go on (a step that asks shows its answer first),
+# PgUp and L go back; the frame names the step
+snap() { "$SPRINGBALL" --snapshot=100x30 --no-color --keys "$1" "$2" 2>"$err"; }
+M=scenes/lessons/momentum.lesson
+check "a lesson opens at step 1" sh -c "\"$SPRINGBALL\" --snapshot=100x30 --no-color $M | grep -q 'lesson: Momentum in one dimension  step 1/10'"
+snap 'pgdn' $M >"$out"
+check "pgdn on a question: the answer" grep -q 'Σpx = 10.0000' "$out"
+check "pgdn on a question: the same step" grep -q 'step 1/10' "$out"
+snap 'pgdn pgdn' $M >"$out"
+check "pgdn pgdn: step 2" grep -q 'step 2/10' "$out"
+snap 'l*5 L' $M >"$out"
+check "l*5 L: step 3" grep -q 'step 3/10' "$out"
+snap 'l*5 pgup pgup' $M >"$out"
+check "l*5 pgup pgup: step 2" grep -q 'step 2/10' "$out"
+snap 'L' $M >"$out"
+check "L on the first step: the first again" grep -q 'the first step, again' "$out"
+snap 'l*30' $M >"$out"
+check "l at the end: the last step" grep -q 'step 10/10' "$out"
+check "l at the end: a note" grep -q 'the last step of the lesson' "$out"
+# a step opens on its own state, whatever the class did before: the same
+# screen after 'l l' and after 'l l', a run, a ball removed, panels, L l l
+snap 'l l' $M >"$out"
+snap 'l l space <t 7> x i v <:k 9> L l l' $M >"$err.2"
+check "going back and forth restores the step exactly" cmp -s "$out" "$err.2"
+rm -f "$err.2"
+# l L A without a lesson say how to open one
+snap 'l' scenes/headon.scene >"$out"
+check "l without a lesson: a note" grep -q 'no lesson: open one' "$out"
+# the help lists the lesson's keys
+snap '? space' $M >"$out"
+check "? lists l L A" grep -q 'lesson: next / previous step' "$out"
+
+# The answers, against the physics: each lesson played under --snapshot to
+# the step that asks, its answer revealed (A) and read from the panel.
+# presses LESSON STEP: the l presses from step 1 to STEP (a step that asks
+# takes two: the answer, then the next step)
+presses() {
+    awk -v want="$2" '/^step /{n++} /^ask /{a[n]=1} END{p=0; for(i=1;i<want;i++) p+=a[i]?2:1; print p}' "$1"
+}
+# answer LESSON STEP: the value the panel shows for the step's question
+answer() {
+    p=$(presses "$1" "$2")
+    keys="A"
+    [ "$p" -gt 0 ] && keys="l*$p A"
+    "$SPRINGBALL" --snapshot=200x60 --ascii --no-color --keys "$keys" "$1" 2>"$err" |
+        sed -n 's/.*-> .* = \([-0-9.e+]*\).*/\1/p' | head -n 1
+}
+# near NAME VALUE WANT TOL
+near() {
+    if [ -n "$2" ] && awk -v v="$2" -v w="$3" -v t="$4" 'BEGIN{d=v-w; if(d<0)d=-d; exit !(d<=t)}'; then
+        ok
+    else
+        bad "$1: got '$2', want $3 +- $4"
+    fi
+}
+# within NAME VALUE LO HI
+within() {
+    if [ -n "$2" ] && awk -v v="$2" -v lo="$3" -v hi="$4" 'BEGIN{exit !(v>=lo && v<=hi)}'; then
+        ok
+    else
+        bad "$1: got '$2', want $3 .. $4"
+    fi
+}
+L=scenes/lessons
+# momentum: equal masses exchange velocities; 1 : 3 from 10 gives -5 and 5;
+# sticky: both at 2.5, 37.5 of the 50 lost
+near "momentum 1: sum px" "$(answer $L/momentum.lesson 1)" 10 1e-9
+near "momentum 3: equal, v2" "$(answer $L/momentum.lesson 3)" 10 1e-3
+near "momentum 4: equal, v1" "$(answer $L/momentum.lesson 4)" 0 1e-3
+near "momentum 6: 1:3, v1" "$(answer $L/momentum.lesson 6)" -5 1e-3
+near "momentum 7: 1:3, v2" "$(answer $L/momentum.lesson 7)" 5 1e-3
+near "momentum 9: sticky, v" "$(answer $L/momentum.lesson 9)" 2.5 1e-3
+near "momentum 10: sticky, lost" "$(answer $L/momentum.lesson 10)" 37.5 1e-2
+# energy: KE 50; at the deepest squeeze of an equal-mass contact half of it
+# in the spring; elastic: 50 again; e = 0.5: 2.5 and 7.5, 50 (1 - e^2) / 2 lost
+near "energy 1: KE" "$(answer $L/energy.lesson 1)" 50 1e-9
+near "energy 3: PE at the squeeze" "$(answer $L/energy.lesson 3)" 25 0.05
+near "energy 4: KE at the squeeze" "$(answer $L/energy.lesson 4)" 25 0.05
+near "energy 5: E after" "$(answer $L/energy.lesson 5)" 50 1e-2
+near "energy 6: e 0.5, v2" "$(answer $L/energy.lesson 6)" 7.5 2e-3
+near "energy 7: e 0.5, v1" "$(answer $L/energy.lesson 7)" 2.5 2e-3
+near "energy 8: e 0.5, lost" "$(answer $L/energy.lesson 8)" 18.75 0.05
+# two dimensions: sum p kept in x and y; equal masses leave at 90 degrees
+# (springs: energy and momentum kept imply it); hard balls: ball 2 at
+# 10 cos 30 = 8.660254, and with 1 : 3 ball 1 leaves with v1'^2 = 100 - 3
+# (10 cos 30 / 2)^2 = 43.75 and v1'.n = -10 cos 30 / 2: 130.89 degrees
+near "twod 1: sum px" "$(answer $L/twod.lesson 1)" 10 1e-9
+near "twod 3: sum px after" "$(answer $L/twod.lesson 3)" 10 1e-9
+near "twod 4: sum py after" "$(answer $L/twod.lesson 4)" 0 1e-9
+near "twod 5: the right angle" "$(answer $L/twod.lesson 5)" 90 0.1
+near "twod 6: hard, v2 = 10 cos 30" "$(answer $L/twod.lesson 6)" 8.660254 1e-4
+a7=$(awk 'BEGIN{c=-5*sqrt(3)/2/sqrt(43.75); printf "%.6f", atan2(sqrt(1-c*c), c)*180/atan2(0,-1)}')
+near "twod 7: hard 1:3, the angle" "$(answer $L/twod.lesson 7)" "$a7" 1e-3
+near "twod 8: sum px, 1:3" "$(answer $L/twod.lesson 8)" 10 1e-9
+# the cradle: springs share the momentum out (the last ball below 10),
+# elastic (KE 50); hard balls pass it whole (10 and 0); the break keeps
+# sum px = 10 and E = 50 before any wall
+near "cradle 1: sum px" "$(answer $L/cradle.lesson 1)" 10 1e-9
+within "cradle 2: springs, last ball" "$(answer $L/cradle.lesson 2)" 5 9.99
+near "cradle 3: springs, KE" "$(answer $L/cradle.lesson 3)" 50 1e-2
+near "cradle 4: hard, last ball" "$(answer $L/cradle.lesson 4)" 10 1e-9
+near "cradle 5: hard, ball 6" "$(answer $L/cradle.lesson 5)" 0 1e-9
+near "cradle 7: the break, sum px" "$(answer $L/cradle.lesson 7)" 10 1e-6
+near "cradle 8: the break, E" "$(answer $L/cradle.lesson 8)" 50 0.05
+# the gas: 196 balls at speed 8 and one at rest: kT = 196 * 32 / 197 =
+# 31.8376; kept, but for the springs' PE (within 5%), while the collisions
+# share it; E kept;
+# e = 0.8 cools it; the heavy ball moves, less than it would fly at its
+# equipartition speed sqrt(2 kT / 25) = 1.6 in a straight line
+near "gas 1: kT" "$(answer $L/gas.lesson 1)" 31.8376 1e-3
+within "gas 2: kT after collisions (less the springs' PE)" "$(answer $L/gas.lesson 2)" 30.2 31.8376
+near "gas 3: E kept" "$(answer $L/gas.lesson 3)" 6272 31
+within "gas 4: cooled" "$(answer $L/gas.lesson 4)" 0 28.6
+within "gas 5: the heavy ball moved" "$(answer $L/gas.lesson 5)" 0.5 160
+within "gas 6: a Brownian walk" "$(answer $L/gas.lesson 6)" 0.5 320
+
 summary

@@ -117,7 +117,7 @@ static const struct binding {
     {'1', actions_line, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)"},
     {'V', actions_reverse, "V", "reverse time: every velocity turned around, the run retraces its path"},
     {'s', actions_lab, "s", "split: the spring and the event engine side by side, time-locked"},
-    {'l', tutor_keys, "l L A", "lesson: next / previous step (PgDn PgUp), the answer"},
+    {'l', tutor_keys, "l L A", "lesson: next, back, answer"},
     {'L', tutor_keys, NULL, NULL},
     {'A', tutor_keys, NULL, NULL},
     {APP_KEY_RESIZE, resize, NULL, NULL},

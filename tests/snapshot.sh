@@ -94,7 +94,7 @@ check "40x12: E and its drift" sh -c 'echo "$0" | tail -n 1 | grep -q "E 50 (0.0
 # every word of the help shows on some page at 40x12, none cut
 words() { tr -c 'A-Za-z0-9/.()-' '\n' | grep -E '^[a-z]{3,}$' | sort -u; }
 full=$(snap --snapshot=120x50 --keys='?' | words | grep -vx -e balls -e springball -e help)
-small=$(for p in 0 1 2 3 4 5 6 7 8 9 10 11; do
+small=$(for p in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15; do
     k='?'; i=0; while [ $i -lt $p ]; do k="$k space"; i=$((i + 1)); done
     snap --snapshot=40x12 --keys="$k"; done | words)
 check "40x12 help: every word on some page, none cut" [ "$(printf '%s\n' "$full" | comm -23 - "$(printf '%s\n' "$small" > "$tmpd/small"; echo "$tmpd/small")")" = "" ]

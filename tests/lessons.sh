@@ -74,8 +74,8 @@ rm -f "$err.2"
 snap 'l' scenes/headon.scene >"$out"
 check "l without a lesson: a note" grep -q 'no lesson: open one' "$out"
 # the help lists the lesson's keys
-snap '? space' $M >"$out"
-check "? lists l L A" grep -q 'lesson: next / previous step' "$out"
+{ snap '?' $M; snap '? space' $M; snap '? space space' $M; } >"$out"
+check "? lists l L A" grep -q 'l L A  *lesson: next, back, answer' "$out"
 
 # The answers, against the physics: each lesson played under --snapshot to
 # the step that asks, its answer revealed (A) and read from the panel.

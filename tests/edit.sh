@@ -297,5 +297,16 @@ check "tmux: the pusher" wait_for v "pusher on"
 sgr v "35;10;5M"
 check "tmux: the pusher follows the pointer" sh -c 'sleep 0.3; tmux -L "$0" capture-pane -p -t v | sed -n 5p | cut -c 4-16 | grep -q "[^ ]"' "$sock"
 T send-keys -t v q
+# typing into the values table with the mouse (issue 26.10): a click on
+# ball 1's m (SGR counts from 1: column 9, row 15), a new mass, Enter
+start t --paused
+check "tmux: the break, paused" wait_for t "paused"
+T send-keys -t t i
+check "tmux: the values panel" wait_for t "values"
+sgr t '0;9;15M'; sgr t '0;9;15m'
+check "tmux: a click on a number opens ':m 1'" wait_for t "^:m 1 *$"
+T send-keys -t t BSpace 3 Enter
+check "tmux: the mass typed in place" wait_for t "ball 1: m 3"
+T send-keys -t t q
 rm -rf "$tmpd"
 summary

@@ -230,6 +230,9 @@ struct screen {
                                                 ///< layout: w, h (w 0: hidden)
     int npanels;
     int help_pages;             ///< pages the help took at the last draw
+    int zoom;                   ///< 1: the whole table; 2, 4 ... 64: that much larger
+    int follow;                 ///< 1: while zoomed the view follows the cue ball (F)
+    double zx, zy;              ///< while zoomed: the world point at the view's centre
 };
 
 /// Starts a screen for scene @p sc (kept by pointer) with the given cell
@@ -255,6 +258,14 @@ int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *se
 /// @p help lists @p nhelp entries for the help overlay.
 void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
                  const struct screen_help *help, size_t nhelp);
+
+/// The zoom keys for a session whose selected (cue) ball is scene ball
+/// @p cue: z zooms in by 2 (to 64) around that ball (or the table's
+/// centre), Z out by 2, 0 shows the whole table, F turns following the
+/// ball on and off. Call screen_layout after it. @return a message for the
+/// status line ("zoom ×4, following ball 1"), or NULL for another key.
+const char *screen_zoom(struct screen *scr, const struct session *ss, size_t cue, int key,
+                        int glyphs);
 
 /// Removes the trails from the table.
 void screen_clear_trails(struct screen *scr);

@@ -136,7 +136,10 @@ void screen_draw_table(struct screen *scr, struct session *ss, const struct fron
         draw_table_of(scr, &scr->v2, scr->lay.table2, hard, ss, f, 0, b, 1);
         return;
     }
-    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL, 0);
+    char z[32]; /* zoomed: how much on the frame, and the inset mark */
+    snprintf(z, sizeof z, "%s%d", f->glyphs == VIEW_ASCII ? "x" : "\xc3\x97", scr->zoom);
+    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, scr->zoom > 1 ? z : NULL, 0);
+    screen_zoom_inset(scr, scr->lay.table, &ss->s, f->glyphs);
 }
 
 /* === The selected ball's velocity arrow (live edits) === */

@@ -120,7 +120,7 @@ static const struct binding {
     {'l', tutor_keys, "l L A", "lesson: next, back, answer"},
     {'L', tutor_keys, NULL, NULL},
     {'A', tutor_keys, NULL, NULL},
-    {'z', actions_zoom, "z Z 0 F", "zoom in / out around the cue ball, the whole table; F: follow it on / off"},
+    {'z', actions_zoom, "z Z 0 F", "zoom in / out, the whole table; F: follow the cue ball"},
     {'Z', actions_zoom, NULL, NULL},
     {'0', actions_zoom, NULL, NULL},
     {'F', actions_zoom, NULL, NULL},

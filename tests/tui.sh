@@ -145,8 +145,8 @@ keys a -
 check "- halves the speed" wait_for a "paused · speed 10 t/s"
 # unknown keys do nothing
 before=$(screen a)
-keys a z
-keys a Z
+keys a j
+keys a J
 check "unknown keys do nothing" [ "$(screen a)" = "$before" ]
 # aim and kick: the arrow appears, enter adds speed 10 along +x: 20^2/2
 keys a Left

@@ -157,7 +157,8 @@ struct panel_pmem {
     double t_before;   ///< the time of "before"
     int have_last;     ///< lx, ly hold a frame
     int have_before;   ///< bx, by hold a frame
-    int quiet;         ///< the last frame's momenta were those of the one before
+    int quiet;         ///< the last frame's momenta were those of the one before (or
+                       ///< it was the first)
 };
 
 /// Draws the momentum diagram into @p p: on the left each ball's momentum

@@ -173,7 +173,7 @@ int panel_pmem_update(struct panel_pmem *pm, const struct sim *s)
         pm->t_before = pm->t_last;
         pm->have_before = 1;
     }
-    pm->quiet = pm->have_last && !changed;
+    pm->quiet = !changed; /* a first frame too: nothing seen to change yet */
     for (size_t i = 0; i < n; i++) {
         struct lab_row r;
         lab_row(s, i, &r);

@@ -552,7 +552,13 @@ static void test_pdiag(void)
     /* a step back forgets */
     s.t = 0.5;
     panel_pmem_update(pm, &s);
-    CHECK(!pm->have_before && !pm->quiet);
+    CHECK(!pm->have_before && pm->quiet);
+    /* from a first frame: the next change makes it "before" (the diagram
+     * turned on, then ] to the contact) */
+    s.t = 0.75;
+    s.vx[a] = 3;
+    panel_pmem_update(pm, &s);
+    CHECK(pm->have_before && pm->t_before == 0.5);
     /* too many balls, none */
     CHECK(panel_pdiag(&p, 0, NULL, NULL, 0, qx, qy, 3, color, 2, 0) == -1);
     panel_state_free(&ps);

@@ -111,6 +111,7 @@ int tutor_goto(struct ui *u, size_t step, tutor_player play)
     int rc = restart(u);
     for (size_t k = 0; rc == 0 && k < step && !u->quit; k++)
         rc = play_now(u, k, play);
+    u->f.note[0] = 0; /* what the earlier steps' keys said is not this step's */
     lesson_view_goto(&u->lesson, step);
     if (u->cols > 0) /* the panel's height is the new step's */
         app_relayout(u);

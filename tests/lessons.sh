@@ -77,6 +77,12 @@ check "l without a lesson: a note" grep -q 'no lesson: open one' "$out"
 { snap '?' $M; snap '? space' $M; snap '? space space' $M; } >"$out"
 check "? lists l L A" grep -q 'l L A  *lesson: next, back, answer' "$out"
 
+# README.md's picture of the lesson panel is the program's own
+awk '/^## Lessons/{on=1} on && /^```text/{p=1; next} p && /^```/{exit} p' README.md >"$out"
+"$SPRINGBALL" --snapshot=80x24 --no-color --keys 'l l l A' $M | sed -e 's/[[:space:]]*$//' |
+    tail -n 11 | head -n 10 >"$err"
+check "README.md's lesson picture is current" cmp -s "$out" "$err"
+
 # The answers, against the physics: each lesson played under --snapshot to
 # the step that asks, its answer revealed (A) and read from the panel.
 # presses LESSON STEP: the l presses from step 1 to STEP (a step that asks

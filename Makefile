@@ -47,6 +47,8 @@ PURE  += files
 FRONT  = main cli headless headless_rec headless_export app actions edit front term replay
 # A lesson run by the front end (issue 31).
 FRONT += tutor
+# The zoom's keys (issue 26).
+FRONT += zoom
 # The only modules that include curses (tests/house.sh checks it); they
 # alone are compiled with the curses flags.
 TERMINAL = term

@@ -233,15 +233,6 @@ void actions_quit(struct ui *u, int key)
     u->quit = 1;
 }
 
-/* z Z 0 F: the zoom and following the cue ball (screen_zoom). */
-void actions_zoom(struct ui *u, int key)
-{
-    const char *msg = screen_zoom(&u->scr, &u->ss, u->f.cue, key, u->f.glyphs);
-    app_relayout(u);
-    if (msg)
-        app_note(u, "%s", msg);
-}
-
 /* v p f c n i P s, PgUp PgDn: what is shown. */
 void actions_lab(struct ui *u, int key)
 {

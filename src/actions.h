@@ -30,7 +30,6 @@ void actions_trails(struct ui *u, int key);      ///< t
 void actions_redraw(struct ui *u, int key);      ///< Ctrl-L
 void actions_quit(struct ui *u, int key);        ///< q Esc
 void actions_lab(struct ui *u, int key);         ///< v p f c n i P s PgUp PgDn
-void actions_zoom(struct ui *u, int key);        ///< z Z 0 F
 void actions_line(struct ui *u, int key);        ///< 1
 void actions_restitution(struct ui *u, int key); ///< e E
 void actions_reverse(struct ui *u, int key);     ///< V

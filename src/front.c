@@ -16,6 +16,7 @@
 #include "script.h"
 #include "term.h"
 #include "view.h"
+#include "zoom.h"
 
 #include <errno.h>
 #include <langinfo.h>
@@ -120,10 +121,10 @@ static const struct binding {
     {'l', tutor_keys, "l L A", "lesson: next, back, answer"},
     {'L', tutor_keys, NULL, NULL},
     {'A', tutor_keys, NULL, NULL},
-    {'z', actions_zoom, "z Z 0 F", "zoom in / out, the whole table; F: follow the cue ball"},
-    {'Z', actions_zoom, NULL, NULL},
-    {'0', actions_zoom, NULL, NULL},
-    {'F', actions_zoom, NULL, NULL},
+    {'z', zoom_key, "z Z 0 F", "zoom in / out, the whole table; F: follow the selected ball"},
+    {'Z', zoom_key, NULL, NULL},
+    {'0', zoom_key, NULL, NULL},
+    {'F', zoom_key, NULL, NULL},
     {APP_KEY_RESIZE, resize, NULL, NULL},
 };
 
@@ -158,6 +159,10 @@ static const struct binding replay_bindings[] = {
     {APP_KEY_PGDN, actions_lab, NULL, NULL},
     {'P', actions_lab, "P", "plot: energy, momentum, speeds, momentum diagram, off"},
     {'R', actions_record, "R", "record the frames shown to springball-N.xyz, .csv / stop"},
+    {'z', zoom_key, "z Z 0 F", "zoom in x2 on the selected ball / out / whole table; F: follow it on / off"},
+    {'Z', zoom_key, NULL, NULL},
+    {'0', zoom_key, NULL, NULL},
+    {'F', zoom_key, NULL, NULL},
     {KEY_CTRL_L, actions_redraw, "C-l", "redraw the screen"},
     {'?', actions_help, NULL, NULL},
     {'q', actions_quit, "q Esc", "quit"},

@@ -187,6 +187,11 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 plot_text(p, (int)floor(c), (int)floor(r), o->ascii ? "+" : "⊕", PANEL_CM);
         }
     }
+    if (m->zoom > 1) /* zoomed: nothing shows outside the window (view_zoom) */
+        for (int j = 0; j < p->h; j++)
+            for (int i = 0; i < p->w; i++)
+                if (i < m->left || i >= m->left + m->w || j < m->top || j >= m->top + m->h)
+                    p->cell[j * p->w + i].ch = 0;
     /* the legend, on the frame's bottom line: each kind's head and name */
     int col = m->left + 1, row = m->top + m->h;
     if (row >= m->rows)

@@ -100,8 +100,6 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
     scr->sc = sc;
     scr->aspect = aspect;
     scr->color = color;
-    scr->zoom = 1;
-    scr->follow = 1;
     size_t n = sc->n ? sc->n : 1;
     scr->ball_fg = calloc(n, sizeof *scr->ball_fg);
     scr->ball_label = calloc(n, sizeof *scr->ball_label);
@@ -131,8 +129,9 @@ int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *se
     return scr->npanels++;
 }
 
-void screen_world_rect(const struct screen *scr, const struct sim *s, double *x0, double *y0,
-                       double *x1, double *y1, int *rim)
+/* The world rectangle and how it is bounded. */
+static void world_rect(const struct screen *scr, const struct sim *s, double *x0,
+                       double *y0, double *x1, double *y1, int *rim)
 {
     /* The scene's own bounds: a table whose walls were taken away (the b
      * key) is still drawn where it was. */
@@ -149,41 +148,6 @@ void screen_world_rect(const struct screen *scr, const struct sim *s, double *x0
     *x1 = s->p.w;
     *y1 = s->p.h;
     *rim = scr->sc->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
-}
-
-/* The world rectangle shown: the table's, or while zoomed the part of it
- * around (zx, zy), 1/zoom of its width and height, kept inside it (a box
- * frames it: a round rim cannot be drawn in part). */
-static void shown_rect(const struct screen *scr, const struct sim *s, double *x0, double *y0,
-                       double *x1, double *y1, int *rim)
-{
-    screen_world_rect(scr, s, x0, y0, x1, y1, rim);
-    if (scr->zoom <= 1)
-        return;
-    double w = (*x1 - *x0) / scr->zoom, h = (*y1 - *y0) / scr->zoom;
-    double cx = fmin(fmax(scr->zx, *x0 + w / 2), *x1 - w / 2);
-    double cy = fmin(fmax(scr->zy, *y0 + h / 2), *y1 - h / 2);
-    if (!isfinite(cx) || !isfinite(cy))
-        return;
-    *x0 = cx - w / 2;
-    *x1 = cx + w / 2;
-    *y0 = cy - h / 2;
-    *y1 = cy + h / 2;
-    if (*rim == VIEW_RIM_CIRCLE)
-        *rim = VIEW_RIM_BOX;
-}
-
-int screen_views(struct screen *scr, struct session *ss)
-{
-    double x0, y0, x1, y1;
-    int rim;
-    shown_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
-    struct screen_layout *L = &scr->lay;
-    if (L->table2.w > 0 && view_layout(&scr->v2, L->table2.w, L->table2.h, x0, y0, x1, y1,
-                                       scr->aspect, rim, scr->v2.glyphs) < 0)
-        return -1;
-    return view_layout(&scr->v, L->table.w, L->table.h, x0, y0, x1, y1, scr->aspect, rim,
-                       scr->v.glyphs) < 0 ? -1 : 0;
 }
 
 int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs)
@@ -245,7 +209,7 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     if (!L->too_small) {
         double x0, y0, x1, y1;
         int rim;
-        shown_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+        world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
         char title[96];
         scr->split = screen_second_table(scr, ss, title, sizeof title, glyphs) != NULL;
         if (scr->split) {
@@ -305,9 +269,9 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
         screen_text(scr, c2 > 0 ? c2 : 0, row + 1, scr->cols, 0, 0, l2);
         return;
     }
-    screen_zoom_follow(scr, ss, f);
     screen_draw_table(scr, ss, f);
     screen_draw_arrow(scr, ss, f);
+    screen_draw_zoom(scr, f);
     struct screen_rect side = scr->lay.side;
     struct panel_area a = {scr, ss, f, {0, 0, 0, 0}, NULL, NULL, 0, NULL};
     if (side.w > 0) {

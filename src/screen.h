@@ -119,6 +119,10 @@ struct front {
     int replay;            ///< 1: the state is a recorded frame (SESSION_REPLAY)
     size_t frame, frames;  ///< the frame shown (from 0) and how many the file has
     int v_diff;            ///< its velocities are differences of positions
+    /* zoom (issue 26): z Z 0 F */
+    double zoom;           ///< the table this many times larger (1, 2, 4...); 0 or 1: whole
+    int nofollow;          ///< 1: the zoomed view stays put; 0: it follows the cue ball
+    double zoom_x, zoom_y; ///< where the view is centred when it does not follow
 };
 
 /// Tags (session_tag) the front end gives balls: a scene ball keeps its
@@ -230,9 +234,8 @@ struct screen {
                                                 ///< layout: w, h (w 0: hidden)
     int npanels;
     int help_pages;             ///< pages the help took at the last draw
-    int zoom;                   ///< 1: the whole table; 2, 4 ... 64: that much larger
-    int follow;                 ///< 1: while zoomed the view follows the cue ball (F)
-    double zx, zy;              ///< while zoomed: the world point at the view's centre
+    double zoom_cx, zoom_cy;    ///< the world point in the middle of the table as
+                                ///< last drawn (the zoomed view's centre)
 };
 
 /// Starts a screen for scene @p sc (kept by pointer) with the given cell
@@ -259,13 +262,10 @@ int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *se
 void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
                  const struct screen_help *help, size_t nhelp);
 
-/// The zoom keys for a session whose selected (cue) ball is scene ball
-/// @p cue: z zooms in by 2 (to 64) around that ball (or the table's
-/// centre), Z out by 2, 0 shows the whole table, F turns following the
-/// ball on and off. Call screen_layout after it. @return a message for the
-/// status line ("zoom ×4, following ball 1"), or NULL for another key.
-const char *screen_zoom(struct screen *scr, const struct session *ss, size_t cue, int key,
-                        int glyphs);
+/// Draws the zoom's marks over the table (when zoomed): the zoom (x4) on
+/// the frame's top edge and, in the bottom right corner, the whole table
+/// in small with the part shown filled in.
+void screen_draw_zoom(struct screen *scr, const struct front *f);
 
 /// Removes the trails from the table.
 void screen_clear_trails(struct screen *scr);

@@ -24,23 +24,14 @@ uint32_t screen_tag_fg(const struct screen *scr, uint32_t tag);
 const struct sim *screen_second_table(const struct screen *scr, struct session *ss,
                                       char *title, size_t size, int glyphs);
 
-/// The world rectangle of the table (the scene's view in open space) and
-/// how it is bounded (enum view_rim).
-void screen_world_rect(const struct screen *scr, const struct sim *s, double *x0, double *y0,
-                       double *x1, double *y1, int *rim);
-
-/// Lays the tables' views out again in their rectangles (the zoomed part
-/// moved). @return 0, or -1 (memory).
-int screen_views(struct screen *scr, struct session *ss);
-
-/// While zoomed and following: the view moved onto the cue ball when it
-/// left the middle half of the view.
-void screen_zoom_follow(struct screen *scr, struct session *ss, const struct front *f);
-
-/// While zoomed: the inset mark, where the view is on the table, in the
-/// top right corner of table @p t.
-void screen_zoom_inset(struct screen *scr, struct screen_rect t, const struct sim *s,
-                       int glyphs);
+/// The zoom (screen_zoom.c): each table's window for the frame to come;
+/// the sides of the world that zoomed map @p m shows (SIM_SIDE_* bits, all
+/// four at zoom 1: those drawn as walls); the sides of table @p t's frame
+/// that are not walls, drawn dotted (1 when zoomed and drawn, else 0).
+void screen_zoom_views(struct screen *scr, struct session *ss, const struct front *f);
+unsigned screen_zoom_walls(const struct view_map *m);
+int screen_zoom_edges(struct screen *scr, const struct view *v, struct screen_rect t,
+                       unsigned walls);
 
 /// The pieces of a frame (screen_draw), each over the whole screen.
 void screen_draw_title(struct screen *scr, struct session *ss, const struct front *f);

@@ -77,7 +77,8 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
         screen_box(scr, (struct screen_rect){l, tp, m->w + 2, m->h + 2}, title, v->glyphs);
         /* issue 17: an open side is a gap between the corners (y up: the
          * top side is the top row) */
-        unsigned op = s->p.shape == SIM_RECT ? s->p.open : 0;
+        unsigned walls = screen_zoom_walls(m); /* zoomed: the sides shown */
+        unsigned op = s->p.shape == SIM_RECT ? s->p.open & walls : 0;
         for (int i = l + 1; i < r && (op & (SIM_SIDE_TOP | SIM_SIDE_BOTTOM)); i++) {
             if (op & SIM_SIDE_TOP)
                 screen_put(scr, i, tp, ' ', 0, 0);
@@ -90,8 +91,12 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
             if (op & SIM_SIDE_RIGHT)
                 screen_put(scr, r, j, ' ', 0, 0);
         }
-    } else if (title) {
-        screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
+        if (screen_zoom_edges(scr, v, t, walls) && title && m->w + 2 > 6)
+            screen_textf(scr, l + 2, tp, m->w - 2, 0, SCREEN_BOLD, " %s ", title);
+    } else {
+        screen_zoom_edges(scr, v, t, 0);
+        if (title)
+            screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
     }
     if (ss->nonfinite && s == &ss->s)
         return;
@@ -125,6 +130,7 @@ const struct sim *screen_second_table(const struct screen *scr, struct session *
 void screen_draw_table(struct screen *scr, struct session *ss, const struct front *f)
 {
     char a[96], b[96];
+    screen_zoom_views(scr, ss, f);
     const struct sim *hard = scr->lay.table2.w > 0 ? screen_second_table(scr, ss, b, sizeof b, f->glyphs)
                                                    : NULL;
     if (hard) {
@@ -136,10 +142,7 @@ void screen_draw_table(struct screen *scr, struct session *ss, const struct fron
         draw_table_of(scr, &scr->v2, scr->lay.table2, hard, ss, f, 0, b, 1);
         return;
     }
-    char z[32]; /* zoomed: how much on the frame, and the inset mark */
-    snprintf(z, sizeof z, "%s%d", f->glyphs == VIEW_ASCII ? "x" : "\xc3\x97", scr->zoom);
-    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, scr->zoom > 1 ? z : NULL, 0);
-    screen_zoom_inset(scr, scr->lay.table, &ss->s, f->glyphs);
+    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL, 0);
 }
 
 /* === The selected ball's velocity arrow (live edits) === */
@@ -177,9 +180,25 @@ int screen_arrow_tip(const struct screen *scr, struct session *ss,
     double c0, r0, c1, r1;
     if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
         return -1;
+    const struct view_map *m = &scr->v.map;
+    if (m->zoom > 1 && !(c1 >= m->left && c1 < m->left + m->w && r1 >= m->top &&
+                         r1 < m->top + m->h))
+        return -1; /* zoomed: out of the window, not shown */
     *x = scr->lay.table.x + (int)floor(c1);
     *y = scr->lay.table.y + (int)floor(r1);
     return 0;
+}
+
+/* 1 when screen cell (x, y) is in the table's window: its inner area
+ * (zoomed, nothing outside it is shown), or its rectangle less the frame. */
+static int in_window(const struct screen *scr, int x, int y)
+{
+    const struct view_map *m = &scr->v.map;
+    struct screen_rect t = scr->lay.table;
+    if (m->zoom > 1)
+        return x >= t.x + m->left && x < t.x + m->left + m->w && y >= t.y + m->top &&
+               y < t.y + m->top + m->h;
+    return x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1;
 }
 
 /* A dotted shaft from the rim and a handle at the tip, over the table. */
@@ -200,7 +219,7 @@ void screen_draw_arrow(struct screen *scr, struct session *ss, const struct fron
         if (q * len <= rim + 0.5)
             continue;
         int x = t.x + (int)floor(c0 + q * (c1 - c0)), y = t.y + (int)floor(r0 + q * (r1 - r0));
-        if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1) {
+        if (in_window(scr, x, y)) {
             const struct screen_cell *c = screen_at(scr, x, y);
             if (c && c->ch == ' ')
                 screen_put(scr, x, y, ascii ? '.' : 0x00b7, fg, SCREEN_BOLD);
@@ -208,7 +227,7 @@ void screen_draw_arrow(struct screen *scr, struct session *ss, const struct fron
     }
     int x = t.x + (int)floor(c1), y = t.y + (int)floor(r1);
     uint32_t ch, color; /* the handle, never over a ball */
-    if (x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1 &&
+    if (in_window(scr, x, y) &&
         view_glyph(&scr->v, (int)floor(r1) * scr->v.map.cols + (int)floor(c1), &ch, &color) !=
             VIEW_BALL)
         screen_put(scr, x, y, ascii ? '+' : 0x25c6, fg, SCREEN_BOLD);
@@ -224,8 +243,8 @@ void screen_to_world(const struct screen *scr, int x, int y, double *wx, double 
 
 size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x, int y)
 {
-    if (scr->lay.too_small)
-        return (size_t)-1;
+    if (scr->lay.too_small || (scr->v.map.zoom > 1 && !in_window(scr, x, y)))
+        return (size_t)-1; /* zoomed: a ball out of the window is not there to click */
     double wx, wy;
     screen_to_world(scr, x, y, &wx, &wy);
     /* half a cell across, in world units: a small ball is hit by its cell */

@@ -59,6 +59,8 @@ struct view_map {
     double ox, oy;         ///< grid coordinates of the world point (x0, y1)
     int left, top, w, h;   ///< the inner area: cells [left, left+w) x [top, top+h)
     int cols, rows;        ///< the grid
+    double zoom;           ///< 1: the whole world rectangle fits (view_fit); more:
+                           ///< that many times larger, a window on it (view_zoom)
 };
 
 /// Fits the world rectangle into a grid of @p cols x @p rows cells with a
@@ -101,6 +103,7 @@ struct view_cell {
 /// The cell buffer of one grid.
 struct view {
     struct view_map map;
+    struct view_map whole;   ///< the map of the whole world (view_layout's)
     int glyphs;              ///< enum view_glyphs
     int rim;                 ///< enum view_rim
     struct view_cell *cell;  ///< map.cols * map.rows, row-major
@@ -125,6 +128,20 @@ void view_free(struct view *v);
 /// @return 0, -1 when memory is short, 1 when the grid is too small.
 int view_layout(struct view *v, int cols, int rows, double x0, double y0,
                 double x1, double y1, double aspect, int rim, int glyphs);
+
+/// Zoom: shows the world rectangle @p zoom times larger than view_layout
+/// fitted it, in the same inner area, centred on the world point (cx, cy)
+/// as far as the world rectangle allows (the window never shows past it;
+/// a point not finite is its centre). The window moves by whole dots
+/// (whole cells in ASCII), and the trails move with it; a new scale clears
+/// them. A zoom of 1 (or less, or not finite) is the whole world again,
+/// the very map of view_layout. Call between frames.
+/// @return 1 when the window changed, else 0.
+int view_zoom(struct view *v, double zoom, double cx, double cy);
+
+/// The world point at the centre of the inner area (the centre of the
+/// window when zoomed).
+void view_centre(const struct view_map *m, double *x, double *y);
 
 /// Starts a frame: the last frame's cells become the previous ones.
 void view_begin(struct view *v);

@@ -198,20 +198,4 @@ check "40x12 with every panel: draws" sh -c '"$0" --snapshot=40x12 --no-color --
 check "40x12: the table keeps its rows" [ "$(snap --snapshot=40x12 --keys='i P' | grep -c '│')" -ge 4 ]
 check "ASCII: no braille or Σ with everything on" sh -c '! "$0" --snapshot --no-color --ascii --keys="i P v p c n tab" | sed "\$d" | grep -q "[^ -~]"' "$SB"
 
-# --- z Z 0 F: the zoom (issue 26.5) ---
-check "z: twice as large, on the frame" has '^┌─ ×2 ─' --keys='z' scenes/unequal.scene
-check "z z: x4, following ball 1" has 'zoom ×4, following ball 1' --keys='z z' scenes/unequal.scene
-check "z z: the inset mark" has '│·+█+·+│' --keys='z z' scenes/unequal.scene
-# ball 1 alone in the view at x4 takes more cells than both balls at x1 (60, 16)
-check "z z: the ball drawn larger" [ "$(braille --keys='z z' scenes/unequal.scene)" -gt "$((3 * $(braille scenes/unequal.scene)))" ]
-check "z z Z: x2" has '^┌─ ×2 ─' --keys='z z Z' scenes/unequal.scene
-check "z z 0: the whole table" sh -c '! "$0" --snapshot --no-color --keys="z z 0" scenes/unequal.scene | grep -q "×"' "$SB"
-check "Z: no further out" has 'the whole table' --keys='Z' scenes/unequal.scene
-check "z in ASCII: x2, the inset in #" sh -c '"$0" --snapshot --no-color --ascii --keys="z z" scenes/unequal.scene | grep -q "^+- x4 -" && "$0" --snapshot --no-color --ascii --keys="z z" scenes/unequal.scene | grep -q "|[.]*##*[.]*|"' "$SB"
-# following: after 20 time units ball 1 (at 10 a unit) is still in sight;
-# with F off it has left the view
-check "z z: the view follows ball 1" [ "$(braille --keys='z z <t 20>' scenes/unequal.scene)" -gt 30 ]
-check "z z F: follow off" has 'follow off: the view stays' --keys='z z F' scenes/unequal.scene
-check "z z F: the ball leaves the view" [ "$(braille --keys='z z F <t 20>' scenes/unequal.scene)" -lt "$(braille --keys='z z <t 20>' scenes/unequal.scene)" ]
-
 summary

@@ -500,8 +500,9 @@ static int d_cue(struct parser *ps, const struct text_token *tok, int ntok)
         parse_count(ps, tok[1], "cue", 1, SCENE_MAX_BALLS, &n))
         return -1;
     if (n > ps->sc->n)
-        return TEXT_FAIL(ps, "cue %llu: there are %zu balls before this line", n,
-                         ps->sc->n);
+        return TEXT_FAIL(ps, "cue %llu: there %s %zu ball%s before this line", n,
+                         ps->sc->n == 1 ? "is" : "are", ps->sc->n,
+                         ps->sc->n == 1 ? "" : "s");
     ps->sc->cue = (size_t)n;
     return 0;
 }

@@ -150,7 +150,7 @@ printf 'ball 100 100 0 0 1 10\nball 300 100 0 0 1 10 red\ncue 2\n' > "$tmpd/cue.
 check "cue 2: the keys kick ball 2" sh -c '"$0" --snapshot --no-color --keys=enter "$1" | grep -q "kick: ball 2 at "' "$SB" "$tmpd/cue.scene"
 check "cue: written back" sh -c '"$0" -H "$1" | grep -qx "cue 2"' "$SB" "$tmpd/cue.scene"
 printf 'ball 100 100 0 0 1 10\ncue 3\n' > "$tmpd/cue3.scene"
-expect_fail 2 "$tmpd/cue3.scene:2: cue 3: there are 1 balls before this line" "$SB" -H "$tmpd/cue3.scene"
+expect_fail 2 "$tmpd/cue3.scene:2: cue 3: there is 1 ball before this line" "$SB" -H "$tmpd/cue3.scene"
 printf 'cue 0\nball 100 100 0 0 1 10\n' > "$tmpd/cue0.scene"
 expect_fail 2 "$tmpd/cue0.scene:1: cue must be between 1 and 10000000" "$SB" -H "$tmpd/cue0.scene"
 

@@ -397,7 +397,7 @@ static void test_empty_table(void)
     scene_free(&sc);
     t = "ball 1 1 0 0 1 1\ncue 2\n";
     CHECK(scene_parse(&sc, t, strlen(t), &err) == -1 && err.line == 2 &&
-          !strcmp(err.msg, "cue 2: there are 1 balls before this line"));
+          !strcmp(err.msg, "cue 2: there is 1 ball before this line"));
     t = "ball 1 1 0 0 1 1\ncue 0\n";
     CHECK(scene_parse(&sc, t, strlen(t), &err) == -1 && strstr(err.msg, "cue must be between 1"));
 }

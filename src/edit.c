@@ -13,6 +13,7 @@
 #include "numfmt.h"
 #include "panel.h"
 #include "scene.h"
+#include "session_scene.h"
 
 #include <errno.h>
 #include <math.h>
@@ -263,8 +264,9 @@ int edit_pusher_arrow(struct ui *u, int key)
 }
 
 /* The colour a saved ball keeps: its scene colour by its tag. */
-static uint32_t tag_scene_color(const struct ui *u, uint32_t tag)
+static uint32_t tag_scene_color(void *arg, uint32_t tag)
 {
+    const struct ui *u = arg;
     if (tag & SCREEN_TAG_ADDED)
         return tag & ~SCREEN_TAG_ADDED;
     return tag < u->sc->n ? u->sc->balls[tag].color : SCENE_COLOR_NONE;
@@ -293,35 +295,25 @@ static FILE *save_open(struct ui *u, char *name, size_t size)
     return f;
 }
 
-/* w: the state as a scene file that reloads to it bit for bit. */
+/* w: the state as a scene file that reloads to it bit for bit (the
+ * session's scene, session_scene.h: at t = 0 the set-up). */
 void edit_save(struct ui *u, int key)
 {
     (void)key;
     struct sim s = {0};
     struct scene out;
-    memset(&out, 0, sizeof out);
-    if (sim_assign(&s, &u->ss.s)) {
+    size_t p = app_pusher_ball(u); /* the pusher is not part of the scene */
+    if (session_scene(&u->ss, SESSION_SCENE_NOW, p, u->f.open ? (size_t)-1 : u->f.cue,
+                      tag_scene_color, u, &out)) {
         app_note_level(u, SCREEN_ERROR, "out of memory");
         return;
     }
-    size_t p = app_pusher_ball(u);
-    if (p != (size_t)-1)
-        sim_remove_ball(&s, p); /* the pusher is not part of the scene */
-    out.p = s.p;
+    if (scene_to_sim(&out, &s)) {
+        free(out.balls);
+        app_note_level(u, SCREEN_ERROR, "out of memory");
+        return;
+    }
     out.title = (char *)(u->title_buf[0] ? u->title_buf : u->sc->title);
-    out.n = out.cap = s.n;
-    out.balls = calloc(s.n ? s.n : 1, sizeof *out.balls);
-    if (!out.balls) {
-        sim_free(&s);
-        app_note_level(u, SCREEN_ERROR, "out of memory");
-        return;
-    }
-    for (size_t b = 0, k = 0; b < u->ss.s.n; b++)
-        if (b != p)
-            out.balls[k++].color = tag_scene_color(u, session_tag(&u->ss, b));
-    /* the cue ball, by its number without the pusher */
-    if (u->f.cue != p && u->f.cue < u->ss.s.n && !u->f.open)
-        out.cue = u->f.cue + 1 - (p != (size_t)-1 && p < u->f.cue);
     char name[SAVE_TO_MAX + 32];
     FILE *f = sim_finite(&s) ? save_open(u, name, sizeof name) : NULL;
     if (!sim_finite(&s)) {

@@ -9,6 +9,7 @@
 #include "command.h"
 #include "scene.h"
 #include "session.h"
+#include "session_scene.h"
 #include "sim.h"
 #include "test.h"
 
@@ -292,6 +293,42 @@ static void test_save_reload(void)
     session_free(&ss);
 }
 
+static uint32_t tag_color(void *arg, uint32_t tag)
+{
+    (void)arg;
+    return tag + 2;
+}
+
+/* session_scene: the state now or at the start (edits at t = 0 kept), a ball
+ * left out, the cue renumbered, colours by tag; it reloads bit for bit. */
+static void test_session_scene(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, "table 800 400\n") == 0);
+    CHECK(session_add_ball(&ss, 100, 200, 3, 0.1, 1, 10, 0) == 0);
+    CHECK(session_add_ball(&ss, 300, 200, 0, 0, 2, 12, 1) == 0);
+    CHECK(session_add_ball(&ss, 500, 200, -1, 0, 3, 14, 2) == 0);
+    forward(&ss, 300);
+    struct scene now, start;
+    CHECK(session_scene(&ss, SESSION_SCENE_NOW, (size_t)-1, 2, tag_color, NULL, &now) == 0);
+    CHECK(now.n == 3 && now.cue == 3 && now.balls[1].color == 3 && same_params(&now.p, &ss.s.p));
+    struct sim r = {0};
+    CHECK(scene_to_sim(&now, &r) == 0 && same_state(&ss.s, &r));
+    sim_free(&r);
+    /* the start: the set-up made at t = 0, though the run went on */
+    CHECK(session_scene(&ss, SESSION_SCENE_START, 1, 2, NULL, NULL, &start) == 0);
+    CHECK(start.n == 2 && start.cue == 2 && start.balls[0].x == 100 &&
+          start.balls[0].vx == 3 && start.balls[1].x == 500 && start.balls[1].m == 3 &&
+          start.balls[1].color == SCENE_COLOR_NONE);
+    free(start.balls);
+    /* the cue left out with its ball: no cue */
+    CHECK(session_scene(&ss, SESSION_SCENE_NOW, 0, 0, NULL, NULL, &start) == 0);
+    CHECK(start.n == 2 && start.cue == 0 && start.balls[0].m == 2);
+    free(start.balls);
+    free(now.balls);
+    session_free(&ss);
+}
+
 /* The command line: the scene parser's own messages, and what it asks. */
 static void test_command(void)
 {
@@ -454,6 +491,7 @@ void test_edit(void)
     test_refused();
     test_event_edits();
     test_save_reload();
+    test_session_scene();
     test_command();
     test_empty_table();
 }

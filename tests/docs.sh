@@ -110,11 +110,20 @@ while read -r d; do
     if grep -qxF -- "$d" "$tmp/dirs"; then ok; else bad "directive '$d' of $MAN is not in the table of $SCENE_SRC"; fi
 done <"$tmp/mandirs"
 
-# 4. the README's screenshot is the program's own and current (make readme-shot)
+# 4. the README's pictures are the program's own and current (make readme-shot):
+#    the break, the v and p arrows, the momentum diagram
 SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh >"$tmp/shot"
 check "the screenshot is made" grep -q 'The break' "$tmp/shot"
+SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh arrows >"$tmp/shot-arrows"
+check "the arrows' picture shows both heads and both scales" sh -c 'grep -q "▷" "$0" && grep -q "→ v .*▷ p " "$0"' "$tmp/shot-arrows"
+SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh pdiag >"$tmp/shot-pdiag"
+check "the momentum diagram's picture is titled and has before and now" sh -c 'grep -q "momentum diagram" "$0" && grep -q "before the last contact.*now" "$0"' "$tmp/shot-pdiag"
 sed -n '/^<!-- shot -->$/,/^<!-- \/shot -->$/p' README.md | sed '1d;$d' >"$tmp/readme-shot"
 check "README.md's screenshot is current (make readme-shot)" cmp -s "$tmp/shot" "$tmp/readme-shot"
+for s in arrows pdiag; do
+    sed -n "/^<!-- shot $s -->\$/,/^<!-- \\/shot -->\$/p" README.md | sed '1d;$d' >"$tmp/readme-$s"
+    check "README.md's $s picture is current (make readme-shot)" cmp -s "$tmp/shot-$s" "$tmp/readme-$s"
+done
 check "README.md is at most 300 lines" test "$(wc -l <README.md)" -le 300
 
 # The check can fail: a page without an option, a key and a directive.

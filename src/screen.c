@@ -85,11 +85,6 @@ uint32_t screen_tag_color(const struct screen *scr, uint32_t tag)
     return screen_tag_fg(scr, tag) & 0xffffff;
 }
 
-uint32_t screen_ball_color(const struct screen *scr, size_t k)
-{
-    return k < scr->sc->n ? scr->ball_fg[k] & 0xffffff : 0;
-}
-
 /* === Set-up and layout === */
 
 int screen_init(struct screen *scr, const struct scene *sc, double aspect, int color)

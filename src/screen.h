@@ -302,10 +302,6 @@ int screen_width(const char *s);
 /// Columns of one code point: 0 (combining), 1 or 2.
 int screen_cp_width(uint32_t cp);
 
-/// The 0xrrggbb of scene ball @p k as the screen draws it, 0 for none.
-uint32_t screen_ball_color(const struct screen *scr, size_t k);
-
-
 /// The drift of @p e from @p ref as the status line writes it
 /// ("+0.125%", "0.000%", "+2.5e+03%", "?").
 void screen_drift(char *buf, size_t size, double e, double ref);

@@ -38,7 +38,7 @@ BIN ?= springball
 CORE   = sim grid contact gravity event_time event_queue event_cells event_predict event_run event_init history session session_timeline session_edit session_diag session_scene twin mem
 # Pure but not core: parsing/writing, rendering maths, and the engines' allocator
 # on huge pages (POSIX mmap, see src/bigmem.h).
-PURE   = bigmem text words scene_gen traj traj_scan traj_xyz traj_lammps traj_frame scene universe particles formats view palette palette_label screen screen_text screen_line screen_table screen_help screen_zoom script numfmt record export recording plot lab lab_contact panel panel_values panel_plot panel_pdiag panel_overlay panel_status panel_split labscreen command
+PURE   = bigmem text words scene_gen traj traj_scan traj_xyz traj_lammps traj_frame scene universe particles formats view view_zoom palette palette_label screen screen_text screen_line screen_table screen_help screen_zoom script numfmt record export recording plot lab lab_contact panel panel_values panel_plot panel_pdiag panel_overlay panel_status panel_split labscreen command
 # Lessons (issue 31): the format and the panel.
 PURE  += lesson lesson_panel
 # The front end's new files under the first free number (w and R).

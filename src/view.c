@@ -2,6 +2,7 @@
  * view.c - world -> cells, and the cell buffer.
  */
 #include "view.h"
+#include "view_impl.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -9,13 +10,6 @@
 
 #define VIEW_PI 3.14159265358979323846
 
-/* Braille: dot (column dx, row dy) of a cell is bit dot_bit[dy][dx] of
- * U+2800 + bits (dots 1-2-3-7 down the left, 4-5-6-8 down the right). */
-static const uint8_t dot_bit[4][2] = {
-    {0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80},
-};
-
-enum { ASCII_BALL = 'O', ASCII_SMALL = 'o', ASCII_TRAIL = '.', ASCII_RIM = '#' };
 
 /* ASCII: a cell's dots as its four quadrants (one dot of two is enough),
  * and the quadrants as the character that has that shape: the edge of a
@@ -101,7 +95,7 @@ void view_free(struct view *v)
     memset(v, 0, sizeof *v);
 }
 
-static void set_bg(struct view *v, int idx, uint8_t bits, int kind)
+void view_set_bg(struct view *v, int idx, uint8_t bits, int kind)
 {
     struct view_cell *c = &v->cell[idx];
     uint8_t nb = v->glyphs == VIEW_ASCII ? bits : (uint8_t)(c->bg | bits);
@@ -134,12 +128,12 @@ static void bg_dot(struct view *v, long X, long Y, int kind)
         return;
     int idx = (int)(Y / 4) * m->cols + (int)(X / 2);
     if (v->glyphs == VIEW_ASCII)
-        set_bg(v, idx, kind == VIEW_RIM ? ASCII_RIM : ASCII_TRAIL, kind);
+        view_set_bg(v, idx, kind == VIEW_RIM ? ASCII_RIM : ASCII_TRAIL, kind);
     else
-        set_bg(v, idx, dot_bit[Y % 4][X % 2], kind);
+        view_set_bg(v, idx, dot_bit[Y % 4][X % 2], kind);
 }
 
-static void draw_circle_rim(struct view *v)
+void view_circle_rim(struct view *v)
 {
     const struct view_map *m = &v->map;
     double c, r;
@@ -185,104 +179,10 @@ int view_layout(struct view *v, int cols, int rows, double x0, double y0,
     v->stamp = 1;
     v->nused = 0;
     if (rim == VIEW_RIM_CIRCLE)
-        draw_circle_rim(v);
+        view_circle_rim(v);
     v->nsmall = 0;
     v->density = 0;
     return 0;
-}
-
-void view_centre(const struct view_map *m, double *x, double *y)
-{
-    view_to_world(m, m->left + 0.5 * m->w, m->top + 0.5 * m->h, x, y);
-}
-
-/* An origin (ox or oy) for a window: @p o clamped to [lo, hi] (the world
- * covers the inner area) and put on the lattice of step @p q, so that a
- * move of the window is whole dots; the middle when the world is narrower. */
-static double window_origin(double o, double lo, double hi, double q)
-{
-    if (!(lo <= hi))
-        return floor((lo + hi) / 2 / q + 0.5) * q;
-    o = o < lo ? lo : o > hi ? hi : o;
-    o = floor(o / q + 0.5) * q;
-    if (o > hi)
-        o -= q;
-    if (o < lo)
-        o += q;
-    return o;
-}
-
-/* The background after the window moved by (dX, dY) dots (@p keep) or
- * changed its scale (every cell cleared, as view_layout leaves it, so that
- * the whole table again is the very frame it was): the trails moved along
- * (or dropped), the rim drawn again. */
-static void rebuild_bg(struct view *v, long dX, long dY, int keep)
-{
-    const struct view_map *m = &v->map;
-    int ascii = v->glyphs == VIEW_ASCII;
-    size_t n = (size_t)m->cols * (size_t)m->rows;
-    uint8_t *s = v->scratch;
-    memset(s, 0, n);
-    long lo_x = 2L * m->left, hi_x = 2L * (m->left + m->w);
-    long lo_y = 4L * m->top, hi_y = 4L * (m->top + m->h);
-    for (int j = 0; keep && j < m->rows; j++)
-        for (int i = 0; i < m->cols; i++) {
-            const struct view_cell *c = &v->cell[j * m->cols + i];
-            if (c->bgkind != VIEW_TRAIL)
-                continue;
-            for (int dy = 0; dy < 4; dy++)
-                for (int dx = 0; dx < 2; dx++) {
-                    if (ascii ? dx || dy : !(c->bg & dot_bit[dy][dx]))
-                        continue;
-                    long X = 2L * i + dx + dX, Y = 4L * j + dy + dY;
-                    if (X < lo_x || X >= hi_x || Y < lo_y || Y >= hi_y)
-                        continue;
-                    s[(Y / 4) * m->cols + X / 2] |= ascii ? 1 : dot_bit[Y % 4][X % 2];
-                }
-        }
-    if (keep) {
-        for (size_t i = 0; i < n; i++)
-            if (v->cell[i].bgkind != VIEW_EMPTY) {
-                v->cell[i].bg = 0;
-                v->cell[i].bgkind = VIEW_EMPTY;
-            }
-    } else { /* a new scale: every cell as view_layout leaves it */
-        memset(v->cell, 0, n * sizeof *v->cell);
-    }
-    if (v->rim == VIEW_RIM_CIRCLE)
-        draw_circle_rim(v);
-    for (size_t i = 0; i < n; i++)
-        if (s[i])
-            set_bg(v, (int)i, ascii ? ASCII_TRAIL : s[i], VIEW_TRAIL);
-}
-
-int view_zoom(struct view *v, double zoom, double cx, double cy)
-{
-    const struct view_map *w = &v->whole;
-    if (!v->cell || w->cols < 1)
-        return 0;
-    struct view_map m = *w;
-    if (zoom > 1 && zoom < 1e6) {
-        int ascii = v->glyphs == VIEW_ASCII;
-        m.zoom = zoom;
-        m.sx = w->sx * zoom;
-        m.sy = w->sy * zoom;
-        if (!isfinite(cx) || !isfinite(cy))
-            view_centre(w, &cx, &cy);
-        /* the point in the middle of the inner area, the world covering it */
-        double ox = m.left + 0.5 * m.w - (cx - m.x0) * m.sx;
-        double oy = m.top + 0.5 * m.h - (m.y1 - cy) * m.sy;
-        m.ox = window_origin(ox, m.left + m.w - (m.x1 - m.x0) * m.sx, m.left, ascii ? 1 : 0.5);
-        m.oy = window_origin(oy, m.top + m.h - (m.y1 - m.y0) * m.sy, m.top, ascii ? 1 : 0.25);
-    }
-    struct view_map *o = &v->map;
-    if (o->sx == m.sx && o->sy == m.sy && o->ox == m.ox && o->oy == m.oy)
-        return 0;
-    int keep = o->sx == m.sx && o->sy == m.sy;
-    long dX = keep ? lround((m.ox - o->ox) * 2) : 0, dY = keep ? lround((m.oy - o->oy) * 4) : 0;
-    *o = m;
-    rebuild_bg(v, dX, dY, keep);
-    return 1;
 }
 
 void view_begin(struct view *v)

@@ -145,6 +145,26 @@ static void world_rect(const struct screen *scr, const struct sim *s, double *x0
     *rim = scr->sc->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
 }
 
+/* Cells a world unit across that a table rectangle of w x h gives the
+ * world (two tables in it, beside or above, the better, with the split
+ * view); 0 when nothing fits. */
+static double table_scale(const struct screen *scr, struct session *ss, int glyphs, int w,
+                          int h)
+{
+    double x0, y0, x1, y1;
+    int rim;
+    world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+    double ww = x1 - x0, wh = y1 - y0, a = scr->aspect;
+    if (!(ww > 0) || !(wh > 0) || w < 3 || h < 3)
+        return 0;
+    char title[96];
+    if (!screen_second_table(scr, ss, title, sizeof title, glyphs))
+        return fmin((w - 2) / ww, (h - 2) * a / wh);
+    double beside = fmin((w / 2 - 2) / ww, (h - 2) * a / wh);
+    double above = fmin((w - 2) / ww, (h / 2 - 2) * a / wh);
+    return fmax(fmax(beside, above), 0);
+}
+
 int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs)
 {
     if (cols < 1)
@@ -184,15 +204,24 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
             hmax = h > hmax ? h : hmax;
         }
     }
-    if (side > 0 && cols - side < 60) {
-        side = 0;
-        if (on > 1 && cols / on >= 40)
-            band = hmax; /* side by side */
-        int most = (rows - 2) / 2;
-        if (rows - 2 - most < 6)
-            most = rows - 2 - 6;
-        band = band < most ? band : most;
-        if (band < 3)
+    /* the band: side by side when each gets 40 columns, at most half the
+     * rows (the table keeps 6) */
+    if (on > 1 && cols / on >= 40)
+        band = hmax;
+    int most = (rows - 2) / 2;
+    if (rows - 2 - most < 6)
+        most = rows - 2 - 6;
+    band = band < most ? band : most;
+    if (band < 3)
+        band = 0;
+    /* beside or below, whichever leaves the table larger; when both are
+     * as large, beside if the table keeps 60 columns there */
+    if (side > 0) {
+        double beside = table_scale(scr, ss, glyphs, cols - side, rows - 2);
+        double below = band > 0 ? table_scale(scr, ss, glyphs, cols, rows - 2 - band) : 0;
+        if (below > beside || (below == beside && cols - side < 60))
+            side = 0;
+        else
             band = 0;
     } else {
         band = 0;

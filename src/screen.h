@@ -33,9 +33,10 @@
  *
  * screen_layout gives the shown PANEL_BOX panels a column on the right of
  * the table (stacked, each its wanted height; the last one takes what is
- * left) when the table keeps 60 columns beside it; else a band under the
- * table, at most half the rows (the table keeps at least 6), the panels
- * side by side in it when each gets 40 columns, else stacked. Inside its
+ * left) or a band under the table, at most half the rows (the table keeps
+ * at least 6), the panels side by side in it when each gets 40 columns,
+ * else stacked: whichever leaves the table larger (when both leave it as
+ * large, the column if the table keeps 60 columns beside it). Inside its
  * rectangle a panel draws with screen_put, screen_text, screen_textf and
  * screen_box; nothing is clipped for it beyond the rectangle it is given,
  * which it must not leave. A PANEL_TABLE panel draws over each table after

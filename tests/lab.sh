@@ -150,7 +150,7 @@ check "P: energy's legend" has '━ KE  ━ PE  ━ E' --keys='P <t 5>'
 # drew two straight lines)
 printf 'title Bounce\ntable 400 300\nfield 0 -1\nball 200 250 3 0 1 10\n' >"$tmpd/bounce.scene"
 for e in spring event; do
-    w=$(snap --snapshot=100x30 --engine=$e --keys='P <t 60>' "$tmpd/bounce.scene" | grep '^ *0┤' |
+    w=$(snap --snapshot=100x40 --engine=$e --keys='P <t 60>' "$tmpd/bounce.scene" | grep '^ *0┤' |
         sed 's/ *$//' | awk '{ print length($0) }')
     check "P, $e engine: a bounce's energies across the plot ($w)" [ "${w:-0}" -gt 80 ]
 done

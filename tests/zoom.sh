@@ -108,6 +108,14 @@ s=$(snap --keys='s z z' $U)
 check "split: both tables zoomed" [ "$(echo "$s" | grep -o '×4' | wc -l)" -eq 2 ]
 check "split: both titles kept" sh -c 'echo "$0" | grep -q "springs · E 50" && echo "$0" | grep -q "events · E 50"' "$s"
 
+# --- panels beside or below the table, whichever leaves it larger ---
+# the values panel at 200x60: below, the table's frame 196 columns wide
+# (beside it was 114, and a third of the screen empty); at 120x24 beside
+# (52: a band would leave it smaller)
+width() { "$SB" --snapshot="$1" --no-color --keys='i' $U | grep -m1 '┌' | grep -o '─' | wc -l; }
+check "i at 200x60: the panel under the table, the table 196 wide" [ "$(width 200x60)" -eq 196 ]
+check "i at 120x24: the panel beside, the table 52 wide" [ "$(width 120x24)" -eq 52 ]
+
 # --- small screens and help ---
 check "80x24: zoomed, the marks" sh -c '"$0" --snapshot --no-color --keys="space z z" "$1" | grep -q "×4"' "$SB" $U
 check "help lists z Z 0 F" sh -c '"$0" --snapshot=120x50 --no-color --keys="?" | grep -q "z Z 0 F"' "$SB"

@@ -45,12 +45,55 @@ void actions_pause(struct ui *u, int key)
         app_resume_clock(u);
 }
 
+/* Notes what the move to position @p pos was when it was a kick or an edit
+ * (undone by ',', redone by '.'): one move, one action (issue 26.2). */
+static void note_edit_move(struct ui *u, long long pos, const char *done)
+{
+    const struct session *ss = &u->ss;
+    size_t n = 0, i = ss->nact, last = 0;
+    while (i-- > 0 && ss->act[i].pos >= pos)
+        if (ss->act[i].pos == pos &&
+            (ss->act[i].kind == SESSION_KICK || ss->act[i].kind >= SESSION_ADD)) {
+            if (!n)
+                last = i;
+            n++;
+        }
+    if (!n) { /* a step of time: an earlier "undone" no longer says what was done */
+        if (!strncmp(u->f.note, "undone: ", 8) || !strncmp(u->f.note, "redone: ", 8))
+            u->f.note[0] = 0;
+        return;
+    }
+    const struct session_action *a = &ss->act[last];
+    static const char *const what[] = {
+        [SESSION_ADD - SESSION_ADD] = "the ball added",
+        [SESSION_REMOVE - SESSION_ADD] = "the removal of ball",
+        [SESSION_MOVE - SESSION_ADD] = "the move of ball",
+        [SESSION_VELOCITY - SESSION_ADD] = "the velocity of ball",
+        [SESSION_MASS - SESSION_ADD] = "the mass of ball",
+        [SESSION_RADIUS - SESSION_ADD] = "the radius of ball",
+        [SESSION_PARAMS - SESSION_ADD] = "the parameters",
+        [SESSION_REVERSE - SESSION_ADD] = "time reversed",
+    };
+    const char *w = a->kind == SESSION_KICK ? "the kick of ball"
+                    : (size_t)(a->kind - SESSION_ADD) < sizeof what / sizeof *what
+                        ? what[a->kind - SESSION_ADD]
+                        : NULL;
+    if (n > 1 || !w)
+        app_note(u, "%s: %zu edits", done, n);
+    else if (a->kind == SESSION_KICK || (a->kind >= SESSION_REMOVE && a->kind <= SESSION_RADIUS))
+        app_note(u, "%s: %s %zu", done, w, a->ball + 1);
+    else
+        app_note(u, "%s: %s", done, w);
+}
+
 void actions_step(struct ui *u, int key)
 {
     (void)key;
     u->f.running = 0;
     if (session_forward(&u->ss) <= 0)
         app_say(u, u->ss.nonfinite ? SCREEN_ERROR : SCREEN_INFO);
+    else
+        note_edit_move(u, u->ss.pos, "redone");
 }
 
 void actions_back(struct ui *u, int key)
@@ -58,8 +101,11 @@ void actions_back(struct ui *u, int key)
     (void)key;
     u->f.running = 0;
     u->f.stopped = 0;
+    long long pos = u->ss.pos;
     if (session_back(&u->ss))
         app_say(u, SCREEN_INFO);
+    else
+        note_edit_move(u, pos, "undone");
 }
 
 void actions_reset(struct ui *u, int key)

@@ -91,7 +91,8 @@ s=$(wide --keys='space x ,')
 check "',' brings it back" has "$s" " 16 balls"
 s=$(wide --keys='space x , .')
 check "'.' removes it again" has "$s" " 15 balls"
-check "x , . is x" [ "$(snap --keys='space x , . <t 5> space')" = "$(snap --keys='space x <t 5> space')" ]
+check "x , . is x (but the note: redone)" [ "$(snap --keys='space x , . <t 5> space' | sed 23d)" = "$(snap --keys='space x <t 5> space' | sed 23d)" ]
+check "x , .: the note says redone" sh -c '"$0" --snapshot --no-color --keys="space x , ." | grep -q "redone: the removal of ball 1"' "$SB"
 
 # --- the worksheet by keys alone: build, run, back, change a mass, run, save ---
 keys='<:ball 200 220 0 0 0.5 20> <:ball 400 180 0 0 1.5 20 blue> tab <:v 1.9696155060244163 -0.34729635533386072> space <t 20> space ,*400 <:m 1> space <t 40> space w'

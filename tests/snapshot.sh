@@ -185,4 +185,14 @@ snap --snapshot=120x24 --keys=m "$tmpd/strong.scene" > "$out"
 check "m refused: the reason once" grep -q "no event engine: the field is too strong" "$out"
 check "m refused: no doubled engine" not grep -q "event engine: event engine" "$out"
 
+
+# ',' says what it undid, one action a press, '.' what it redid (issue 26.2);
+# a plain step of time after them leaves no stale "undone" note
+undo_note() { "$SB" --snapshot=100x24 --no-color --keys="$1" scenes/break.scene | sed -n 23p; }
+check ", after a kick: 'undone: the kick of ball 1'" sh -c 'echo "$0" | grep -q "undone: the kick of ball 1"' "$(undo_note 'space .*5 <:v 3 1> enter ,')"
+check ", , then: 'undone: the velocity of ball 1'" sh -c 'echo "$0" | grep -q "undone: the velocity of ball 1"' "$(undo_note 'space .*5 <:v 3 1> enter , ,')"
+check ", , . .: 'redone: the kick of ball 1'" sh -c 'echo "$0" | grep -q "redone: the kick of ball 1"' "$(undo_note 'space .*5 <:v 3 1> enter , , . .')"
+check "a kick at t = 0 undone says so" sh -c 'echo "$0" | grep -q "undone: the kick of ball 1"' "$(undo_note 'space up*3 enter ,')"
+check "a ball added, then , : 'undone: the ball added'" sh -c 'echo "$0" | grep -q "undone: the ball added"' "$(undo_note 'space a ,')"
+check "a step of time after an undo: no stale note" sh -c '! echo "$0" | grep -q "undone"' "$(undo_note 'space .*5 <:v 3 1> enter , , ,')"
 summary

@@ -110,6 +110,24 @@ while read -r d; do
     if grep -qxF -- "$d" "$tmp/dirs"; then ok; else bad "directive '$d' of $MAN is not in the table of $SCENE_SRC"; fi
 done <"$tmp/mandirs"
 
+# 6. the module map (src/README.md) names every source file, and no file
+# that is not there: `src/NAME.[ch]`, `src/NAME.c`, or NAME.c in a row.
+MAP=${MAP:-src/README.md}
+for f in src/*.c src/*.h; do
+    b=${f#src/}
+    n=${b%.*}
+    if grep -qF -e "/$b\`" -e "\`$b\`" -e "/$n.[ch]\`" "$MAP"; then ok; else bad "$f is not in the module map $MAP"; fi
+done
+grep -o '`src/[a-z_]*\.\(\[ch\]\|[ch]\)`' "$MAP" | tr -d '`' | sort -u >"$tmp/mapped"
+check "the module map names files" test "$(wc -l <"$tmp/mapped")" -gt 30
+while read -r f; do
+    case $f in
+        *'[ch]') n=${f%.\[ch\]}; test -e "$n.c" || test -e "$n.h" ;;
+        *) test -e "$f" ;;
+    esac
+    if [ $? -eq 0 ]; then ok; else bad "the module map $MAP names $f, which is not there"; fi
+done <"$tmp/mapped"
+
 # 4. the README's pictures are the program's own and current (make readme-shot):
 #    the break, the v and p arrows, the momentum diagram
 SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh >"$tmp/shot"
@@ -147,5 +165,10 @@ Yodel.' -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.BR space ", " Q/' \
     check "a page with -Y fails" grep -q "option -Y of .* is not in --help" "$tmp/inner"
     check "a page with key Q fails" grep -q "key 'Q' of the KEYS section" "$tmp/inner"
     check "a page with directive shelf fails" grep -q "directive 'shelf' of .* is not in the table" "$tmp/inner"
+    # ... and a module map without session.c and with a file that is not there
+    sed -e 's/`src\/session.\[ch\]`/`src\/sessions.[ch]`/' src/README.md >"$tmp/map.md"
+    DOCS_INNER=1 MAP="$tmp/map.md" sh tests/docs.sh >"$tmp/inner" 2>&1
+    check "a map without session.c fails" grep -q "src/session.c is not in the module map" "$tmp/inner"
+    check "a map with sessions.[ch] fails" grep -q "names src/sessions.\[ch\], which is not there" "$tmp/inner"
 fi
 summary

@@ -292,7 +292,7 @@ void actions_lab(struct ui *u, int key)
         }
         u->lab.ps.split = on;
         app_relayout(u);
-        app_note(u, "%s", on ? "split: the spring engine and the event engine, time-locked"
+        app_note(u, "%s", on ? "split, time-locked: springs' E is KE+PE (overlaps), hard balls' KE"
                              : "split off");
         return;
     }

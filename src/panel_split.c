@@ -26,7 +26,7 @@ static const struct sim *split_second(void *self, struct session *ss, char *titl
     struct lab_totals tot;
     lab_sums(&ps->tw.hard, &tot); /* its ke alone */
     const char *dot = glyphs == VIEW_ASCII ? " - " : " \xc2\xb7 ";
-    snprintf(title, size, "events%sE %.6g%s%lld collision%s", dot, tot.ke, dot,
+    snprintf(title, size, "events%sKE %.6g%s%lld collision%s", dot, tot.ke, dot,
              ps->tw.ev.collisions, ps->tw.ev.collisions == 1 ? "" : "s");
     return &ps->tw.hard;
 }

@@ -137,7 +137,7 @@ void screen_draw_table(struct screen *scr, struct session *ss, const struct fron
         int ascii = f->glyphs == VIEW_ASCII;
         const struct session_diag *d = session_diag(ss);
         const char *dot = ascii ? " - " : " \xc2\xb7 ";
-        snprintf(a, sizeof a, "springs%sE %.6g%sstep %lld", dot, d->e, dot, d->steps);
+        snprintf(a, sizeof a, "springs%sKE+PE %.6g%sstep %lld", dot, d->e, dot, d->steps);
         draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a, 0);
         draw_table_of(scr, &scr->v2, scr->lay.table2, hard, ss, f, 0, b, 1);
         return;

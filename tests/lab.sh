@@ -166,18 +166,20 @@ check "P*5: off" hasnt '── (energy|momentum|speeds|momentum diagram) ──'
 
 # --- s: both engines, time-locked ---
 s=$(snap --keys='s <t 40> space' scenes/cradle.scene)
-check "s: the springs' table" sh -c 'echo "$0" | grep -q "springs · E "' "$s"
-check "s: the events' table" sh -c 'echo "$0" | grep -q "events · E 50"' "$s"
+check "s: the springs' table" sh -c 'echo "$0" | grep -q "springs · KE+PE "' "$s"
+check "s: the events' table" sh -c 'echo "$0" | grep -q "events · KE 50"' "$s"
 check "s: one status, the springs' time" sh -c 'echo "$0" | tail -n 1 | grep -q " t 40.00 "' "$s"
-check "s: the springs' steps on their frame" sh -c 'echo "$0" | grep -q "springs · E [0-9.]* · step 800"' "$s"
-check "s: the event engine's collisions on its frame" sh -c 'echo "$0" | grep -q "events · E 50 · 5 collisions"' "$s"
+check "s: the springs' steps on their frame" sh -c 'echo "$0" | grep -q "springs · KE+PE [0-9.]* · step 800"' "$s"
+check "s: the event engine's collisions on its frame" sh -c 'echo "$0" | grep -q "events · KE 50 · 5 collisions"' "$s"
 # time-locked after stepping back: the event side rebuilt to the same time
-a=$(snap --keys='s <t 40> space ,*100' scenes/cradle.scene | grep -o "events · E [0-9.]* · [0-9]* collisions")
-b=$(snap --keys='s <t 35> space' scenes/cradle.scene | grep -o "events · E [0-9.]* · [0-9]* collisions")
+a=$(snap --keys='s <t 40> space ,*100' scenes/cradle.scene | grep -o "events · KE [0-9.]* · [0-9]* collisions")
+b=$(snap --keys='s <t 35> space' scenes/cradle.scene | grep -o "events · KE [0-9.]* · [0-9]* collisions")
 check "s: back 100 steps = run to t 35 ($a, $b)" [ -n "$a" -a "$a" = "$b" ]
-check "s: '1 collision', not '1 collisions' (issue 26.11)" has 'events · E 100 · 1 collision ' --snapshot=120x30 --keys='s <t 20>' scenes/headon.scene
+check "s: '1 collision', not '1 collisions' (issue 26.11)" has 'events · KE 100 · 1 collision ' --snapshot=120x30 --keys='s <t 20>' scenes/headon.scene
+check "s: the titles say what each E holds, springs KE+PE, hard balls KE (issue 26.11)" has 'springs · KE\+PE [0-9.]* · step 100 .*events · KE [0-9.]* · [0-9]* collisions' --snapshot=120x30 --keys='s <t 5>' scenes/gas.scene
+check "s: the note says why the energies differ (issue 26.11)" has "split, time-locked: springs' E is KE\\+PE \\(overlaps\\), hard balls' KE" --keys='s' scenes/gas.scene
 check "s: refused with gravity" has 'no split view: gravity' --keys='s' scenes/gravity.scene
-check "s s: off" hasnt 'events · E' --keys='s s' scenes/cradle.scene
+check "s s: off" hasnt 'events · KE' --keys='s s' scenes/cradle.scene
 check "s then m: split off" has 'split off: the event engine is on' --keys='s m' scenes/cradle.scene
 
 # --- the worksheet: unequal masses in 2-D with keys alone ---

@@ -106,7 +106,7 @@ check "a new zoom clears the trails" sh -c '! echo "$0" | grep -Eq "[⡀⢀] {3,
 # --- the split view: the same window on both tables ---
 s=$(snap --keys='s z z' $U)
 check "split: both tables zoomed" [ "$(echo "$s" | grep -o '×4' | wc -l)" -eq 2 ]
-check "split: both titles kept" sh -c 'echo "$0" | grep -q "springs · E 50" && echo "$0" | grep -q "events · E 50"' "$s"
+check "split: both titles kept" sh -c 'echo "$0" | grep -q "springs · KE+PE 50" && echo "$0" | grep -q "events · KE 50"' "$s"
 
 # --- panels beside or below the table, whichever leaves it larger ---
 # the values panel at 200x60: below, the table's frame 196 columns wide

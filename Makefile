@@ -40,7 +40,7 @@ CORE   = sim grid contact gravity event_time event_queue event_cells event_predi
 # on huge pages (POSIX mmap, see src/bigmem.h).
 PURE   = bigmem text words scene_gen traj traj_scan traj_xyz traj_lammps traj_frame scene universe particles formats view view_zoom palette palette_label screen screen_text screen_line screen_table screen_help screen_zoom script numfmt record export recording plot lab lab_contact panel panel_values panel_plot panel_pdiag panel_overlay panel_status panel_split labscreen command
 # Lessons (issue 31): the format and the panel.
-PURE  += lesson lesson_panel
+PURE  += lesson lesson_measure lesson_panel
 # The front end's new files under the first free number (w and R).
 PURE  += files
 # The front end and the entry point.

@@ -7,12 +7,10 @@
 # state it was saved from.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
-tmpd=$(mktemp -d)
+scratch
 out=$tmpd/out
 err=$tmpd/err
 export LC_ALL=C.UTF-8
-not() { ! "$@"; }
 printf 'table 800 400\n' > "$tmpd/empty.scene"
 E=$tmpd/empty.scene
 snap() { "$SB" --snapshot --no-color "$@" 2>"$err"; }
@@ -218,35 +216,13 @@ s=$(snap --keys='m space <:ball 170 200 0 0 1 10>')
 check "event engine: an overlap collides at once" has "$s" "collide at once"
 
 # --- tmux: SGR mouse reports to the real binary ---
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "SKIP edit tmux: tmux is not installed"
-    rm -rf "$tmpd"
-    summary
-    exit
-fi
-sock=sbedit$$
-T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
-T -f /dev/null new-session -d -s keep "sleep 300"
+tmux_open edit
+# start NAME ARGS...: springball ARGS at 80x24 in $tmpd (where w saves)
 start() {
     name=$1
     shift
-    T -f /dev/null new-session -d -s "$name" -x 80 -y 24 \
-        "cd $tmpd && LC_ALL=C.UTF-8 TERM=xterm-256color $SB $*; sleep 30"
+    (cd "$tmpd" && pane "$name" 80 24 "$SB $*; sleep 30")
 }
-screen() { T capture-pane -p -t "$1" 2>/dev/null; }
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        screen "$1" | grep -qE -- "$2" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "--- $1 did not show '$2':"
-    screen "$1"
-    return 1
-}
-sgr() { T send-keys -t "$1" -l "$(printf '\033[<%s' "$2")"; }
 # the worksheet with the mouse alone (and : for the numbers the mouse cannot type)
 start w --save-to=tm.scene "$E"
 check "tmux: the empty table" wait_for w " 0 balls"
@@ -296,7 +272,8 @@ check "tmux: ',' undoes the velocity (E 0)" wait_for v " E 0 "
 T send-keys -t v h
 check "tmux: the pusher" wait_for v "pusher on"
 sgr v "35;10;5M"
-check "tmux: the pusher follows the pointer" sh -c 'sleep 0.3; tmux -L "$0" capture-pane -p -t v | sed -n 5p | cut -c 4-16 | grep -q "[^ ]"' "$sock"
+sleep 0.3
+check "tmux: the pusher follows the pointer" sh -c 'echo "$0" | sed -n 5p | cut -c 4-16 | grep -q "[^ ]"' "$(screen v)"
 T send-keys -t v q
 # typing into the values table with the mouse (issue 26.10): a click on
 # ball 1's m (SGR counts from 1: column 9, row 15), a new mass, Enter
@@ -309,5 +286,4 @@ check "tmux: a click on a number opens ':m 1'" wait_for t "^:m 1 *$"
 T send-keys -t t BSpace 3 Enter
 check "tmux: the mass typed in place" wait_for t "ball 1: m 3"
 T send-keys -t t q
-rm -rf "$tmpd"
 summary

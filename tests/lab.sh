@@ -5,9 +5,7 @@
 # the issue's worksheet with keys alone.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$SPRINGBALL
-tmpd=$(mktemp -d)
-trap 'rm -rf "$tmpd"' EXIT
+scratch
 printf 'table 800 400\nrestitution 0\nball 200 200 10 0 1 15\nball 450 200 0 0 3 25\n' > "$tmpd/sticky.scene"
 export LC_ALL=C.UTF-8
 snap() { "$SB" --snapshot --no-color "$@"; }

@@ -18,7 +18,6 @@ if ! command -v lmp >/dev/null 2>&1; then
     summary
     exit
 fi
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 here=$(pwd)

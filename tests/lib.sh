@@ -1,12 +1,17 @@
-# lib.sh - shared by the shell suites: counters and checks.
-# Source it, call ok/bad (or check), and end with `summary`.
+# lib.sh - shared by the shell suites: counters and checks, a scratch
+# directory, and the real binary in tmux. Source it from the repository's
+# top, call ok/bad (or check), and end with `summary`.
 SPRINGBALL=${SPRINGBALL:-./springball}
+# SB: the binary under test by its absolute path (tmux panes and sh -c
+# checks may run elsewhere)
+SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
 npass=0
 nfail=0
 ok() { npass=$((npass + 1)); }
 bad() { nfail=$((nfail + 1)); echo "FAIL: $*"; }
 # check NAME COMMAND...: passes when COMMAND succeeds
 check() { name=$1; shift; if "$@"; then ok; else bad "$name"; fi; }
+not() { ! "$@"; }
 summary() { echo "$npass passed, $nfail failed"; [ "$nfail" -eq 0 ]; }
 # expect_fail STATUS STDERR-LINE COMMAND...: exit STATUS, nothing on
 # stdout, exactly STDERR-LINE as the first line of stderr. The caller sets
@@ -23,3 +28,81 @@ expect_fail() {
         bad "$* -> status $rc, stderr '$got' (want $want_rc, '$want_err'), stdout $(wc -c <"$out") bytes"
     fi
 }
+
+# scratch: a scratch directory $tmpd, removed on exit together with the
+# suite's tmux server (once tmux_open made one)
+scratch() {
+    tmpd=$(mktemp -d)
+    trap 'if [ -n "${sock:-}" ]; then T kill-server 2>/dev/null; fi; rm -rf "$tmpd"' EXIT
+}
+
+# --- the real binary in tmux: detached sessions of fixed size on a server
+# of the suite's own (socket sbNAME<pid>), keys sent with send-keys, the
+# screen read with capture-pane. Every wait polls with a timeout.
+
+# tmux_open NAME: the suite's server. Without tmux it says so, prints the
+# summary and ends the suite (the checks before it stand).
+tmux_open() {
+    if ! command -v tmux >/dev/null 2>&1; then
+        echo "SKIP $1: tmux is not installed (.ci/run installs it)"
+        summary
+        exit
+    fi
+    sock=sb$1$$
+    # a session that lives as long as the suite, so that the server does
+    # not exit (and race the next new-session) each time a test's ends
+    T -f /dev/null new-session -d -s keep "sleep 300"
+}
+T() { tmux -L "$sock" "$@"; }
+# pane NAME COLS ROWS COMMAND: COMMAND (a shell line) in a new session NAME
+# of that size, in the current directory, with LC_ALL=C.UTF-8 and
+# TERM=xterm-256color (assignments in COMMAND come later and win)
+pane() {
+    name=$1 w=$2 h=$3
+    shift 3
+    T -f /dev/null new-session -d -s "$name" -x "$w" -y "$h" -c "$PWD" \
+        "LC_ALL=C.UTF-8 TERM=xterm-256color $*"
+}
+# screen NAME: the pane's text; status NAME: its last line
+screen() { T capture-pane -p -t "$1" 2>/dev/null; }
+status() { screen "$1" | tail -n 1; }
+# shows NAME ERE: the screen matches now (shows_esc: with its colours)
+shows() { screen "$1" | grep -qE -- "$2"; }
+shows_esc() { T capture-pane -e -p -t "$1" 2>/dev/null | grep -qE -- "$2"; }
+# on_status NAME ERE: the last line matches now
+on_status() { status "$1" | grep -qE -- "$2"; }
+# poll N COMMAND...: until COMMAND succeeds, N tenths of a second at most
+poll() {
+    lim=$1 i=0
+    shift
+    while [ $i -lt "$lim" ]; do
+        "$@" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    return 1
+}
+# wait_for NAME ERE [SECONDS]: until the screen matches (default 5 s)
+wait_for() {
+    poll $(( ${3:-5} * 10 )) shows "$1" "$2" && return 0
+    echo "timed out waiting for /$2/ in $1; the screen was:"
+    screen "$1"
+    return 1
+}
+# wait_gone NAME ERE: until the screen no longer matches (5 s at most)
+wait_gone() {
+    poll 50 not shows "$1" "$2" && return 0
+    echo "timed out waiting for /$2/ to go from $1"
+    return 1
+}
+# wait_rc NAME: the exit status a pane's command wrote to $tmpd/NAME.rc
+# once it has ended (5 s at most), or "none"
+wait_rc() {
+    poll 50 test -s "$tmpd/$1.rc"
+    cat "$tmpd/$1.rc" 2>/dev/null || echo none
+}
+# keys NAME KEYS: send-keys, then a moment for the frame
+keys() { T send-keys -t "$1" "$2"; sleep 0.15; }
+# sgr NAME REPORT: an SGR mouse report, e.g. '0;21;12M' (press at column
+# 21, row 12, counted from 1) or '0;21;12m' (its release)
+sgr() { T send-keys -t "$1" -l "$(printf '\033[<%s' "$2")"; }

@@ -5,7 +5,6 @@
 # edits are not quadratic. Each check failed before its fix.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
@@ -15,7 +14,6 @@ ROOT=$(pwd)
 HEADON=$ROOT/scenes/headon.scene
 snap() { "$SB" --snapshot --no-color "$@" 2>"$err"; }
 has() { printf '%s\n' "$1" | grep -qF -- "$2"; }
-not() { ! "$@"; }
 # none FILE...: none of them exists; all FILE...: each exists, not empty
 none() { for f; do [ ! -e "$f" ] || return 1; done; }
 all() { for f; do [ -s "$f" ] || return 1; done; }

@@ -5,9 +5,7 @@
 # Each check failed before the change it guards.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$SPRINGBALL
-tmpd=$(mktemp -d)
-trap 'rm -rf "$tmpd"' EXIT
+scratch
 export LC_ALL=C.UTF-8
 unset NO_COLOR COLORFGBG
 # table ARGS...: the rows between the title and the status line, no colour

@@ -161,7 +161,6 @@ expect_fail 1 "springball: $tmp/no/b.data: cannot write: No such file or directo
     "$SPRINGBALL" --export=lammps "$tmp/no/b" -n 1
 
 # The terminal's R key, played by --snapshot in a directory of its own.
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
 here=$(pwd)
 mkdir "$tmp/rk"
 snapr() { (cd "$tmp/rk" && LC_ALL=C.UTF-8 "$SB" --snapshot --no-color "$@" "$here/scenes/break.scene"); }

@@ -4,9 +4,8 @@
 # scene, an ASE-written file, cut and malformed files, and the terminal.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+scratch
+tmp=$tmpd
 out=$tmp/out err=$tmp/err
 
 # The break recorded every 10 steps: frame 50 is step 500, number for number.
@@ -129,37 +128,21 @@ check "a bad frame: its line" \
     sh -c '"$0" --no-color --snapshot=100x30 --keys ". . . . . ." "$1" | grep -q "frame 5: line 95: expected 13 fields"' \
     "$SB" "$tmp/bad5.xyz"
 
-if command -v tmux >/dev/null 2>&1; then
-    sock=sbreplay$$
-    T() { tmux -L "$sock" "$@"; }
-    trap 'T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
-    T -f /dev/null new-session -d -s keep "sleep 300"
-    T -f /dev/null new-session -d -s r -x 80 -y 24 \
-        "LC_ALL=C.UTF-8 TERM=xterm-256color $SB $tmp/break.xyz; echo \$? > $tmp/r.rc; sleep 5"
-    scr() { T capture-pane -p -t r 2>/dev/null; }
-    wait_for() {
-        i=0
-        while [ $i -lt 50 ]; do scr | grep -qE -- "$1" && return 0; sleep 0.1; i=$((i + 1)); done
-        echo "timed out waiting for /$1/; the screen was:"; scr; return 1
-    }
-    check "tmux: replay plays" wait_for "replay · running"
-    T send-keys -t r ' '
-    check "tmux: space pauses" wait_for "replay · paused"
-    T send-keys -t r r
-    check "tmux: r" wait_for "^ frame 0/101  t 0.00  step 0 "
-    T send-keys -t r .
-    check "tmux: ." wait_for "^ frame 1/101  t 0.50  step 10 "
-    T send-keys -t r ']'
-    check "tmux: ]" wait_for "^ frame 11/101 "
-    T send-keys -t r ','
-    check "tmux: ," wait_for "^ frame 10/101 "
-    T send-keys -t r k
-    check "tmux: k refused" wait_for "replay: no simulation"
-    T send-keys -t r q
-    i=0
-    while [ $i -lt 50 ] && [ ! -s "$tmp/r.rc" ]; do sleep 0.1; i=$((i + 1)); done
-    check "tmux: q quits, status 0" [ "$(cat "$tmp/r.rc" 2>/dev/null)" = 0 ]
-else
-    echo "replay: tmux is not installed: the live terminal is not checked"
-fi
+tmux_open replay
+pane r 80 24 "$SB $tmp/break.xyz; echo \$? > $tmp/r.rc; sleep 5"
+check "tmux: replay plays" wait_for r "replay · running"
+T send-keys -t r ' '
+check "tmux: space pauses" wait_for r "replay · paused"
+T send-keys -t r r
+check "tmux: r" wait_for r "^ frame 0/101  t 0.00  step 0 "
+T send-keys -t r .
+check "tmux: ." wait_for r "^ frame 1/101  t 0.50  step 10 "
+T send-keys -t r ']'
+check "tmux: ]" wait_for r "^ frame 11/101 "
+T send-keys -t r ','
+check "tmux: ," wait_for r "^ frame 10/101 "
+T send-keys -t r k
+check "tmux: k refused" wait_for r "replay: no simulation"
+T send-keys -t r q
+check "tmux: q quits, status 0" [ "$(wait_rc r)" = 0 ]
 summary

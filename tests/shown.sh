@@ -6,9 +6,8 @@
 # read with capture-pane.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
 HEADON=$(pwd)/scenes/headon.scene
-tmpd=$(mktemp -d)
+scratch
 
 # Headless: --series through the head-on contact keeps E within 1% of 100
 # (the stored velocities' energy climbed to 108.57), and the frame at step
@@ -20,37 +19,13 @@ vx_h=$(awk '/Step=270 / { f = 1; next } f && /^X/ { print $5; exit }' "$tmpd/h.x
 check "--traj: vx at step 270 is the observed one ($vx_h)" \
     awk -v v="$vx_h" 'BEGIN { exit !(v < -0.1199 && v > -0.12) }'
 
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "SKIP shown: tmux is not installed"
-    rm -rf "$tmpd"
-    summary
-    exit
-fi
-
-sock=sbshown$$
-T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
-T -f /dev/null new-session -d -s keep "sleep 300"
+tmux_open shown
 # start NAME COLS ROWS ARGS...: springball ARGS in session NAME, in $tmpd
 start() {
     name=$1 w=$2 h=$3
     shift 3
-    T -f /dev/null new-session -d -s "$name" -c "$tmpd" -x "$w" -y "$h" \
-        "LC_ALL=C.UTF-8 TERM=xterm-256color $SB $*"
+    (cd "$tmpd" && pane "$name" "$w" "$h" "$SB $*")
 }
-screen() { T capture-pane -p -t "$1" 2>/dev/null; }
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        screen "$1" | grep -qE -- "$2" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "timed out waiting for /$2/ in $1; the screen was:"
-    screen "$1"
-    return 1
-}
-key() { T send-keys -t "$1" "$2"; sleep 0.15; }
 # plot NAME: the plot panel's rows (from its rule to the line before the note)
 plot() { sed -n '/── energy/,$p' | sed '$d' | sed '$d'; }
 # midrows: the plot's rows between its top and bottom labels hold braille
@@ -59,7 +34,7 @@ midrows() { sed -n '3,9p' | LC_ALL=C grep -c "$(printf '\342')[$(printf '\240-\2
 # --- the plot after stepping over the whole contact: live = snapshot ---
 start p 80 30 "$HEADON"
 wait_for p " step [0-9]+ " >/dev/null
-for k in Space r P ']' ']'; do key p "$k"; done
+for k in Space r P ']' ']'; do keys p "$k"; done
 wait_for p "contact ended" >/dev/null
 screen p | plot >"$tmpd/live"
 "$SB" --snapshot=80x30 --no-color --keys="space r P ] ]" "$HEADON" | plot >"$tmpd/snap"
@@ -67,8 +42,8 @@ check "space r P ] ]: the terminal draws what --snapshot draws" cmp -s "$tmpd/li
 check "space r P ] ]: the dip and the hump are drawn ($(midrows <"$tmpd/live") rows)" \
     test "$(midrows <"$tmpd/live")" -ge 5
 # a burst of keys: ']' then twenty '.' sent at once
-key p r
-key p ']'
+keys p r
+keys p ']'
 T send-keys -t p . . . . . . . . . . . . . . . . . . . .
 wait_for p " step 281 " >/dev/null
 screen p | plot >"$tmpd/live2"
@@ -81,14 +56,14 @@ check "] and a burst of twenty '.': the contact is drawn" test "$(midrows <"$tmp
 # --- step 270: the values table, R's frame and the headless frame agree ---
 start v 100 40 "$HEADON"
 wait_for v " step [0-9]+ " >/dev/null
-for k in Space r i ']'; do key v "$k"; done
+for k in Space r i ']'; do keys v "$k"; done
 wait_for v "contact began" >/dev/null
 s=$(screen v | tail -n 1 | sed -n 's/.* step \([0-9]*\) .*/\1/p')
 i=${s:-270}
 while [ "$i" -lt 270 ]; do T send-keys -t v .; i=$((i + 1)); done
 check "step 270 reached" wait_for v " step 270 "
-key v R
-key v R
+keys v R
+keys v R
 check "R: one frame recorded" wait_for v "recorded 1 frame to springball-1.xyz"
 vx_t=$(screen v | awk '$1 == 1 && NF == 9 { print $5 }')
 vx_r=$(awk '/^X/ { print $5; exit }' "$tmpd/springball-1.xyz")
@@ -100,15 +75,15 @@ check "status KE $ke_t = --series' $ke_s" awk -v a="$ke_t" -v b="$ke_s" \
     'BEGIN { d = a - b; exit !(a != "" && d < 1e-6 && d > -1e-6) }'
 
 # --- paused mid-contact: d and e change nothing shown; :v reads back ---
-key v d
+keys v d
 check "d: dt changed" wait_for v " dt 0.04 "
 check "d: the KE shown stays" wait_for v " KE $ke_t "
-key v e
+keys v e
 check "e: restitution changed" wait_for v " e 0.9( |$)"
 check "e: the KE shown stays" wait_for v " KE $ke_t "
-key v :
+keys v :
 T send-keys -t v -l "v 12.5 0"
-key v Enter
+keys v Enter
 check ":v 12.5 0 reads back 12.5" wait_for v "^   1 +1.0000 +[0-9.]+ +200.00 +12.500 +0 "
 
 summary

@@ -5,9 +5,7 @@
 # give the same bytes.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$SPRINGBALL
-tmpd=$(mktemp -d)
-trap 'rm -rf "$tmpd"' EXIT
+scratch
 out=$tmpd/out
 err=$tmpd/err
 export LC_ALL=C.UTF-8
@@ -17,7 +15,6 @@ status_of() { tail -n 1; }
 title_of() { head -n 1; }
 # E on the status line
 efield() { sed -n 's/.* E \([-0-9.e+]*\).*/\1/p'; }
-not() { ! "$@"; }
 
 # --- the options ---
 check "snapshot prints 24 lines" [ "$(snap | wc -l)" = 24 ]

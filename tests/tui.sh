@@ -5,11 +5,10 @@
 # timeout; nothing sleeps long.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
+scratch
 
 # Options are checked before any terminal is needed.
 u() { "$SB" "$@" >/dev/null 2>"$tmpd/err" </dev/null; echo "$?:$(head -n 1 "$tmpd/err")"; }
-tmpd=$(mktemp -d)
 check "--fps 0" [ "$(u --fps 0)" = "2:springball: --fps: '0' must be > 0" ]
 check "--fps 5000" [ "$(u --fps 5000)" = "2:springball: --fps: '5000' must be <= 1000" ]
 check "--speed x" [ "$(u --speed x)" = "2:springball: --speed: 'x' is not a finite number" ]
@@ -17,19 +16,7 @@ check "--duration -1" [ "$(u --duration=-1)" = "2:springball: --duration: '-1' m
 check "--cell-aspect 0" [ "$(u --cell-aspect 0)" = "2:springball: --cell-aspect: '0' must be > 0" ]
 check "--help lists the front end" sh -c '"$0" --help | grep -q -- --cell-aspect' "$SB"
 
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "SKIP tui: tmux is not installed (.ci/run installs it)"
-    rm -rf "$tmpd"
-    summary
-    exit
-fi
-
-sock=sbtest$$
-T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
-# A session that lives as long as the suite, so that the server does not
-# exit (and race the next new-session) each time a test's session ends.
-T -f /dev/null new-session -d -s keep "sleep 300"
+tmux_open tui
 
 # The wrapper run in each pane: springball's pid to NAME.pid, its exit
 # status to NAME.rc. It ignores SIGINT itself so that C-c reaches only
@@ -41,66 +28,31 @@ trap '' INT
 sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
 echo $? > "$dir/$name.rc"
 EOS
-# start NAME COLS ROWS ARGS...: springball ARGS in session NAME
+# start NAME COLS ROWS ARGS...: springball ARGS in session NAME (LOCALE,
+# when set, is an assignment that replaces LC_ALL=C.UTF-8)
 start() {
     name=$1 w=$2 h=$3
     shift 3
-    T -f /dev/null new-session -d -s "$name" -x "$w" -y "$h" \
-        "${LOCALE:-LC_ALL=C.UTF-8} TERM=xterm-256color sh $tmpd/run $tmpd $name $SB $*"
-}
-screen() { T capture-pane -p -t "$1" 2>/dev/null; }
-status() { screen "$1" | tail -n 1; }
-# wait_for NAME REGEX [SECONDS]: until the screen matches (default 5 s)
-wait_for() {
-    i=0 lim=$(( ${3:-5} * 10 ))
-    while [ $i -lt $lim ]; do
-        screen "$1" | grep -qE -- "$2" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "timed out waiting for /$2/ in $1; the screen was:"
-    screen "$1"
-    return 1
-}
-# wait_gone NAME REGEX: until the screen no longer matches
-wait_gone() {
-    i=0
-    while [ $i -lt 50 ]; do
-        screen "$1" | grep -qE -- "$2" || return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "timed out waiting for /$2/ to go from $1"
-    return 1
+    pane "$name" "$w" "$h" "${LOCALE:-} sh $tmpd/run $tmpd $name $SB $*"
 }
 # field NAME KEY: the number after KEY on the status line
 field() { status "$1" | sed -n "s/.* $2 \([-0-9.e+]*\).*/\1/p"; }
-# wait_rc NAME: the exit status once the program has ended (5 s at most)
-wait_rc() {
-    i=0
-    while [ $i -lt 50 ] && [ ! -s "$tmpd/$1.rc" ]; do sleep 0.1; i=$((i + 1)); done
-    cat "$tmpd/$1.rc" 2>/dev/null || echo none
-}
-not() { ! "$@"; }
-keys() { T send-keys -t "$1" "$2"; sleep 0.15; }
 # braille NAME [LINE]: the screen (or one line of it) shows braille dots
 braille() {
     if [ -n "${2:-}" ]; then screen "$1" | sed -n "$2p"; else screen "$1"; fi |
         LC_ALL=C grep -q "$(printf '\342')[$(printf '\240-\243')]"
 }
-# wait_braille NAME: until it does
-wait_braille() {
-    i=0
-    while [ $i -lt 50 ]; do braille "$1" && return 0; sleep 0.1; i=$((i + 1)); done
-    return 1
-}
+# wait_braille NAME: until it does (5 s at most)
+wait_braille() { poll 50 braille "$1"; }
+# nonascii NAME: the screen holds a byte outside printable ASCII
+nonascii() { screen "$1" | LC_ALL=C grep -q "[^ -~]"; }
 
 # --- the break at 100 x 32 ---
 start a 100 32
 check "title" wait_for a "springball · The break .*spring · running · speed 20 t/s · \? help"
 check "box" wait_for a "┌─+┐"
 check "balls in braille" wait_braille a
-check "256 colours" sh -c 'tmux -L "$0" capture-pane -e -p -t a | grep -qE "\[38;5;[0-9]+m"' "$sock"
+check "256 colours" shows_esc a "\[38;5;[0-9]+m"
 check "status" wait_for a " t [0-9.]+  step [0-9]+  dt 0.05  k 5  E 50"
 # pause stops t (after a few steps, so that there is a past to step into)
 check "running" wait_for a " step [0-9]{2,}  "
@@ -159,7 +111,7 @@ for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Down; done
 keys a Enter
 check "enter kicks at the kick speed (E 50)" wait_for a " E 50 \(0.000%\)"
 check "enter: the note" wait_for a "kick: ball 1 at 10"
-check "aim gone from the status after the kick" not sh -c 'tmux -L "$0" capture-pane -p -t a | tail -n 1 | grep -q " aim "' "$sock"
+check "aim gone from the status after the kick" not on_status a " aim "
 # a mouse click (xterm SGR report, as xterm-256color's terminfo expects)
 # above and left of the cue ball aims it that way; enter kicks
 e0=$(field a E)
@@ -226,16 +178,14 @@ check "e paused (blocked in getch)" wait_for e "paused"
 kill -TERM "$(cat "$tmpd/e.pid")"
 check "SIGTERM exits 143" [ "$(wait_rc e)" = 143 ]
 # after the program, the shell of the pane sees a normal screen again
-T -f /dev/null new-session -d -s f -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=xterm-256color sh -c 'trap \"\" INT; $SB; echo rc=\$?; sleep 10'"
+pane f 80 24 "sh -c 'trap \"\" INT; $SB; echo rc=\$?; sleep 10'"
 check "f up" wait_for f "running"
 T send-keys -t f C-c
 check "C-c: terminal restored" wait_for f "^rc=130"
 check "C-c: table gone" wait_gone f "┌"
 
 # --- a scene from a pipe, keys from the terminal ---
-T -f /dev/null new-session -d -s g -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=xterm-256color sh -c 'cat scenes/headon.scene | $SB -; echo \$? > $tmpd/g.rc'"
+pane g 80 24 "sh -c 'cat scenes/headon.scene | $SB -; echo \$? > $tmpd/g.rc'"
 check "pipe: scene shown" wait_for g "springball · Head-on"
 keys g k
 check "pipe: keys work" wait_for g "  k 4  "
@@ -246,21 +196,19 @@ check "pipe: q exits 0" [ "$(wait_rc g)" = 0 ]
 start h 80 24 --ascii --no-color
 check "ascii box" wait_for h "^\+-+\+$"
 check "ascii balls" wait_for h "[@Oo]"
-check "ascii only" sh -c '! tmux -L "$0" capture-pane -p -t h | LC_ALL=C grep -q "[^ -~]"' "$sock"
-check "no colour" sh -c '! tmux -L "$0" capture-pane -e -p -t h | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
+check "ascii only" not nonascii h
+check "no colour" not shows_esc h "\[(3[0-7]|38;5;[0-9]+)m"
 keys h q
 check "ascii q" [ "$(wait_rc h)" = 0 ]
 
 # --- 8 colours (TERM=xterm), and NO_COLOR ---
-T -f /dev/null new-session -d -s k8 -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=xterm sh $tmpd/run $tmpd k8 $SB"
-check "8 colours" sh -c 'i=0; while [ $i -lt 30 ]; do tmux -L "$0" capture-pane -e -p -t k8 | grep -qE "\[3[1-6]m" && exit 0; sleep 0.1; i=$((i+1)); done; exit 1' "$sock"
-check "8 colours: no 256-colour codes" not sh -c 'tmux -L "$0" capture-pane -e -p -t k8 | grep -qE "\[38;5;"' "$sock"
+pane k8 80 24 "TERM=xterm sh $tmpd/run $tmpd k8 $SB"
+check "8 colours" poll 30 shows_esc k8 "\[3[1-6]m"
+check "8 colours: no 256-colour codes" not shows_esc k8 "\[38;5;"
 keys k8 q
-T -f /dev/null new-session -d -s nc -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 NO_COLOR=1 TERM=xterm-256color sh $tmpd/run $tmpd nc $SB"
+pane nc 80 24 "NO_COLOR=1 sh $tmpd/run $tmpd nc $SB"
 check "NO_COLOR: up" wait_for nc "running"
-check "NO_COLOR: no colour" not sh -c 'tmux -L "$0" capture-pane -e -p -t nc | grep -qE "\[(3[0-7]|38;5;[0-9]+)m"' "$sock"
+check "NO_COLOR: no colour" not shows_esc nc "\[(3[0-7]|38;5;[0-9]+)m"
 keys nc q
 
 # --- --cell-aspect 1: square cells, so the 800x400 table is 40x20 cells ---
@@ -271,7 +219,7 @@ keys ca q
 # --- a locale that is not UTF-8: ASCII by itself ---
 LOCALE=LC_ALL=C start l 80 24
 check "C locale: ascii box" wait_for l "^\+-+\+$"
-check "C locale: ascii only" sh -c '! tmux -L "$0" capture-pane -p -t l | LC_ALL=C grep -q "[^ -~]"' "$sock"
+check "C locale: ascii only" not nonascii l
 keys l q
 
 # --- a state that is no longer finite: paused, the last frame kept ---
@@ -279,7 +227,7 @@ printf 'title Blow-up\nk 1e9\ndt 1\nball 100 200 10 0 1 20 red\nball 140 200 -10
 start j 80 24 "$tmpd/blow.scene"
 check "runaway: warned" wait_for j "unstable: dt too large for k; paused"
 check "runaway: stopped" wait_for j "stopped · speed 20 t/s"
-check "non-finite: no nan drawn" not sh -c 'tmux -L "$0" capture-pane -p -t j | grep -qi nan' "$sock"
+check "non-finite: no nan drawn" not shows j "[nN][aA][nN]"
 keys j ' '
 check "runaway: space resumes, stopped again" wait_for j "stopped · speed 20 t/s"
 for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do T send-keys -t j . . .; done
@@ -309,7 +257,7 @@ check "ev: a few steps" wait_for ev " step [0-9]{2,}  "
 keys ev m
 check "m: event in the title" wait_for ev "event · running · speed 20 t/s"
 check "m: events on the status line" wait_for ev " t [0-9.]+  events [0-9]+  collisions [0-9]+  mft [-0-9.e+]+  E 50 \("
-check "m: no k or dt in event mode" not sh -c 'tmux -L "$0" capture-pane -p -t ev | tail -n 1 | grep -q " k 5"' "$sock"
+check "m: no k or dt in event mode" not on_status ev " k 5"
 t1=$(field ev t)
 sleep 0.4
 t2=$(field ev t)
@@ -346,7 +294,7 @@ check "m with gravity: no event engine" wait_for ev "no event engine: gravity"
 check "m with gravity: still springs" wait_for ev "spring · paused"
 keys ev g
 check "g: gravity off" wait_for ev "gravity off"
-check "g: no G on the status line" not sh -c 'tmux -L "$0" capture-pane -p -t ev | tail -n 1 | grep -q "  G 483"' "$sock"
+check "g: no G on the status line" not on_status ev "  G 483"
 keys ev '?'
 check "help lists m" wait_for ev "m +engine: springs / exact events"
 check "help lists g" wait_for ev "g +gravity on / off"
@@ -371,7 +319,7 @@ check "planets: Venus" body V
 check "planets: Mars and Mercury" body M
 check "planets: no box" not body "┌"
 check "planets: trails" wait_braille pl
-check "planets: no k" not sh -c 'tmux -L "$0" capture-pane -p -t pl | tail -n 1 | grep -q " k "' "$sock"
+check "planets: no k" not on_status pl " k "
 keys pl m
 check "planets: no event engine" wait_for pl "no event engine: open space"
 keys pl Enter
@@ -395,19 +343,16 @@ check "particles: q exits 0" [ "$(wait_rc pt)" = 0 ]
 
 # --- TERM=dumb is refused; vt100 (no alternate screen) is left clean;
 # the Linux console (no braille in its font) gets ASCII (issue 12, 7) ---
-T -f /dev/null new-session -d -s dumb -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=dumb sh $tmpd/run $tmpd dumb $SB 2>$tmpd/dumb.err"
+pane dumb 80 24 "TERM=dumb sh $tmpd/run $tmpd dumb $SB 2>$tmpd/dumb.err"
 check "TERM=dumb exits 2" [ "$(wait_rc dumb)" = 2 ]
 check "TERM=dumb says why" grep -q "cannot move the cursor" "$tmpd/dumb.err"
-T -f /dev/null new-session -d -s vt -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=vt100 sh -c '$SB; echo rc=\$?; sleep 10'"
+pane vt 80 24 "TERM=vt100 sh -c '$SB; echo rc=\$?; sleep 10'"
 check "vt100: up" wait_for vt "running"
 keys vt q
 check "vt100: q" wait_for vt "^rc=0"
 check "vt100: the last frame is gone" wait_gone vt "step"
-check "vt100: the box is gone" not sh -c 'tmux -L "$0" capture-pane -p -t vt | grep -q "[┌+]-"' "$sock"
-T -f /dev/null new-session -d -s lx -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=linux sh $tmpd/run $tmpd lx $SB"
+check "vt100: the box is gone" not shows vt "[┌+]-"
+pane lx 80 24 "TERM=linux sh $tmpd/run $tmpd lx $SB"
 check "linux console: ascii box" wait_for lx "^\+-+\+$"
 check "linux console: no braille" not braille lx
 keys lx q
@@ -454,7 +399,7 @@ kill -CONT "$(cat "$tmpd/fp.pid")"
 sleep 1.6
 f=$(status fp | sed -n 's/.*  \([0-9]*\) fps.*/\1/p')
 check "fps after stop and continue: $f" [ "${f:-0}" -ge 12 ]
-check "no behind after stop and continue" not sh -c 'tmux -L "$0" capture-pane -p -t fp | tail -n 1 | grep -q behind' "$sock"
+check "no behind after stop and continue" not on_status fp behind
 keys fp q
 start bh 100 32 --speed=1e6 scenes/gas.scene
 check "behind: said, with the fps" wait_for bh "behind: cannot keep 1e\+06 t/s  [0-9]+ fps"
@@ -468,8 +413,7 @@ sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
 echo $? > "$dir/$name.rc"
 sleep 20
 EOS
-T -f /dev/null new-session -d -s sq -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=xterm-256color sh $tmpd/stay $tmpd sq $SB"
+pane sq 80 24 "sh $tmpd/stay $tmpd sq $SB"
 check "sq up" wait_for sq "running"
 kill -QUIT "$(cat "$tmpd/sq.pid")"
 check "SIGQUIT exits 131" [ "$(wait_rc sq)" = 131 ]
@@ -479,8 +423,7 @@ check "SIGQUIT: cursor shown" [ "$(T display -p -t sq '#{cursor_flag}')" = 1 ]
 
 # --- a lost terminal without SIGHUP: springball notices and ends (issue 11, 8) ---
 cp scenes/gas.scene "$tmpd/lost.scene"
-T -f /dev/null new-session -d -s lost -x 80 -y 24 \
-    "LC_ALL=C.UTF-8 TERM=xterm-256color setsid -w $SB $tmpd/lost.scene"
+pane lost 80 24 "setsid -w $SB $tmpd/lost.scene"
 check "lost: up" wait_for lost "running"
 lpid=$(pgrep -f "^$SB $tmpd/lost.scene" | head -n 1)
 check "lost: found its pid" [ -n "$lpid" ]

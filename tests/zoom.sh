@@ -7,9 +7,7 @@
 # the world point drawn under the pointer; the split view.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
-SB=$SPRINGBALL
-tmpd=$(mktemp -d)
-trap 'rm -rf "$tmpd"' EXIT
+scratch
 export LC_ALL=C.UTF-8
 U=scenes/unequal.scene
 snap() { "$SB" --snapshot=200x60 --no-color "$@"; }
@@ -17,7 +15,6 @@ snap() { "$SB" --snapshot=200x60 --no-color "$@"; }
 full() { snap "$@" | grep -o '⣿' | wc -l; }
 # the note (the row above the status line), its blanks trimmed
 note() { snap "$@" | tail -n 2 | head -n 1 | sed 's/^ *//; s/ *$//'; }
-not() { ! "$@"; }
 # the table's rows inside its frame, from the frame's top line (┌) to its
 # bottom line (└), both left out
 inside() { sed -n '/^┌/,/^└/p' | sed '1d;$d'; }
@@ -121,30 +118,8 @@ check "80x24: zoomed, the marks" sh -c '"$0" --snapshot --no-color --keys="space
 check "help lists z Z 0 F" sh -c '"$0" --snapshot=120x50 --no-color --keys="?" | grep -q "z Z 0 F"' "$SB"
 
 # --- tmux: the mouse through the zoomed view ---
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "SKIP zoom tmux: tmux is not installed"
-    summary
-    exit
-fi
-sock=sbzoom$$
-T() { tmux -L "$sock" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$tmpd"' EXIT
-T -f /dev/null new-session -d -s keep "sleep 300"
-T -f /dev/null new-session -d -s z -x 200 -y 60 \
-    "LC_ALL=C.UTF-8 TERM=xterm-256color $SB --paused $U; sleep 30"
-screen() { T capture-pane -p -t "$1" 2>/dev/null; }
-wait_for() {
-    i=0
-    while [ $i -lt 50 ]; do
-        screen "$1" | grep -qE -- "$2" && return 0
-        sleep 0.1
-        i=$((i + 1))
-    done
-    echo "--- $1 did not show '$2':"
-    screen "$1"
-    return 1
-}
-sgr() { T send-keys -t "$1" -l "$(printf '\033[<%s' "$2")"; }
+tmux_open zoom
+pane z 200 60 "$SB --paused $U; sleep 30"
 check "tmux: paused" wait_for z "paused"
 T send-keys -t z z z
 check "tmux: z z" wait_for z "×4"

@@ -42,7 +42,7 @@ PURE   = bigmem text words scene_gen traj traj_scan traj_xyz traj_lammps traj_fr
 # Lessons (issue 31): the format and the panel.
 PURE  += lesson lesson_measure lesson_panel
 # The front end's new files under the first free number (w and R).
-PURE  += files
+PURE  += files shown
 # The front end and the entry point.
 FRONT  = main cli headless headless_rec headless_export app actions edit front term replay
 # A lesson run by the front end (issue 31).

@@ -189,9 +189,18 @@ int app_have_ball(struct ui *u)
     return 1;
 }
 
+const struct shown *app_shown(struct ui *u)
+{
+    if (shown_take(&u->sh, &u->ss) == 0) /* short of memory: the last one */
+        shown_observe(&u->sh);
+    return &u->sh;
+}
+
 void app_relayout(struct ui *u)
 {
-    if (screen_layout(&u->scr, u->cols, u->rows, &u->ss, u->f.glyphs)) {
+    if (shown_take(&u->sh, &u->ss) && u->live)
+        app_note_level(u, SCREEN_ERROR, "out of memory for the copy shown");
+    if (screen_layout(&u->scr, u->cols, u->rows, &u->sh, u->f.glyphs)) {
         if (u->live)
             app_note_level(u, SCREEN_ERROR, "out of memory for a %dx%d screen", u->cols, u->rows);
         else
@@ -456,6 +465,7 @@ void app_free(struct ui *u)
     labscreen_free(&u->lab);
     recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);
+    shown_free(&u->sh);
     session_free(&u->ss);
     free(u->items);
 }

@@ -17,6 +17,7 @@
 #include "recording.h"
 #include "screen.h"
 #include "session.h"
+#include "shown.h"
 #include "sim.h"
 
 #include <stddef.h>
@@ -33,6 +34,7 @@ struct ui {
     const struct scene *sc;
     struct ui_options o;
     struct session ss;
+    struct shown sh;       ///< what is drawn of ss (shown.h): the screen reads only this
     struct screen scr;
     struct front f;
     struct lab_front lab;  ///< the classroom lab: panels, vectors, split view
@@ -132,6 +134,10 @@ int app_have_ball(struct ui *u);
 
 /// Selects @p ball in the lab (marked, its row and contacts shown).
 void app_select(struct ui *u, size_t ball);
+
+/// What is shown of the session now: taken (the session idle) and
+/// observed. A copy made again only when the state changed.
+const struct shown *app_shown(struct ui *u);
 
 /// Lays the screen out again in u->cols x u->rows (a panel shown or
 /// hidden, the split view, a new size).

@@ -58,7 +58,7 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
     if (u->scr.lay.too_small || u->prompting)
         return;
     if (u->tr) { /* replay: a click selects, nothing moves */
-        size_t b = kind == APP_MOUSE_PRESS ? screen_ball_at(&u->scr, &u->ss, x, y) : (size_t)-1;
+        size_t b = kind == APP_MOUSE_PRESS ? screen_ball_at(&u->scr, app_shown(u), x, y) : (size_t)-1;
         if (b < u->ss.s.n) {
             u->f.cue = b;
             app_select(u, b);
@@ -88,14 +88,14 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
             move_pusher(u, wx, wy);
             return;
         }
-        if (u->f.arrow && !screen_arrow_tip(&u->scr, &u->ss, &u->f, &tx, &ty) &&
+        if (u->f.arrow && !screen_arrow_tip(&u->scr, app_shown(u), &u->f, &tx, &ty) &&
             abs(tx - x) <= 1 && ty == y) {
             u->drag = DRAG_VELOCITY;
             session_gesture(&u->ss, 1);
             app_note(u, "drag the tip: the velocity of ball %zu", u->f.cue + 1);
             return;
         }
-        size_t b = screen_ball_at(&u->scr, &u->ss, x, y);
+        size_t b = screen_ball_at(&u->scr, app_shown(u), x, y);
         if (b != (size_t)-1) {
             u->f.cue = b;
             u->f.aiming = !u->f.open;
@@ -149,7 +149,7 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         return;
     }
     default: { /* the wheel over the selected ball: mass (with a modifier, radius) */
-        size_t b = screen_ball_at(&u->scr, &u->ss, x, y);
+        size_t b = screen_ball_at(&u->scr, app_shown(u), x, y);
         if (b == (size_t)-1 || b != u->f.cue || b == app_pusher_ball(u)) {
             if (u->lab.ps.values) /* elsewhere it scrolls the values panel */
                 panel_key(&u->lab.ps, kind == APP_MOUSE_WHEEL_UP ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,

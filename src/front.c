@@ -261,7 +261,7 @@ static void snap_wait(struct ui *u, double t)
             for (long k = 1; k < nf && u->f.running && u->snap_calls > 0; k++) {
                 u->target = end - (double)(nf - k) * frame;
                 app_run_to_target(u, 0);
-                screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+                screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
             }
         }
         if (u->f.running) {
@@ -299,7 +299,7 @@ static void play(struct ui *u, double t)
         }
         if (!u->live) {
             app_frame(u);
-            screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+            screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
         }
     }
 }
@@ -351,14 +351,15 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
     u->live = 0;
     u->cols = o->snap_cols;
     u->rows = o->snap_rows;
-    if (screen_layout(&u->scr, u->cols, u->rows, &u->ss, u->f.glyphs)) {
+    if (shown_take(&u->sh, &u->ss) ||
+        screen_layout(&u->scr, u->cols, u->rows, &u->sh, u->f.glyphs)) {
         fputs("springball: out of memory\n", stderr);
         app_free(u);
         free(u);
         return 1;
     }
     tutor_goto(u, 0, play_now);
-    screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+    screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
     play(u, u->wall);
     size_t need = screen_dump(&u->scr, NULL, 0, color);
     char *buf = malloc(need + 1);
@@ -423,7 +424,7 @@ static int loop(struct ui *u)
             u->wait_sim = 0;
         play(u, t);
         app_frame(u);
-        screen_draw(&u->scr, &u->ss, &u->f, help, nhelp);
+        screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
         term_mouse(u->f.mouse);
         term_flush(&u->scr, u->ncolors, u->redraw);
         u->redraw = 0;

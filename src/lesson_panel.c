@@ -181,10 +181,10 @@ static void panel_rows(const struct lesson_view *lv, int width, int utf8, struct
     add_row(r, keys, strlen(keys), 0, SCREEN_DIM, ROW_KEYS);
 }
 
-static int lesson_want(void *self, const struct session *ss, int *w, int *h)
+static int lesson_want(void *self, const struct shown *sh, int *w, int *h)
 {
     const struct lesson_view *lv = self;
-    (void)ss;
+    (void)sh;
     *w = *h = 0;
     if (!lv->ls)
         return 0;

@@ -4,7 +4,7 @@
  */
 #include "panel.h"
 
-#include "session.h"
+#include "shown.h"
 #include "view.h"
 
 #include <math.h>
@@ -223,11 +223,11 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
 
 /* ===== The panel ===== */
 
-/* The net forces of the session's state, computed once per state. */
-static int forces(struct panel_state *ps, struct session *ss, const double **fx,
+/* The net forces of the state shown, computed once per state. */
+static int forces(struct panel_state *ps, const struct shown *sh, const double **fx,
                   const double **fy)
 {
-    size_t n = ss->s.n ? ss->s.n : 1;
+    size_t n = sh->s.n ? sh->s.n : 1;
     if (ps->nf != n) {
         free(ps->fx);
         free(ps->fy);
@@ -238,20 +238,20 @@ static int forces(struct panel_state *ps, struct session *ss, const double **fx,
     }
     if (!ps->nf)
         return -1;
-    if (ps->f_version != ss->version || ss->version == 0) {
-        if (lab_forces(&ss->s, ps->fx, ps->fy))
+    if (ps->f_version != sh->version || sh->version == 0) {
+        if (lab_forces(&sh->s, ps->fx, ps->fy))
             return -1;
-        ps->f_version = ss->version;
+        ps->f_version = sh->version;
     }
     *fx = ps->fx;
     *fy = ps->fy;
     return 0;
 }
 
-static int overlay_want(void *self, const struct session *ss, int *w, int *h)
+static int overlay_want(void *self, const struct shown *sh, int *w, int *h)
 {
     const struct panel_overlay *o = &((const struct panel_state *)self)->ov;
-    (void)ss;
+    (void)sh;
     *w = *h = 0;
     return o->arrows || o->numbers || o->cm || o->selected != PANEL_NONE;
 }
@@ -264,18 +264,18 @@ static void overlay_draw(void *self, const struct panel_area *a)
     struct panel_state *ps = self;
     struct panel_overlay *o = &ps->ov;
     int w, h;
-    if (!overlay_want(self, a->ss, &w, &h))
+    if (!overlay_want(self, a->sh, &w, &h))
         return;
-    struct session *ss = a->ss;
-    const struct sim *shown = a->s == &ss->s ? session_observed(ss) : a->s;
+    const struct shown *sh = a->sh;
+    const struct sim *shown = a->s == &sh->s ? sh->obs : a->s;
     const double *fx = NULL, *fy = NULL;
     /* hard balls have impulses, not forces: no force arrows there, nor on
      * the split view's event table */
     unsigned keep = o->arrows;
     if (a->second)
         o->arrows &= ~(unsigned)PANEL_ARROW_F;
-    if ((o->arrows & PANEL_ARROW_F) && a->s == &ss->s && ss->engine == SESSION_SPRING)
-        forces(ps, ss, &fx, &fy);
+    if ((o->arrows & PANEL_ARROW_F) && a->s == &sh->s && sh->engine == SESSION_SPRING)
+        forces(ps, sh, &fx, &fy);
     const struct view_map *m = &a->v->map;
     struct plot p = panel_grid(m->cols, m->rows);
     if (p.cell) {

@@ -4,7 +4,7 @@
  */
 #include "panel.h"
 
-#include "session.h"
+#include "shown.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -117,27 +117,27 @@ int panel_speeds(struct plot *p, const struct sim *s, int ascii)
 
 /* ===== The panel ===== */
 
-static int plot_want(void *self, const struct session *ss, int *w, int *h)
+static int plot_want(void *self, const struct shown *sh, int *w, int *h)
 {
     const struct panel_state *ps = self;
-    (void)ss;
+    (void)sh;
     *w = 60;
     *h = 12;
     return ps->plot != PANEL_PLOT_OFF;
 }
 
 /* The momentum diagram remembers the momenta before the last contact. */
-static void plot_update(void *self, struct session *ss)
+static void plot_update(void *self, const struct shown *sh)
 {
     struct panel_state *ps = self;
     if (ps->plot == PANEL_PLOT_PDIAG)
-        panel_pmem_update(&ps->pmem, session_observed(ss));
+        panel_pmem_update(&ps->pmem, sh->obs);
 }
 
 /* The momentum diagram of the session's state, in the balls' colours. */
 static void pdiag(struct plot *p, struct panel_state *ps, const struct panel_area *a)
 {
-    const struct sim *s = session_observed(a->ss);
+    const struct sim *s = a->sh->obs;
     const struct panel_pmem *pm = &ps->pmem;
     size_t n = s->n < 64 ? s->n : 64;
     double nx[64], ny[64];
@@ -147,7 +147,7 @@ static void pdiag(struct plot *p, struct panel_state *ps, const struct panel_are
         lab_row(s, i, &r);
         nx[i] = r.px;
         ny[i] = r.py;
-        uint32_t rgb = screen_tag_color(a->scr, session_tag(a->ss, sim_ball(s, sim_slot(s, i))));
+        uint32_t rgb = screen_tag_color(a->scr, shown_tag(a->sh, sim_ball(s, sim_slot(s, i))));
         color[i] = rgb ? SCREEN_RGB | rgb : 0;
     }
     int before = pm->have_before && pm->n == s->n;
@@ -169,7 +169,7 @@ static void plot_draw(void *self, const struct panel_area *a)
     if (!p.cell)
         return;
     if (ps->plot == PANEL_PLOT_SPEEDS) {
-        panel_speeds(&p, session_observed(a->ss), ascii);
+        panel_speeds(&p, a->sh->obs, ascii);
     } else if (ps->plot == PANEL_PLOT_PDIAG) {
         pdiag(&p, ps, a);
     } else {
@@ -178,13 +178,13 @@ static void plot_draw(void *self, const struct panel_area *a)
          * sample down to its least, up to its greatest and back to its
          * last, so that no sample between two frames is lost (a contact
          * of 20 steps stepped over with ']' still shows). */
-        size_t n = session_columns(a->ss), first = 0;
+        size_t n = a->sh->ncol, first = 0;
         size_t most = 4 * (size_t)(r.w > 8 ? r.w - 8 : 1);
         if (n > most) {
             first = n - most;
             n = most;
         }
-        panel_envelope(&p, n ? session_column(a->ss, first) : NULL, n,
+        panel_envelope(&p, n ? &a->sh->col[first] : NULL, n,
                        ps->plot == PANEL_PLOT_MOMENTUM, ascii);
     }
     panel_blit(a->scr, r.x, r.y + 1, &p, a->f->glyphs);

@@ -8,19 +8,19 @@
 
 #include <stdio.h>
 
-static int split_want(void *self, const struct session *ss, int *w, int *h)
+static int split_want(void *self, const struct shown *sh, int *w, int *h)
 {
     const struct panel_state *ps = self;
-    (void)ss;
+    (void)sh;
     *w = *h = 0;
     return ps->split && ps->twin_on;
 }
 
-static const struct sim *split_second(void *self, struct session *ss, char *title,
+static const struct sim *split_second(void *self, const struct shown *sh, char *title,
                                       size_t size, int glyphs)
 {
     const struct panel_state *ps = self;
-    (void)ss;
+    (void)sh;
     if (!ps->split || !ps->twin_on)
         return NULL;
     struct lab_totals tot;

@@ -3,15 +3,15 @@
  */
 #include "panel.h"
 
-#include "session.h"
+#include "shown.h"
 
 #include <math.h>
 #include <stdio.h>
 
-static int status_want(void *self, const struct session *ss, int *w, int *h)
+static int status_want(void *self, const struct shown *sh, int *w, int *h)
 {
     (void)self;
-    (void)ss;
+    (void)sh;
     *w = *h = 0;
     return 1;
 }
@@ -22,21 +22,21 @@ static int status_want(void *self, const struct session *ss, int *w, int *h)
 static void status_draw(void *self, const struct panel_area *a)
 {
     const struct panel_state *ps = self;
-    struct session *ss = a->ss;
+    const struct shown *sh = a->sh;
     const struct front *f = a->f;
     struct screen_line *l = a->line;
-    const struct sim *s = &ss->s;
-    const struct session_diag *d = session_diag(ss);
+    const struct sim *s = &sh->s;
+    const struct session_diag *d = &sh->d;
     int ascii = f->glyphs == VIEW_ASCII;
     /* while a panel or the overlay is on they rank above dt and k */
     int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
                ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
     screen_status_add(l, rank, 0, "KE %.5g", d->ke);
-    if ((ss->engine == SESSION_SPRING && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
+    if ((sh->engine == SESSION_SPRING && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
         screen_status_add(l, rank, 0, "PE %.4g", d->pe);
     /* a total within its rounding shows as 0 (lab_round_total) */
     double ax = 0, ay = 0;
-    const struct sim *o = session_observed(ss);
+    const struct sim *o = sh->obs;
     for (size_t i = 0; i < o->n; i++) {
         ax += fabs(o->m[i] * o->vx[i]);
         ay += fabs(o->m[i] * o->vy[i]);

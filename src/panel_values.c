@@ -4,7 +4,7 @@
  */
 #include "panel.h"
 
-#include "session.h"
+#include "shown.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -152,12 +152,12 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
 
 /* ===== The panel ===== */
 
-static int values_want(void *self, const struct session *ss, int *w, int *h)
+static int values_want(void *self, const struct shown *sh, int *w, int *h)
 {
     const struct panel_state *ps = self;
     if (!ps->values)
         return 0;
-    size_t n = ss->s.n;
+    size_t n = sh->s.n;
     /* rule, header, rows, totals, info; the selected ball's contacts */
     int rows = (int)(n < 40 ? n : 40);
     *h = 4 + rows + 1 + (ps->ov.selected != PANEL_NONE ? 4 : 0);
@@ -180,8 +180,8 @@ static void values_draw(void *self, const struct panel_area *a)
         return;
     ps->pv.selected = ps->ov.selected;
     ps->pv.ascii = a->f->glyphs == VIEW_ASCII;
-    ps->pv.hard = a->ss->engine == SESSION_EVENT;
-    ps->rows = panel_values(&p, session_observed(a->ss), &ps->pv);
+    ps->pv.hard = a->sh->engine == SESSION_EVENT;
+    ps->rows = panel_values(&p, a->sh->obs, &ps->pv);
     panel_blit(a->scr, r.x, r.y + 1, &p, a->f->glyphs);
     free(p.cell);
 }

@@ -7,7 +7,7 @@
 #include "screen_impl.h"
 
 #include "scene.h"
-#include "session.h"
+#include "shown.h"
 #include "sim.h"
 
 #include <math.h>
@@ -148,24 +148,24 @@ static void world_rect(const struct screen *scr, const struct sim *s, double *x0
 /* Cells a world unit across that a table rectangle of w x h gives the
  * world (two tables in it, beside or above, the better, with the split
  * view); 0 when nothing fits. */
-static double table_scale(const struct screen *scr, struct session *ss, int glyphs, int w,
+static double table_scale(const struct screen *scr, const struct shown *sh, int glyphs, int w,
                           int h)
 {
     double x0, y0, x1, y1;
     int rim;
-    world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+    world_rect(scr, &sh->s, &x0, &y0, &x1, &y1, &rim);
     double ww = x1 - x0, wh = y1 - y0, a = scr->aspect;
     if (!(ww > 0) || !(wh > 0) || w < 3 || h < 3)
         return 0;
     char title[96];
-    if (!screen_second_table(scr, ss, title, sizeof title, glyphs))
+    if (!screen_second_table(scr, sh, title, sizeof title, glyphs))
         return fmin((w - 2) / ww, (h - 2) * a / wh);
     double beside = fmin((w / 2 - 2) / ww, (h - 2) * a / wh);
     double above = fmin((w - 2) / ww, (h / 2 - 2) * a / wh);
     return fmax(fmax(beside, above), 0);
 }
 
-int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs)
+int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh, int glyphs)
 {
     if (cols < 1)
         cols = 1;
@@ -193,7 +193,7 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     for (int i = 0; i < scr->npanels; i++) {
         const struct screen_panel *p = &scr->panel[i];
         int w = 0, h = 0;
-        if (p->cls->place != PANEL_BOX || !p->cls->want(p->self, ss, &w, &h) || w <= 0 ||
+        if (p->cls->place != PANEL_BOX || !p->cls->want(p->self, sh, &w, &h) || w <= 0 ||
             h <= 0)
             w = h = 0;
         scr->want[i] = (struct screen_rect){0, 0, w, h};
@@ -217,8 +217,8 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     /* beside or below, whichever leaves the table larger; when both are
      * as large, beside if the table keeps 60 columns there */
     if (side > 0) {
-        double beside = table_scale(scr, ss, glyphs, cols - side, rows - 2);
-        double below = band > 0 ? table_scale(scr, ss, glyphs, cols, rows - 2 - band) : 0;
+        double beside = table_scale(scr, sh, glyphs, cols - side, rows - 2);
+        double below = band > 0 ? table_scale(scr, sh, glyphs, cols, rows - 2 - band) : 0;
         if (below > beside || (below == beside && cols - side < 60))
             side = 0;
         else
@@ -233,9 +233,9 @@ int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, in
     if (!L->too_small) {
         double x0, y0, x1, y1;
         int rim;
-        world_rect(scr, &ss->s, &x0, &y0, &x1, &y1, &rim);
+        world_rect(scr, &sh->s, &x0, &y0, &x1, &y1, &rim);
         char title[96];
-        scr->split = screen_second_table(scr, ss, title, sizeof title, glyphs) != NULL;
+        scr->split = screen_second_table(scr, sh, title, sizeof title, glyphs) != NULL;
         if (scr->split) {
             /* the two tables side by side or one above the other,
              * whichever shows the world larger */
@@ -276,7 +276,7 @@ void screen_clear_trails(struct screen *scr)
 
 /* === The frame === */
 
-void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
+void screen_draw(struct screen *scr, const struct shown *sh, const struct front *f,
                  const struct screen_help *help, size_t nhelp)
 {
     size_t n = (size_t)scr->cols * (size_t)scr->rows;
@@ -293,11 +293,11 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
         screen_text(scr, c2 > 0 ? c2 : 0, row + 1, scr->cols, 0, 0, l2);
         return;
     }
-    screen_draw_table(scr, ss, f);
-    screen_draw_arrow(scr, ss, f);
+    screen_draw_table(scr, sh, f);
+    screen_draw_arrow(scr, sh, f);
     screen_draw_zoom(scr, f);
     struct screen_rect side = scr->lay.side;
-    struct panel_area a = {scr, ss, f, {0, 0, 0, 0}, NULL, NULL, 0, NULL};
+    struct panel_area a = {scr, sh, f, {0, 0, 0, 0}, NULL, NULL, 0, NULL};
     if (side.w > 0) {
         int y = side.y;
         for (int i = 0; i < scr->npanels; i++) {
@@ -311,7 +311,7 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
                 break;
             a.r = (struct screen_rect){side.x, y, side.w, h};
             if (p->cls->update)
-                p->cls->update(p->self, ss);
+                p->cls->update(p->self, sh);
             p->cls->draw(p->self, &a);
             y += h;
         }
@@ -347,16 +347,16 @@ void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
                 y += h;
             }
             if (p->cls->update)
-                p->cls->update(p->self, ss);
+                p->cls->update(p->self, sh);
             p->cls->draw(p->self, &a);
             k++;
         }
     }
-    screen_draw_title(scr, ss, f);
+    screen_draw_title(scr, sh, f);
     if (f->prompt)
         screen_draw_prompt(scr, f);
     else
-        screen_draw_status(scr, ss, f);
+        screen_draw_status(scr, sh, f);
     screen_draw_note(scr, f);
     if (f->help)
         screen_draw_help(scr, f, help, nhelp);

@@ -12,11 +12,11 @@
  * Panels (the values table, the plots, the overlay over the table, the lab's
  * part of the status line...) are objects of a class, like htop's meters:
  * a struct panel_class names what a panel wants (a rectangle of some size,
- * or nothing when hidden), how it brings itself up to the session, how it
+ * or nothing when hidden), how it brings itself up to the state shown, how it
  * draws and which keys it takes. The screen reaches panels only through
  * their classes (screen_add_panel), never the other way round:
  *
- *     static int energy_want(void *self, const struct session *ss, int *w, int *h)
+ *     static int energy_want(void *self, const struct shown *sh, int *w, int *h)
  *     {
  *         *w = 24;
  *         *h = 3;
@@ -25,7 +25,7 @@
  *     static void energy_draw(void *self, const struct panel_area *a)
  *     {
  *         screen_textf(a->scr, a->r.x, a->r.y, a->r.w, 0, 0, "E %.6g",
- *                      session_diag(a->ss)->e);
+ *                      a->sh->d.e);
  *     }
  *     static const struct panel_class energy = {"energy", PANEL_BOX, energy_want,
  *                                               NULL, energy_draw};
@@ -53,7 +53,7 @@
 #include <stdint.h>
 
 struct scene;
-struct session;
+struct shown;
 struct sim;
 struct screen;
 struct screen_line;
@@ -149,7 +149,7 @@ enum panel_place {
 /// What a panel draws on. Only the fields of its place are set.
 struct panel_area {
     struct screen *scr;
-    struct session *ss;
+    const struct shown *sh;    ///< what is shown of the session (shown.h)
     const struct front *f;
     struct screen_rect r;      ///< PANEL_BOX: its rectangle; PANEL_TABLE: the table's
     const struct view *v;      ///< PANEL_TABLE: the view the table was drawn from
@@ -166,9 +166,9 @@ struct panel_class {
     int place; ///< enum panel_place
     /// 1 when the panel is shown, with the size it wants in cells in
     /// (*w, *h) (PANEL_BOX; w > 0, h > 0); 0 when hidden.
-    int (*want)(void *self, const struct session *ss, int *w, int *h);
-    /// Brings the panel's state up to the session's, before it is drawn.
-    void (*update)(void *self, struct session *ss);
+    int (*want)(void *self, const struct shown *sh, int *w, int *h);
+    /// Brings the panel's state up to the state shown, before it is drawn.
+    void (*update)(void *self, const struct shown *sh);
     /// Draws it (see struct panel_area).
     void (*draw)(void *self, const struct panel_area *a);
     /// Takes key @p key (a character or a PANEL_KEY_* of panel.h) for a
@@ -180,7 +180,7 @@ struct panel_class {
     int (*trail)(void *self, const struct sim *s, double *x, double *y);
     /// A second table, beside the first: its state and its title in
     /// @p title; NULL when there is none (the split view, when on).
-    const struct sim *(*second)(void *self, struct session *ss, char *title, size_t size,
+    const struct sim *(*second)(void *self, const struct shown *sh, char *title, size_t size,
                                 int glyphs);
 };
 
@@ -249,18 +249,21 @@ int screen_init(struct screen *scr, const struct scene *sc, double aspect, int c
 /// Frees it. Safe on a zeroed struct.
 void screen_free(struct screen *scr);
 
-/// Lays out a screen of @p cols x @p rows for the session's table with
-/// the glyphs given, and clears it. @return 0, or -1 (memory).
-int screen_layout(struct screen *scr, int cols, int rows, struct session *ss, int glyphs);
+/// Lays out a screen of @p cols x @p rows for the table of @p sh (taken;
+/// not observed) with the glyphs given, and clears it.
+/// @return 0, or -1 (memory).
+int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh, int glyphs);
 
 /// Adds a panel of class @p cls with state @p self (kept by pointer).
 /// @return its index, or -1 (full).
 int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *self);
 
-/// Draws everything for the state of @p ss and @p f: title, table, panels,
-/// status line, note, help. Call screen_layout first (and after a resize).
-/// @p help lists @p nhelp entries for the help overlay.
-void screen_draw(struct screen *scr, struct session *ss, const struct front *f,
+/// Draws everything for the state of @p sh (taken and observed: shown.h)
+/// and @p f: title, table, panels, status line, note, help. Call
+/// screen_layout first (and after a resize). @p help lists @p nhelp
+/// entries for the help overlay. The session is never read: the frame
+/// may be drawn while it steps elsewhere.
+void screen_draw(struct screen *scr, const struct shown *sh, const struct front *f,
                  const struct screen_help *help, size_t nhelp);
 
 /// Draws the zoom's marks over the table (when zoomed): the zoom (x4) on
@@ -313,11 +316,11 @@ uint32_t screen_tag_color(const struct screen *scr, uint32_t tag);
 /// The screen cell of the tip of the velocity arrow of the cue (selected)
 /// ball, as drawn while f->arrow: a handle that a drag sets the velocity
 /// with. @return 0, or -1 when there is none.
-int screen_arrow_tip(const struct screen *scr, struct session *ss,
+int screen_arrow_tip(const struct screen *scr, const struct shown *sh,
                      const struct front *f, int *x, int *y);
 
 /// The scene ball under screen cell (x, y) (a click), or (size_t)-1.
-size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x, int y);
+size_t screen_ball_at(const struct screen *scr, const struct shown *sh, int x, int y);
 
 /// The world point at the centre of screen cell (x, y).
 void screen_to_world(const struct screen *scr, int x, int y, double *wx, double *wy);

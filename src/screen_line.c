@@ -5,7 +5,7 @@
 #include "screen.h"
 #include "screen_impl.h"
 
-#include "session.h"
+#include "shown.h"
 #include "sim.h"
 
 #include <math.h>
@@ -148,16 +148,16 @@ static void fmt_speed(char *buf, size_t size, double v)
     snprintf(buf, size, "%.3g", v);
 }
 
-void screen_draw_title(struct screen *scr, struct session *ss, const struct front *f)
+void screen_draw_title(struct screen *scr, const struct shown *sh, const struct front *f)
 {
     int ascii = f->glyphs == VIEW_ASCII;
     const char *dot = ascii ? " - " : " \xc2\xb7 ";
     char sp[32];
     fmt_speed(sp, sizeof sp, f->speed);
     struct screen_line r = {0};
-    add(&r, 2, 0, 0, "%s", f->replay ? "replay" : ss->engine == SESSION_EVENT ? "event"
+    add(&r, 2, 0, 0, "%s", f->replay ? "replay" : sh->engine == SESSION_EVENT ? "event"
                                                                             : "spring");
-    const char *state = ss->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
+    const char *state = sh->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
     struct piece *p = add(&r, 2, 0, 0, "speed %s t/s", sp);
     snprintf(p->brief, sizeof p->brief, "%st/s", sp);
@@ -219,10 +219,10 @@ void screen_drift(char *buf, size_t size, double e, double ref)
         snprintf(buf, size, "%+.2e%%", pct);
 }
 
-void screen_draw_status(struct screen *scr, struct session *ss, const struct front *f)
+void screen_draw_status(struct screen *scr, const struct shown *sh, const struct front *f)
 {
-    const struct session_diag *d = session_diag(ss);
-    const struct sim *s = &ss->s;
+    const struct session_diag *d = &sh->d;
+    const struct sim *s = &sh->s;
     struct screen_line l = {0};
     char drift[48];
     screen_drift(drift, sizeof drift, d->e, d->e_ref);
@@ -236,7 +236,7 @@ void screen_draw_status(struct screen *scr, struct session *ss, const struct fro
         add(&l, 1, 0, 0, "step %lld", d->steps);
         if (f->v_diff)
             add(&l, 3, SCREEN_WARN, 0, "v from positions");
-    } else if (ss->engine == SESSION_EVENT) {
+    } else if (sh->engine == SESSION_EVENT) {
         add(&l, 4, 0, 0, "events %lld", d->events);
         add(&l, 5, 0, 0, "collisions %lld", d->collisions);
         if (d->mft >= 0)
@@ -257,14 +257,14 @@ void screen_draw_status(struct screen *scr, struct session *ss, const struct fro
     } else {
         add(&l, 2, 0, 0, "E ?");
     }
-    if (ss->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
+    if (sh->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
     /* The panels' fields */
-    struct panel_area a = {scr, ss, f, {0, 0, 0, 0}, NULL, NULL, 0, &l};
+    struct panel_area a = {scr, sh, f, {0, 0, 0, 0}, NULL, NULL, 0, &l};
     for (int i = 0; i < scr->npanels; i++) {
         const struct screen_panel *q = &scr->panel[i];
         int w, h;
-        if (q->cls->place == PANEL_STATUS && q->cls->draw && q->cls->want(q->self, ss, &w, &h))
+        if (q->cls->place == PANEL_STATUS && q->cls->draw && q->cls->want(q->self, sh, &w, &h))
             q->cls->draw(q->self, &a);
     }
     /* issue 17: the field, the friction law, the balls gone past an open side
@@ -279,11 +279,11 @@ void screen_draw_status(struct screen *scr, struct session *ss, const struct fro
             add(&l, 6, 0, 0, "out %ld", d->out);
     }
     /* Warnings, in their colours: never cut, brief when short of room. */
-    double cs = session_contact_steps(ss);
-    if (ss->nonfinite) {
+    double cs = sh->contact_steps;
+    if (sh->nonfinite) {
         p = add(&l, 0, SCREEN_ALERT, SCREEN_BOLD, "not finite: paused (',' back, r reset)");
         snprintf(p->brief, sizeof p->brief, "not finite");
-    } else if (ss->engine != SESSION_SPRING || s->p.contact == SIM_CONTACT_NONE) {
+    } else if (sh->engine != SESSION_SPRING || s->p.contact == SIM_CONTACT_NONE) {
         /* no contact to resolve with dt (or nothing simulated: a replay) */
     } else if (cs < SIM_PI / 2) {
         p = add(&l, 0, SCREEN_ALERT, SCREEN_BOLD, "unstable: %.2g steps/contact", cs);
@@ -316,7 +316,7 @@ void screen_draw_status(struct screen *scr, struct session *ss, const struct fro
     }
     add(&l, 9, 0, 0, "%zu ball%s", s->n, s->n == 1 ? "" : "s");
     if (!f->replay)
-        add(&l, 10, 0, SCREEN_DIM, "back %lld", session_depth(ss));
+        add(&l, 10, 0, SCREEN_DIM, "back %lld", sh->depth);
     int w = scr->cols - 1;
     fit(&l, w, 2);
     draw_line(scr, &l, 1, scr->rows - 1, 2, "  ");

@@ -7,7 +7,7 @@
 #include "screen_impl.h"
 
 #include "scene.h"
-#include "session.h"
+#include "shown.h"
 #include "sim.h"
 
 #include <math.h>
@@ -21,11 +21,11 @@
  * with @p title on its top edge (NULL: none); @p second: the split view's
  * event table. */
 static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect t,
-                          const struct sim *s, struct session *ss, const struct front *f,
+                          const struct sim *s, const struct shown *sh, const struct front *f,
                           int aim, const char *title, int second)
 {
     /* A state that is not finite is not drawn: the last frame stays. */
-    if (!ss->nonfinite || s != &ss->s) {
+    if (!sh->nonfinite || s != &sh->s) {
         view_begin(v);
         if (f->trails) {
             for (size_t i = 0; i < s->n; i++)
@@ -39,7 +39,7 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
             }
         }
         for (size_t i = 0; i < s->n; i++) {
-            uint32_t tag = session_tag(ss, sim_ball(s, i));
+            uint32_t tag = shown_tag(sh, sim_ball(s, i));
             const char *label = tag < scr->sc->n ? scr->ball_label[tag] : "";
             if (f->open && label[0])
                 view_text(v, s->x[i], s->y[i], label, screen_tag_fg(scr, tag));
@@ -50,10 +50,10 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
         }
         /* The cue ball is told apart by its arrow while aiming or paused. */
         if (aim && (f->aiming || !f->running) && !f->open) {
-            size_t c = session_slot(ss, f->cue);
+            size_t c = shown_slot(sh, f->cue);
             if (c < s->n)
                 view_mark(v, s->x[c], s->y[c], s->r[c], f->aim,
-                          screen_tag_fg(scr, session_tag(ss, f->cue)));
+                          screen_tag_fg(scr, shown_tag(sh, f->cue)));
         }
         view_end(v);
     }
@@ -98,28 +98,28 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
         if (title)
             screen_text(scr, t.x + 2, t.y, t.w - 4, 0, SCREEN_BOLD, title);
     }
-    if (ss->nonfinite && s == &ss->s)
+    if (sh->nonfinite && s == &sh->s)
         return;
-    struct panel_area a = {scr, ss, f, t, v, s, second, NULL};
+    struct panel_area a = {scr, sh, f, t, v, s, second, NULL};
     for (int i = 0; i < scr->npanels; i++) {
         const struct screen_panel *q = &scr->panel[i];
         int w, h;
-        if (q->cls->place != PANEL_TABLE || !q->cls->draw || !q->cls->want(q->self, ss, &w, &h))
+        if (q->cls->place != PANEL_TABLE || !q->cls->draw || !q->cls->want(q->self, sh, &w, &h))
             continue;
         if (q->cls->update)
-            q->cls->update(q->self, ss);
+            q->cls->update(q->self, sh);
         q->cls->draw(q->self, &a);
     }
 }
 
 /* The second table a panel shows (the split view), with its title in
  * @p title; NULL when none does. */
-const struct sim *screen_second_table(const struct screen *scr, struct session *ss,
+const struct sim *screen_second_table(const struct screen *scr, const struct shown *sh,
                                       char *title, size_t size, int glyphs)
 {
     for (int i = 0; i < scr->npanels; i++) {
         const struct screen_panel *q = &scr->panel[i];
-        const struct sim *s = q->cls->second ? q->cls->second(q->self, ss, title, size, glyphs)
+        const struct sim *s = q->cls->second ? q->cls->second(q->self, sh, title, size, glyphs)
                                              : NULL;
         if (s)
             return s;
@@ -127,22 +127,22 @@ const struct sim *screen_second_table(const struct screen *scr, struct session *
     return NULL;
 }
 
-void screen_draw_table(struct screen *scr, struct session *ss, const struct front *f)
+void screen_draw_table(struct screen *scr, const struct shown *sh, const struct front *f)
 {
     char a[96], b[96];
-    screen_zoom_views(scr, ss, f);
-    const struct sim *hard = scr->lay.table2.w > 0 ? screen_second_table(scr, ss, b, sizeof b, f->glyphs)
+    screen_zoom_views(scr, sh, f);
+    const struct sim *hard = scr->lay.table2.w > 0 ? screen_second_table(scr, sh, b, sizeof b, f->glyphs)
                                                    : NULL;
     if (hard) {
         int ascii = f->glyphs == VIEW_ASCII;
-        const struct session_diag *d = session_diag(ss);
+        const struct session_diag *d = &sh->d;
         const char *dot = ascii ? " - " : " \xc2\xb7 ";
         snprintf(a, sizeof a, "springs%sKE+PE %.6g%sstep %lld", dot, d->e, dot, d->steps);
-        draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, a, 0);
-        draw_table_of(scr, &scr->v2, scr->lay.table2, hard, ss, f, 0, b, 1);
+        draw_table_of(scr, &scr->v, scr->lay.table, &sh->s, sh, f, 1, a, 0);
+        draw_table_of(scr, &scr->v2, scr->lay.table2, hard, sh, f, 0, b, 1);
         return;
     }
-    draw_table_of(scr, &scr->v, scr->lay.table, &ss->s, ss, f, 1, NULL, 0);
+    draw_table_of(scr, &scr->v, scr->lay.table, &sh->s, sh, f, 1, NULL, 0);
 }
 
 /* === The selected ball's velocity arrow (live edits) === */
@@ -150,12 +150,12 @@ void screen_draw_table(struct screen *scr, struct session *ss, const struct fron
 /* Grid coordinates of the arrow's tip: where the ball is after arrow_t at
  * its velocity, at least a cell and a half beyond its rim (a handle that
  * a zero velocity still shows). */
-static int arrow_geom(const struct screen *scr, struct session *ss,
+static int arrow_geom(const struct screen *scr, const struct shown *sh,
                       const struct front *f, double *c0, double *r0, double *c1, double *r1)
 {
-    const struct sim *s = session_observed(ss); /* the velocity shown */
-    size_t i = session_slot(ss, f->cue);
-    if (!f->arrow || f->open || i >= s->n || scr->lay.too_small || ss->nonfinite)
+    const struct sim *s = sh->obs; /* the velocity shown */
+    size_t i = shown_slot(sh, f->cue);
+    if (!s || !f->arrow || f->open || i >= s->n || scr->lay.too_small || sh->nonfinite)
         return -1;
     const struct view_map *m = &scr->v.map;
     view_to_grid(m, s->x[i], s->y[i], c0, r0);
@@ -174,11 +174,11 @@ static int arrow_geom(const struct screen *scr, struct session *ss,
     return 0;
 }
 
-int screen_arrow_tip(const struct screen *scr, struct session *ss,
+int screen_arrow_tip(const struct screen *scr, const struct shown *sh,
                      const struct front *f, int *x, int *y)
 {
     double c0, r0, c1, r1;
-    if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
+    if (arrow_geom(scr, sh, f, &c0, &r0, &c1, &r1))
         return -1;
     const struct view_map *m = &scr->v.map;
     if (m->zoom > 1 && !(c1 >= m->left && c1 < m->left + m->w && r1 >= m->top &&
@@ -202,18 +202,18 @@ static int in_window(const struct screen *scr, int x, int y)
 }
 
 /* A dotted shaft from the rim and a handle at the tip, over the table. */
-void screen_draw_arrow(struct screen *scr, struct session *ss, const struct front *f)
+void screen_draw_arrow(struct screen *scr, const struct shown *sh, const struct front *f)
 {
     double c0, r0, c1, r1;
-    if (arrow_geom(scr, ss, f, &c0, &r0, &c1, &r1))
+    if (arrow_geom(scr, sh, f, &c0, &r0, &c1, &r1))
         return;
     struct screen_rect t = scr->lay.table;
-    uint32_t fg = screen_tag_fg(scr, session_tag(ss, f->cue));
+    uint32_t fg = screen_tag_fg(scr, shown_tag(sh, f->cue));
     int ascii = f->glyphs == VIEW_ASCII;
     double len = hypot(c1 - c0, (r1 - r0) * scr->v.map.aspect);
     int steps = (int)fmin(len, 400);
-    size_t i = session_slot(ss, f->cue);
-    double rim = ss->s.r[i] * scr->v.map.sx;
+    size_t i = shown_slot(sh, f->cue);
+    double rim = sh->s.r[i] * scr->v.map.sx;
     for (int k = 1; k < steps; k++) {
         double q = (double)k / steps;
         if (q * len <= rim + 0.5)
@@ -241,7 +241,7 @@ void screen_to_world(const struct screen *scr, int x, int y, double *wx, double 
     view_to_world(&scr->v.map, x - scr->lay.table.x + 0.5, y - scr->lay.table.y + 0.5, wx, wy);
 }
 
-size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x, int y)
+size_t screen_ball_at(const struct screen *scr, const struct shown *sh, int x, int y)
 {
     if (scr->lay.too_small || (scr->v.map.zoom > 1 && !in_window(scr, x, y)))
         return (size_t)-1; /* zoomed: a ball out of the window is not there to click */
@@ -250,7 +250,7 @@ size_t screen_ball_at(const struct screen *scr, const struct session *ss, int x,
     /* half a cell across, in world units: a small ball is hit by its cell */
     double half = 0.5 / scr->v.map.sx, halfy = 0.5 / scr->v.map.sy;
     double slack = half > halfy ? half : halfy;
-    const struct sim *s = &ss->s;
+    const struct sim *s = &sh->s;
     size_t best = (size_t)-1;
     double bd = 0;
     for (size_t i = 0; i < s->n; i++) {

@@ -9,7 +9,7 @@
 #include "screen.h"
 #include "screen_impl.h"
 
-#include "session.h"
+#include "shown.h"
 #include "sim.h"
 
 #include <math.h>
@@ -21,13 +21,13 @@ static double zoom_of(const struct front *f)
     return f->zoom > 1 ? f->zoom : 1;
 }
 
-void screen_zoom_views(struct screen *scr, struct session *ss, const struct front *f)
+void screen_zoom_views(struct screen *scr, const struct shown *sh, const struct front *f)
 {
     double z = zoom_of(f), cx = f->zoom_x, cy = f->zoom_y;
-    size_t c = session_slot(ss, f->cue);
-    if (z > 1 && !f->nofollow && c < ss->s.n && !ss->nonfinite) {
-        cx = ss->s.x[c];
-        cy = ss->s.y[c];
+    size_t c = shown_slot(sh, f->cue);
+    if (z > 1 && !f->nofollow && c < sh->s.n && !sh->nonfinite) {
+        cx = sh->s.x[c];
+        cy = sh->s.y[c];
     }
     view_zoom(&scr->v, z, cx, cy);
     if (scr->lay.table2.w > 0) /* the split view: the same window on both */

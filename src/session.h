@@ -316,6 +316,14 @@ const struct sim *session_observed(struct session *ss);
 /// since the last call.
 const struct session_diag *session_diag(struct session *ss);
 
+/// The energy reference of the diagnostics (session_diag's e_ref).
+double session_eref(const struct session *ss);
+
+/// The diagnostics of an observed spring state (or of a state shown as it
+/// is) into @p d, as session_diag makes them, but e_ref (left 0): for a
+/// copy observed elsewhere (shown.h).
+void session_diag_of(const struct sim *obs, struct session_diag *d);
+
 /// Turns sampling on (1) or off (0). On, every step of the springs and
 /// every event of the event engine (every n/8 events above
 /// SESSION_EVENT_EVERY balls) adds its sample to the envelope, whatever

@@ -102,18 +102,41 @@ const struct sim *session_observed(struct session *ss)
     return &ss->obs;
 }
 
+double session_eref(const struct session *ss)
+{
+    return ss->engine == SESSION_EVENT ? ss->e0 : ss_spring_eref(ss);
+}
+
+void session_diag_of(const struct sim *obs, struct session_diag *d)
+{
+    memset(d, 0, sizeof *d);
+    d->t = obs->t;
+    d->steps = obs->steps;
+    d->mft = -1;
+    struct sim_diag sd;
+    sim_diag(obs, &sd);
+    d->ke = sd.ke;
+    d->pe = sd.e - sd.ke;
+    d->e = sd.e;
+    d->px = sd.px;
+    d->py = sd.py;
+    d->contacts = sd.contacts;
+    d->dissipated = sd.dissipated;
+    d->out = sd.out;
+}
+
 const struct session_diag *session_diag(struct session *ss)
 {
     struct session_diag *d = &ss->d;
     if (ss->diag_version == ss->version && ss->version != 0) {
-        d->e_ref = ss->engine == SESSION_EVENT ? ss->e0 : ss_spring_eref(ss);
+        d->e_ref = session_eref(ss);
         return d;
     }
-    memset(d, 0, sizeof *d);
-    d->t = ss->s.t;
-    d->steps = ss->s.steps;
-    d->mft = -1;
     if (ss->engine == SESSION_EVENT) {
+        memset(d, 0, sizeof *d);
+        d->t = ss->s.t;
+        d->steps = ss->s.steps;
+        d->mft = -1;
         struct event_diag ed;
         event_diag(&ss->ev, &ed);
         d->events = ss->ev_events0 + ed.events;
@@ -127,19 +150,13 @@ const struct session_diag *session_diag(struct session *ss)
         d->py = ed.py;
         d->out = ed.out;
     } else {
-        struct sim_diag sd;
-        sim_diag(session_observed(ss), &sd);
-        d->ke = sd.ke;
-        d->pe = sd.e - sd.ke;
-        d->e = sd.e;
-        d->px = sd.px;
-        d->py = sd.py;
-        d->contacts = sd.contacts;
-        d->dissipated = sd.dissipated;
-        d->out = sd.out;
+        const struct sim *o = session_observed(ss);
+        session_diag_of(o, d);
+        d->t = ss->s.t; /* the state's (the observation's are the same) */
+        d->steps = ss->s.steps;
     }
     ss->diag_version = ss->version;
-    d->e_ref = ss->engine == SESSION_EVENT ? ss->e0 : ss_spring_eref(ss);
+    d->e_ref = session_eref(ss);
     return d;
 }
 

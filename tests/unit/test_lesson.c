@@ -10,6 +10,7 @@
 #include "lesson_panel.h"
 #include "screen.h"
 #include "session.h"
+#include "shown.h"
 #include "scene.h"
 #include "sim.h"
 #include "test.h"
@@ -341,6 +342,14 @@ static char *dump(const struct screen *scr)
 /* The lesson panel on a screen of cols x rows: the frame's title with the
  * step, the text, the question; the answer after reveal, measured; the
  * rows that do not fit dropped in order (blanks, keys, then text, cut). */
+/* What the screen draws of @p ss now (shown.h). */
+static const struct shown *shw(struct shown *sh, struct session *ss)
+{
+    if (shown_take(sh, ss) == 0)
+        shown_observe(sh);
+    return sh;
+}
+
 static void panel(void)
 {
     const char *text =
@@ -366,6 +375,8 @@ static void panel(void)
     }
     struct sim s;
     struct session ss;
+    struct shown sh;
+    memset(&sh, 0, sizeof sh);
     struct screen scr;
     struct front f;
     memset(&f, 0, sizeof f);
@@ -381,9 +392,9 @@ static void panel(void)
     CHECK(lesson_view_next(&lv) == LESSON_NEXT_REVEAL);
     /* 200 x 40: a column beside the table (which leaves it larger than a
      * band would), everything shown */
-    CHECK(screen_layout(&scr, 200, 40, &ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&scr, 200, 40, shw(&sh, &ss), VIEW_BRAILLE) == 0);
     CHECK(scr.lay.side.w == LESSON_PANEL_W);
-    screen_draw(&scr, &ss, &f, NULL, 0);
+    screen_draw(&scr, shw(&sh, &ss), &f, NULL, 0);
     char *all = dump(&scr);
     CHECK(all && strstr(all, "lesson: Momentum in one dimension  step 1/2"));
     CHECK(all && strstr(all, "Ball 2 now has three times the mass of ball 1, and it is at"));
@@ -395,15 +406,15 @@ static void panel(void)
     free(all);
     CHECK(lesson_view_reveal(&lv, &ss) == 1 && lv.fail == LESSON_OK && lv.value == 10);
     CHECK(lesson_view_next(&lv) == LESSON_NEXT_STEP);
-    screen_draw(&scr, &ss, &f, NULL, 0);
+    screen_draw(&scr, shw(&sh, &ss), &f, NULL, 0);
     all = dump(&scr);
     CHECK(all && strstr(all, "\xe2\x86\x92 \xce\xa3px = 10.0000"));
     free(all);
     /* 80 x 24: a band under the table; what does not fit goes, the
      * question and its answer stay */
-    CHECK(screen_layout(&scr, 80, 24, &ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&scr, 80, 24, shw(&sh, &ss), VIEW_BRAILLE) == 0);
     CHECK(scr.lay.side.w == 0 && scr.lay.bottom.h == 11);
-    screen_draw(&scr, &ss, &f, NULL, 0);
+    screen_draw(&scr, shw(&sh, &ss), &f, NULL, 0);
     all = dump(&scr);
     CHECK(all && strstr(all, "lesson: Momentum in one dimension  step 1/2"));
     CHECK(all && strstr(all, "Unequal masses"));
@@ -412,9 +423,9 @@ static void panel(void)
     CHECK(all && strstr(all, "PgDn l: next"));
     free(all);
     /* 80 x 16: a band of 7 rows; the text is cut, marked */
-    CHECK(screen_layout(&scr, 80, 16, &ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&scr, 80, 16, shw(&sh, &ss), VIEW_BRAILLE) == 0);
     CHECK(scr.lay.bottom.h == 7);
-    screen_draw(&scr, &ss, &f, NULL, 0);
+    screen_draw(&scr, shw(&sh, &ss), &f, NULL, 0);
     all = dump(&scr);
     CHECK(all && strstr(all, "Unequal masses"));
     CHECK(all && strstr(all, "Predict: does ball 1 stop, go on, or bounce back? \xe2\x80\xa6"));
@@ -423,8 +434,8 @@ static void panel(void)
     free(all);
     /* ASCII */
     f.glyphs = VIEW_ASCII;
-    CHECK(screen_layout(&scr, 80, 24, &ss, VIEW_ASCII) == 0);
-    screen_draw(&scr, &ss, &f, NULL, 0);
+    CHECK(screen_layout(&scr, 80, 24, shw(&sh, &ss), VIEW_ASCII) == 0);
+    screen_draw(&scr, shw(&sh, &ss), &f, NULL, 0);
     all = dump(&scr);
     CHECK(all && strstr(all, "-> sum px = 10.0000"));
     if (all && !strstr(all, "-> sum px = 10.0000"))
@@ -437,6 +448,7 @@ static void panel(void)
     lesson_view_goto(&lv, 7);
     CHECK(lv.step == 1);
     screen_free(&scr);
+    shown_free(&sh);
     session_free(&ss);
     scene_free(&sc);
     lesson_free(&ls);

@@ -7,6 +7,7 @@
 #include "scene.h"
 #include "screen.h"
 #include "session.h"
+#include "shown.h"
 #include "test.h"
 
 #include <stdlib.h>
@@ -15,9 +16,18 @@
 struct rig {
     struct scene sc;
     struct session ss;
+    struct shown sh;
     struct screen scr;
     struct front f;
 };
+
+/* What the screen draws of the session now (shown.h). */
+static const struct shown *shw(struct rig *g)
+{
+    if (shown_take(&g->sh, &g->ss) == 0)
+        shown_observe(&g->sh);
+    return &g->sh;
+}
 
 static int rig_start(struct rig *g, const char *text, int cols, int rows)
 {
@@ -36,12 +46,13 @@ static int rig_start(struct rig *g, const char *text, int cols, int rows)
     g->f.running = 1;
     g->f.speed = 20;
     g->f.kick_speed = 10;
-    return screen_layout(&g->scr, cols, rows, &g->ss, VIEW_BRAILLE);
+    return screen_layout(&g->scr, cols, rows, shw(g), VIEW_BRAILLE);
 }
 
 static void rig_free(struct rig *g)
 {
     screen_free(&g->scr);
+    shown_free(&g->sh);
     session_free(&g->ss);
     scene_free(&g->sc);
 }
@@ -76,7 +87,7 @@ static void test_layout(void)
     CHECK(L->status.y == 23);
     CHECK(L->table.y == 1 && L->table.h == 22 && L->table.w == 80);
     CHECK(L->side.w == 0);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     char buf[1024];
     row(&g.scr, 0, buf, sizeof buf);
     CHECK(strstr(buf, "springball · The break") != NULL);
@@ -86,9 +97,9 @@ static void test_layout(void)
     row(&g.scr, 1, buf, sizeof buf);
     CHECK(strncmp(buf, "┌─", strlen("┌─")) == 0);
     /* too small */
-    CHECK(screen_layout(&g.scr, 20, 6, &g.ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&g.scr, 20, 6, shw(&g), VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.too_small);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     row(&g.scr, 2, buf, sizeof buf);
     CHECK(strstr(buf, "terminal too small") != NULL);
     rig_free(&g);
@@ -101,7 +112,7 @@ static void test_priorities(void)
     CHECK(rig_start(&g, scene_builtin, 40, 12) == 0);
     g.f.behind = 1;
     g.f.fps = 12;
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     char buf[512];
     row(&g.scr, 0, buf, sizeof buf);
     CHECK(strstr(buf, "running") != NULL);
@@ -112,7 +123,7 @@ static void test_priorities(void)
     CHECK(screen_width(buf) <= 40);
     /* a note wraps above the status line, whole */
     snprintf(g.f.note, sizeof g.f.note, "open space: no cue ball to aim or kick, and more words here");
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     char a[512], b[512];
     row(&g.scr, 9, a, sizeof a);
     row(&g.scr, 10, b, sizeof b);
@@ -129,7 +140,7 @@ static void test_text(void)
     CHECK(screen_cp_width(0x301) == 0);
     struct rig g;
     CHECK(rig_start(&g, "title 弹簧球弹簧球弹簧球弹簧球弹簧球弹簧球\nball 10 10 0 0 1 1\n", 24, 8) == 0);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     char buf[512];
     row(&g.scr, 0, buf, sizeof buf);
     CHECK(screen_width(buf) <= 24);
@@ -160,13 +171,13 @@ static void test_help(void)
     struct rig g;
     CHECK(rig_start(&g, scene_builtin, 30, 8) == 0);
     g.f.help = 1;
-    screen_draw(&g.scr, &g.ss, &g.f, h, 4);
+    screen_draw(&g.scr, shw(&g), &g.f, h, 4);
     CHECK(g.scr.help_pages > 1);
     /* every word of every entry on some page, whole */
     char all[8192] = "";
     for (int p = 1; p <= g.scr.help_pages; p++) {
         g.f.help = p;
-        screen_draw(&g.scr, &g.ss, &g.f, h, 4);
+        screen_draw(&g.scr, shw(&g), &g.f, h, 4);
         size_t len = strlen(all);
         screen_dump(&g.scr, all + len, sizeof all - len, 0);
     }
@@ -178,9 +189,9 @@ static void test_help(void)
 }
 
 static int drawn;
-static int panel_want(void *self, const struct session *ss, int *w, int *h)
+static int panel_want(void *self, const struct shown *sh, int *w, int *h)
 {
-    (void)ss;
+    (void)sh;
     *w = 20;
     *h = 4;
     return *(const int *)self;
@@ -192,7 +203,7 @@ static void panel_draw(void *self, const struct panel_area *a)
     drawn++;
     screen_box(a->scr, a->r, "E", VIEW_BRAILLE);
     screen_textf(a->scr, a->r.x + 1, a->r.y + 1, a->r.w - 2, 0, 0, "%.1f",
-                 session_diag(a->ss)->e);
+                 a->sh->d.e);
 }
 
 static void test_panel(void)
@@ -206,28 +217,28 @@ static void test_panel(void)
     /* beside or below, whichever leaves the table (800 x 400) larger: at
      * 100 x 26 beside (78 columns for 800: 0.0975 a unit, against 18 rows
      * for 400 under a band of 4: 0.09), at 100 x 30 below (22 rows: 0.11) */
-    CHECK(screen_layout(&g.scr, 100, 26, &g.ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&g.scr, 100, 26, shw(&g), VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.side.w == 20 && g.scr.lay.side.x == 80);
     CHECK(g.scr.lay.table.w == 80);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     CHECK(drawn == 1);
     char buf[512];
     row(&g.scr, 2, buf, sizeof buf);
     CHECK(strstr(buf, "50.0") != NULL);
-    CHECK(screen_layout(&g.scr, 100, 30, &g.ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&g.scr, 100, 30, shw(&g), VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.side.w == 0 && g.scr.lay.bottom.h == 4 && g.scr.lay.table.w == 100);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     CHECK(drawn == 2);
     row(&g.scr, g.scr.lay.bottom.y + 1, buf, sizeof buf);
     CHECK(strstr(buf, "50.0") != NULL);
     /* too narrow for both: the table first */
-    CHECK(screen_layout(&g.scr, 70, 30, &g.ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&g.scr, 70, 30, shw(&g), VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.side.w == 0);
     /* hidden: the table takes the screen, nothing is drawn */
     shown = 0;
-    CHECK(screen_layout(&g.scr, 100, 30, &g.ss, VIEW_BRAILLE) == 0);
+    CHECK(screen_layout(&g.scr, 100, 30, shw(&g), VIEW_BRAILLE) == 0);
     CHECK(g.scr.lay.side.w == 0 && g.scr.lay.bottom.h == 0 && g.scr.lay.table.w == 100);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     CHECK(drawn == 2);
     rig_free(&g);
 }
@@ -236,13 +247,13 @@ static void test_pick(void)
 {
     struct rig g;
     CHECK(rig_start(&g, scene_builtin, 80, 24) == 0);
-    screen_draw(&g.scr, &g.ss, &g.f, NULL, 0);
+    screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
     /* the cell under the cue ball's centre */
     double c, r;
     view_to_grid(&g.scr.v.map, 160, 200, &c, &r);
     int x = g.scr.lay.table.x + (int)c, y = g.scr.lay.table.y + (int)r;
-    CHECK(screen_ball_at(&g.scr, &g.ss, x, y) == 0);
-    CHECK(screen_ball_at(&g.scr, &g.ss, 3, 3) == (size_t)-1);
+    CHECK(screen_ball_at(&g.scr, shw(&g), x, y) == 0);
+    CHECK(screen_ball_at(&g.scr, shw(&g), 3, 3) == (size_t)-1);
     double wx, wy;
     screen_to_world(&g.scr, x, y, &wx, &wy);
     CHECK(fabs(wx - 160) < 10 && fabs(wy - 200) < 20);

@@ -1,0 +1,90 @@
+/*
+ * shown.c - what the drawing reads of the session: a copy taken between
+ * advances, observed on its own. See shown.h.
+ */
+#include "shown.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+int shown_take(struct shown *sh, struct session *ss)
+{
+    size_t n = ss->s.n;
+    if (!sh->obs)
+        sh->obs = &sh->s; /* nothing taken yet: an empty table */
+    if (n > sh->captag || !sh->tag) {
+        uint32_t *t = realloc(sh->tag, (n ? n : 1) * sizeof *t);
+        if (!t)
+            return -1;
+        sh->tag = t;
+        sh->captag = n ? n : 1;
+    }
+    int same = sh->have && sh->version == ss->version && ss->version != 0 &&
+               sh->engine == ss->engine && sh->pos == ss->pos && sh->s.n == n &&
+               sh->nonfinite == ss->nonfinite;
+    if (!same) {
+        if (sim_assign(&sh->s, &ss->s))
+            return -1;
+        sh->have = 1;
+        sh->observed = 0;
+        sh->diag_taken = 0;
+        sh->obs = &sh->s;
+        sh->version = ss->version;
+        sh->engine = ss->engine;
+        sh->pos = ss->pos;
+        sh->nonfinite = ss->nonfinite;
+        sh->contact_steps = session_contact_steps(ss);
+        if (ss->engine == SESSION_EVENT) { /* the engine's own sums: now */
+            sh->d = *session_diag(ss);
+            sh->diag_taken = 1;
+        }
+    }
+    /* what may change with the state kept: cheap */
+    if (ss->tag && n)
+        memcpy(sh->tag, ss->tag, n * sizeof *sh->tag);
+    else
+        for (size_t b = 0; b < n; b++)
+            sh->tag[b] = UINT32_MAX;
+    sh->depth = session_depth(ss);
+    sh->d.e_ref = session_eref(ss);
+    sh->ncol = session_columns(ss);
+    if (sh->ncol > SESSION_COLS)
+        sh->ncol = SESSION_COLS;
+    if (sh->ncol)
+        memcpy(sh->col, session_column(ss, 0), sh->ncol * sizeof *sh->col);
+    return 0;
+}
+
+void shown_observe(struct shown *sh)
+{
+    if (!sh->have || sh->observed)
+        return;
+    sh->obs = &sh->s;
+    if (sh->engine == SESSION_SPRING && !sh->nonfinite && sh->s.n > 0 &&
+        sim_observe(&sh->s, &sh->o) != -1)
+        sh->obs = &sh->o;
+    if (!sh->diag_taken) {
+        double e_ref = sh->d.e_ref;
+        session_diag_of(sh->obs, &sh->d);
+        sh->d.e_ref = e_ref;
+    }
+    sh->observed = 1;
+}
+
+void shown_free(struct shown *sh)
+{
+    sim_free(&sh->s);
+    sim_free(&sh->o);
+    free(sh->tag);
+    memset(sh, 0, sizeof *sh);
+}
+
+size_t shown_slot(const struct shown *sh, size_t ball)
+{
+    return ball < sh->s.n ? sim_slot(&sh->s, ball) : sh->s.n;
+}
+
+uint32_t shown_tag(const struct shown *sh, size_t ball)
+{
+    return ball < sh->s.n && sh->tag ? sh->tag[ball] : UINT32_MAX;
+}

@@ -282,7 +282,8 @@ int ss_spring_forward(struct session *ss)
     }
     if (replayed && ss->have_history)
         history_changed(&ss->h, &ss->s);
-    if (!sim_finite(&ss->s)) {
+    /* After a step alone, its own test (sim.h) says finite at no cost. */
+    if ((edit_next || replayed || !ss->s.finite) && !sim_finite(&ss->s)) {
         ss->nonfinite = 1;
         ss_say(ss, SESSION_NOTE_NOT_FINITE_PAUSED);
         return -1;

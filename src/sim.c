@@ -61,7 +61,9 @@ struct sim_params sim_default_params(void)
     return p;
 }
 
-int sim_init(struct sim *s, size_t n, const struct sim_params *p)
+/* sim_init, but the arrays are left as the allocator gave them when
+ * @p zero is 0 (a copy overwrites them all: sim_assign). */
+static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int zero)
 {
     memset(s, 0, sizeof *s);
     size_t cnt = n ? n : 1;
@@ -75,12 +77,15 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
         mem_free(id);
         return -1;
     }
-    memset(block, 0, cnt * SIM_ARRAYS * sizeof(double));
-    for (size_t i = 0; i < cnt; i++)
-        id[i] = id[cnt + i] = (uint32_t)i;
+    if (zero) {
+        memset(block, 0, cnt * SIM_ARRAYS * sizeof(double));
+        for (size_t i = 0; i < cnt; i++)
+            id[i] = id[cnt + i] = (uint32_t)i;
+    }
     s->id = id;
     s->slot = id + cnt;
     s->dt_base = p->dt;
+    s->finite = 1; /* zeros */
     s->p = *p;
     s->n = n;
     s->x = block;
@@ -92,6 +97,11 @@ int sim_init(struct sim *s, size_t n, const struct sim_params *p)
     s->fx = block + 6 * cnt;
     s->fy = block + 7 * cnt;
     return 0;
+}
+
+int sim_init(struct sim *s, size_t n, const struct sim_params *p)
+{
+    return init_arrays(s, n, p, 1);
 }
 
 void sim_free(struct sim *s)
@@ -124,6 +134,7 @@ static void copy_scalars(struct sim *dst, const struct sim *src)
     dst->clamps = src->clamps;
     dst->diss_power = src->diss_power;
     dst->clamp_now = src->clamp_now;
+    dst->finite = src->finite;
 }
 
 void sim_copy(struct sim *dst, const struct sim *src)
@@ -152,6 +163,37 @@ static inline int hooke_rect(const struct sim_params *p)
 int sim_hooke_rect(const struct sim_params *p)
 {
     return hooke_rect(p);
+}
+
+/*
+ * The step's own finiteness test (s->finite), made as the integration
+ * writes each ball: a double is not finite when its exponent's bits are
+ * all ones, and then adding one to the exponent carries into the sign
+ * bit, which no finite double's does. The movers OR these together (an
+ * integer OR, which a compiler vectorises where it would not reorder a
+ * sum of doubles); bit 63 of the result is set when any value is not
+ * finite. The Hooke sweep tests one sum a ball, x + y + v^2, which is not
+ * finite when any of x, y, vx, vy is not (and, rarely, when the sum
+ * overflows: so s->finite 0 means "maybe", and sim_finite decides).
+ */
+#define NF_EXP 0x7ff0000000000000u
+#define NF_ONE 0x0010000000000000u
+static inline uint64_t nf_bits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return (b & NF_EXP) + NF_ONE;
+}
+
+static inline uint64_t nf_ball(double x, double y, double vx, double vy)
+{
+    return nf_bits(x) | nf_bits(y) | nf_bits(vx) | nf_bits(vy);
+}
+
+/* Whether nothing ORed into @p acc was not finite. */
+static inline int nf_finite(uint64_t acc)
+{
+    return !(acc >> 63);
 }
 
 /*
@@ -298,7 +340,7 @@ static void general_forces(const struct sim *s, const struct grid *g,
  * ball's radius, unbounded past an open side) is reflected at the crossing
  * point of its path (contact.h).
  */
-static void move_hard(struct sim *s)
+static uint64_t move_hard(struct sim *s)
 {
     const size_t n = s->n;
     /* sticky balls (restitution 0) meet elastic walls */
@@ -307,6 +349,7 @@ static void move_hard(struct sim *s)
     const unsigned op = s->p.open;
     struct contact_friction fr;
     contact_friction_init(&fr, &s->p);
+    uint64_t nf = 0;
     for (size_t i = 0; i < n; i++) {
         double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
         double px = s->x[i], py = s->y[i], r = s->r[i];
@@ -329,7 +372,9 @@ static void move_hard(struct sim *s)
                                           &s->vy[i], R, R, R - r, e);
         }
         s->dissipated += s->m[i] * lost;
+        nf |= nf_ball(s->x[i], s->y[i], s->vx[i], s->vy[i]);
     }
+    return nf;
 }
 
 /*
@@ -711,13 +756,14 @@ int sim_sort(struct sim *s)
 /* The semi-implicit move with friction between the kick and the drift:
  * v += dt F/m, v decays by the friction law over dt (contact.h), x += dt v.
  * The energy friction takes out goes to s->dissipated. */
-static void move_friction(struct sim *s)
+static uint64_t move_friction(struct sim *s)
 {
     const size_t n = s->n;
     const double dt = s->p.dt;
     struct contact_friction fr;
     contact_friction_init(&fr, &s->p);
     double lost = 0;
+    uint64_t nf = 0;
     for (size_t i = 0; i < n; i++) {
         double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
         s->vx[i] += dt * ax;
@@ -725,49 +771,60 @@ static void move_friction(struct sim *s)
         lost += s->m[i] * contact_friction_apply(&fr, &s->vx[i], &s->vy[i]);
         s->x[i] += dt * s->vx[i];
         s->y[i] += dt * s->vy[i];
+        nf |= nf_ball(s->x[i], s->y[i], s->vx[i], s->vy[i]);
     }
     s->dissipated += lost;
+    return nf;
 }
 
+/* The move of every ball by its force, and s->finite for what it left. */
 static void integrate(struct sim *s)
 {
     const size_t n = s->n;
     const double dt = s->p.dt;
+    uint64_t nf = 0;
     if (s->p.walls == SIM_WALLS_HARD)
-        move_hard(s);
+        nf = move_hard(s);
     else if (s->p.friction != SIM_FRICTION_NONE)
-        move_friction(s);
+        nf = move_friction(s);
     else for (size_t i = 0; i < n; i++) {
         double ax = s->fx[i] / s->m[i], ay = s->fy[i] / s->m[i];
         s->vx[i] += dt * ax;
         s->vy[i] += dt * ay;
         s->x[i] += dt * s->vx[i];
         s->y[i] += dt * s->vy[i];
+        nf |= nf_ball(s->x[i], s->y[i], s->vx[i], s->vy[i]);
     }
+    s->finite = nf_finite(nf);
 }
 
 /*
  * The integration of GRID_BLOCK balls, as in integrate(); returns their
- * largest v^2. The first loop has no branch and a fixed count, so that the
- * compiler vectorises it even at -O2 (the same operations on two balls at
- * once: the same bits). The max stays scalar: without -ffinite-math-only a
- * compiler may not vectorise it.
+ * largest v^2, and ORs their finiteness bits (nf_ball) into *nf. The first
+ * loop has no branch and a fixed count, so that the compiler vectorises it
+ * even at -O2 (the same operations on two balls at once: the same bits;
+ * the OR is an integer one). The max stays scalar: without
+ * -ffinite-math-only a compiler may not vectorise it.
  */
 static double move_block(double *restrict x, double *restrict y,
                          double *restrict vx, double *restrict vy,
                          const double *restrict f, const double *restrict m,
-                         double dt)
+                         double dt, uint64_t *nf)
 {
     double v2[GRID_BLOCK];
+    uint64_t bad = 0;
     for (size_t i = 0; i < GRID_BLOCK; i++) {
         double ax = f[2 * i] / m[i], ay = f[2 * i + 1] / m[i];
         double u = vx[i] + dt * ax, v = vy[i] + dt * ay;
+        double p = x[i] + dt * u, q = y[i] + dt * v;
         vx[i] = u;
         vy[i] = v;
-        x[i] += dt * u;
-        y[i] += dt * v;
+        x[i] = p;
+        y[i] = q;
         v2[i] = u * u + v * v;
+        bad |= nf_bits((p + q) + v2[i]);
     }
+    *nf |= bad;
     double most = 0;
     for (size_t i = 0; i < GRID_BLOCK; i++)
         most = v2[i] > most ? v2[i] : most;
@@ -876,6 +933,7 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
     size_t ready = 0, wi = 0; /* forces of slots < ready are set */
     const size_t nblock = (n + GRID_BLOCK - 1) / GRID_BLOCK;
     double v2max = 0;
+    uint64_t nf = 0; /* the finiteness bits of every ball moved */
     for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
         const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
         const size_t need = pl.block_end[b];
@@ -936,7 +994,7 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
         double m2 = 0;
         if (i1 - i0 == GRID_BLOCK) {
             m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, f2 + 2 * o,
-                            sc->same_m ? sc->m_fill : m + i0, dt);
+                            sc->same_m ? sc->m_fill : m + i0, dt, &nf);
         } else {
             for (size_t i = i0; i < i1; i++) {
                 double ax = FX(i) / m[i], ay = FY(i) / m[i];
@@ -946,12 +1004,14 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
                 y[i] += dt * vy[i];
                 double v2 = vx[i] * vx[i] + vy[i] * vy[i];
                 m2 = v2 > m2 ? v2 : m2;
+                nf |= nf_bits((x[i] + y[i]) + v2);
             }
         }
         v2max = m2 > v2max ? m2 : v2max;
     }
 #undef FX
 #undef FY
+    s->finite = nf_finite(nf);
     grid_moved(g, dt * sqrt(v2max));
     return SIM_OK;
 }
@@ -1368,8 +1428,8 @@ int sim_remove_ball(struct sim *s, size_t ball)
 int sim_assign(struct sim *dst, const struct sim *src)
 {
     if (!dst->x || dst->n != src->n) {
-        struct sim t;
-        if (sim_init(&t, src->n, &src->p))
+        struct sim t; /* its arrays all copied below: not zeroed first */
+        if (init_arrays(&t, src->n, &src->p, 0))
             return -1;
         sim_free(dst);
         *dst = t;

@@ -89,6 +89,12 @@ struct sim {
     long clamp_now;            ///< set by sim_forces: gaps clamped in this evaluation
     uint32_t *id;              ///< scene index of the ball in each slot
     uint32_t *slot;            ///< the inverse: slot of each scene ball (see sim_slot)
+    int finite;                ///< set by each sim_step, by its own integration as
+                               ///< it writes the balls (no pass of its own): 1 when
+                               ///< every position and velocity it left is finite, 0
+                               ///< when one may not be (then sim_finite decides:
+                               ///< x + y + v^2 overflowing says 0 too); nothing
+                               ///< else sets it
     struct grid *grid;         ///< broad phase cache, NULL until needed
     struct sim_scratch *scratch; ///< the step's own buffers (sim.c), NULL until needed
     /* The base of t (set by sim_step; see there). */
@@ -231,7 +237,8 @@ double sim_contact_time(const struct sim *s);
 /// gravity.c; see sim_step_general).
 int sim_hooke_rect(const struct sim_params *p);
 
-/// 1 when every position and velocity is finite.
+/// 1 when every position and velocity is finite. Right after sim_step,
+/// s->finite 1 says the same at no cost (0: ask sim_finite).
 int sim_finite(const struct sim *s);
 
 /// Appends a ball as scene ball n (the last); the slots are put in scene

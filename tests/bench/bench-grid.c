@@ -8,9 +8,11 @@
  *       lattice), lets it mix for RELAX steps, and writes it as a scene
  *       file and as a LAMMPS data file (atom_style sphere), the same
  *       decimal numbers in both
- *   bench-grid run [-b] STEPS RUNS SCENE
+ *   bench-grid run [-b | -s] STEPS RUNS SCENE
  *       loads SCENE, then times RUNS runs of STEPS steps each (only the
- *       stepping) with sim_step, or with -b the O(n^2) loop, and prints
+ *       stepping) with sim_step, or with -b the O(n^2) loop, or with -s
+ *       the terminal's session_forward (the step, its checkpoints for
+ *       stepping back and its finiteness check; no diagnostics), and prints
  *       one line of key=value: the median run, ns per ball-step, contacts
  *       per ball at the end, peak RSS of the process
  */
@@ -19,6 +21,7 @@
 #include "bigmem.h"
 #include "grid.h"
 #include "scene.h"
+#include "session.h"
 #include "sim.h"
 
 #include <math.h>
@@ -125,7 +128,10 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int run(int brute, long steps, int runs, const char *path)
+/* How run() steps: sim_step, the O(n^2) loop, session_forward. */
+enum { RUN_STEP, RUN_BRUTE, RUN_SESSION };
+
+static int run(int how, long steps, int runs, const char *path)
 {
     double t0 = now();
     FILE *f = fopen(path, "rb");
@@ -155,13 +161,26 @@ static int run(int brute, long steps, int runs, const char *path)
         return 1;
     }
     scene_free(&sc);
+    struct session ss;
+    if (how == RUN_SESSION) {
+        if (session_init(&ss, &s)) {
+            fputs("bench-grid: out of memory (the session)\n", stderr);
+            return 1;
+        }
+        sim_free(&s);
+    }
     double t_load = now() - t0;
     double *t = malloc((size_t)runs * sizeof *t), *tc = malloc((size_t)runs * sizeof *tc);
     for (int k = 0; k < runs; k++) {
         double a = now(), ac = cpu_now();
         for (long i = 0; i < steps; i++) {
-            if (brute) {
+            if (how == RUN_BRUTE) {
                 sim_step_brute(&s);
+            } else if (how == RUN_SESSION) {
+                if (session_forward(&ss) != 1) {
+                    fputs("bench-grid: session_forward refused\n", stderr);
+                    return 1;
+                }
             } else if (sim_step(&s)) {
                 fputs("bench-grid: out of memory (the contact grid)\n", stderr);
                 return 1;
@@ -169,6 +188,11 @@ static int run(int brute, long steps, int runs, const char *path)
         }
         t[k] = now() - a;
         tc[k] = cpu_now() - ac;
+    }
+    if (how == RUN_SESSION) {
+        s = ss.s; /* the figures below from the session's state */
+        ss.s = (struct sim){0};
+        session_free(&ss);
     }
     qsort(t, (size_t)runs, sizeof *t, cmp_double);
     qsort(tc, (size_t)runs, sizeof *tc, cmp_double);
@@ -202,10 +226,13 @@ int main(int argc, char **argv)
     if ((argc == 7 || argc == 8) && strcmp(argv[1], "gen") == 0)
         return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
                    argv[5], argv[6], argc == 8 ? atof(argv[7]) : 0.4);
-    int brute = argc > 2 && strcmp(argv[2], "-b") == 0;
-    if (argc == 5 + brute && strcmp(argv[1], "run") == 0)
-        return run(brute, atol(argv[2 + brute]), atoi(argv[3 + brute]), argv[4 + brute]);
+    int how = argc > 2 && strcmp(argv[2], "-b") == 0   ? RUN_BRUTE
+              : argc > 2 && strcmp(argv[2], "-s") == 0 ? RUN_SESSION
+                                                         : RUN_STEP;
+    int opt = how != RUN_STEP;
+    if (argc == 5 + opt && strcmp(argv[1], "run") == 0)
+        return run(how, atol(argv[2 + opt]), atoi(argv[3 + opt]), argv[4 + opt]);
     fputs("usage: bench-grid gen N SEED RELAX SCENE DATA [PHI]\n"
-          "       bench-grid run [-b] STEPS RUNS SCENE\n", stderr);
+          "       bench-grid run [-b | -s] STEPS RUNS SCENE\n", stderr);
     return 2;
 }

@@ -314,6 +314,28 @@ static void test_nonfinite(void)
     CHECK(session_back(&ss) == 0);
     CHECK(!ss.nonfinite);
     session_free(&ss);
+    /* 100 balls (the grid's sweep, whose integration tests finiteness as
+     * it goes): paused at the first step whose state is not finite */
+    char text[8192];
+    int len = snprintf(text, sizeof text, "table 1000 100\nk 1e9\ndt 1\n");
+    for (int i = 0; i < 100; i++)
+        len += snprintf(text + len, sizeof text - (size_t)len, "ball %d 50 0 0 1 1\n",
+                        i == 51 ? 3 + 4 * 50 + 1 : 3 + 4 * i);
+    struct sim ref;
+    CHECK(test_load(&ref, text) == 0 && test_start(&ss, text) == 0);
+    long long first = 0;
+    while (sim_finite(&ref) && first < 1000) {
+        sim_step(&ref);
+        first++;
+    }
+    rc = 0;
+    for (int i = 0; i < 1000 && rc >= 0; i++)
+        rc = session_forward(&ss);
+    CHECK(first > 1 && first < 1000);
+    CHECK(rc == -1 && ss.nonfinite && ss.note == SESSION_NOTE_NOT_FINITE_PAUSED);
+    CHECK(ss.pos == first && ss.s.steps == first);
+    sim_free(&ref);
+    session_free(&ss);
 }
 
 /* fuzz_session: the event engine with a ball of mass 1e300, a field and

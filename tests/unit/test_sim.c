@@ -251,6 +251,76 @@ static void test_contact_time_estimate(void)
     sim_free(&s);
 }
 
+/* A row of @p n balls (r = 1, m = 1) on a table of 1000 x 100, at rest
+ * but ball @p bad, whose vx is @p v; parameters of @p p's system. */
+static void row_of(struct sim *s, size_t n, size_t bad, double v, const struct sim_params *p)
+{
+    struct sim_params q = *p;
+    q.w = 1000;
+    q.h = 100;
+    sim_init(s, n, &q);
+    for (size_t i = 0; i < n; i++) {
+        s->x[i] = 3 + 4 * (double)i;
+        s->y[i] = 50;
+        s->m[i] = s->r[i] = 1;
+    }
+    s->vx[bad] = v;
+}
+
+/* The step's own finiteness test (s->finite) on every force path: one
+ * ball whose velocity is not finite, in each place of a sweep's blocks
+ * (the first and last of a vectorised block, the block after, the short
+ * block at the end), is found in the step that writes it; a finite state
+ * says finite; and in a blow-up, finite is never said of a state that is
+ * not, and the first state that is not is said to be so. */
+static void test_step_finite(void)
+{
+    struct sim_params systems[4];
+    systems[0] = sim_default_params(); /* the Hooke sweep */
+    systems[1] = systems[0];
+    systems[1].walls = SIM_WALLS_HARD; /* the general path, move_hard */
+    systems[2] = systems[0];
+    systems[2].friction = SIM_FRICTION_LINEAR; /* move_friction */
+    systems[2].friction_c = 0.1;
+    systems[3] = systems[0];
+    systems[3].gravity = 1; /* the general path, integrate's loop */
+    const size_t places[] = {0, 1, 63, 64, 127, 128, 199};
+    const double vals[] = {NAN, INFINITY, -INFINITY};
+    for (size_t y = 0; y < 4; y++) {
+        for (size_t k = 0; k < sizeof places / sizeof *places; k++) {
+            struct sim s;
+            row_of(&s, 200, places[k], vals[k % 3], &systems[y]);
+            CHECK(sim_step(&s) == SIM_OK);
+            CHECK(!s.finite && !sim_finite(&s));
+            sim_free(&s);
+        }
+        /* fewer balls than the grid wants: the O(n^2) path */
+        struct sim s;
+        row_of(&s, 5, 4, NAN, &systems[y]);
+        CHECK(sim_step(&s) == SIM_OK && !s.finite && !sim_finite(&s));
+        sim_free(&s);
+        row_of(&s, 200, 0, 3, &systems[y]);
+        for (int i = 0; i < 20; i++)
+            CHECK(sim_step(&s) == SIM_OK && s.finite && sim_finite(&s));
+        sim_free(&s);
+    }
+    /* a blow-up: dt far too large for k, two balls overlapping */
+    struct sim_params p = sim_default_params();
+    p.k = 1e9;
+    p.dt = 1;
+    struct sim s;
+    row_of(&s, 150, 70, 0, &p);
+    s.x[71] = s.x[70] + 1;
+    int steps = 0, said = 0;
+    while (sim_finite(&s) && steps < 1000) {
+        CHECK(sim_step(&s) == SIM_OK);
+        steps++;
+        said += s.finite && !sim_finite(&s); /* never: finite said wrongly */
+    }
+    CHECK(steps < 1000 && !sim_finite(&s) && !s.finite && said == 0);
+    sim_free(&s);
+}
+
 /* What a writer printed: the whole of @p f as a NUL-terminated string
  * (*len its length), to be freed. */
 static char *written(FILE *f, size_t *len)
@@ -557,4 +627,5 @@ void test_sim(void)
     test_break_energy();
     test_copy_and_determinism();
     test_contact_time_estimate();
+    test_step_finite();
 }

@@ -64,37 +64,6 @@ struct parser {
     int line;
 };
 
-static int is_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
-/* The next token of [*p, end) into *t; 0 when there is none. */
-static int next_token(const char **p, const char *end, struct text_token *t)
-{
-    const char *s = *p;
-    while (s < end && is_blank(*s))
-        s++;
-    if (s == end)
-        return 0;
-    const char *e = s;
-    while (e < end && !is_blank(*e))
-        e++;
-    t->s = s;
-    t->len = (size_t)(e - s);
-    *p = e;
-    return 1;
-}
-
-/* [s, e) without blanks at either end. */
-static void trim(const char **s, const char **e)
-{
-    while (*s < *e && is_blank(**s))
-        (*s)++;
-    while (*e > *s && is_blank((*e)[-1]))
-        (*e)--;
-}
-
 /* A copy of [s, e) as a string, tabs made spaces, or NULL (no memory). */
 static char *copy(const char *s, const char *e)
 {
@@ -128,7 +97,7 @@ static int append(char **str, const char *sep, const char *s, const char *e)
 static int rest_text(struct parser *ps, const char *what, const char *s, const char *e,
                      int needed)
 {
-    trim(&s, &e);
+    text_trim(&s, &e);
     if (needed && s == e)
         return TEXT_FAIL(ps, "%s: the text is missing", what);
     if ((size_t)(e - s) > LESSON_LINE_MAX)
@@ -160,10 +129,10 @@ static int parse_quantity(struct parser *ps, const char *s, const char *e,
 {
     struct text_token t, n[3];
     char b[64];
-    if (!next_token(&s, e, &t))
+    if (!text_next(&s, e, &t))
         return TEXT_FAIL(ps, "ask: no quantity after '='");
     size_t k = 0;
-    while (k < 3 && next_token(&s, e, &n[k]))
+    while (k < 3 && text_next(&s, e, &n[k]))
         k++;
     for (size_t i = 0; i < NQUANTITIES; i++) {
         if (!same_word(t.s, t.len, quantities[i].name))
@@ -205,7 +174,7 @@ static int parse_ask(struct parser *ps, struct lesson_step *st, const char *s, c
         return -1;
     if (parse_quantity(ps, eq + 1, e, &st->q))
         return -1;
-    trim(&s, &eq);
+    text_trim(&s, &eq);
     st->ask = copy(s, eq);
     st->ask_line = ps->line;
     return st->ask ? 0 : TEXT_FAIL(ps, "out of memory");
@@ -269,7 +238,7 @@ int lesson_detect(const char *text, size_t len)
             e++;
         const char *s = p;
         struct text_token t;
-        if (next_token(&s, e, &t) && t.s[0] != '#')
+        if (text_next(&s, e, &t) && t.s[0] != '#')
             return t.len == 6 && !memcmp(t.s, "lesson", 6);
         p = e < end ? e + 1 : end;
     }
@@ -282,7 +251,7 @@ static int parse_line(struct parser *ps, struct lesson *ls, char *s, char *e, in
     const char *p = s;
     struct text_token w;
     char b[64];
-    if (!next_token(&p, e, &w) || w.s[0] == '#')
+    if (!text_next(&p, e, &w) || w.s[0] == '#')
         return 0;
     const char *rest = p, *rend = e;
 #define IS(word) (w.len == sizeof word - 1 && !memcmp(w.s, word, sizeof word - 1))
@@ -292,7 +261,7 @@ static int parse_line(struct parser *ps, struct lesson *ls, char *s, char *e, in
                              text_shown(w, b, sizeof b));
         if (rest_text(ps, "lesson", rest, rend, 1))
             return -1;
-        trim(&rest, &rend);
+        text_trim(&rest, &rend);
         ls->title = copy(rest, rend);
         memset(s, ' ', (size_t)(e - s));
         return ls->title ? 0 : TEXT_FAIL(ps, "out of memory");
@@ -314,7 +283,7 @@ static int parse_line(struct parser *ps, struct lesson *ls, char *s, char *e, in
         struct lesson_step *st = &ls->step[ls->nstep++];
         memset(st, 0, sizeof *st);
         st->line = ps->line;
-        trim(&rest, &rend);
+        text_trim(&rest, &rend);
         st->title = copy(rest, rend);
         return st->title ? 0 : TEXT_FAIL(ps, "out of memory");
     }
@@ -325,7 +294,7 @@ static int parse_line(struct parser *ps, struct lesson *ls, char *s, char *e, in
         if (IS("scene")) {
             if (ls->scene_file)
                 return TEXT_FAIL(ps, "a second 'scene' line");
-            trim(&rest, &rend);
+            text_trim(&rest, &rend);
             if (rest == rend)
                 return TEXT_FAIL(ps, "scene: the file name is missing");
             for (const char *c = rest; c < rend; c++)
@@ -344,14 +313,14 @@ static int parse_line(struct parser *ps, struct lesson *ls, char *s, char *e, in
             return TEXT_FAIL(ps, "a step says at most %d lines", LESSON_SAY_MAX);
         if (rest_text(ps, "say", rest, rend, 0))
             return -1;
-        trim(&rest, &rend);
+        text_trim(&rest, &rend);
         if (st->nlines == 0 ? !(st->text = copy(rest, rend)) : append(&st->text, "\n", rest, rend))
             return TEXT_FAIL(ps, "out of memory");
         st->nlines++;
         return 0;
     }
     if (IS("keys")) {
-        trim(&rest, &rend);
+        text_trim(&rest, &rend);
         if (rest == rend)
             return TEXT_FAIL(ps, "keys: no keys");
         char *line = copy(rest, rend), msg[200];
@@ -456,7 +425,7 @@ int lesson_scene(const struct lesson *ls, struct scene *sc, struct scene_error *
             e = end;
         const char *s = p, *le = e > p && e[-1] == '\r' ? e - 1 : e;
         struct text_token t;
-        if (next_token(&s, le, &t) && t.s[0] != '#' &&
+        if (text_next(&s, le, &t) && t.s[0] != '#' &&
             scene_parse_line(sc, p, (size_t)(le - p), err)) {
             err->line = line;
             scene_free(sc);

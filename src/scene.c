@@ -608,24 +608,16 @@ static const struct directive directives[D_COUNT] = {
 static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
 {
     int n = 0;
-    size_t i = 0;
-    while (i < len) {
-        while (i < len && (s[i] == ' ' || s[i] == '\t'))
-            i++;
-        if (i == len)
-            break;
-        size_t j = i;
-        while (j < len && s[j] != ' ' && s[j] != '\t')
-            j++;
-        struct text_token t = {s + i, j - i};
+    const char *p = s;
+    struct text_token t;
+    while (text_next(&p, s + len, &t)) {
         /* Where a ball's colour stands, '#' and six more bytes is a colour
          * (a bad one is an error: #12345g once became a comment). */
-        if (s[i] == '#' && !(n == 7 && tok_is(tok[0], "ball") && t.len == 7))
+        if (t.s[0] == '#' && !(n == 7 && tok_is(tok[0], "ball") && t.len == 7))
             break;
         if (n < max)
             tok[n] = t;
         n++;
-        i = j;
     }
     return n;
 }

@@ -21,6 +21,35 @@ int text_fail(struct scene_error *err, int line, const char *fmt, ...)
     return -1;
 }
 
+int text_blank(char c)
+{
+    return c == ' ' || c == '\t';
+}
+
+int text_next(const char **p, const char *end, struct text_token *t)
+{
+    const char *s = *p;
+    while (s < end && text_blank(*s))
+        s++;
+    if (s == end)
+        return 0;
+    const char *e = s;
+    while (e < end && !text_blank(*e))
+        e++;
+    t->s = s;
+    t->len = (size_t)(e - s);
+    *p = e;
+    return 1;
+}
+
+void text_trim(const char **s, const char **e)
+{
+    while (*s < *e && text_blank(**s))
+        (*s)++;
+    while (*e > *s && text_blank((*e)[-1]))
+        (*e)--;
+}
+
 const char *text_str(struct text_token t, char *buf, size_t size)
 {
     size_t n = t.len < size - 1 ? t.len : size - 1;

@@ -1,7 +1,7 @@
 /*
- * text.h - what the three input parsers (scene, universe, particles) share:
- * tokens, their printable form for messages, and numbers with the one
- * wording of their errors.
+ * text.h - what the input parsers (scene, universe, particles, lesson)
+ * share: tokens, their printable form for messages, and numbers with the
+ * one wording of their errors.
  *
  * Pure C11: no I/O, no globals.
  */
@@ -15,6 +15,18 @@ struct text_token {
     const char *s;
     size_t len;
 };
+
+/// 1 for the blanks that part a line's tokens in the scene and lesson
+/// formats: space and tab.
+int text_blank(char c);
+
+/// The one tokenizer of those formats: the next run of non-blank bytes of
+/// [*p, end) into *t, *p moved past it. @return 1, or 0 when only blanks
+/// are left (*t and *p unchanged).
+int text_next(const char **p, const char *end, struct text_token *t);
+
+/// Narrows [*s, *e) to leave out blanks at either end.
+void text_trim(const char **s, const char **e);
 
 /// The token as a NUL-terminated string for a message: cut to fit @p size,
 /// control bytes shown as '?' so that a message never writes them to the

@@ -26,6 +26,35 @@ static void test_visible(void)
     CHECK(strcmp(text_visible(d), "") == 0);
 }
 
+/* text_next, the one tokenizer of the scene and lesson formats: runs of
+ * bytes between spaces and tabs, nothing else a blank (a no-break space,
+ * a CR and a NUL are inside tokens); text_trim takes the same blanks off
+ * the ends. */
+static void test_tokens(void)
+{
+    static const char line[] = " \tball\t12  x\xc2\xa0y\r\t";
+    const char *p = line, *end = line + sizeof line - 1;
+    struct text_token t;
+    CHECK(text_next(&p, end, &t) && t.len == 4 && memcmp(t.s, "ball", 4) == 0);
+    CHECK(text_next(&p, end, &t) && t.len == 2 && memcmp(t.s, "12", 2) == 0);
+    CHECK(text_next(&p, end, &t) && t.len == 5 && memcmp(t.s, "x\xc2\xa0y\r", 5) == 0);
+    const char *at = p;
+    CHECK(!text_next(&p, end, &t) && p == at);
+    static const char nul[] = {'a', 0, 'b', ' ', 'c'};
+    p = nul;
+    CHECK(text_next(&p, nul + 5, &t) && t.len == 3 && t.s == nul);
+    p = line;
+    CHECK(!text_next(&p, line, &t)); /* an empty range */
+    const char *s = line, *e = end;
+    text_trim(&s, &e);
+    CHECK(s == line + 2 && e == end - 1 && e[-1] == '\r');
+    s = "\t \t", e = s + 3;
+    text_trim(&s, &e);
+    CHECK(s == e);
+    CHECK(text_blank(' ') && text_blank('\t') && !text_blank('\r') && !text_blank('\n') &&
+          !text_blank(0) && !text_blank('\v'));
+}
+
 /* The : line: a key dropped at COMMAND_MAX makes Enter refuse the line
  * (2) until a deletion or C-u; a line of exactly COMMAND_MAX runs. */
 static void test_command_full(void)
@@ -156,6 +185,7 @@ void test_limits(void)
 {
     test_add_balls();
     test_visible();
+    test_tokens();
     test_command_full();
     test_script_items();
 }

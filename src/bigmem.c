@@ -61,7 +61,7 @@ static void big_release(void *p, size_t size)
 int bigmem_install(void)
 {
 #ifndef BIGMEM_OFF
-    static const struct mem_hooks h = {big_alloc, big_release};
+    static const struct mem_hooks h = {big_alloc, big_release, BIG_MIN}; /* mappings: zeroed */
     mem_set_hooks(&h);
     return 1;
 #else

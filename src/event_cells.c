@@ -87,10 +87,10 @@ static long clamp_cell(double q, double size, long n)
  * more than 4 times the median radius), so that two small balls in contact
  * are in neighbouring cells, and at least sqrt(area / n), so that there are
  * no more cells than balls. A bigger ball looks `reach` cells each side.
- * Balls numbered i are then stored in cell order: *order gets, for each
- * record k, the ball number (a counting sort, stable in ball numbers).
+ * Balls numbered i are then stored in cell order: at[i] gets ball i's
+ * record (a counting sort, stable in ball numbers).
  */
-int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order)
+int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *at)
 {
     size_t n = ev->n;
     double rlo = INFINITY, rhi = 0;
@@ -132,7 +132,7 @@ int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order)
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t padded = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
-    ev->cell = ev_array(padded, sizeof *ev->cell);
+    ev->cell = ev_array_zero(padded, sizeof *ev->cell); /* every cell empty */
     ev->more = ev_array(padded, sizeof *ev->more);
     ev->big = ev_array(n ? n : 1, sizeof *ev->big);
     /* the balls' cells, then the balls by row */
@@ -166,7 +166,7 @@ int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order)
         size_t hi = rows[y], base = y * nx;
         if (hi - lo < 2) { /* mostly so in a thin gas */
             if (hi > lo)
-                order[lo] = byrow[lo];
+                at[byrow[lo]] = (int32_t)lo;
             continue;
         }
         memset(cols, 0, (nx + 1) * sizeof *cols);
@@ -176,23 +176,19 @@ int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order)
         for (size_t x = 0; x < nx; x++)
             cols[x + 1] += cols[x];
         for (size_t a = lo; a < hi; a++)
-            order[cols[(size_t)key[byrow[a]] - base]++] = byrow[a];
+            at[byrow[a]] = (int32_t)cols[(size_t)key[byrow[a]] - base]++;
     }
     mem_free(key);
     free(rows);
     return 0;
 }
 
-/* Links the records into their cells (grid_size has sized the grid). A
- * ball is small, in the cells, when two such balls in contact are in
+/* Links the records into their cells (grid_size has sized the grid and
+ * given it empty: all zero, n = 0). A ball is small, in the cells, when two such balls in contact are in
  * neighbouring cells (2 r (1 + 1e-6) <= the cell); a bigger one is looked
  * at by every ball and looks `reach` cells each side for the small ones. */
 void ev_grid_link(struct event_in *ev)
 {
-    size_t cells = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
-    static const struct event_cell empty = {0, {-1, -1, -1}};
-    for (size_t c = 0; c < cells; c++)
-        ev->cell[c] = empty;
     double cmin = ev->cw < ev->ch ? ev->cw : ev->ch, rsmall = 0;
     for (size_t k = 0; k < ev->n; k++)
         if (2 * ev->b[k].r * (1 + 1e-6) <= cmin && ev->b[k].r > rsmall)

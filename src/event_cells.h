@@ -14,9 +14,10 @@ struct sim;
 void ev_cell_link(struct event_in *ev, size_t k);
 void ev_cell_unlink(struct event_in *ev, size_t k);
 
-/// Sizes the grid for the balls of @p s and writes, for each record, the
-/// ball number it holds (cell order) into @p order. 0, or -1 out of memory.
-int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *order);
+/// Sizes the grid for the balls of @p s (its cells empty) and writes, for
+/// each ball number, the record that holds it (cell order) into @p at.
+/// 0, or -1 out of memory.
+int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *at);
 
 /// Every record into its cell, the big ones into ev->big.
 void ev_grid_link(struct event_in *ev);

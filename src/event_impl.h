@@ -128,7 +128,6 @@ enum {
 struct event_cell {
     int32_t n, j[EV_CELL_CAP];
 };
-_Static_assert(EV_CELL_CAP == 3, "grid_link's empty cell has three places");
 
 /* Neighbour lists: the skin, as a fraction of the largest diameter
  * (measured: see README), and the most neighbours a list holds. */
@@ -159,7 +158,12 @@ struct event_qrec {
  * at its bounces and kicks: how many of its counter's steps were not
  * collisions, and how often the counter has wrapped (its collisions are
  * then the rest, see kcoll); and the previous record in its cell's list of
- * more. 32 bytes. */
+ * more. 32 bytes. All zero at start-up but m and tlast, which are written
+ * only where they are read: m unless every ball has the mass ev->mass
+ * (see ev_mass), tlast (-INFINITY) with restitution below 1. So in a gas of
+ * equal elastic balls start-up writes none of them, and their memory,
+ * given zeroed (mem_alloc_zero), is handed out only as balls come to need
+ * it (a bounce, a counter's wrap, a crowded cell). */
 struct event_cold {
     double m, tlast;
     long long other;
@@ -245,11 +249,28 @@ static inline void count_other(struct event_in *ev, size_t k)
     ev->c[k].other++;
 }
 
-/* Record k's collisions: its counter's steps but the others. */
+/* Record k's collisions: its counter's steps from EV_CNT0 but the others. */
 static inline long long kcoll(const struct event_in *ev, size_t k)
 {
     uint64_t steps = ((uint64_t)ev->c[k].hi << 32) + ev->b[k].cnt;
-    return (long long)(steps - (uint64_t)ev->c[k].other);
+    return (long long)(steps - EV_CNT0 - (uint64_t)ev->c[k].other);
+}
+
+/* Record k's mass (the cold record holds it only when the masses differ). */
+static inline double ev_mass(const struct event_in *ev, size_t k)
+{
+    return ev->mono ? ev->mass : ev->c[k].m;
+}
+
+/* Kinetic energy and the field's potential -m g.x of a ball at (x, y)
+ * with velocity (vx, vy) added to *ke and *pf: one formula for start-up
+ * and ev_kinetic, so that both round alike. */
+static inline void ev_energy_add(const struct event_in *ev, double m, double x, double y,
+                                 double vx, double vy, double *ke, double *pf)
+{
+    *ke += 0.5 * m * (vx * vx + vy * vy);
+    if (ev->field)
+        *pf -= m * (ev->gx * x + ev->gy * y);
 }
 
 /* What the files of the engine give each other (the times' and the
@@ -258,6 +279,8 @@ static inline long long kcoll(const struct event_in *ev, size_t k)
 /* event_init.c: n elements of @p size for the engine's arrays (64-byte
  * aligned, through mem.h), or NULL. */
 void *ev_array(size_t n, size_t size);
+/* event_init.c: as ev_array, all zero bytes (see mem_alloc_zero). */
+void *ev_array_zero(size_t n, size_t size);
 /* event_init.c: tc and umin from the fastest ball seen at init or in a kick. */
 void ev_set_scales(struct event_in *ev, double vmax);
 

@@ -22,6 +22,14 @@ void *ev_array(size_t n, size_t size)
     return mem_alloc(n * size);
 }
 
+/* As ev_array, all zero bytes (untouched where the allocator gives them so). */
+void *ev_array_zero(size_t n, size_t size)
+{
+    if (size && n > SIZE_MAX / size)
+        return NULL;
+    return mem_alloc_zero(n * size);
+}
+
 const char *event_unsupported(const struct sim_params *p)
 {
     if (p->shape == SIM_OPEN)
@@ -251,53 +259,33 @@ int event_init(struct event *pub, const struct sim *s,
              rlo > 0 && rhi <= EVENT_NL_RATIO * rlo && ev->skin > 1e-9 * (s->p.w + s->p.h) &&
              s->p.gx == 0 && s->p.gy == 0 && s->p.friction == SIM_FRICTION_NONE && !s->p.open;
     ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
-    /* the records (each within a cache line) and the arrays by ball number */
+    /* the records (each within a cache line) and the arrays by ball number;
+     * the cold records and the counts given zeroed, written only where
+     * not zero (see struct event_cold) */
     int fail = !(ev->b = ev_array(cnt, sizeof *ev->b));
     fail |= !(ev->q = ev_array(cnt, sizeof *ev->q));
-    fail |= !(ev->c = ev_array(cnt, sizeof *ev->c));
+    fail |= !(ev->c = ev_array_zero(cnt, sizeof *ev->c));
     if (ev->nl)
         fail |= !(ev->nbr = ev_array(cnt, sizeof *ev->nbr));
     fail |= !(pub->vx = ev_array(cnt, sizeof *pub->vx));
     fail |= !(pub->vy = ev_array(cnt, sizeof *pub->vy));
-    fail |= !(pub->ncoll = ev_array(cnt, sizeof *pub->ncoll)); /* set by publish */
+    fail |= !(pub->ncoll = ev_array_zero(cnt, sizeof *pub->ncoll)); /* 0 at start-up */
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = ev_array(ev->capl + 1, sizeof *ev->lhead));
     fail |= !(ev->at = ev_array(cnt, sizeof *ev->at));
     fail |= !(ev->near = ev_array(cnt, sizeof *ev->near));
-    int32_t *order = malloc(cnt * sizeof *order);
-    if (fail || !order || (ev->grid && ev_grid_size(ev, s, order))) {
-        free(order);
+    if (fail || (ev->grid && ev_grid_size(ev, s, ev->at))) {
         event_free(pub);
         return EVENT_ENOMEM;
     }
-    double rmin = INFINITY, vmax = 0;
+    if (!ev->grid)
+        for (size_t k = 0; k < n; k++)
+            ev->at[k] = (int32_t)k;
     ev->mono = 1;
     ev->mass = n ? s->m[0] : 1;
-    for (size_t k = 0; k < n; k++)
-        ev->at[ev->grid ? (size_t)order[k] : k] = (int32_t)k;
-    free(order);
-    /* balls in number order, records written whole where they go: the
-     * six arrays are read in order, only the writes land at random (balls
-     * placed at random are numbered in no spatial order) */
-    for (size_t i = 0; i < n; i++) {
-        size_t k = (size_t)ev->at[i];
-        ev->q[k].id = (int32_t)i;
+    for (size_t i = 0; i < n; i++)
         ev->mono &= memcmp(&s->m[i], &ev->mass, sizeof ev->mass) == 0; /* the same bits */
-        ev->b[k] = (struct event_ball){.x = s->x[i], .y = s->y[i], .vx = s->vx[i],
-                                       .vy = s->vy[i], .tb = s->t, .r = s->r[i],
-                                       .tlim = INFINITY, .cnt = EV_CNT0, .next = -1};
-        ev->c[k] = (struct event_cold){.m = s->m[i], .tlast = -INFINITY, .other = EV_CNT0};
-        double v = sqrt(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
-        if (v > vmax)
-            vmax = v;
-        if (s->r[i] < rmin)
-            rmin = s->r[i];
-    }
-    if (ev->grid)
-        ev_grid_link(ev);
-    if (ev->nl)
-        ev_nl_init(ev);
-    ev->rmin = rmin;
+    int cold = !ev->mono || s->p.restitution < 1;
     ev->gx = s->p.gx;
     ev->gy = s->p.gy;
     ev->field = ev->gx != 0 || ev->gy != 0;
@@ -305,13 +293,44 @@ int event_init(struct event *pub, const struct sim *s,
                    ? s->p.friction : SIM_FRICTION_NONE;
     ev->fc = s->p.friction_c;
     ev->general = ev->field || ev->fric;
+    /* balls in number order, records written whole where they go: the
+     * arrays are read in order, only the writes land at random (balls
+     * placed at random are numbered in no spatial order). On the way, what
+     * a pass over the records in number order would give: the energy at
+     * start-up (as ev_kinetic sums it) and what callers read (as
+     * ev_publish writes it; the counts are 0). */
+    double rmin = INFINITY, vmax = 0, ke0 = 0, pf0 = 0;
+    int bad = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = (size_t)ev->at[i];
+        ev->q[k].id = (int32_t)i;
+        struct event_ball *a = &ev->b[k];
+        *a = (struct event_ball){.x = s->x[i], .y = s->y[i], .vx = s->vx[i], .vy = s->vy[i],
+                                 .tb = s->t, .r = s->r[i], .tlim = INFINITY, .cnt = EV_CNT0,
+                                 .next = -1};
+        if (cold)
+            ev->c[k] = (struct event_cold){.m = s->m[i], .tlast = -INFINITY};
+        double v = sqrt(s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
+        if (v > vmax)
+            vmax = v;
+        if (s->r[i] < rmin)
+            rmin = s->r[i];
+        double x, y;
+        ball_now(ev, a, &x, &y, &pub->vx[i], &pub->vy[i]);
+        ev_energy_add(ev, s->m[i], x, y, pub->vx[i], pub->vy[i], &ke0, &pf0);
+        bad |= (x - x) + (y - y) + (pub->vx[i] - pub->vx[i]) + (pub->vy[i] - pub->vy[i]) != 0;
+    }
+    if (ev->grid)
+        ev_grid_link(ev);
+    if (ev->nl)
+        ev_nl_init(ev);
+    ev->rmin = rmin;
     ev->hrest = 1e-3 * (rmin > 0 && rmin < INFINITY ? rmin : 1e-6 * (s->p.w < s->p.h ? s->p.w : s->p.h));
     ev->tc_auto = !(cfg->tc >= 0);
     ev->tc = ev->tc_auto ? 0 : cfg->tc;
     ev_set_scales(ev, vmax);
-    double pf0;
-    ev->ke0 = ev_kinetic(ev, &pf0, NULL);
-    ev->e0 = ev->ke0 + pf0;
+    ev->ke0 = ke0;
+    ev->e0 = ke0 + pf0;
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision, and the overlap check on the way. */
     for (size_t k = 0; k < n; k++)
@@ -330,7 +349,9 @@ int event_init(struct event *pub, const struct sim *s,
         if (ev_less(ev, (int32_t)k, &ev->q[k].pair, (int32_t)k, &ev->q[k].slot))
             ev->q[k].slot = ev->q[k].pair;
     ev_q_rebuild(ev);
-    ev_publish(pub);
+    if (bad) /* a ball not finite: ev_publish names the first record */
+        ev_publish(pub);
+    pub->t = ev->t;
     return EVENT_OK;
 }
 

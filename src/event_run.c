@@ -77,7 +77,7 @@ EV_COLD static void halt(struct event_in *ev, int cause, size_t k, size_t j)
 /* Why the collision of records i and j left them not finite. */
 EV_COLD static void halt_collision(struct event_in *ev, size_t i, size_t j)
 {
-    double mi = ev->c[i].m, mj = ev->c[j].m;
+    double mi = ev_mass(ev, i), mj = ev_mass(ev, j);
     if (!finite_place(&ev->b[i]) || !finite_place(&ev->b[j]))
         halt(ev, EVENT_SFLIGHT, finite_place(&ev->b[i]) ? j : i,
              finite_place(&ev->b[i]) ? j : i);
@@ -98,8 +98,8 @@ static void collide(struct event_in *ev, size_t i, size_t j)
         double nx = dx / d, ny = dy / d;
         double u = (q->vx - p->vx) * nx + (q->vy - p->vy) * ny;
         if (u < 0) {
-            double mi = ev->mono ? ev->mass : ev->c[i].m;
-            double mj = ev->mono ? ev->mass : ev->c[j].m;
+            double mi = ev_mass(ev, i);
+            double mj = ev_mass(ev, j);
             double J = -(1 + restitution(ev, i, j, u)) * u * (mi * mj / (mi + mj));
             /* in a field, inelastic: apart at least at urest (see set_scales) */
             if (ev->field && ev->p.restitution < 1 && J < (ev->urest - u) * (mi * mj / (mi + mj)))
@@ -170,7 +170,7 @@ static void bounce(struct event_in *ev, size_t k, int code)
     double e = ev->p.restitution;
     if (e < 1 && ev->t - ev->c[k].tlast < ev->tc)
         e = 1;
-    double m = ev->c[k].m, vx0 = a->vx, vy0 = a->vy;
+    double m = ev_mass(ev, k), vx0 = a->vx, vy0 = a->vy;
     if (ev->field && code != EV_WALL_CIRCLE) {
         int y = code == EV_WALL_Y || code == EV_WALL_YL;
         int low = code == EV_WALL_XL || code == EV_WALL_YL;
@@ -216,7 +216,8 @@ static void bounce(struct event_in *ev, size_t k, int code)
     }
     ev->wall_px += m * (a->vx - vx0);
     ev->wall_py += m * (a->vy - vy0);
-    ev->c[k].tlast = ev->t;
+    if (ev->p.restitution < 1) /* tlast is read only then */
+        ev->c[k].tlast = ev->t;
     count_other(ev, k);
     ev->walls++;
     if (!finite_ball(a)) {
@@ -403,8 +404,8 @@ void event_kick(struct event *pub, size_t i, double vx, double vy)
     drift(ev, a);
     /* The reference energy of de moves by the kick's work. */
     double v0 = a->vx * a->vx + a->vy * a->vy;
-    ev->ke0 += 0.5 * ev->c[k].m * (vx * vx + vy * vy - v0);
-    ev->e0 += 0.5 * ev->c[k].m * (vx * vx + vy * vy - v0);
+    ev->ke0 += 0.5 * ev_mass(ev, k) * (vx * vx + vy * vy - v0);
+    ev->e0 += 0.5 * ev_mass(ev, k) * (vx * vx + vy * vy - v0);
     a->vx = vx;
     a->vy = vy;
     ev_set_scales(ev, sqrt(vx * vx + vy * vy));
@@ -441,9 +442,7 @@ double ev_kinetic(const struct event_in *ev, double *pf, long *out)
         size_t k = (size_t)ev->at[i];
         double x, y, vx, vy, r = ev->b[k].r;
         ball_now(ev, &ev->b[k], &x, &y, &vx, &vy);
-        ke += 0.5 * ev->c[k].m * (vx * vx + vy * vy);
-        if (ev->field)
-            f -= ev->c[k].m * (ev->gx * x + ev->gy * y);
+        ev_energy_add(ev, ev_mass(ev, k), x, y, vx, vy, &ke, &f);
         if (((op & SIM_SIDE_LEFT) && x + r < 0) || ((op & SIM_SIDE_RIGHT) && x - r > ev->p.w) ||
             ((op & SIM_SIDE_BOTTOM) && y + r < 0) || ((op & SIM_SIDE_TOP) && y - r > ev->p.h))
             o++;
@@ -495,8 +494,8 @@ void event_diag(const struct event *pub, struct event_diag *d)
             d->max_ball = kc;
         double x, y, vx, vy;
         ball_now(ev, &ev->b[k], &x, &y, &vx, &vy);
-        d->px += ev->c[k].m * vx;
-        d->py += ev->c[k].m * vy;
+        d->px += ev_mass(ev, k) * vx;
+        d->py += ev_mass(ev, k) * vy;
     }
     double n = (double)ev->n;
     d->per_ball = ev->n ? 2.0 * (double)ev->collisions / n : 0;

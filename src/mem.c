@@ -28,17 +28,18 @@ static void plain_release(void *p, size_t size)
     free(p);
 }
 
-static struct mem_hooks hooks = {plain_alloc, plain_release};
+static struct mem_hooks hooks = {plain_alloc, plain_release, 0};
 
 void mem_set_hooks(const struct mem_hooks *h)
 {
     if (h && h->alloc && h->release)
         hooks = *h;
     else
-        hooks = (struct mem_hooks){plain_alloc, plain_release};
+        hooks = (struct mem_hooks){plain_alloc, plain_release, 0};
 }
 
-void *mem_alloc(size_t size)
+/* A block of @p size bytes; *zeroed: whether the allocator gave it zeroed. */
+static void *take(size_t size, int *zeroed)
 {
     if (size == 0 || size > SIZE_MAX - 2 * MEM_HEAD)
         return NULL;
@@ -46,10 +47,26 @@ void *mem_alloc(size_t size)
     unsigned char *base = hooks.alloc(whole);
     if (!base)
         return NULL;
+    *zeroed = hooks.zeroed_from && whole >= hooks.zeroed_from;
     struct mem_head *h = (struct mem_head *)(void *)base;
     h->size = whole;
     h->release = hooks.release;
     return base + MEM_HEAD;
+}
+
+void *mem_alloc(size_t size)
+{
+    int zeroed;
+    return take(size, &zeroed);
+}
+
+void *mem_alloc_zero(size_t size)
+{
+    int zeroed = 0;
+    void *p = take(size, &zeroed);
+    if (p && !zeroed)
+        memset(p, 0, size);
+    return p;
 }
 
 static struct mem_head *head_of(void *p)

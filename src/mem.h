@@ -11,10 +11,13 @@
 
 /// An allocator of large blocks: alloc returns @p size bytes (a multiple
 /// of 64) aligned to 64, or NULL; release gives back a block of alloc's
-/// with its size.
+/// with its size. Blocks of zeroed_from bytes and more come from alloc
+/// already zeroed (fresh mappings: mem_alloc_zero then writes nothing into
+/// them, so that pages never written are never handed out); 0: none do.
 struct mem_hooks {
     void *(*alloc)(size_t size);
     void (*release)(void *p, size_t size);
+    size_t zeroed_from;
 };
 
 /// The allocator of every later mem_alloc; NULL: malloc's again. Blocks
@@ -25,6 +28,10 @@ void mem_set_hooks(const struct mem_hooks *h);
 /// @p size bytes aligned to 64 for a cache line's record, or NULL (also
 /// for size 0 or a size that overflows). Free with mem_free.
 void *mem_alloc(size_t size);
+
+/// As mem_alloc, the block all zero bytes: written only where the
+/// allocator does not give it zeroed (see struct mem_hooks).
+void *mem_alloc_zero(size_t size);
 
 /// A block of @p size bytes holding what @p p held (up to the smaller
 /// size), as realloc: NULL when memory is short, @p p then left as it is;

@@ -12,8 +12,10 @@
  * GRID is event_config.grid (1: the default, grid above 20 balls and
  * neighbour lists from packing 0.7; 2: grid always, no lists; 3: lists
  * always; 0: all pairs). Prints one line:
- *     n grid events bookkeeping init_seconds run_seconds de collisions init_kernel
- * (bookkeeping: cell crossings and new neighbour lists; init_kernel: the
+ *     n grid events bookkeeping init_seconds run_seconds de collisions init_kernel run_cpu
+ * (bookkeeping: cell crossings and new neighbour lists; run_cpu: the
+ * processor time of the run, less moved by other processes on a busy
+ * machine than its wall clock run_seconds; init_kernel: the
  * system time within init_seconds, the kernel handing out and zeroing the
  * engine's memory, which on a virtual machine whose host has taken the
  * memory back can be most of it).
@@ -40,6 +42,14 @@ static double system_time(void)
     if (getrusage(RUSAGE_SELF, &u))
         return 0;
     return (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+/* processor time of this process so far, in seconds */
+static double cpu_time(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static double now(void)
@@ -142,12 +152,14 @@ int main(int argc, char **argv)
     }
     double t1 = now();
     double k1 = system_time();
+    double c1 = cpu_time();
     long long done = event_step(&ev, events);
     double t2 = now();
+    double c2 = cpu_time();
     struct event_diag d;
     event_diag(&ev, &d);
-    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld %.3f\n", s.n, grid, done,
-           d.crossings + d.rebuilds, t1 - t0, t2 - t1, d.de, d.collisions, k1 - k0);
+    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld %.3f %.6f\n", s.n, grid, done,
+           d.crossings + d.rebuilds, t1 - t0, t2 - t1, d.de, d.collisions, k1 - k0, c2 - c1);
     event_free(&ev);
     sim_free(&s);
     if (have_scene)

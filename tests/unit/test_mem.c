@@ -71,7 +71,7 @@ void test_mem(void)
 
     /* a chosen allocator gets the size with the header, and gets the block
      * back even after another is chosen */
-    struct mem_hooks h = {count_alloc, count_release};
+    struct mem_hooks h = {count_alloc, count_release, 0};
     mem_set_hooks(&h);
     p = mem_alloc(1000);
     CHECK(given == 1 && given_size >= 1000 + 64 && given_size % 64 == 0);

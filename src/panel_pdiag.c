@@ -71,6 +71,15 @@ static void draw_chain(struct plot *p, const struct chain *c, size_t n, int col0
                PANEL_E);
 }
 
+/* Cells the UTF-8 text @p s takes in a plot: one a code point. */
+static int width(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
 int panel_pdiag(struct plot *p, size_t n, const double *bx, const double *by, double t_before,
                 const double *nx, const double *ny, double t_now, const uint32_t *color,
                 double aspect, int ascii)
@@ -110,24 +119,50 @@ int panel_pdiag(struct plot *p, size_t n, const double *bx, const double *by, do
         scale = 1; /* all at rest: the arrows are dots */
     if (line && (double)n + 1 > h)
         line = 0; /* no room for a row each: along one line */
-    char buf[96];
+    /* Each half's caption on the top row with its sum after it, the
+     * caption shortened until both halves fit; the bottom row is the
+     * note's (a key's note, such as P's, covers its right side), so the
+     * sums go there only when the top row has no room for them. */
     const char *sum = ascii ? "sum p" : "\xce\xa3p";
+    char cap[2][64], sums[2][64];
+    int rw = p->w - hw - 1; /* the right half's columns */
+    snprintf(sums[0], sizeof sums[0], "%s (%.4g, %.4g)", sum, a.sx == 0 ? 0 : a.sx,
+             a.sy == 0 ? 0 : a.sy);
+    snprintf(sums[1], sizeof sums[1], "%s (%.4g, %.4g)", sum, b.sx == 0 ? 0 : b.sx,
+             b.sy == 0 ? 0 : b.sy);
+    snprintf(cap[1], sizeof cap[1], "now (t %.4g)", t_now);
+    static const char *const befores[] = {"before the last contact", "before the contact",
+                                          "before"};
+    int top = 0; /* the sums on the top row */
+    for (int k = 0; k < 3; k++) {
+        snprintf(cap[0], sizeof cap[0], "%s (t %.4g)", befores[k], t_before);
+        top = (!before || (int)(strlen(cap[0]) + 2 + width(sums[0])) <= hw) &&
+              (int)(strlen(cap[1]) + 2 + width(sums[1])) <= rw;
+        if (top)
+            break;
+    }
+    if (!top) /* the longest caption that fits alone */
+        for (int k = 0; k < 3; k++) {
+            snprintf(cap[0], sizeof cap[0], "%s (t %.4g)", befores[k], t_before);
+            if ((int)strlen(cap[0]) <= hw)
+                break;
+        }
     if (before) {
         draw_chain(p, &a, n, 0, hw, h, scale, x0, x1, y0, y1, line, color, aspect);
-        snprintf(buf, sizeof buf, "before the last contact (t %.4g)", t_before);
-        if ((int)strlen(buf) > hw)
-            snprintf(buf, sizeof buf, "before (t %.4g)", t_before);
-        plot_text(p, 0, 0, buf, PANEL_DIM);
-        snprintf(buf, sizeof buf, "%s (%.4g, %.4g)", sum, a.sx == 0 ? 0 : a.sx, a.sy == 0 ? 0 : a.sy);
-        plot_text(p, 0, p->h - 1, buf, PANEL_E);
+        int c = plot_text(p, 0, 0, cap[0], PANEL_DIM);
+        if (top)
+            plot_text(p, c + 2, 0, sums[0], PANEL_E);
+        else
+            plot_text(p, 0, p->h - 1, sums[0], PANEL_E);
     } else {
         plot_text(p, 0, 0, hw >= 22 ? "before: no contact yet" : "no contact yet", PANEL_DIM);
     }
-    draw_chain(p, &b, n, hw + 1, p->w - hw - 1, h, scale, x0, x1, y0, y1, line, color, aspect);
-    snprintf(buf, sizeof buf, "now (t %.4g)", t_now);
-    plot_text(p, hw + 1, 0, buf, PANEL_DIM);
-    snprintf(buf, sizeof buf, "%s (%.4g, %.4g)", sum, b.sx == 0 ? 0 : b.sx, b.sy == 0 ? 0 : b.sy);
-    plot_text(p, hw + 1, p->h - 1, buf, PANEL_E);
+    draw_chain(p, &b, n, hw + 1, rw, h, scale, x0, x1, y0, y1, line, color, aspect);
+    int c = plot_text(p, hw + 1, 0, cap[1], PANEL_DIM);
+    if (top)
+        plot_text(p, c + 2, 0, sums[1], PANEL_E);
+    else
+        plot_text(p, hw + 1, p->h - 1, sums[1], PANEL_E);
     for (int j = 1; j < p->h - 1; j++) /* the halves' border */
         if (!plot_at(p, hw, j)->ch)
             plot_text(p, hw, j, ascii ? "|" : "\xe2\x94\x82", PANEL_DIM);

@@ -135,7 +135,7 @@ check "the screenshot is made" grep -q 'The break' "$tmp/shot"
 SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh arrows >"$tmp/shot-arrows"
 check "the arrows' picture shows both heads and both scales" sh -c 'grep -q "▷" "$0" && grep -q "→ v .*▷ p " "$0"' "$tmp/shot-arrows"
 SPRINGBALL=$SPRINGBALL sh tests/readme-shot.sh pdiag >"$tmp/shot-pdiag"
-check "the momentum diagram's picture is titled and has before and now" sh -c 'grep -q "momentum diagram" "$0" && grep -q "before the last contact.*now" "$0"' "$tmp/shot-pdiag"
+check "the momentum diagram's picture is titled and has before and now" sh -c 'grep -q "momentum diagram" "$0" && grep -q "before .*Σp.*now .*Σp" "$0"' "$tmp/shot-pdiag"
 sed -n '/^<!-- shot -->$/,/^<!-- \/shot -->$/p' README.md | sed '1d;$d' >"$tmp/readme-shot"
 check "README.md's screenshot is current (make readme-shot)" cmp -s "$tmp/shot" "$tmp/readme-shot"
 for s in arrows pdiag; do

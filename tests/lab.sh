@@ -157,9 +157,13 @@ check "P P P: speeds against the law" has 'Maxwell-Boltzmann, a [0-9.]+' --keys=
 # issue 26.9: the momentum diagram, before the last contact and now
 check "P*4: the momentum diagram" has '── momentum diagram ──' --keys='P P P P'
 check "P*4: before any contact" has 'before: no contact yet +now \(t 0\)' --keys='P P P P' scenes/headon.scene
-check "P*4: before the head-on contact and after it" has 'before the last contact \(t 13\) +now \(t 15\)' --keys='P P P P space .*300' scenes/headon.scene
-check "P*4: the sums, one scale" has '^Σp \(0, 0\) +Σp \(0, 0\)' --keys='P P P P space .*300' scenes/headon.scene
-check "P*4 in ASCII" has '^sum p \(0, 0\)' --ascii --keys='P P P P space .*300' scenes/headon.scene
+check "P*4: before the head-on contact and after it" has 'before the contact \(t 13\) .*now \(t 15\)' --keys='P P P P space .*300' scenes/headon.scene
+check "P*4: each sum after its caption" has '^before the contact \(t 13\)  Σp \(0, 0\) +now \(t 15\)  Σp \(0, 0\)$' --keys='P P P P space .*300' scenes/headon.scene
+check "P*4: the whole caption at 100 columns" has '^before the last contact \(t 13\)  Σp \(0, 0\) +now' --snapshot=100x32 --keys='P P P P space .*300' scenes/headon.scene
+check "P*4 in ASCII" has '^before the contact \(t 13\)  sum p \(0, 0\)' --ascii --keys='P P P P space .*300' scenes/headon.scene
+# at 64x16 P's note (the row above the status line) covered the right
+# half's sum, then on the panel's bottom row: 'Σp (0, 0 plot: momentum diagram'
+check "P*4 at 64x16: both sums whole beside P's note" sh -c '"$0" --snapshot=64x16 --no-color --keys="P P P P space .*300" "$1" >"$2" && grep -q "^before (t 13)  Σp (0, 0) *now (t 15)  Σp (0, 0)$" "$2" && grep -q "plot: momentum diagram$" "$2"' "$SB" scenes/headon.scene "$tmpd/p64"
 check "P*5: off" hasnt '── (energy|momentum|speeds|momentum diagram) ──' --keys='P P P P P'
 
 # --- s: both engines, time-locked ---

@@ -516,10 +516,12 @@ static void test_pdiag(void)
     double nx[2] = {-10, 10}, ny[2] = {0, 0};
     uint32_t color[2] = {PANEL_KE, PANEL_PE};
     CHECK(panel_pdiag(&p, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
-    CHECK(strstr(row_text(&p, 0), "before the last contact (t 1)") != NULL);
-    CHECK(strstr(row_text(&p, 0), "now (t 3)") != NULL);
-    /* ball 2 is 2 kg: before, 10 - 20 */
-    CHECK(strcmp(row_text(&p, 11), "\u03a3p (-10, 0)                             \u03a3p (0, 0)") == 0);
+    /* each sum after its caption on the top row (ball 2 is 2 kg: before,
+     * 10 - 20), the caption shortened to fit; the bottom row is left to
+     * the note (P's note covered the right half's sum at 64 columns) */
+    CHECK(strcmp(row_text(&p, 0), "before the contact (t 1)  \u03a3p (-10, 0)   "
+                                  "now (t 3)  \u03a3p (0, 0)") == 0);
+    CHECK(strcmp(row_text(&p, 11), "") == 0);
     int left[2] = {0, 0}, right[2] = {0, 0}, sum = 0;
     for (int j = 1; j < 11; j++)
         for (int i = 0; i < 80; i++) {
@@ -544,11 +546,25 @@ static void test_pdiag(void)
                 row2 = j;
         }
     CHECK(row1 >= 1 && row2 > row1);
+    struct plot wide = grid(100, 12); /* room for the whole caption */
+    CHECK(panel_pdiag(&wide, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
+    CHECK(strstr(row_text(&wide, 0), "before the last contact (t 1)  \u03a3p (-10, 0)") != NULL);
+    struct plot narrow = grid(64, 12); /* "before" alone */
+    CHECK(panel_pdiag(&narrow, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
+    CHECK(strstr(row_text(&narrow, 0), "before (t 1)  \u03a3p (-10, 0)") != NULL);
+    CHECK(strstr(row_text(&narrow, 0), "now (t 3)  \u03a3p (0, 0)") != NULL);
+    /* no room on the top row: the sums on the bottom row, as before */
+    double fx[2] = {-12345.6, 0}, fy[2] = {0.000123, 0};
+    CHECK(panel_pdiag(&narrow, 2, pm->bx, pm->by, 123.456, fx, fy, 3, color, 2, 0) == 0);
+    CHECK(strncmp(row_text(&narrow, 0), "before the contact (t 123.5) ", 29) == 0);
+    CHECK(strstr(row_text(&narrow, 0), "\u03a3p") == NULL);
+    CHECK(strncmp(row_text(&narrow, 11), "\u03a3p (-10, 0) ", 13) == 0);
+    CHECK(strstr(row_text(&narrow, 11), "\u03a3p (-1.235e+04, 0.000123)") != NULL);
     /* 2-D: (3, 4) and (0, -4) tip to tail, their sum (3, 0) beside */
     double qx[2] = {3, 0}, qy[2] = {4, -4};
     CHECK(panel_pdiag(&p, 2, NULL, NULL, 0, qx, qy, 3, color, 2, 1) == 0);
     CHECK(strstr(row_text(&p, 0), "before: no contact yet") != NULL);
-    CHECK(strstr(row_text(&p, 11), "sum p (3, 0)") != NULL);
+    CHECK(strstr(row_text(&p, 0), "now (t 3)  sum p (3, 0)") != NULL);
     /* a step back forgets */
     s.t = 0.5;
     panel_pmem_update(pm, &s);

@@ -44,7 +44,7 @@ PURE  += lesson lesson_measure lesson_panel
 # The front end's new files under the first free number (w and R).
 PURE  += files shown
 # The front end and the entry point.
-FRONT  = main cli headless headless_rec headless_export app actions edit front term replay
+FRONT  = main cli headless headless_rec headless_export app actions edit front term replay worker
 # A lesson run by the front end (issue 31).
 FRONT += tutor
 # The zoom's keys (issue 26).

@@ -296,13 +296,24 @@ void app_run_to_target(struct ui *u, int live)
         return;
     }
     struct budget b = {live ? app_now() + 0.7 / u->o.fps : 0, u->snap_calls};
-    const double stop = u->pause_armed ? pause_time(u) : INFINITY;
-    if (u->target > stop)
-        u->target = stop;
+    app_run_begin(u);
     int rc = !live && b.calls <= 0 ? 0 /* the wait's budget is spent */
              : session_advance(&u->ss, u->target, live ? more_time : more_work, &b);
     if (!live)
         u->snap_calls = b.calls;
+    app_run_end(u, rc);
+}
+
+void app_run_begin(struct ui *u)
+{
+    u->run_stop = u->pause_armed ? pause_time(u) : INFINITY;
+    if (u->target > u->run_stop)
+        u->target = u->run_stop;
+}
+
+void app_run_end(struct ui *u, int rc)
+{
+    const double stop = u->run_stop;
     if (rc >= 0 && u->ss.s.t >= stop) {
         u->pause_armed = 0;
         u->f.running = 0;

@@ -73,6 +73,7 @@ struct ui {
     struct recording rec;  ///< R: the states shown, to files (recording.h)
     char said[160];        ///< a session note in words (app_said)
     int pause_armed;       ///< -T: the pause at o.pause_at is still to come
+    double run_stop;       ///< the advance's -T stop (app_run_begin), or INFINITY
     /* replay (issue 30): a recorded run played back, nothing simulated */
     struct traj *tr;       ///< the run, or NULL
     struct sim fsim;       ///< the frame read, then shown
@@ -149,6 +150,13 @@ int app_replay_show(struct ui *u, size_t k);
 /// Advances the run toward u->target; @p live bounds it by most of a
 /// frame of wall time, else by u->snap_calls.
 void app_run_to_target(struct ui *u, int live);
+
+/// app_run_to_target in halves, for an advance run elsewhere (worker.h):
+/// begin bounds u->target (-T); then session_advance toward u->target;
+/// end takes its result @p rc (behind, the -T pause, a stop, the note).
+/// Not for a replay.
+void app_run_begin(struct ui *u);
+void app_run_end(struct ui *u, int rc);
 
 /// Sets up @p u for @p sc (named @p name) with the glyphs and colours
 /// given. @return 0, -1 when memory is short, -2 after a bad key script

@@ -16,6 +16,7 @@
 #include "script.h"
 #include "term.h"
 #include "view.h"
+#include "worker.h"
 #include "zoom.h"
 
 #include <errno.h>
@@ -383,9 +384,43 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
 
 /* === The terminal === */
 
+/* 1 when the run advances on the worker (worker.h): running, live, not
+ * --no-thread, not a replay (which simulates nothing). */
+static int threaded(const struct ui *u)
+{
+    return u->f.running && !u->f.help && u->live && !u->o.no_thread && !u->tr;
+}
+
+/* The live frame: the state the last advance reached is taken (shown.h)
+ * and, running on the worker, the next advance starts, to stop by @p next
+ * (the next frame's time), while the frame is drawn from the copy; the
+ * caller joins it (join) before it reads or changes the session again.
+ * Else the loop has advanced the run already, as --snapshot does. */
+static void frame(struct ui *u, struct worker *w, double next)
+{
+    if (shown_take(&u->sh, &u->ss))
+        app_note_level(u, SCREEN_ERROR, "out of memory for the copy shown");
+    if (threaded(u)) {
+        app_run_begin(u);
+        if (worker_go(w, &u->ss, u->target, next))
+            app_run_to_target(u, 1); /* no thread to be had: here, then */
+    }
+    shown_observe(&u->sh);
+    screen_draw(&u->scr, &u->sh, &u->f, help, nhelp);
+}
+
+/* The worker's advance, when one runs, taken back: from here on the
+ * session is the front end's again. */
+static void join(struct ui *u, struct worker *w)
+{
+    if (w->busy)
+        app_run_end(u, worker_join(w));
+}
+
 static int loop(struct ui *u)
 {
     int rc = 0, empty_reads = 0;
+    struct worker w = {0};
     double t_end = u->o.duration > 0 ? app_now() + u->o.duration : 0;
     double next = app_now();
     u->wall = next;
@@ -414,7 +449,8 @@ static int loop(struct ui *u)
             if (u->wait_sim && u->target > u->wait_end)
                 u->target = u->wait_end;
             edit_hold(u);
-            app_run_to_target(u, 1);
+            if (!threaded(u))
+                app_run_to_target(u, 1);
         }
         /* the script: a wait ends when the run has reached its time (or,
          * paused, after T / speed seconds); then the items that follow */
@@ -424,7 +460,13 @@ static int loop(struct ui *u)
             u->wait_sim = 0;
         play(u, t);
         app_frame(u);
-        screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+        /* the frame's time: the next one is due 1 / fps after this one */
+        if (u->f.running && !u->f.help) {
+            next += 1 / u->o.fps;
+            if (next < t)
+                next = t;
+        }
+        frame(u, &w, next);
         term_mouse(u->f.mouse);
         term_flush(&u->scr, u->ncolors, u->redraw);
         u->redraw = 0;
@@ -444,7 +486,6 @@ static int loop(struct ui *u)
         }
         int ms;
         if (u->f.running && !u->f.help) {
-            next += 1 / u->o.fps;
             if (next < tf)
                 next = tf;
             ms = ms_until(next - tf);
@@ -456,6 +497,8 @@ static int loop(struct ui *u)
                 ms = 1;
             next = tf;
         }
+        if (w.busy && (ms < 0 || ms > ms_until(w.until - tf)))
+            ms = ms_until(w.until - tf); /* the worker's end: the next frame */
         if (u->next_item < u->nitems) {
             int md = ms_until(u->due - tf);
             if (ms < 0 || md < ms)
@@ -466,8 +509,9 @@ static int loop(struct ui *u)
             if (ms < 0 || left < ms)
                 ms = left;
         }
-        int w = term_wait(ms);
-        if (w < 0) { /* the terminal is gone */
+        int wr = term_wait(ms);
+        join(u, &w); /* keys, edits and the script change the session: not while it steps */
+        if (wr < 0) { /* the terminal is gone */
             rc = 1;
             break;
         }
@@ -483,12 +527,13 @@ static int loop(struct ui *u)
                 handle_key(u, in.key);
         }
         /* Readable yet nothing to read, again and again: end of file. */
-        empty_reads = got || w == 0 ? 0 : empty_reads + 1;
+        empty_reads = got || wr == 0 ? 0 : empty_reads + 1;
         if (empty_reads > 100) {
             rc = 1;
             break;
         }
     }
+    join(u, &w);
     return rc;
 }
 

@@ -87,6 +87,8 @@ static void usage(void)
 "      --paused           start paused, to set the scene up (an empty table does)\n"
 "      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
 "      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
+"      --no-thread        step the run and draw in one thread (by default the\n"
+"                         run steps on a second one while a frame is drawn)\n"
 "      --save-to=FILE     w saves the scene as FILE (or FILE-2, -3 ... when it\n"
 "                         exists; default springball-N.scene here)\n"
 "      --keys=KEYS        play the key script KEYS, e.g. '. . <t 40> space up*3\n"
@@ -174,7 +176,7 @@ static const char *save_to(const char *arg)
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
-       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_PAUSED, OPT_CELL_ASPECT,
+       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -197,6 +199,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"ascii", no_argument, NULL, OPT_ASCII},
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"paused", no_argument, NULL, OPT_PAUSED},
+        {"no-thread", no_argument, NULL, OPT_NO_THREAD},
         {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
@@ -277,6 +280,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_ASCII: o->ui.ascii = 1; break;
         case OPT_NO_COLOR: o->ui.no_color = 1; break;
         case OPT_PAUSED: o->ui.paused = 1; break;
+        case OPT_NO_THREAD: o->ui.no_thread = 1; break;
         case OPT_CELL_ASPECT:
             o->ui.cell_aspect = cli_double("--cell-aspect", optarg, 0, 1);
             if (o->ui.cell_aspect > 10)

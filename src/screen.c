@@ -113,6 +113,9 @@ void screen_free(struct screen *scr)
     free(scr->cell);
     free(scr->ball_fg);
     free(scr->ball_label);
+    free(scr->slot.fg);
+    free(scr->slot.id);
+    free(scr->slot.tag);
     memset(scr, 0, sizeof *scr);
 }
 

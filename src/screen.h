@@ -237,6 +237,12 @@ struct screen {
     int help_pages;             ///< pages the help took at the last draw
     double zoom_cx, zoom_cy;    ///< the world point in the middle of the table as
                                 ///< last drawn (the zoomed view's centre)
+    struct {                    ///< the colour of the ball in each slot as last
+        uint32_t *fg;           ///< drawn, for the slots' balls (id) and their
+        uint32_t *id, *tag;     ///< tags (by ball) it was made for, with
+        size_t n;               ///< palette key filled (0: not made)
+        int filled;
+    } slot;
 };
 
 /// Starts a screen for scene @p sc (kept by pointer) with the given cell

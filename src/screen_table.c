@@ -12,9 +12,51 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* === Table === */
+
+/* The colour of the ball in each slot of the state shown, kept from frame
+ * to frame and made again only when the slots hold other balls (the run
+ * sorts them now and then), a tag changed or the palette did: two
+ * sequential comparisons a frame instead of two lookups by ball, in
+ * scattered order, for each ball. NULL when short of memory. */
+static const uint32_t *slot_colours(struct screen *scr, const struct shown *sh)
+{
+    const struct sim *s = &sh->s;
+    size_t n = s->n;
+    if (!n || !scr->filled || !sh->tag)
+        return NULL;
+    if (scr->slot.n != n || !scr->slot.fg) {
+        free(scr->slot.fg);
+        free(scr->slot.id);
+        free(scr->slot.tag);
+        scr->slot.fg = malloc(n * sizeof *scr->slot.fg);
+        scr->slot.id = malloc(n * sizeof *scr->slot.id);
+        scr->slot.tag = malloc(n * sizeof *scr->slot.tag);
+        scr->slot.n = n;
+        scr->slot.filled = 0;
+        if (!scr->slot.fg || !scr->slot.id || !scr->slot.tag) {
+            free(scr->slot.fg);
+            free(scr->slot.id);
+            free(scr->slot.tag);
+            scr->slot.fg = scr->slot.id = scr->slot.tag = NULL;
+            scr->slot.n = 0;
+            return NULL;
+        }
+    }
+    /* id: the scene ball of each slot, which sim_ball reads */
+    if (scr->slot.filled == scr->filled && !memcmp(scr->slot.id, s->id, n * sizeof *s->id) &&
+        !memcmp(scr->slot.tag, sh->tag, n * sizeof *sh->tag))
+        return scr->slot.fg;
+    memcpy(scr->slot.id, s->id, n * sizeof *s->id);
+    memcpy(scr->slot.tag, sh->tag, n * sizeof *sh->tag);
+    for (size_t i = 0; i < n; i++)
+        scr->slot.fg[i] = screen_tag_fg(scr, shown_tag(sh, sim_ball(s, i)));
+    scr->slot.filled = scr->filled;
+    return scr->slot.fg;
+}
 
 /* Draws the balls of @p s into view @p v and the view into rectangle
  * @p t: the trails, the aim mark when @p aim, the panels over it, the box
@@ -38,7 +80,10 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
                     view_trail(v, cx, cy);
             }
         }
-        for (size_t i = 0; i < s->n; i++) {
+        const uint32_t *fg = s == &sh->s && !f->open ? slot_colours(scr, sh) : NULL;
+        for (size_t i = 0; fg && i < s->n; i++)
+            view_ball(v, s->x[i], s->y[i], s->r[i], fg[i]);
+        for (size_t i = 0; !fg && i < s->n; i++) {
             uint32_t tag = shown_tag(sh, sim_ball(s, i));
             const char *label = tag < scr->sc->n ? scr->ball_label[tag] : "";
             if (f->open && label[0])

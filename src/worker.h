@@ -1,0 +1,36 @@
+/*
+ * worker.h - the terminal's second thread: one advance of the session
+ * (session_advance toward a time, bounded by a wall clock) run beside the
+ * drawing, then joined. The front end's alone (POSIX threads): the core
+ * knows nothing of it and stays single-threaded. While a job runs the
+ * session is the worker's: the caller reads and changes nothing of it
+ * (it draws from a struct shown, shown.h) until worker_join.
+ */
+#ifndef WORKER_H
+#define WORKER_H
+
+#include <pthread.h>
+
+struct session;
+
+struct worker {
+    pthread_t th;
+    int busy;              ///< a job runs (started, not joined)
+    struct session *ss;
+    double target, until;  ///< the advance's time; the wall clock it stops at
+    int rc;                ///< session_advance's result
+};
+
+/// Starts the advance of @p ss toward simulated time @p target on a thread
+/// of its own, asked every few steps whether app_now() is still at or
+/// before @p until; signals are left to the caller's thread.
+/// @return 0, or -1 when no thread can be made (nothing started: the
+/// caller advances itself).
+int worker_go(struct worker *w, struct session *ss, double target, double until);
+
+/// Waits for the job to end. @return its session_advance result (1 the
+/// target reached, 0 stopped by the clock, -1 refused or not finite: see
+/// session.h), or 2 when no job ran.
+int worker_join(struct worker *w);
+
+#endif

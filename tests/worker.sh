@@ -1,0 +1,88 @@
+#!/bin/sh
+# worker.sh - the terminal's run on a second thread (issue 29): what a live
+# run reaches with the worker is what one thread and -H reach, to the bit;
+# keys, edits and stepping back while it steps behave as without it; q and
+# a signal while it steps end the program cleanly. The real binary in a
+# detached tmux session (own server socket); the state compared is what w
+# saves.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+scratch
+
+printf 'table 150 150\nrandom 2000 1 1 1 7\n' >"$tmpd/gas.scene"
+printf 'table 1000 1000\nrandom 20000 1 1 1 7\n' >"$tmpd/big.scene"
+"$SB" -H -T 3 "$tmpd/gas.scene" >"$tmpd/h3.scene"
+
+tmux_open worker
+# The wrapper run in each pane: springball's pid to NAME.pid, its exit
+# status to NAME.rc.
+cat >"$tmpd/run" <<'EOS'
+dir=$1 name=$2
+shift 2
+trap '' INT
+sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
+echo $? > "$dir/$name.rc"
+EOS
+# start NAME ARGS...: springball ARGS (a shell line) in session NAME
+# (100 x 30), in its own directory $tmpd/NAME (where w saves)
+start() {
+    name=$1
+    shift
+    mkdir -p "$tmpd/$name"
+    (cd "$tmpd/$name" && pane "$name" 100 30 "sh $tmpd/run $tmpd $name $SB $*")
+}
+# saved NAME: what w saved in NAME's directory, without the cue line
+saved() { grep -v '^cue ' "$tmpd/$1/springball-1.scene"; }
+# same NAME FILE: NAME's saved scene is FILE, byte for byte
+same() { saved "$1" | cmp -s - "$2"; }
+
+# -T pauses the run at the step -H -T ends on; the worker's state is -H's,
+# at the default pace and far behind it (the advance cut by the clock
+# every frame), and the same as one thread's.
+for v in "wd:" "wf:--speed=400" "wn:--no-thread" "wnf:--no-thread --speed=400"; do
+    n=${v%%:*} o=${v#*:}
+    start "$n" "$o -T 3 $tmpd/gas.scene"
+    check "-T 3 $o: paused there" wait_for "$n" "paused at t = 3 \(-T\)" 20
+    keys "$n" w
+    check "-T 3 $o: saved" wait_for "$n" "saved springball-1.scene"
+    check "-T 3 $o: the state is -H -T 3's, to the bit" same "$n" "$tmpd/h3.scene"
+    keys "$n" q
+    check "-T 3 $o: q exits 0" [ "$(wait_rc "$n")" = 0 ]
+done
+
+# Keys while it steps: stepping back and forth, k, reverse, a ball
+# removed, between waits of simulated time (which end exactly where
+# --snapshot's do): the same state as --snapshot and as one thread.
+script="<t 2> , , . k space <t 1> V x <t 0.5> . space <t 1.5> space w"
+(mkdir -p "$tmpd/snap" && cd "$tmpd/snap" && "$SB" --snapshot --keys="$script" "$tmpd/gas.scene" >/dev/null)
+grep -v '^cue ' "$tmpd/snap/springball-1.scene" >"$tmpd/snap.scene"
+check "keys: --snapshot saved its state" [ -s "$tmpd/snap.scene" ]
+for v in "kw:" "kn:--no-thread"; do
+    n=${v%%:*} o=${v#*:}
+    start "$n" "$o --keys='$script' $tmpd/gas.scene"
+    check "keys $o: saved" wait_for "$n" "saved springball-1.scene" 20
+    check "keys $o: the state is --snapshot's, to the bit" same "$n" "$tmpd/snap.scene"
+    keys "$n" q
+done
+
+# Always behind (20000 balls at 40000 t/s): the worker steps all the time;
+# the keys still answer within a frame or so, q and SIGINT end it cleanly.
+start bq "--speed=40000 $tmpd/big.scene"
+check "behind: says so" wait_for bq "behind: cannot keep" 20
+keys bq ' '
+check "behind: space pauses" wait_for bq "paused · speed"
+st=$(status bq | sed -n 's/.* step \([0-9]*\) .*/\1/p')
+sleep 0.3
+check "behind: paused, it stays at step $st" on_status bq " step $st "
+keys bq ','
+check "behind: , steps back one" on_status bq " step $((st - 1)) "
+keys bq ' '
+check "behind: running again" wait_for bq "running · speed"
+keys bq q
+check "behind: q exits 0" [ "$(wait_rc bq)" = 0 ]
+start bi "--speed=40000 $tmpd/big.scene"
+check "SIGINT: running" wait_for bi "behind: cannot keep" 20
+kill -INT "$(cat "$tmpd/bi.pid")"
+check "SIGINT: exits 130" [ "$(wait_rc bi)" = 130 ]
+
+summary

@@ -36,10 +36,14 @@ enum { SIM_ARRAYS = 8 }; /* x y vx vy m r fx fy */
  * a mass and radius that every ball shares, and the cell order's scratch.
  */
 struct sim_scratch {
-    double *ring;     /* 2 * nring doubles: slot p's fx, fy in entry p % nring */
+    double *ring;     /* 2 * nring doubles: slot p's fx in entry p % nring, its
+                         fy nring further; all +0 between steps */
     size_t nring;     /* a power of 2 >= the list's window */
     int same_m, same_r; /* every ball has the mass m[0] (radius r[0]): known
                            when the grid is made; masses and radii then stay */
+    int m_pow2;       /* same_m, and m[0] a power of 2: F / m is F * inv_m to
+                         the bit (both round the same exact quotient) */
+    double inv_m;     /* 1 / m[0], exact when m_pow2 */
     double m_fill[GRID_BLOCK], r_fill[GRID_BLOCK]; /* those, repeated */
     double *tmp;      /* n doubles: one array being reordered */
     uint32_t *src;    /* n slots: the cell order */
@@ -536,6 +540,11 @@ static struct grid *grid_for(struct sim *s, int *rc)
             sc->same_m &= s->m[i] == s->m[0];
             sc->same_r &= s->r[i] == s->r[0];
         }
+        int e, ei;
+        sc->inv_m = 1 / s->m[0];
+        sc->m_pow2 = sc->same_m && s->m[0] > 0 && s->m[0] <= DBL_MAX &&
+                     frexp(s->m[0], &e) == 0.5 && frexp(sc->inv_m, &ei) == 0.5 &&
+                     sc->inv_m * s->m[0] == 1;
         for (size_t i = 0; i < GRID_BLOCK; i++) {
             sc->m_fill[i] = s->m[0];
             sc->r_fill[i] = s->r[0];
@@ -799,22 +808,29 @@ static void integrate(struct sim *s)
 }
 
 /*
- * The integration of GRID_BLOCK balls, as in integrate(); returns their
- * largest v^2, and ORs their finiteness bits (nf_ball) into *nf. The first
- * loop has no branch and a fixed count, so that the compiler vectorises it
- * even at -O2 (the same operations on two balls at once: the same bits;
- * the OR is an integer one). The max stays scalar: without
- * -ffinite-math-only a compiler may not vectorise it.
+ * The integration of GRID_BLOCK balls, as in integrate(), their forces
+ * from @p fx, @p fy, which it then sets to +0 (the ring's entries are
+ * zero when the next slots take them); returns their largest v^2, and
+ * ORs their finiteness bits (nf_bits) into *nf. The first loop has no
+ * branch and a fixed count, so that the compiler vectorises it even at -O2
+ * (the same operations on two balls at once: the same bits; the OR is an
+ * integer one). The max stays scalar: without -ffinite-math-only a
+ * compiler may not vectorise it. With @p pow2 (always a constant) the
+ * masses are all 1 / @p inv, a power of 2, and F * inv is F / m to the bit.
  */
-static double move_block(double *restrict x, double *restrict y,
-                         double *restrict vx, double *restrict vy,
-                         const double *restrict f, const double *restrict m,
-                         double dt, uint64_t *nf)
+static inline double move_block(double *restrict x, double *restrict y,
+                                double *restrict vx, double *restrict vy,
+                                double *restrict fx, double *restrict fy,
+                                const double *restrict m, int pow2, double inv,
+                                double dt, uint64_t *nf)
 {
     double v2[GRID_BLOCK];
     uint64_t bad = 0;
     for (size_t i = 0; i < GRID_BLOCK; i++) {
-        double ax = f[2 * i] / m[i], ay = f[2 * i + 1] / m[i];
+        double ax = pow2 ? fx[i] * inv : fx[i] / m[i];
+        double ay = pow2 ? fy[i] * inv : fy[i] / m[i];
+        fx[i] = 0;
+        fy[i] = 0;
         double u = vx[i] + dt * ax, v = vy[i] + dt * ay;
         double p = x[i] + dt * u, q = y[i] + dt * v;
         vx[i] = u;
@@ -907,9 +923,10 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
     while (ring < pl.window)
         ring *= 2;
     if (ring > sc->nring) {
-        double *nr = realloc(sc->ring, 2 * ring * sizeof *nr);
+        double *nr = calloc(2 * ring, sizeof *nr); /* +0: see below */
         if (!nr)
             return SIM_ENOMEM;
+        free(sc->ring);
         sc->ring = nr;
         sc->nring = ring;
     }
@@ -923,14 +940,16 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
     const size_t rmask = sc->same_r ? GRID_BLOCK - 1 : SIZE_MAX;
     const double *restrict m = s->m;
     /* The forces of the open window live in a ring that stays in cache:
-     * slot p in entry p & mask, its fx and fy side by side (one cache line
-     * holds both). */
-    double *restrict f2 = sc->ring;
-#define FX(p) f2[2 * ((p) & mask)]
-#define FY(p) f2[2 * ((p) & mask) + 1]
+     * slot p in entry p & mask, fx in one half, fy in the other (so that
+     * the integration reads each as a vector). An entry is +0 when its
+     * slot enters the window: the ring starts zero, and each block's
+     * move sets its entries back to +0. */
+    double *restrict rfx = sc->ring, *restrict rfy = sc->ring + sc->nring;
+#define FX(p) rfx[(p) & mask]
+#define FY(p) rfy[(p) & mask]
     const uint32_t *restrict start = pl.start, *restrict nbr = pl.nbr;
     const uint32_t *restrict pi = pl.pi;
-    size_t ready = 0, wi = 0; /* forces of slots < ready are set */
+    size_t wi = 0; /* the next wall ball to enter the window */
     const size_t nblock = (n + GRID_BLOCK - 1) / GRID_BLOCK;
     double v2max = 0;
     uint64_t nf = 0; /* the finiteness bits of every ball moved */
@@ -948,16 +967,11 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
             }
         }
 #endif
-        for (size_t p = ready; p < need; p++) {
-            FX(p) = 0;
-            FY(p) = 0;
-        }
         for (; wi < pl.nwall && pl.wall[wi] < need; wi++) {
             size_t p = pl.wall[wi];
             FX(p) = wall_force(x[p], r[p & rmask], w, k, NULL);
             FY(p) = wall_force(y[p], r[p & rmask], h, k, NULL);
         }
-        ready = need;
         /* The block's pairs in one flat loop, whose count is known here.
          * A loop per row (0, 1 or 2 pairs, at random) mispredicts its end
          * for nearly every ball, and each miss waits for the loads of the
@@ -992,12 +1006,17 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
         /* The block's entries are contiguous: ring is a multiple of it. */
         const size_t o = i0 & mask;
         double m2 = 0;
-        if (i1 - i0 == GRID_BLOCK) {
-            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, f2 + 2 * o,
-                            sc->same_m ? sc->m_fill : m + i0, dt, &nf);
+        if (i1 - i0 == GRID_BLOCK && sc->m_pow2) {
+            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
+                            sc->m_fill, 1, sc->inv_m, dt, &nf);
+        } else if (i1 - i0 == GRID_BLOCK) {
+            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
+                            sc->same_m ? sc->m_fill : m + i0, 0, 1, dt, &nf);
         } else {
             for (size_t i = i0; i < i1; i++) {
                 double ax = FX(i) / m[i], ay = FY(i) / m[i];
+                FX(i) = 0;
+                FY(i) = 0;
                 vx[i] += dt * ax;
                 vy[i] += dt * ay;
                 x[i] += dt * vx[i];

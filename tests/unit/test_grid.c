@@ -410,15 +410,18 @@ static void test_step_bitwise(void)
 {
     /* sim_step over the grid against the O(n^2) step, to the bit, while
      * the slots stay put (fewer than SIM_SORT_MIN balls): equal discs
-     * (the sweep then reads no per-ball radii and masses) and mixed ones. */
-    for (int equal = 0; equal < 2; equal++) {
+     * (the sweep then reads no per-ball radii and masses) and mixed ones;
+     * equal masses of 3, and powers of 2 (the sweep then multiplies by
+     * the inverse), whose inverse is subnormal for 2^1023. */
+    static const double masses[] = {3, 0.25, 0x1p1000, 0x1p1023, 1};
+    for (int equal = 0; equal < 6; equal++) {
         struct sim a, b;
         random_sim(&a, 700, equal ? 0 : 2, 0.45, 20, 9);
         random_sim(&b, 700, equal ? 0 : 2, 0.45, 20, 9);
         if (equal)
             for (size_t i = 0; i < a.n; i++) {
                 a.r[i] = b.r[i] = 2;
-                a.m[i] = b.m[i] = 3;
+                a.m[i] = b.m[i] = masses[equal - 1];
             }
         for (int i = 0; i < 300; i++) {
             sim_step(&a);

@@ -810,21 +810,21 @@ static void integrate(struct sim *s)
 /*
  * The integration of GRID_BLOCK balls, as in integrate(), their forces
  * from @p fx, @p fy, which it then sets to +0 (the ring's entries are
- * zero when the next slots take them); returns their largest v^2, and
- * ORs their finiteness bits (nf_bits) into *nf. The first loop has no
- * branch and a fixed count, so that the compiler vectorises it even at -O2
- * (the same operations on two balls at once: the same bits; the OR is an
- * integer one). The max stays scalar: without -ffinite-math-only a
- * compiler may not vectorise it. With @p pow2 (always a constant) the
- * masses are all 1 / @p inv, a power of 2, and F * inv is F / m to the bit.
+ * zero when the next slots take them); ORs their finiteness bits
+ * (nf_bits) into *nf, and keeps in vm[i] the largest v^2 of the balls
+ * i of the blocks so far (a NaN left out, as in a running max). The loop
+ * has no branch and a fixed count, so that the compiler vectorises it even
+ * at -O2 (the same operations on two balls at once: the same bits; the OR
+ * is an integer one, the max one per lane, not a reduction, which a
+ * compiler may not reorder). With @p pow2 (always a constant) the masses
+ * are all 1 / @p inv, a power of 2, and F * inv is F / m to the bit.
  */
-static inline double move_block(double *restrict x, double *restrict y,
-                                double *restrict vx, double *restrict vy,
-                                double *restrict fx, double *restrict fy,
-                                const double *restrict m, int pow2, double inv,
-                                double dt, uint64_t *nf)
+static inline void move_block(double *restrict x, double *restrict y,
+                              double *restrict vx, double *restrict vy,
+                              double *restrict fx, double *restrict fy,
+                              const double *restrict m, int pow2, double inv,
+                              double dt, uint64_t *nf, double *restrict vm)
 {
-    double v2[GRID_BLOCK];
     uint64_t bad = 0;
     for (size_t i = 0; i < GRID_BLOCK; i++) {
         double ax = pow2 ? fx[i] * inv : fx[i] / m[i];
@@ -837,14 +837,11 @@ static inline double move_block(double *restrict x, double *restrict y,
         vy[i] = v;
         x[i] = p;
         y[i] = q;
-        v2[i] = u * u + v * v;
-        bad |= nf_bits((p + q) + v2[i]);
+        double v2 = u * u + v * v;
+        vm[i] = v2 > vm[i] ? v2 : vm[i];
+        bad |= nf_bits((p + q) + v2);
     }
     *nf |= bad;
-    double most = 0;
-    for (size_t i = 0; i < GRID_BLOCK; i++)
-        most = v2[i] > most ? v2[i] : most;
-    return most;
 }
 
 /*
@@ -952,6 +949,10 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
     size_t wi = 0; /* the next wall ball to enter the window */
     const size_t nblock = (n + GRID_BLOCK - 1) / GRID_BLOCK;
     double v2max = 0;
+    /* The largest v^2 per lane of the full blocks: the largest of all is
+     * theirs and v2max's, in any order (the values are +0 or more, NaN
+     * left out), so the same bits. */
+    double vm[GRID_BLOCK] = {0};
     uint64_t nf = 0; /* the finiteness bits of every ball moved */
     for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
         const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
@@ -1005,13 +1006,12 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
         }
         /* The block's entries are contiguous: ring is a multiple of it. */
         const size_t o = i0 & mask;
-        double m2 = 0;
         if (i1 - i0 == GRID_BLOCK && sc->m_pow2) {
-            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
-                            sc->m_fill, 1, sc->inv_m, dt, &nf);
+            move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
+                       sc->m_fill, 1, sc->inv_m, dt, &nf, vm);
         } else if (i1 - i0 == GRID_BLOCK) {
-            m2 = move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
-                            sc->same_m ? sc->m_fill : m + i0, 0, 1, dt, &nf);
+            move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
+                       sc->same_m ? sc->m_fill : m + i0, 0, 1, dt, &nf, vm);
         } else {
             for (size_t i = i0; i < i1; i++) {
                 double ax = FX(i) / m[i], ay = FY(i) / m[i];
@@ -1022,12 +1022,13 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
                 x[i] += dt * vx[i];
                 y[i] += dt * vy[i];
                 double v2 = vx[i] * vx[i] + vy[i] * vy[i];
-                m2 = v2 > m2 ? v2 : m2;
+                v2max = v2 > v2max ? v2 : v2max;
                 nf |= nf_bits((x[i] + y[i]) + v2);
             }
         }
-        v2max = m2 > v2max ? m2 : v2max;
     }
+    for (size_t i = 0; i < GRID_BLOCK; i++)
+        v2max = vm[i] > v2max ? vm[i] : v2max;
 #undef FX
 #undef FY
     s->finite = nf_finite(nf);

@@ -136,6 +136,8 @@ static void ellipsize(char *buf, size_t size, const char *s, int max, int ascii)
         used += cw;
         p += nb;
     }
+    while (len > 0 && buf[len - 1] == ' ') /* "in…", not "in …" */
+        len--;
     if (room >= 0)
         snprintf(buf + len, size - len, "%s", ell);
     else
@@ -168,14 +170,17 @@ void screen_draw_title(struct screen *scr, const struct shown *sh, const struct 
     char full[420], brief[420], cut[400];
     snprintf(full, sizeof full, " springball%s%s", dot, name);
     snprintf(brief, sizeof brief, " %s", name);
-    /* The state and the speed first, then the name, then the rest. */
+    /* The state and the speed first, then the name, then the rest; at
+     * least TITLE_GAP blanks between the name and the engine (one read as
+     * "Unequal masses in 2-D spring" at 72 columns), one after the last. */
+    enum { TITLE_GAP = 3 };
     const char *left = NULL;
     int rw = 0;
     const char *tries[2] = {full, brief};
     for (int i = 0; i < 2 && !left; i++) {
         for (int j = 0; j < r.n; j++)
             r.p[j].state = 0;
-        rw = fit(&r, cols - screen_width(tries[i]) - 2, 3);
+        rw = fit(&r, cols - screen_width(tries[i]) - TITLE_GAP - 1, 3);
         int ok = 1;
         for (int j = 0; j < r.n; j++)
             if (r.p[j].prio <= 2 && r.p[j].state == 2)
@@ -187,7 +192,7 @@ void screen_draw_title(struct screen *scr, const struct shown *sh, const struct 
         for (int j = 0; j < r.n; j++)
             r.p[j].state = 0;
         rw = fit(&r, cols / 2, 3);
-        ellipsize(cut, sizeof cut, name, cols - rw - 4, ascii);
+        ellipsize(cut, sizeof cut, name, cols - rw - TITLE_GAP - 2, ascii);
         snprintf(full, sizeof full, " %s", cut);
         left = full;
     }

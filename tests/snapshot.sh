@@ -126,6 +126,18 @@ s=$(snap --speed=1e308 --keys='+ + <t 1e300>' --engine=event)
 check "--speed=1e308 then +: finite t" sh -c 'echo "$0" | tail -n 1 | grep -qE " t [0-9]+\.[0-9]+  events"' "$s"
 check "--speed=1e308 then +: not faster" sh -c 'echo "$0" | grep -q "speed stays within 1024 times"' "$s"
 
+# --- the title row: the name and the engine apart (at 72 columns one blank
+# was left: 'Unequal masses in 2-D spring · running') ---
+# gap COLS ARGS...: the blanks between the name's last character and "spring"
+gap() { w=$1; shift; snap --snapshot="$w" "$@" | head -n 1 | sed -n 's/.*[^ ]\( *\)spring · .*/\1/p' | awk '{ print length($0) }'; }
+for w in 72x20 80x24 64x16 60x16 40x12; do
+    for sc in scenes/unequal.scene scenes/headon.scene scenes/planets.txt; do
+        g=$(gap $w $sc)
+        check "title at $w, $sc: 3 blanks or more before the engine (${g:-none})" [ "${g:-0}" -ge 3 ]
+    done
+done
+check "title at 72 columns: the name whole, the state and speed" sh -c '"$0" --snapshot=72x20 --no-color "$1" | head -n 1 | grep -q "^ springball · Unequal masses in 2-D  *spring · running · speed 20 t/s$"' "$SB" scenes/unequal.scene
+
 # --- issue 11, item 12: a CJK title fits the title line ---
 printf 'title 弹簧球的一个非常长的标题在这里显示出来看看吧\nball 100 100 1 0 1 10\n' > "$tmpd/cjk.scene"
 for w in 80 40 24; do

@@ -35,6 +35,7 @@ struct ui {
     struct ui_options o;
     struct session ss;
     struct shown sh;       ///< what is drawn of ss (shown.h): the screen reads only this
+    double obs_next;       ///< live, running: the wall time the sums are observed again
     struct screen scr;
     struct front f;
     struct lab_front lab;  ///< the classroom lab: panels, vectors, split view

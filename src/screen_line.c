@@ -236,9 +236,9 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
         p = add(&l, 1, 0, SCREEN_BOLD, "frame %zu/%zu", f->frame, f->frames);
         snprintf(p->brief, sizeof p->brief, "%zu/%zu", f->frame, f->frames);
     }
-    add(&l, 1, 0, 0, "t %.2f", d->t);
+    add(&l, 1, 0, 0, "t %.2f", s->t); /* the state's: d may be older (shown.h) */
     if (f->replay) {
-        add(&l, 1, 0, 0, "step %lld", d->steps);
+        add(&l, 1, 0, 0, "step %lld", s->steps);
         if (f->v_diff)
             add(&l, 3, SCREEN_WARN, 0, "v from positions");
     } else if (sh->engine == SESSION_EVENT) {
@@ -249,7 +249,7 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
         else
             add(&l, 7, 0, 0, "mft -");
     } else {
-        add(&l, 4, 0, 0, "step %lld", d->steps);
+        add(&l, 4, 0, 0, "step %lld", s->steps);
         add(&l, 5, 0, 0, "dt %.4g", s->p.dt);
         if (s->p.contact != SIM_CONTACT_NONE)
             add(&l, 5, 0, 0, "k %.4g", s->p.k);

@@ -182,7 +182,7 @@ void screen_draw_table(struct screen *scr, const struct shown *sh, const struct 
         int ascii = f->glyphs == VIEW_ASCII;
         const struct session_diag *d = &sh->d;
         const char *dot = ascii ? " - " : " \xc2\xb7 ";
-        snprintf(a, sizeof a, "springs%sKE+PE %.6g%sstep %lld", dot, d->e, dot, d->steps);
+        snprintf(a, sizeof a, "springs%sKE+PE %.6g%sstep %lld", dot, d->e, dot, sh->s.steps);
         draw_table_of(scr, &scr->v, scr->lay.table, &sh->s, sh, f, 1, a, 0);
         draw_table_of(scr, &scr->v2, scr->lay.table2, hard, sh, f, 0, b, 1);
         return;

@@ -28,7 +28,6 @@ int shown_take(struct shown *sh, struct session *ss)
         sh->have = 1;
         sh->observed = 0;
         sh->diag_taken = 0;
-        sh->obs = &sh->s;
         sh->version = ss->version;
         sh->engine = ss->engine;
         sh->pos = ss->pos;
@@ -46,7 +45,9 @@ int shown_take(struct shown *sh, struct session *ss)
         for (size_t b = 0; b < n; b++)
             sh->tag[b] = UINT32_MAX;
     sh->depth = session_depth(ss);
-    sh->d.e_ref = session_eref(ss);
+    sh->e_ref = session_eref(ss);
+    if (sh->observed)
+        sh->d.e_ref = sh->e_ref;
     sh->ncol = session_columns(ss);
     if (sh->ncol > SESSION_COLS)
         sh->ncol = SESSION_COLS;
@@ -63,11 +64,9 @@ void shown_observe(struct shown *sh)
     if (sh->engine == SESSION_SPRING && !sh->nonfinite && sh->s.n > 0 &&
         sim_observe(&sh->s, &sh->o) != -1)
         sh->obs = &sh->o;
-    if (!sh->diag_taken) {
-        double e_ref = sh->d.e_ref;
+    if (!sh->diag_taken)
         session_diag_of(sh->obs, &sh->d);
-        sh->d.e_ref = e_ref;
-    }
+    sh->d.e_ref = sh->e_ref;
     sh->observed = 1;
 }
 

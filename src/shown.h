@@ -28,9 +28,10 @@
 
 struct shown {
     struct sim s;              ///< the session's state (ss->s) as taken
-    const struct sim *obs;     ///< the observed state: &s or &o (after shown_observe)
+    const struct sim *obs;     ///< the observed state: &s or &o (see shown_observe)
     struct sim o;              ///< the observation's own copy (springs)
-    struct session_diag d;     ///< the diagnostics (after shown_observe)
+    struct session_diag d;     ///< the diagnostics (see shown_observe)
+    double e_ref;              ///< the session's energy reference, as taken
     int engine;                ///< enum session_engine
     int nonfinite;             ///< the state is not finite
     unsigned long version;     ///< the session's version of the state taken
@@ -56,6 +57,9 @@ int shown_take(struct shown *sh, struct session *ss);
 /// Makes the observed state and the diagnostics of the state taken, when
 /// not made yet: what session_observed and session_diag give on the
 /// session it was taken from, to the bit. The session is not read.
+/// Until it is called after a take, obs and d are still those of the
+/// state observed before (d.t and d.steps say which): a caller may draw
+/// them so, for what reads the sums alone and no ball by its slot.
 void shown_observe(struct shown *sh);
 
 /// Frees everything. Safe on a zeroed struct.

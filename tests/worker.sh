@@ -85,4 +85,23 @@ check "SIGINT: running" wait_for bi "behind: cannot keep" 20
 kill -INT "$(cat "$tmpd/bi.pid")"
 check "SIGINT: exits 130" [ "$(wait_rc bi)" = 130 ]
 
+# 10^5 balls: while running the status line's sums may be a few frames
+# old (the observers' share is bounded), never once paused: E after a
+# pause is the state's, the same after ',' and '.' come back to it.
+printf 'table 1023.3 1023.3\nrandom 100000 1 1 1 7\n' >"$tmpd/e5.scene"
+start e5 "$tmpd/e5.scene"
+check "1e5: running" wait_for e5 " step [0-9]{2,} " 20
+keys e5 ' '
+check "1e5: paused" wait_for e5 "paused · speed"
+sleep 0.3
+e1=$(status e5 | sed -n 's/.* E \([-0-9.e+]*\) .*/\1/p')
+st=$(status e5 | sed -n 's/.* step \([0-9]*\) .*/\1/p')
+keys e5 ','
+check "1e5: ',' back" wait_for e5 " step $((st - 1)) "
+keys e5 '.'
+check "1e5: '.' forth" wait_for e5 " step $st "
+e2=$(status e5 | sed -n 's/.* E \([-0-9.e+]*\) .*/\1/p')
+check "1e5: paused, E is the state's ($e1, after , and . $e2)" [ -n "$e1" ] && [ "$e1" = "$e2" ]
+keys e5 q
+
 summary

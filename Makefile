@@ -141,7 +141,7 @@ check:
 FUZZ_CC    ?= clang
 FUZZTIME   ?= 60
 FUZZ_SAN    = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES  = scene universe particles detect view sim command numfmt session script traj
+FUZZ_NAMES  = scene universe particles detect view sim command numfmt session script traj lesson
 FUZZ_BIN    = $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 FUZZ_SRC    = $(CORE:%=src/%.c) $(PURE:%=src/%.c)
 # A lower ball limit, so that a legitimate huge random or rack line cannot

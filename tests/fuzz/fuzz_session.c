@@ -94,7 +94,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             session_set_params(&ss, &q);
             break;
         }
-        default: session_diag(&ss); break;
+        default: /* the plots' sampling on or off, or the diagnostics */
+            if (op >> 7)
+                session_sampling(&ss, (op >> 6) & 1);
+            else
+                session_diag(&ss);
+            break;
         }
         if (!(ss.s.t == ss.s.t) || ss.s.n > 1000)
             __builtin_trap();
@@ -103,8 +108,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (session_slot(&ss, k) >= ss.s.n)
                 __builtin_trap();
         }
-        for (size_t k = 0; k < session_samples(&ss); k++)
-            (void)session_sample(&ss, k);
+        /* the plots' envelope: bounded, each column a sample or more,
+         * its least never above its greatest */
+        if (session_columns(&ss) > SESSION_COLS)
+            __builtin_trap();
+        for (size_t k = 0; k < session_columns(&ss); k++) {
+            const struct session_col *col = session_column(&ss, k);
+            if (col->count < 1)
+                __builtin_trap();
+            for (int ch = 0; ch < SESSION_NCH; ch++)
+                if (col->lo[ch] > col->hi[ch])
+                    __builtin_trap();
+        }
     }
     session_gesture(&ss, 0);
     session_group(&ss, 0);

@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session script traj)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session script traj lesson)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session script traj"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session script traj lesson"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -32,6 +32,7 @@ seed scene scenes/*.scene tests/scenes/*.scene
 seed universe scenes/*.txt tests/universes/*.txt tests/universes/bad/*
 seed particles tests/particles/*.txt
 seed traj tests/replay/*
+seed lesson scenes/lessons/*.lesson tests/lessons/*.lesson
 seed detect scenes/* tests/scenes/* tests/particles/*.txt tests/universes/*.txt \
     tests/universes/bad/*
 

@@ -896,6 +896,34 @@ static inline size_t near_pairs(const double *restrict x, const double *restrict
 }
 
 /*
+ * The sweep's second pass over a chunk: the forces of the @p nn listed
+ * pairs near[] that may touch, each added to both balls' sums in the
+ * ring (slot p's in rfx[p & mask], rfy[p & mask]) in the list's order.
+ * With @p mixed 0 every radius is r[0] and r_i + r_j is @p same for every
+ * pair (the same bits). Always inlined with a constant @p mixed.
+ */
+static inline void contact_sums(const double *restrict x, const double *restrict y,
+                                const double *restrict r, int mixed, double same,
+                                double k, const uint32_t *restrict pi,
+                                const uint32_t *restrict nbr, const uint32_t *restrict near,
+                                size_t nn, double *restrict rfx, double *restrict rfy,
+                                size_t mask)
+{
+    for (size_t q = 0; q < nn; q++) {
+        const uint32_t e = near[q], i = pi[e], j = nbr[e];
+        double dx = x[j] - x[i], dy = y[j] - y[i];
+        double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+        double ov = (mixed ? r[i] + r[j] : same) - d;
+        double f = hooke_term(ov, k, d);
+        const size_t a = i & mask, b = j & mask;
+        rfx[b] += f * dx;
+        rfy[b] += f * dy;
+        rfx[a] -= f * dx;
+        rfy[a] -= f * dy;
+    }
+}
+
+/*
  * The Hooke rectangle's step over the neighbour list in one sweep, a block of
  * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
  * rows of a block are done no later row touches its balls: their forces
@@ -935,6 +963,7 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
      * so the same bits), and their arrays need not stream from memory. */
     const double *restrict r = sc->same_r ? sc->r_fill : s->r;
     const size_t rmask = sc->same_r ? GRID_BLOCK - 1 : SIZE_MAX;
+    const double same = r[0] + r[0]; /* r_i + r_j when the radii are equal */
     const double *restrict m = s->m;
     /* The forces of the open window live in a ring that stays in cache:
      * slot p in entry p & mask, fx in one half, fy in the other (so that
@@ -992,17 +1021,10 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
             uint32_t near[SIM_CHUNK];
             const size_t nn = sc->same_r ? near_pairs(x, y, r, 0, pi, nbr, c0, c1, near)
                                          : near_pairs(x, y, r, SIZE_MAX, pi, nbr, c0, c1, near);
-            for (size_t q = 0; q < nn; q++) {
-                const uint32_t e = near[q], i = pi[e], j = nbr[e];
-                double dx = x[j] - x[i], dy = y[j] - y[i];
-                double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
-                double ov = r[i & rmask] + r[j & rmask] - d;
-                double f = hooke_term(ov, k, d);
-                FX(j) += f * dx;
-                FY(j) += f * dy;
-                FX(i) -= f * dx;
-                FY(i) -= f * dy;
-            }
+            if (sc->same_r)
+                contact_sums(x, y, r, 0, same, k, pi, nbr, near, nn, rfx, rfy, mask);
+            else
+                contact_sums(x, y, r, 1, same, k, pi, nbr, near, nn, rfx, rfy, mask);
         }
         /* The block's entries are contiguous: ring is a multiple of it. */
         const size_t o = i0 & mask;

@@ -22,10 +22,11 @@
 #endif
 
 #ifndef BIGMEM_OFF /* under ASan the engines keep malloc: nothing here is used */
-/* A mapping of size + HUGE_PAGE, trimmed to start on a huge page; small
- * blocks from malloc. The header mem.c writes first holds what release
- * gets back: the start and size of the trimmed mapping. */
-static void *big_alloc(size_t size)
+/* A mapping of size + HUGE_PAGE, trimmed to start on a huge page, marked
+ * for huge pages unless MEM_FLAT; small blocks from malloc. The header
+ * mem.c writes first holds what release gets back: the start and size of
+ * the trimmed mapping. */
+static void *big_alloc(size_t size, unsigned how)
 {
     if (size < BIG_MIN)
         return aligned_alloc(64, size); /* a multiple of 64 (see mem.h) */
@@ -42,7 +43,10 @@ static void *big_alloc(size_t size)
         munmap(m, (size_t)(start - m));
     munmap(start + len, (size_t)(m + HUGE_PAGE - start)); /* the tail: never empty */
 #ifdef MADV_HUGEPAGE
-    madvise(start, len, MADV_HUGEPAGE);
+    if (!(how & MEM_FLAT))
+        madvise(start, len, MADV_HUGEPAGE);
+#else
+    (void)how;
 #endif
     return start;
 }

@@ -7,11 +7,16 @@
 #define SPRINGBALL_BIGMEM_H
 
 /// Makes mem_alloc map blocks of 4 MiB and more on their own, aligned to 2
-/// MiB and marked for transparent huge pages (Linux's MADV_HUGEPAGE), and
-/// smaller ones from malloc. On a system whose huge pages are only for
-/// memory that asks (the "madvise" setting), a first touch then costs one
-/// fault per 2 MiB instead of one per 4 KiB. Nothing under AddressSanitizer,
-/// which would not see inside mapped blocks.
+/// MiB and marked for transparent huge pages (Linux's MADV_HUGEPAGE) but
+/// for MEM_FLAT blocks, and smaller ones from malloc. On a system whose
+/// huge pages are only for memory that asks (the "madvise" setting), a
+/// first touch then costs one fault per 2 MiB instead of one per 4 KiB,
+/// and memory read at random misses the address cache (TLB) far less. But
+/// on a virtual machine whose host takes back the guest's free huge blocks
+/// a fresh huge page costs the host's faults over all of it, where a small
+/// page often comes from the guest's own leftovers: so memory read in
+/// order keeps small pages (see tests/bench/README.md). Nothing under
+/// AddressSanitizer, which would not see inside mapped blocks.
 /// @return 1 when installed, 0 when not (AddressSanitizer).
 int bigmem_install(void);
 

@@ -132,12 +132,12 @@ int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *at)
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t padded = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
-    ev->cell = ev_array_zero(padded, sizeof *ev->cell); /* every cell empty */
+    ev->cell = ev_array_as(padded, sizeof *ev->cell, MEM_ZERO); /* every cell empty */
     ev->more = ev_array(padded, sizeof *ev->more);
-    ev->big = ev_array(n ? n : 1, sizeof *ev->big);
+    ev->big = ev_array_as(n ? n : 1, sizeof *ev->big, MEM_FLAT); /* read in order */
     /* the balls' cells, then the balls by row */
     size_t nn = n ? n : 1, nx = (size_t)ev->nx, ny = (size_t)ev->ny;
-    int32_t *key = ev_array(2 * nn, sizeof *key);
+    int32_t *key = ev_array_as(2 * nn, sizeof *key, MEM_FLAT); /* for a moment */
     size_t *rows = malloc((ny + 1 + nx + 1) * sizeof *rows), *cols = rows + ny + 1;
     if (!ev->cell || !ev->more || !ev->big || !key || !rows) {
         mem_free(key);

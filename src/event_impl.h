@@ -80,6 +80,19 @@ struct event_ball {
 #define EV_PREFETCH_MIN 100000
 #endif
 
+/* A record wanted soon (for reading, or for writing) fetched meanwhile:
+ * passes over the balls in number order meet their records in cell order,
+ * at random, each a cache miss at 10^6 balls unless asked for ahead. */
+#if defined(__GNUC__)
+#define EV_FETCH(p) __builtin_prefetch((p), 0)
+#define EV_FETCH_W(p) __builtin_prefetch((p), 1)
+#else
+#define EV_FETCH(p) ((void)(p))
+#define EV_FETCH_W(p) ((void)(p))
+#endif
+/* How many balls ahead such a pass asks. */
+#define EV_AHEAD 16
+
 /* The inner loop's functions, inlined where the compiler allows asking. */
 #if defined(__GNUC__)
 #define EV_INLINE inline __attribute__((always_inline))
@@ -279,8 +292,8 @@ static inline void ev_energy_add(const struct event_in *ev, double m, double x, 
 /* event_init.c: n elements of @p size for the engine's arrays (64-byte
  * aligned, through mem.h), or NULL. */
 void *ev_array(size_t n, size_t size);
-/* event_init.c: as ev_array, all zero bytes (see mem_alloc_zero). */
-void *ev_array_zero(size_t n, size_t size);
+/* event_init.c: as ev_array, for a use @p how (mem.h's MEM_ZERO, MEM_FLAT). */
+void *ev_array_as(size_t n, size_t size, unsigned how);
 /* event_init.c: tc and umin from the fastest ball seen at init or in a kick. */
 void ev_set_scales(struct event_in *ev, double vmax);
 

@@ -22,12 +22,12 @@ void *ev_array(size_t n, size_t size)
     return mem_alloc(n * size);
 }
 
-/* As ev_array, all zero bytes (untouched where the allocator gives them so). */
-void *ev_array_zero(size_t n, size_t size)
+/* As ev_array, for a use @p how (MEM_ZERO, MEM_FLAT: see mem.h). */
+void *ev_array_as(size_t n, size_t size, unsigned how)
 {
     if (size && n > SIZE_MAX / size)
         return NULL;
-    return mem_alloc_zero(n * size);
+    return mem_alloc_as(n * size, how);
 }
 
 const char *event_unsupported(const struct sim_params *p)
@@ -261,19 +261,21 @@ int event_init(struct event *pub, const struct sim *s,
     ev->cen_h = 0.5 * ev->skin * (1 - 1e-6);
     /* the records (each within a cache line) and the arrays by ball number;
      * the cold records and the counts given zeroed, written only where
-     * not zero (see struct event_cold) */
+     * not zero (see struct event_cold); what is read in order, or rarely
+     * (the arrays by ball number, the cold records, the heap's few
+     * hundred), on small pages (MEM_FLAT, see bigmem.h) */
     int fail = !(ev->b = ev_array(cnt, sizeof *ev->b));
     fail |= !(ev->q = ev_array(cnt, sizeof *ev->q));
-    fail |= !(ev->c = ev_array_zero(cnt, sizeof *ev->c));
+    fail |= !(ev->c = ev_array_as(cnt, sizeof *ev->c, MEM_ZERO | MEM_FLAT));
     if (ev->nl)
         fail |= !(ev->nbr = ev_array(cnt, sizeof *ev->nbr));
-    fail |= !(pub->vx = ev_array(cnt, sizeof *pub->vx));
-    fail |= !(pub->vy = ev_array(cnt, sizeof *pub->vy));
-    fail |= !(pub->ncoll = ev_array_zero(cnt, sizeof *pub->ncoll)); /* 0 at start-up */
+    fail |= !(pub->vx = ev_array_as(cnt, sizeof *pub->vx, MEM_FLAT));
+    fail |= !(pub->vy = ev_array_as(cnt, sizeof *pub->vy, MEM_FLAT));
+    fail |= !(pub->ncoll = ev_array_as(cnt, sizeof *pub->ncoll, MEM_ZERO | MEM_FLAT)); /* 0 now */
     ev->capl = cnt + 16;
     fail |= !(ev->lhead = ev_array(ev->capl + 1, sizeof *ev->lhead));
-    fail |= !(ev->at = ev_array(cnt, sizeof *ev->at));
-    fail |= !(ev->near = ev_array(cnt, sizeof *ev->near));
+    fail |= !(ev->at = ev_array_as(cnt, sizeof *ev->at, MEM_FLAT));
+    fail |= !(ev->near = ev_array_as(cnt, sizeof *ev->near, MEM_FLAT));
     if (fail || (ev->grid && ev_grid_size(ev, s, ev->at))) {
         event_free(pub);
         return EVENT_ENOMEM;
@@ -303,6 +305,10 @@ int event_init(struct event *pub, const struct sim *s,
     int bad = 0;
     for (size_t i = 0; i < n; i++) {
         size_t k = (size_t)ev->at[i];
+        if (i + EV_AHEAD < n) {
+            EV_FETCH_W(&ev->b[ev->at[i + EV_AHEAD]]);
+            EV_FETCH_W(&ev->q[ev->at[i + EV_AHEAD]]);
+        }
         ev->q[k].id = (int32_t)i;
         struct event_ball *a = &ev->b[k];
         *a = (struct event_ball){.x = s->x[i], .y = s->y[i], .vx = s->vx[i], .vy = s->vy[i],

@@ -426,8 +426,11 @@ void event_to_sim(const struct event *pub, struct sim *s)
     const struct event_in *ev = pub->in;
     if (!ev)
         return;
-    for (size_t i = 0; i < ev->n; i++)
+    for (size_t i = 0; i < ev->n; i++) {
+        if (i + EV_AHEAD < ev->n)
+            EV_FETCH(&ev->b[ev->at[i + EV_AHEAD]]);
         ball_now(ev, &ev->b[ev->at[i]], &s->x[i], &s->y[i], &s->vx[i], &s->vy[i]);
+    }
     s->t = ev->t;
 }
 

@@ -17,8 +17,9 @@ struct mem_head {
     void (*release)(void *p, size_t size); /* gets the header's address back */
 };
 
-static void *plain_alloc(size_t size)
+static void *plain_alloc(size_t size, unsigned how)
 {
+    (void)how;
     return aligned_alloc(64, size); /* a multiple of 64 (mem_alloc's) */
 }
 
@@ -39,12 +40,12 @@ void mem_set_hooks(const struct mem_hooks *h)
 }
 
 /* A block of @p size bytes; *zeroed: whether the allocator gave it zeroed. */
-static void *take(size_t size, int *zeroed)
+static void *take(size_t size, unsigned how, int *zeroed)
 {
     if (size == 0 || size > SIZE_MAX - 2 * MEM_HEAD)
         return NULL;
     size_t whole = MEM_HEAD + ((size + 63) & ~(size_t)63);
-    unsigned char *base = hooks.alloc(whole);
+    unsigned char *base = hooks.alloc(whole, how & MEM_FLAT);
     if (!base)
         return NULL;
     *zeroed = hooks.zeroed_from && whole >= hooks.zeroed_from;
@@ -57,14 +58,14 @@ static void *take(size_t size, int *zeroed)
 void *mem_alloc(size_t size)
 {
     int zeroed;
-    return take(size, &zeroed);
+    return take(size, 0, &zeroed);
 }
 
-void *mem_alloc_zero(size_t size)
+void *mem_alloc_as(size_t size, unsigned how)
 {
     int zeroed = 0;
-    void *p = take(size, &zeroed);
-    if (p && !zeroed)
+    void *p = take(size, how, &zeroed);
+    if (p && (how & MEM_ZERO) && !zeroed)
         memset(p, 0, size);
     return p;
 }

@@ -60,3 +60,41 @@ printf '%s\n' "$rows" | while IFS='|' read -r name args; do
             printf "%12.0f %10.0f-%-11.0f %9.3f %9.3f\n", m, r[1], r[n], mi, mk
         }' | sed "s/^/$(printf '%-24s' "$name")/"
 done
+
+# Start-up beyond loading, as a user meets it: the whole process of
+# `springball -H --engine=event -n 0` on a scene of STARTUP_N balls
+# (default 10^6, packing 0.3) against `springball -H -n 0` (the same
+# loading and printing, the spring engine built instead), RUNS alternating
+# pairs. The difference of the medians, wall clock and system time (the
+# kernel handing out memory); each run follows the other's within a second,
+# so part of the memory the kernel hands out was just given back by the
+# run before and is cheap: see README on the host taking memory back.
+SPRINGBALL=${SPRINGBALL:-./springball}
+N=${STARTUP_N:-1000000}
+if [ -x "$SPRINGBALL" ] && [ -x /usr/bin/time ]; then
+    d=$(mktemp -d)
+    side=$(awk -v n="$N" 'BEGIN {printf "%.1f", sqrt(n * 3.141592653589793 / 0.3)}')
+    printf 'table %s %s\nrandom %s 1 1 1 7\n' "$side" "$side" "$N" >"$d/gen.scene"
+    "$SPRINGBALL" -H -n 0 "$d/gen.scene" >"$d/big.scene"
+    for run in $(seq 1 "$RUNS"); do
+        for e in event spring; do
+            /usr/bin/time -f "$e %e %S" "$SPRINGBALL" -H --engine="$e" -n 0 "$d/big.scene" \
+                2>>"$d/times" >/dev/null
+        done
+    done
+    awk -v n="$N" '
+        function med(a, k,   i, j, x) {
+            for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
+                if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
+            return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+        }
+        $1 == "event" { ew[++ne] = $2; es[ne] = $3 }
+        $1 == "spring" { sw[++ns] = $2; ss[ns] = $3 }
+        END {
+            e = med(ew, ne); s = med(sw, ns); ek = med(es, ne); sk = med(ss, ns)
+            printf "start-up beyond loading, %d balls: %.2f s (event %.2f s, spring %.2f s; ", n, e - s, e, s
+            printf "spread %.2f-%.2f and %.2f-%.2f), system %.2f s (%.2f against %.2f)\n", \
+                ew[1], ew[ne], sw[1], sw[ns], ek - sk, ek, sk
+        }' "$d/times"
+    rm -rf "$d"
+fi

@@ -19,8 +19,9 @@
 /* An allocator that fills its blocks with a byte: an engine that reads
  * what it never wrote then runs differently, or reads out of bounds. */
 static unsigned char fill_byte;
-static void *fill_alloc(size_t size)
+static void *fill_alloc(size_t size, unsigned how)
 {
+    (void)how;
     void *p = aligned_alloc(64, size);
     if (p)
         memset(p, fill_byte, size);
@@ -913,8 +914,9 @@ static void test_grid_ties(void)
  * gets them all runs as usual. For all pairs, the grid and lists. */
 static int oom_allow;
 static long oom_live;
-static void *oom_alloc(size_t size)
+static void *oom_alloc(size_t size, unsigned how)
 {
+    (void)how;
     if (oom_allow-- <= 0)
         return NULL;
     void *p = aligned_alloc(64, size);

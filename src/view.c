@@ -491,6 +491,18 @@ uint32_t view_arrow(double angle, int glyphs)
     return glyphs == VIEW_ASCII ? (uint32_t)asc[o] : uni[o];
 }
 
+uint32_t view_aim_head(double angle, int glyphs)
+{
+    static const uint32_t uni[8] = {0x21d2, 0x21d7, 0x21d1, 0x21d6,
+                                    0x21d0, 0x21d9, 0x21d3, 0x21d8};
+    if (glyphs == VIEW_ASCII)
+        return 'x';
+    double a = fmod(angle, 2 * VIEW_PI);
+    if (a < 0)
+        a += 2 * VIEW_PI;
+    return uni[(int)floor(a / (VIEW_PI / 4) + 0.5) % 8];
+}
+
 void view_mark(struct view *v, double x, double y, double r, double angle,
                uint32_t color)
 {
@@ -515,7 +527,7 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
     double gc = c + ux * tip, gr = rr + uy * tip / m->aspect;
     int i = (int)lattice(floor(gc)), j = (int)lattice(floor(gr));
     if (!has_ball(v, i, j))
-        ball_char(v, i, j, view_arrow(angle, v->glyphs), color, VIEW_MARK);
+        ball_char(v, i, j, view_aim_head(angle, v->glyphs), color, VIEW_MARK);
 }
 
 /* Settles the point-sized balls of the cells of this frame: their dots,

@@ -168,8 +168,8 @@ void view_trail(struct view *v, double x, double y);
 void view_clear_trails(struct view *v);
 
 /// Draws the aiming mark next to a ball at (x, y) of radius r: a dotted
-/// line (braille) and an arrow toward @p angle (radians, counter-clockwise
-/// from +x).
+/// line (braille) and the aim's head (view_aim_head) toward @p angle
+/// (radians, counter-clockwise from +x).
 void view_mark(struct view *v, double x, double y, double r, double angle,
                uint32_t color);
 
@@ -196,7 +196,14 @@ void view_end(struct view *v);
 /// none), which a front end may use for blanks and trails.
 int view_glyph(const struct view *v, int idx, uint32_t *ch, uint32_t *color);
 
-/// The arrow glyph nearest to @p angle (radians, counter-clockwise from +x).
+/// The arrow glyph nearest to @p angle (radians, counter-clockwise from +x):
+/// a velocity's or a force's head.
 uint32_t view_arrow(double angle, int glyphs);
+
+/// The aim mark's head nearest to @p angle: a double arrow (U+21D0 to
+/// U+21D9), so that it is not taken for a velocity's head without colour;
+/// in ASCII 'x' (its place beside the ball gives the direction: an ASCII
+/// arrow would be the velocity's '>').
+uint32_t view_aim_head(double angle, int glyphs);
 
 #endif

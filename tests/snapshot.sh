@@ -63,8 +63,15 @@ check "tab: the next ball" sh -c '"$0" --snapshot --no-color --keys="tab tab" | 
 # the cue ball of the break sits at column 15, row 11 at 80x24
 check "a click on a ball chooses it" sh -c '"$0" --snapshot --no-color --keys="<click 15 11>" | grep -q "cue ball: ball 1"' "$SB"
 check "a click on a rack ball chooses it" sh -c '"$0" --snapshot --no-color --keys="<click 62 11>" | grep -q "cue ball: ball [0-9]"' "$SB"
-check "paused: the cue ball has its arrow" sh -c '"$0" --snapshot --no-color --keys=space | grep -q "→"' "$SB"
-check "running: no arrow" sh -c '! "$0" --snapshot --no-color | grep -q "→"' "$SB"
+check "paused: the cue ball has its arrow" sh -c '"$0" --snapshot --no-color --keys=space | grep -q "⇒"' "$SB"
+check "running: no arrow" sh -c '! "$0" --snapshot --no-color | grep -q "⇒"' "$SB"
+# the aim's head is its own, not the velocity's: without colour, aimed up
+# with the velocity arrows on, '⇑' and '→' (ASCII 'x' and '>'); both were
+# '↑' and '→' alike, the aim told apart by its colour alone
+s=$(snap --keys='space v up*18' scenes/headon.scene | sed -n 2,22p)
+check "v, aim up: the aim's ⇑ and the velocity's →" sh -c 'echo "$0" | grep -q "⇑" && echo "$0" | grep -q "→" && ! echo "$0" | grep -q "↑"' "$s"
+s=$(snap --ascii --keys='space v up*18' scenes/headon.scene | sed -n 2,22p)
+check "v, aim up in ASCII: x and >, no ^" sh -c 'echo "$0" | grep -q "x" && echo "$0" | grep -q ">" && ! echo "$0" | grep -q "\^"' "$s"
 
 # --- defect 4: a kick sends the ball along the aim at the kick speed ---
 s=$(snap --keys='up*4')

@@ -102,10 +102,10 @@ keys a J
 check "unknown keys do nothing" [ "$(screen a)" = "$before" ]
 # aim and kick: the arrow appears, enter adds speed 10 along +x: 20^2/2
 keys a Left
-check "aim arrow" wait_for a "→"
+check "aim arrow" wait_for a "⇒"
 keys a Up
 for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Up; done
-check "aim turns" wait_for a "↗"
+check "aim turns" wait_for a "⇗"
 keys a Down
 for i in 1 2 3 4 5 6 7 8; do T send-keys -t a Down; done
 keys a Enter

@@ -283,6 +283,15 @@ static void test_rim_and_mark(void)
     CHECK(view_arrow(-3.14159265358979 / 4, VIEW_BRAILLE) == 0x2198u);
     CHECK(view_arrow(3.14159265358979, VIEW_ASCII) == '<');
     CHECK(view_arrow(3 * 3.14159265358979 / 2, VIEW_ASCII) == 'v');
+    /* the aim's head: a double arrow, never a velocity's head */
+    CHECK(view_aim_head(0, VIEW_BRAILLE) == 0x21d2u);
+    CHECK(view_aim_head(3.14159265358979 / 2, VIEW_BRAILLE) == 0x21d1u);
+    CHECK(view_aim_head(-3.14159265358979 / 4, VIEW_BRAILLE) == 0x21d8u);
+    CHECK(view_aim_head(3.14159265358979, VIEW_BRAILLE) == 0x21d0u);
+    for (int k = 0; k < 16; k++)
+        CHECK(view_aim_head(k * 3.14159265358979 / 8, VIEW_BRAILLE) !=
+              view_arrow(k * 3.14159265358979 / 8, VIEW_BRAILLE));
+    CHECK(view_aim_head(1, VIEW_ASCII) == 'x');
     view_init(&v);
     CHECK(view_layout(&v, 102, 34, 0, 0, 800, 400, 2, VIEW_RIM_BOX, VIEW_ASCII) == 0);
     view_begin(&v);
@@ -292,7 +301,7 @@ static void test_rim_and_mark(void)
         uint32_t ch, c2;
         if (view_glyph(&v, idx, &ch, &c2) == VIEW_MARK) {
             found++;
-            CHECK(ch == '>' && c2 == 5);
+            CHECK(ch == 'x' && c2 == 5); /* the aim's own head, not the velocity's '>' */
             CHECK(idx % v.map.cols > 51 && idx / v.map.cols == 16);
         }
     }

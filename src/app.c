@@ -27,6 +27,8 @@
 #include <time.h>
 
 #define NOTE_SECONDS 2.5 /* a note shows this long (wall time) */
+#define CARRY 0.25       /* live, the steps a frame could not take are carried
+                            to the next frames up to this much wall time's */
 
 double app_now(void)
 {
@@ -301,7 +303,7 @@ void app_run_to_target(struct ui *u, int live)
              : session_advance(&u->ss, u->target, live ? more_time : more_work, &b);
     if (!live)
         u->snap_calls = b.calls;
-    app_run_end(u, rc);
+    app_run_end(u, rc, live);
 }
 
 void app_run_begin(struct ui *u)
@@ -311,7 +313,7 @@ void app_run_begin(struct ui *u)
         u->target = u->run_stop;
 }
 
-void app_run_end(struct ui *u, int rc)
+void app_run_end(struct ui *u, int rc, int live)
 {
     const double stop = u->run_stop;
     if (rc >= 0 && u->ss.s.t >= stop) {
@@ -320,8 +322,14 @@ void app_run_end(struct ui *u, int rc)
         app_note(u, "paused at t = %.6g (-T)", u->ss.s.t);
     }
     u->f.behind = rc == 0;
-    if (rc == 0 || !(u->target <= 1e300))
+    double lag = u->target - u->ss.s.t;
+    if (rc == 0 && live && u->ss.engine == SESSION_SPRING && lag <= CARRY * u->f.speed) {
+        /* the steps that did not fit are the next frames' (a moment's
+         * hiccup is caught up); behind when more than a frame late */
+        u->f.behind = lag > u->f.speed / u->o.fps;
+    } else if (rc == 0 || !(u->target <= 1e300)) {
         u->target = u->ss.s.t; /* what did not fit is dropped */
+    }
     if (rc < 0) {
         u->f.running = 0;
         u->f.stopped = u->ss.runaway;

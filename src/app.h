@@ -154,10 +154,10 @@ void app_run_to_target(struct ui *u, int live);
 
 /// app_run_to_target in halves, for an advance run elsewhere (worker.h):
 /// begin bounds u->target (-T); then session_advance toward u->target;
-/// end takes its result @p rc (behind, the -T pause, a stop, the note).
-/// Not for a replay.
+/// end takes its result @p rc (behind, the -T pause, a stop, the note);
+/// @p live as app_run_to_target's. Not for a replay.
 void app_run_begin(struct ui *u);
-void app_run_end(struct ui *u, int rc);
+void app_run_end(struct ui *u, int rc, int live);
 
 /// Sets up @p u for @p sc (named @p name) with the glyphs and colours
 /// given. @return 0, -1 when memory is short, -2 after a bad key script

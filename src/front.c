@@ -437,7 +437,7 @@ static void frame(struct ui *u, struct worker *w, double next)
 static void join(struct ui *u, struct worker *w)
 {
     if (w->busy)
-        app_run_end(u, worker_join(w));
+        app_run_end(u, worker_join(w), 1);
 }
 
 static int loop(struct ui *u)

@@ -155,7 +155,10 @@ static char *line(char *buf, size_t cap, const struct lab_layout *lay,
         if (blank[c])
             put(buf, cap, &pos, "", lay->width);
         else
-            put(buf, cap, &pos, plot_fmt(num, sizeof num, val[c], lay->width), lay->width);
+            /* a character short of the column: with the blank before
+             * it, two at least between numbers ("0  -0.0887", not
+             * "0 -0.08867") */
+            put(buf, cap, &pos, plot_fmt(num, sizeof num, val[c], lay->width - 1), lay->width);
     }
     return buf;
 }

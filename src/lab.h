@@ -88,7 +88,9 @@ enum lab_col {
 /// The layout of the values table at a given width.
 struct lab_layout {
     int show[LAB_NCOL]; ///< 1 when the column is shown
-    int width;          ///< characters of a number column (the ball column is 4)
+    int width;          ///< characters of a number column after its blank (the ball
+                        ///< column is 4); a number takes width - 1 at most
+                        ///< (4 at least), so numbers stand two blanks apart
     int total;          ///< characters of a whole line
 };
 

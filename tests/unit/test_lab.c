@@ -729,7 +729,29 @@ static void test_table(void)
     /* well beyond it: shown */
     t.py = -1e-12;
     lab_total_line(buf, sizeof buf, &lay, &t);
-    CHECK(strstr(buf, "-1.0e-12") != NULL);
+    CHECK(strstr(buf, "-1e-12") != NULL);
+    /* numbers stand two blanks apart or more, at every width: "0 -0.08867"
+     * (one) read tight at 80 columns */
+    struct lab_row tight = {0};
+    tight.m = 1;
+    tight.x = -0.12925;
+    tight.y = -123.4567;
+    tight.vx = -0.08867;
+    tight.px = -0.08867;
+    tight.py = -1.234567e-11;
+    tight.ke = 12345.678;
+    for (int w = 28; w <= 120; w++) {
+        lab_layout(&lay, w);
+        lab_row_line(buf, sizeof buf, &lay, &tight);
+        CHECK((int)strlen(buf) == lay.total && lay.total <= w);
+        int one = 0;
+        for (size_t i = 4; buf[i] && buf[i + 1] && buf[i + 2]; i++)
+            one += buf[i] != ' ' && buf[i + 1] == ' ' && buf[i + 2] != ' ';
+        CHECK(one == 0 || lay.width < 5);
+    }
+    lab_layout(&lay, 80);
+    lab_row_line(buf, sizeof buf, &lay, &tight);
+    CHECK(strstr(buf, "   0  -0.0887  ") != NULL);
 }
 
 static void test_fmt(void)

@@ -15,11 +15,17 @@
  *       stepping back and its finiteness check; no diagnostics), and prints
  *       one line of key=value: the median run, ns per ball-step, contacts
  *       per ball at the end, peak RSS of the process
+ *   bench-grid stream N STEPS RUNS
+ *       the memory floor of a step of N balls: STEPS passes that read and
+ *       write x, y, vx, vy once each (64 bytes a ball, a kick and a drift
+ *       as the step's), nothing else; prints the median run's processor
+ *       ns per ball-step and the bytes a second it moved
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include "bigmem.h"
 #include "grid.h"
+#include "mem.h"
 #include "scene.h"
 #include "session.h"
 #include "sim.h"
@@ -220,12 +226,52 @@ static int run(int how, long steps, int runs, const char *path)
     return 0;
 }
 
+static int stream(long n, long steps, int runs)
+{
+    double *a = n > 0 && runs > 0 ? mem_alloc(4 * (size_t)n * sizeof *a) : NULL;
+    double *tc = runs > 0 ? malloc((size_t)runs * sizeof *tc) : NULL;
+    if (!a || !tc) {
+        fputs("bench-grid stream: bad N or RUNS, or out of memory\n", stderr);
+        return 1;
+    }
+    double *x = a, *y = a + n, *vx = a + 2 * n, *vy = a + 3 * n;
+    for (long i = 0; i < n; i++) {
+        x[i] = (double)i;
+        y[i] = 0.5 * (double)i;
+        vx[i] = 1;
+        vy[i] = -1;
+    }
+    const double dt = 0.002, damp = 1 - 0x1p-30; /* a force that keeps v finite */
+    for (int k = 0; k < runs; k++) {
+        double ac = cpu_now();
+        for (long st = 0; st < steps; st++)
+            for (long i = 0; i < n; i++) {
+                double u = vx[i] * damp, v = vy[i] * damp;
+                vx[i] = u;
+                vy[i] = v;
+                x[i] += dt * u;
+                y[i] += dt * v;
+            }
+        tc[k] = cpu_now() - ac;
+    }
+    qsort(tc, (size_t)runs, sizeof *tc, cmp_double);
+    double med = runs % 2 ? tc[runs / 2] : 0.5 * (tc[runs / 2 - 1] + tc[runs / 2]);
+    double bsteps = (double)n * (double)steps;
+    printf("n=%ld steps=%ld runs=%d cpu_ns_per_ballstep=%.4g gb_per_s=%.4g check=%g\n", n,
+           steps, runs, 1e9 * med / bsteps, 64 * bsteps / med / 1e9, x[n / 2] + y[n - 1]);
+    mem_free(a);
+    free(tc);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     bigmem_install(); /* as springball does */
     if ((argc == 7 || argc == 8) && strcmp(argv[1], "gen") == 0)
         return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
                    argv[5], argv[6], argc == 8 ? atof(argv[7]) : 0.4);
+    if (argc == 5 && strcmp(argv[1], "stream") == 0)
+        return stream(atol(argv[2]), atol(argv[3]), atoi(argv[4]));
     int how = argc > 2 && strcmp(argv[2], "-b") == 0   ? RUN_BRUTE
               : argc > 2 && strcmp(argv[2], "-s") == 0 ? RUN_SESSION
                                                          : RUN_STEP;
@@ -233,6 +279,7 @@ int main(int argc, char **argv)
     if (argc == 5 + opt && strcmp(argv[1], "run") == 0)
         return run(how, atol(argv[2 + opt]), atoi(argv[3 + opt]), argv[4 + opt]);
     fputs("usage: bench-grid gen N SEED RELAX SCENE DATA [PHI]\n"
-          "       bench-grid run [-b | -s] STEPS RUNS SCENE\n", stderr);
+          "       bench-grid run [-b | -s] STEPS RUNS SCENE\n"
+          "       bench-grid stream N STEPS RUNS\n", stderr);
     return 2;
 }

@@ -9,7 +9,8 @@
 # from it. springball: median of 5 runs of STEPS steps, timing
 # sim_step alone; the runs follow each other. LAMMPS: median of 3 runs of
 # the same steps ("Loop time", which leaves out its setup), when lmp is
-# installed. Peak memory is the peak RSS of the bench-grid process.
+# installed. Peak memory is the peak RSS of the bench-grid process. At
+# 10^6 balls and more, the memory floor beside it (bench-grid stream).
 #
 # BENCH_GRID  the driver (default build/bench-grid)
 # ROWS        N:PHI pairs to run (default "1000:0.4 10000:0.4 100000:0.4
@@ -86,6 +87,15 @@ for row in $ROWS; do
     printf '%-12s %6s | %-11s %7s %9s %8.1f %7s | %10s | %-11s %7s %9s %6s\n' \
         "$n ($phi)" "$steps" "$bs" "$ns" "$cpb" "$(awk -v r="$rss" 'BEGIN {print r / 1048576}')" \
         "$bpb" "$brute" "$lbs" "$lns" "$lcpb" "$ratio"
+    [ "$n" -ge 1000000 ] && big_n=$n big_ns=$(field cpu_ns_per_ballstep "$line")
 done
+# The memory floor of the largest N: a pass that only reads and writes x,
+# y, vx, vy (64 bytes a ball-step), against the step's processor time.
+if [ -n "${big_n:-}" ]; then
+    fl=$("$BENCH_GRID" stream "$big_n" 128 3) || exit 1
+    fns=$(field cpu_ns_per_ballstep "$fl")
+    echo "memory floor at N=$big_n: $fns ns a ball-step ($(field gb_per_s "$fl") GB/s, 64 B);" \
+        "springball $big_ns ns (processor time), $(awk -v a="$big_ns" -v b="$fns" 'BEGIN {printf "%.2f", a / b}')x the floor"
+fi
 echo "ns/step: ns per ball-step; contacts: touching neighbours per ball at the"
 echo "end; ratio: springball's ball-steps/s over LAMMPS's."

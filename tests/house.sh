@@ -6,7 +6,10 @@
 #  2. curses in term.c alone (TERMINAL in the Makefile is "term");
 #  3. no stdio and no curses in a core module (CORE in the Makefile): each
 #     core .c is compiled with -fsyntax-only against stub headers that stop
-#     the compiler, and implicit declarations as errors.
+#     the compiler, and implicit declarations as errors;
+#  4. the drawing (screen*, panel*, view*) reads a struct shown (shown.h),
+#     never the session: no struct session pointer, no session_ call (the
+#     terminal steps the session on a second thread while it draws).
 # Each failure names the file or the circle.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -71,6 +74,16 @@ done
 printf '#include <stdio.h>\nint main(void) { return 0; }\n' >"$tmp/uses.c"
 check "a stub stops <stdio.h>" sh -c '! ${CC:-cc} -std=c11 -fsyntax-only -I"$0" "$1" 2>/dev/null' \
     "$tmp/stubs" "$tmp/uses.c"
+# 4. the drawing never reaches the live session
+drawing=$(ls src/screen*.[ch] src/panel*.[ch] src/view*.[ch])
+for f in $drawing; do
+    check "$f draws from a struct shown, not the session" \
+        sh -c '! grep -nE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0"' "$f"
+done
+check "the drawing's files are found" test -n "$drawing"
+printf 'void f(struct session *ss) { session_diag(ss); }\n' >"$tmp/draws.c"
+check "the check sees a session pointer and a call" \
+    sh -c 'grep -cE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0" | grep -qx 1' "$tmp/draws.c"
 check "the core list is read from the Makefile" test -n "$CORE"
 check "the terminal list is read from the Makefile" test -n "$TERMINAL"
 summary

@@ -188,10 +188,20 @@ static int lesson_want(void *self, const struct shown *sh, int *w, int *h)
     *w = *h = 0;
     if (!lv->ls)
         return 0;
+    /* The tallest step's height, its answer shown or not, so that the
+     * table keeps its size from step to step (with each step's own height
+     * a band under the table changed it at every PgDn: 8 to 12 rows of
+     * the momentum lesson at 200x60). */
     struct rows r;
-    panel_rows(lv, LESSON_PANEL_W - 4, 1, &r);
+    struct lesson_view k = *lv;
+    int most = 0;
+    for (k.step = 0; k.step < lv->ls->nstep; k.step++)
+        for (k.revealed = 0; k.revealed < 2; k.revealed++) {
+            panel_rows(&k, LESSON_PANEL_W - 4, 1, &r);
+            most = r.n > most ? r.n : most;
+        }
     *w = LESSON_PANEL_W;
-    *h = r.n + 2;
+    *h = most + 2;
     return 1;
 }
 

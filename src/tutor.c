@@ -16,6 +16,10 @@ int tutor_open(struct ui *u)
     if (!u->o.lesson)
         return 0;
     lv->ls = u->o.lesson;
+    /* the title row names the lesson, not the file it came from (nor the
+     * scene it runs on: the lesson's text says what that is) */
+    if (lv->ls->title && lv->ls->title[0])
+        u->f.title = lv->ls->title;
     return screen_add_panel(&u->scr, &lesson_panel_class, lv) < 0 ? -1 : 0;
 }
 

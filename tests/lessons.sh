@@ -70,6 +70,17 @@ snap 'l l' $M >"$out"
 snap 'l l space <t 7> x i v <:k 9> L l l' $M >"$err.2"
 check "going back and forth restores the step exactly" cmp -s "$out" "$err.2"
 rm -f "$err.2"
+# the title row names the lesson, not its file (it showed
+# 'springball · scenes/lessons/momentum.lesson')
+check "the title row: the lesson's title" sh -c "\"$SPRINGBALL\" --snapshot=100x30 --no-color $M | head -n 1 | grep -q '^ springball · Momentum in one dimension  '"
+check "the title row: --ascii too, no path" sh -c "\"$SPRINGBALL\" --snapshot=100x30 --no-color --ascii --keys 'l l' $M | head -n 1 | grep -q '^ springball - Momentum in one dimension  ' && ! \"$SPRINGBALL\" --snapshot=100x30 --no-color $M | head -n 1 | grep -q lesson"
+# the panel keeps the tallest step's height, so that the table keeps its
+# size from step to step: at 200x60 the table's bottom row moved between
+# rows 47 and 51 as steps of 8 to 12 rows came and went
+rows=$(for k in '' pgdn 'l l' 'l l l' 'l l l A' 'l*5' 'l*8' 'l*12' 'l*18' 'l*30'; do
+    "$SPRINGBALL" --snapshot=200x60 --no-color --keys "$k" $M | grep -n '^ *└─' | head -n 1 | cut -d: -f1
+done | sort -u)
+check "200x60: the table the same size at every step (its bottom at row(s) $(echo $rows))" [ "$(echo "$rows" | wc -l)" = 1 ]
 # l L A without a lesson say how to open one
 snap 'l' scenes/headon.scene >"$out"
 check "l without a lesson: a note" grep -q 'no lesson: open one' "$out"
@@ -80,7 +91,7 @@ check "? lists l L A" grep -q 'l L A  *lesson: next, back, answer' "$out"
 # README.md's picture of the lesson panel is the program's own
 awk '/^## Lessons/{on=1} on && /^```text/{p=1; next} p && /^```/{exit} p' README.md >"$out"
 "$SPRINGBALL" --snapshot=80x24 --no-color --keys 'l l l A' $M | sed -e 's/[[:space:]]*$//' |
-    tail -n 11 | head -n 10 >"$err"
+    sed -n '/^┌─ lesson/,/^└/p' >"$err"
 check "README.md's lesson picture is current" cmp -s "$out" "$err"
 
 # The answers, against the physics: each lesson played under --snapshot to

@@ -107,9 +107,7 @@ static void init_pair(struct event_in *ev, size_t k, size_t j, struct first_pair
  */
 static void init_pairs(struct event_in *ev, struct first_pair *fp)
 {
-    size_t n = ev->n;
-    for (size_t k = 0; k < n; k++)
-        ev->q[k].pair = (struct event_item){INFINITY, -1, 0};
+    size_t n = ev->n; /* (every pair set to none by event_init) */
     for (size_t k = 0; k < n; k++) {
         if (!ev->grid) {
             for (size_t j = k + 1; j < n; j++)
@@ -339,8 +337,10 @@ int event_init(struct event *pub, const struct sim *s,
     ev->e0 = ke0 + pf0;
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision, and the overlap check on the way. */
-    for (size_t k = 0; k < n; k++)
+    for (size_t k = 0; k < n; k++) {
         ev_predict_own(ev, k, &ev->q[k].slot);
+        ev->q[k].pair = (struct event_item){INFINITY, -1, 0};
+    }
     struct first_pair fp = {!cfg->allow_overlap, n, n};
     init_pairs(ev, &fp);
     if (fp.bi < n) {
@@ -351,10 +351,13 @@ int event_init(struct event *pub, const struct sim *s,
         event_free(pub);
         return EVENT_EOVERLAP;
     }
-    for (size_t k = 0; k < n; k++)
+    struct ev_q_stats st = {0, 0, INFINITY};
+    for (size_t k = 0; k < n; k++) {
         if (ev_less(ev, (int32_t)k, &ev->q[k].pair, (int32_t)k, &ev->q[k].slot))
             ev->q[k].slot = ev->q[k].pair;
-    ev_q_rebuild(ev);
+        ev_q_count(ev, ev->q[k].slot.t, &st);
+    }
+    ev_q_build(ev, &st);
     if (bad) /* a ball not finite: ev_publish names the first record */
         ev_publish(pub);
     pub->t = ev->t;

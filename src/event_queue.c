@@ -188,17 +188,16 @@ void ev_set_slot(struct event_in *ev, int32_t k, struct event_item e)
  * runs empty or the overflow holds most events. */
 void ev_q_rebuild(struct event_in *ev)
 {
-    size_t n = ev->n, live = 0;
-    double tmin = INFINITY, sum = 0;
-    for (size_t k = 0; k < n; k++) {
-        double t = ev->q[k].slot.t;
-        if (t < INFINITY) {
-            live++;
-            sum += t - ev->t;
-            if (t < tmin)
-                tmin = t;
-        }
-    }
+    struct ev_q_stats st = {0, 0, INFINITY};
+    for (size_t k = 0; k < ev->n; k++)
+        ev_q_count(ev, ev->q[k].slot.t, &st);
+    ev_q_build(ev, &st);
+}
+
+void ev_q_build(struct event_in *ev, const struct ev_q_stats *st)
+{
+    size_t n = ev->n, live = st->live;
+    double tmin = st->tmin, sum = st->sum;
     ev->nnear = ev->nring = ev->nover = 0;
     ev->lnext0 = 0;
     double tau = live ? sum / (double)live : 0;

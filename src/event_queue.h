@@ -8,11 +8,36 @@
 
 #include "event_impl.h"
 
+#include <math.h>
+
 /// Record @p k's slot becomes @p e, filed in the calendar.
 void ev_set_slot(struct event_in *ev, int32_t k, struct event_item e);
 
 /// Sizes the calendar anew from every record's slot and files them all.
 void ev_q_rebuild(struct event_in *ev);
+
+/// What the calendar is sized by: the slots' count of events, the sum of
+/// their times from now and the earliest, gathered in record order.
+struct ev_q_stats {
+    size_t live;
+    double sum, tmin;
+};
+
+/// A slot's time @p t into @p st (records in order, so that the sum
+/// rounds as ev_q_rebuild's).
+static inline void ev_q_count(const struct event_in *ev, double t, struct ev_q_stats *st)
+{
+    if (t < INFINITY) {
+        st->live++;
+        st->sum += t - ev->t;
+        if (t < st->tmin)
+            st->tmin = t;
+    }
+}
+
+/// As ev_q_rebuild, with the slots already counted into @p st (start-up
+/// counts them as it sets them).
+void ev_q_build(struct event_in *ev, const struct ev_q_stats *st);
 
 /// The record of the earliest event, or -1 when there is none.
 int32_t ev_q_top(struct event_in *ev);

@@ -18,7 +18,8 @@
 
 struct session;
 
-/// The width the panel asks for beside the table (a column), in cells.
+/// The width the panel asks for beside the table (a column), in cells; its
+/// height is the lesson's tallest step's, so that the table keeps its size.
 #define LESSON_PANEL_W 66
 
 /// A lesson as the front end shows it.

@@ -166,7 +166,8 @@ struct panel_pmem {
 /// origin in the ball's colour @p color[i] (arrows on one line are moved
 /// a row apart, so that none hides another), the total sum p beside them
 /// (a row below the closing side, or on rows of its own), both halves
-/// on one scale; their times and totals written under them. @p bx, @p by
+/// on one scale; each half's time and total on its top row (the bottom
+/// row, the notes', only when the top has no room for them). @p bx, @p by
 /// NULL: no contact yet (the left half says so).
 /// @return 0, or -1 with a message in the grid (too small, no balls).
 int panel_pdiag(struct plot *p, size_t n, const double *bx, const double *by, double t_before,

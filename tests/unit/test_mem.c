@@ -32,6 +32,34 @@ static void count_release(void *p, size_t size)
     free(p);
 }
 
+/* An allocator whose blocks hold 0x55 bytes, and the use it was asked for;
+ * it says its blocks of 8 KiB and more come zeroed (they do not, so a
+ * MEM_ZERO block from it shows whether mem.c believed it). */
+static unsigned dirty_how;
+static void *dirty_alloc(size_t size, unsigned how)
+{
+    dirty_how = how;
+    void *p = aligned_alloc(64, size);
+    if (p)
+        memset(p, 0x55, size);
+    return p;
+}
+
+static void dirty_release(void *p, size_t size)
+{
+    (void)size;
+    free(p);
+}
+
+/* Whether @p n bytes at @p p are all @p byte. */
+static int all_bytes(const unsigned char *p, size_t n, unsigned char byte)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != byte)
+            return 0;
+    return 1;
+}
+
 /* A run of the event engine on a 70 000-ball gas (records past 4 MiB, so
  * mapped by bigmem once installed): its final velocities' sum of squares,
  * bit for bit. */
@@ -85,6 +113,25 @@ void test_mem(void)
     mem_free(p);
     CHECK(taken == 1);
 
+    /* MEM_ZERO: zero bytes, written by mem.c unless the allocator gives
+     * them zeroed (from zeroed_from bytes, header included); the use
+     * reaches the allocator as MEM_FLAT or 0, MEM_ZERO being mem.c's */
+    struct mem_hooks d = {dirty_alloc, dirty_release, 8192};
+    mem_set_hooks(&d);
+    p = mem_alloc_as(1000, MEM_ZERO | MEM_FLAT);
+    CHECK(p && all_bytes(p, 1000, 0) && dirty_how == MEM_FLAT);
+    mem_free(p);
+    p = mem_alloc_as(1000, MEM_FLAT); /* not asked zero: as given */
+    CHECK(p && all_bytes(p, 1000, 0x55));
+    mem_free(p);
+    p = mem_alloc_as(10000, MEM_ZERO); /* "given zeroed": not written */
+    CHECK(p && all_bytes(p, 10000, 0x55) && dirty_how == 0);
+    mem_free(p);
+    mem_set_hooks(NULL);
+    p = mem_alloc_as(3000, MEM_ZERO);
+    CHECK(p && all_bytes(p, 3000, 0));
+    mem_free(p);
+
     /* bigmem: large blocks start a header before a 2 MiB boundary, are
      * whole, and an engine on them runs as on malloc's */
     double plain = run_gas();
@@ -102,6 +149,15 @@ void test_mem(void)
     unsigned char *small = mem_alloc(3000);
     CHECK(small && (uintptr_t)small % 64 == 0);
     mem_free(small);
+    /* zeroed blocks, mapped (on small pages: MEM_FLAT) or from malloc */
+    p = mem_alloc_as(big, MEM_ZERO | MEM_FLAT);
+    CHECK(p && all_bytes(p, big, 0));
+    if (mapped)
+        CHECK(p && (uintptr_t)(p - 64) % ((size_t)2 << 20) == 0);
+    mem_free(p);
+    p = mem_alloc_as(3000, MEM_ZERO);
+    CHECK(p && all_bytes(p, 3000, 0));
+    mem_free(p);
     double huge = run_gas();
     mem_set_hooks(NULL);
     CHECK(plain >= 0 && memcmp(&plain, &huge, sizeof plain) == 0);

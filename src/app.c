@@ -130,8 +130,11 @@ const char *app_no_event_reason(struct ui *u)
 /* The scene ball of the pusher, or (size_t)-1. */
 size_t app_pusher_ball(const struct ui *u)
 {
-    for (size_t b = u->ss.s.n; b-- > 0;)
-        if (session_tag(&u->ss, b) == SCREEN_TAG_PUSHER)
+    /* the tags by ball (session.h's field), read in a plain loop: this runs
+     * every frame, over 10^5 balls too */
+    const uint32_t *tag = u->ss.tag;
+    for (size_t b = u->ss.s.n; tag && b-- > 0;)
+        if (tag[b] == SCREEN_TAG_PUSHER)
             return b;
     return (size_t)-1;
 }
@@ -155,9 +158,10 @@ void app_fix_cue(struct ui *u)
         u->f.arrow_t = 1 / (vs->per_cell * sx);
     else if (u->drag != DRAG_VELOCITY)
         u->f.arrow_t = u->arrow_t0;
-    u->f.pusher = app_pusher_ball(u) != (size_t)-1;
+    size_t pusher = app_pusher_ball(u);
+    u->f.pusher = pusher != (size_t)-1;
     u->f.arrow = (!u->f.running || u->drag == DRAG_VELOCITY) && n > 0 && !u->f.open &&
-                 !u->f.prompt && u->f.cue != app_pusher_ball(u);
+                 !u->f.prompt && u->f.cue != pusher;
 }
 
 /* After an edit: the session's note (an overlap) or ours; a refusal warns. */

@@ -386,7 +386,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
 
 /* The observers' time (shown_observe) is at most 1 / OBS_SHARE of the
  * wall time while the worker runs. */
-#define OBS_SHARE 8
+#define OBS_SHARE 16
 
 /* 1 when what is drawn reads the observed state ball by ball (the lab's
  * panels and marks, the velocity arrow): it is observed every frame. */
@@ -420,8 +420,8 @@ static void frame(struct ui *u, struct worker *w, double next)
     }
     /* The observers' share bounded: while the worker runs and nothing
      * drawn reads the observation ball by ball (only the status line's
-     * sums), it is made at most an eighth of the wall time (a 10^5-ball
-     * gas: 10 ms, some 12 times a second; 10^4: every frame). */
+     * sums), it is made at most a sixteenth of the wall time (a 10^5-ball
+     * gas: 10 ms, some 6 times a second; 10^4: every frame). */
     double t0 = app_now();
     if (!w->busy || reads_balls(u) || t0 >= u->obs_next || !u->sh.obs) {
         int had = u->sh.observed;

@@ -8,6 +8,7 @@
 # is shared, so a busy spell lowers both.
 #
 # SIZES  the N to run (default "10000 100000")
+# ARGS   more options for springball (e.g. --no-thread: one thread)
 cd "$(dirname "$0")/../.." || exit 1
 SB=$(cd "$(dirname "$SPRINGBALL")" && pwd)/$(basename "$SPRINGBALL")
 SIZES=${SIZES:-"10000 100000"}
@@ -30,7 +31,7 @@ for n in $SIZES; do
     r=0
     while [ "$r" -lt "$RUNS" ]; do
         T -f /dev/null new-session -d -s b -x 200 -y 60 \
-            "LC_ALL=C.UTF-8 TERM=xterm-256color exec $SB --duration=12 $tmp/gas.scene"
+            "LC_ALL=C.UTF-8 TERM=xterm-256color exec $SB ${ARGS:-} --duration=12 $tmp/gas.scene"
         s=$(date +%s.%N)
         sleep 9.5
         line=$(T capture-pane -p -t b | tail -n 1)

@@ -130,6 +130,8 @@ struct panel_overlay {
     size_t selected;             ///< the ball with a ring, or PANEL_NONE
     double aspect;               ///< cell height / width (2)
     int ascii;                   ///< 1: ASCII only
+    int aim;                     ///< 1: the aim mark is on the table: the
+                                 ///< legend names its head beside the arrows'
 };
 
 /// Draws the overlay of @p s onto @p p, a grid of m->cols x m->rows cells

@@ -210,6 +210,12 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
             break;
         col = plot_text(p, col, row, buf, kcolor[k]);
     }
+    /* the aim's head beside the arrows' (a velocity's was the same glyph) */
+    if (o->aim && col > m->left + 1) {
+        const char *buf = o->ascii ? " x aim " : " \u21d2 aim ";
+        if (col + 7 <= m->left + m->w)
+            col = plot_text(p, col, row, buf, PANEL_DIM);
+    }
     if (n > PANEL_MANY && (o->arrows || o->numbers) && col > m->left + 1) {
         char buf[48];
         if (o->selected < n)
@@ -281,6 +287,7 @@ static void overlay_draw(void *self, const struct panel_area *a)
     if (p.cell) {
         int glyphs = a->v->glyphs;
         o->ascii = glyphs == VIEW_ASCII;
+        o->aim = !a->second && a->f && screen_aim_shown(a->f);
         panel_overlay(&p, m, shown, o, fx, fy);
         if (glyphs == VIEW_ASCII)
             plot_ascii(&p);

@@ -147,6 +147,10 @@ enum panel_place {
 };
 
 /// What a panel draws on. Only the fields of its place are set.
+/// 1 when the cue ball carries the aim mark (view_mark): aiming or
+/// paused, and a table (not open space).
+int screen_aim_shown(const struct front *f);
+
 struct panel_area {
     struct screen *scr;
     const struct shown *sh;    ///< what is shown of the session (shown.h)

@@ -58,6 +58,11 @@ static const uint32_t *slot_colours(struct screen *scr, const struct shown *sh)
     return scr->slot.fg;
 }
 
+int screen_aim_shown(const struct front *f)
+{
+    return (f->aiming || !f->running) && !f->open;
+}
+
 /* Draws the balls of @p s into view @p v and the view into rectangle
  * @p t: the trails, the aim mark when @p aim, the panels over it, the box
  * with @p title on its top edge (NULL: none); @p second: the split view's
@@ -94,7 +99,7 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
                 view_ball(v, s->x[i], s->y[i], s->r[i], screen_tag_fg(scr, tag));
         }
         /* The cue ball is told apart by its arrow while aiming or paused. */
-        if (aim && (f->aiming || !f->running) && !f->open) {
+        if (aim && screen_aim_shown(f)) {
             size_t c = shown_slot(sh, f->cue);
             if (c < s->n)
                 view_mark(v, s->x[c], s->y[c], s->r[c], f->aim,

@@ -37,7 +37,7 @@ printf 'table 800 400\nball 200 200 10 0 1 40\nball 600 200 0 0.5 1 40\n' >"$tmp
 check "v: an arrow shorter than the radius is a stub with its value" has '↑0\.5' --keys='v' "$tmpd/slow.scene"
 # a force only in a contact: the head-on pair at its deepest overlap
 check "f: no force arrows apart" hasnt 'F [0-9.]+/cell' --keys='f' scenes/headon.scene
-check "f: the force legend in the contact" has '─ F [0-9.]+/cell ─' --keys='f ] .*10' scenes/headon.scene
+check "f: the force legend in the contact" has '─ F [0-9.]+/cell  ⇒ aim ─' --keys='f ] .*10' scenes/headon.scene
 check "f: none in the event engine" hasnt 'F [0-9.]+/cell' --keys='m f <t 13>' scenes/headon.scene
 check "event engine: no springs to list" has 'ball 2: hard balls touch only at an instant' --keys='m i tab <t 13>' scenes/headon.scene
 # the scale is kept while stepping (lengths compare), so a slower ball's

@@ -90,7 +90,7 @@ check "a click where no ball is drawn selects none" sh -c '! "$0" --snapshot=200
 s=$(snap --keys='<t 16> space v p z z' $U)
 check "v p zoomed: the frame's sides whole" sh -c '[ "$(echo "$0" | sed -n "/^┌/,/^└/p" | sed "1d;\$d" | grep -c "^┆.*┆$")" -eq 50 ]' "$s"
 check "v p zoomed: the top side only dots and the zoom" sh -c 'echo "$0" | grep -Eq "^┌┄+ ×4 ┄┐$"' "$s"
-check "v p zoomed: the legend" sh -c 'echo "$0" | grep -Eq "└┄ → v [0-9.]+/cell  ▷ p [0-9.]+/cell ┄"' "$s"
+check "v p zoomed: the legend" sh -c 'echo "$0" | grep -Eq "└┄ → v [0-9.]+/cell  ▷ p [0-9.]+/cell  ⇒ aim ┄"' "$s"
 
 # --- trails move with the view; a new zoom clears them ---
 # (a trail is a dot a frame: a row of lone dots behind the ball, not a

@@ -236,7 +236,11 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
         p = add(&l, 1, 0, SCREEN_BOLD, "frame %zu/%zu", f->frame, f->frames);
         snprintf(p->brief, sizeof p->brief, "%zu/%zu", f->frame, f->frames);
     }
-    add(&l, 1, 0, 0, "t %.2f", s->t); /* the state's: d may be older (shown.h) */
+    /* One moment on the line: while the sums are an older observation's
+     * (shown.h: bounded while the run steps on the worker), t and the step
+     * are that observation's too, not the table's newer state. */
+    const int older = !f->replay && sh->engine == SESSION_SPRING && !sh->observed;
+    add(&l, 1, 0, 0, "t %.2f", older ? d->t : s->t);
     if (f->replay) {
         add(&l, 1, 0, 0, "step %lld", s->steps);
         if (f->v_diff)
@@ -249,7 +253,7 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
         else
             add(&l, 7, 0, 0, "mft -");
     } else {
-        add(&l, 4, 0, 0, "step %lld", s->steps);
+        add(&l, 4, 0, 0, "step %lld", older ? d->steps : s->steps);
         add(&l, 5, 0, 0, "dt %.4g", s->p.dt);
         if (s->p.contact != SIM_CONTACT_NONE)
             add(&l, 5, 0, 0, "k %.4g", s->p.k);

@@ -91,6 +91,20 @@ check "SIGINT: exits 130" [ "$(wait_rc bi)" = 130 ]
 printf 'table 1023.3 1023.3\nrandom 100000 1 1 1 7\n' >"$tmpd/e5.scene"
 start e5 "$tmpd/e5.scene"
 check "1e5: running" wait_for e5 " step [0-9]{2,} " 20
+# While running, the line is one state's even when its sums are older than
+# the table's balls: its E is that of its own step (-H --stats to the step).
+one=1 seen=""
+for i in 1 2 3 4; do
+    line=$(status e5)
+    st=$(echo "$line" | sed -n 's/.* step \([0-9]*\) .*/\1/p')
+    e=$(echo "$line" | sed -n 's/.* E \([-0-9.e+]*\) .*/\1/p')
+    eh=$("$SB" -H -n "${st:-0}" --stats "$tmpd/e5.scene" 2>&1 >/dev/null |
+        sed -n 's/.* e=\([^ ]*\) .*/\1/p')
+    eh=$(awk -v x="$eh" 'BEGIN {printf "%.6g", x}')
+    seen="$seen step $st: $e/$eh"
+    [ -n "$e" ] && [ "$e" = "$eh" ] || one=0
+done
+check "1e5: running, E is the line's step's ($seen)" [ "$one" = 1 ]
 keys e5 ' '
 check "1e5: paused" wait_for e5 "paused · speed"
 sleep 0.3

@@ -105,4 +105,12 @@ wait_rc() {
 keys() { T send-keys -t "$1" "$2"; sleep 0.15; }
 # sgr NAME REPORT: an SGR mouse report, e.g. '0;21;12M' (press at column
 # 21, row 12, counted from 1) or '0;21;12m' (its release)
-sgr() { T send-keys -t "$1" -l "$(printf '\033[<%s' "$2")"; }
+# Sent as one paste, one write to the terminal: send-keys -l writes a key at
+# a time, and on a loaded machine the program may read the lone ESC past its
+# escape delay (25 ms) as the Esc key and the rest as keys ('M': mouse off).
+sgr() { in_one "$1" "$(printf '\033[<%s' "$2")"; }
+# in_one NAME TEXT: TEXT to the pane's program in one write
+in_one() {
+    T set-buffer -b sbseq -- "$2"
+    T paste-buffer -d -b sbseq -t "$1"
+}

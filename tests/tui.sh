@@ -115,14 +115,14 @@ check "aim gone from the status after the kick" not on_status a " aim "
 # a mouse click (xterm SGR report, as xterm-256color's terminfo expects)
 # above and left of the cue ball aims it that way; enter kicks
 e0=$(field a E)
-T send-keys -t a -l "$(printf '\033[<0;3;3M')"
-T send-keys -t a -l "$(printf '\033[<0;3;3m')"
+sgr a '0;3;3M'
+sgr a '0;3;3m'
 check "click aims" wait_for a "ball 1 aims here"
 keys a Enter
 check "click, enter kicks" wait_for a "kick: ball 1 at 10"
 check "click: the kick speed ($e0)" [ "$(field a E)" = 50 ]
 # an escape sequence curses does not know is an unknown key, not Esc
-T send-keys -t a -l "$(printf '\033[99~')"
+in_one a "$(printf '\033[99~')"
 sleep 0.3
 check "unknown sequence ignored" wait_for a "paused"
 # running again, then ',' pauses and steps back
@@ -361,6 +361,11 @@ keys lx q
 start cl 80 24
 check "cl up" wait_for cl "running"
 keys cl ' '
+check "cl paused" wait_for cl "paused"
+# still: the paused program draws nothing more (a frame still running, or a
+# note's going, could write over the garbage on a loaded machine)
+still() { a=$(screen "$1"); sleep 0.5; [ "$a" = "$(screen "$1")" ]; }
+check "cl still" poll 100 still cl
 printf 'GARBAGE-ON-SCREEN' > "/proc/$(cat "$tmpd/cl.pid")/fd/1"
 check "garbage written" wait_for cl "GARBAGE-ON-SCREEN"
 keys cl C-l

@@ -114,3 +114,17 @@ in_one() {
     T set-buffer -b sbseq -- "$2"
     T paste-buffer -d -b sbseq -t "$1"
 }
+
+# run_wrapper: writes $tmpd/run, the wrapper a pane runs springball in:
+# `sh $tmpd/run $tmpd NAME springball ARGS` puts springball's pid in
+# $tmpd/NAME.pid and its exit status in $tmpd/NAME.rc. It ignores SIGINT
+# itself, so that C-c reaches only springball (which has its own handler).
+run_wrapper() {
+    cat >"$tmpd/run" <<'EOS'
+dir=$1 name=$2
+shift 2
+trap '' INT
+sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
+echo $? > "$dir/$name.rc"
+EOS
+}

@@ -18,16 +18,7 @@ check "--help lists the front end" sh -c '"$0" --help | grep -q -- --cell-aspect
 
 tmux_open tui
 
-# The wrapper run in each pane: springball's pid to NAME.pid, its exit
-# status to NAME.rc. It ignores SIGINT itself so that C-c reaches only
-# springball (which installs its own handler).
-cat > "$tmpd/run" <<'EOS'
-dir=$1 name=$2
-shift 2
-trap '' INT
-sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
-echo $? > "$dir/$name.rc"
-EOS
+run_wrapper # $tmpd/run: NAME.pid, NAME.rc (lib.sh)
 # start NAME COLS ROWS ARGS...: springball ARGS in session NAME (LOCALE,
 # when set, is an assignment that replaces LC_ALL=C.UTF-8)
 start() {

@@ -14,15 +14,7 @@ printf 'table 1000 1000\nrandom 20000 1 1 1 7\n' >"$tmpd/big.scene"
 "$SB" -H -T 3 "$tmpd/gas.scene" >"$tmpd/h3.scene"
 
 tmux_open worker
-# The wrapper run in each pane: springball's pid to NAME.pid, its exit
-# status to NAME.rc.
-cat >"$tmpd/run" <<'EOS'
-dir=$1 name=$2
-shift 2
-trap '' INT
-sh -c 'echo $$ > "$0"; exec "$@"' "$dir/$name.pid" "$@"
-echo $? > "$dir/$name.rc"
-EOS
+run_wrapper # $tmpd/run: NAME.pid, NAME.rc (lib.sh)
 # start NAME ARGS...: springball ARGS (a shell line) in session NAME
 # (100 x 30), in its own directory $tmpd/NAME (where w saves)
 start() {

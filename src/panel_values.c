@@ -30,6 +30,15 @@ static const char *wall_name(size_t w)
 
 enum { MAX_CONTACT_LINES = 6 };
 
+/* The lines under the table of balls (the sums, the selected ball's
+ * contacts) start under its # and Sigma column, 3 in, when they fit so
+ * (strlen counts a UTF-8 character's bytes: it errs toward column 0). */
+#define UNDER_X 3
+static int indent(const struct plot *p, const char *line)
+{
+    return (int)strlen(line) + UNDER_X <= p->w ? UNDER_X : 0;
+}
+
 int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
 {
     plot_clear(p);
@@ -110,7 +119,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
             size_t len = strlen(buf);
             snprintf(buf + len, sizeof buf - len, "  lost %s", num(a, sizeof a, tot.dissipated));
         }
-        plot_text(p, 0, row++, buf, PANEL_TEXT);
+        plot_text(p, indent(p, buf), row++, buf, PANEL_TEXT);
     }
     if (con_lines > 0) {
         struct lab_row r;
@@ -121,7 +130,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
             snprintf(buf, sizeof buf, "ball %zu: no contact", sel + 1);
         else
             snprintf(buf, sizeof buf, "ball %zu touches:", sel + 1);
-        plot_text(p, 0, row++, buf, PANEL_HILITE);
+        plot_text(p, indent(p, buf), row++, buf, PANEL_HILITE);
         int hooke = s->p.contact == SIM_CONTACT_HOOKE;
         int damped = hooke && s->p.restitution < 1;
         for (int k = 0; k + 1 < con_lines; k++) {
@@ -129,7 +138,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
             char who[32];
             if (k + 2 == con_lines && ncon > (size_t)k + 1) {
                 snprintf(buf, sizeof buf, "  +%zu more", ncon - (size_t)k);
-                plot_text(p, 0, row++, buf, PANEL_DIM);
+                plot_text(p, indent(p, buf), row++, buf, PANEL_DIM);
                 break;
             }
             if (q->partner >= LAB_WALL)
@@ -144,7 +153,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
             if (damped && len > 0 && (size_t)len < sizeof buf)
                 snprintf(buf + len, sizeof buf - (size_t)len, "  dashpot %s",
                          num(c, sizeof c, q->fd));
-            plot_text(p, 0, row++, buf, PANEL_TEXT);
+            plot_text(p, indent(p, buf), row++, buf, PANEL_TEXT);
         }
     }
     return rows;

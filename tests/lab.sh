@@ -61,7 +61,7 @@ hx=$("$SB" -H -T 10 | grep '^ball' | head -n 1 | cut -d' ' -f2)
 px=$(echo "$s" | grep -E '^ +1 +1.0000 ' | awk '{print $3}')
 check "i: ball 1's x is the state's ($px, $hx)" awk -v a="$px" -v b="$hx" 'BEGIN { exit !(a - b < 0.006 && b - a < 0.006) }'
 check "i: the totals row" sh -c 'echo "$0" | grep -Eq "^ +Σ +10.000 +0 +50.000$"' "$s"
-check "i: PE, E, M and the centre of mass" sh -c 'echo "$0" | grep -Eq "^PE 0  E 50  M 16  CM \("' "$s"
+check "i: PE, E, M and the centre of mass" sh -c 'echo "$0" | grep -Eq "^   PE 0  E 50  M 16  CM \("' "$s"
 check "i: ASCII sum row" has '^ +sum +10.000' --ascii --keys='i'
 # selection: Tab selects the next ball (the cue ball), its row marked
 check "tab: ball 2's row marked" has '^> +2 ' --keys='i tab'
@@ -70,7 +70,7 @@ check "click on a ball selects it" has '^> +1 ' --keys='<click 15 11> i'
 # with a ball selected, its contacts: partner, overlap s, k·s
 s=$(snap --keys='i ] .*5 tab' scenes/headon.scene)
 check "contacts: listed" sh -c 'echo "$0" | grep -q "ball 2 touches:"' "$s"
-check "contacts: s and k·s" sh -c 'echo "$0" | grep -Eq "^  ball 1 +s [0-9.]+  k·s [0-9.]+$"' "$s"
+check "contacts: s and k·s" sh -c 'echo "$0" | grep -Eq "^     ball 1 +s [0-9.]+  k·s [0-9.]+$"' "$s"
 sv=$(echo "$s" | sed -n 's/.* s \([0-9.]*\)  k·s.*/\1/p')
 ks=$(echo "$s" | sed -n 's/.*k·s \([0-9.]*\)$/\1/p')
 check "contacts: k·s = 5 s ($ks, $sv)" awk -v a="$ks" -v b="$sv" 'BEGIN { exit !(a - 5 * b < 0.01 && 5 * b - a < 0.01) }'

@@ -92,7 +92,7 @@ static void test_values(void)
     /* totals: sum px = 10 - 20, sum KE = 50 + 100 */
     CHECK(strncmp(row_text(&p, 3), "   Σ ", 6) == 0);
     CHECK(strstr(row_text(&p, 3), "-10.000") && strstr(row_text(&p, 3), "150.00"));
-    CHECK(strcmp(row_text(&p, 4), "PE 0  E 150  M 3  CM (450, 200)") == 0);
+    CHECK(strcmp(row_text(&p, 4), "   PE 0  E 150  M 3  CM (450, 200)") == 0);
     CHECK(p.cell[1 * 80 + 5].color == PANEL_TEXT && p.cell[0].color != PANEL_HILITE);
 
     /* in contact, ball 2 selected: its row marked, its contact listed */
@@ -103,11 +103,11 @@ static void test_values(void)
     CHECK(row_text(&p, 2)[0] == '>' && p.cell[2 * 80 + 5].color == PANEL_HILITE);
     struct lab_contact c[2];
     CHECK(lab_contacts(&s, 1, c, 2) == 1);
-    CHECK(strcmp(row_text(&p, 5), "ball 2 touches:") == 0);
+    CHECK(strcmp(row_text(&p, 5), "   ball 2 touches:") == 0);
     char want[128], a[32], b[32];
     snprintf(a, sizeof a, "%.5g", c[0].s);
     snprintf(b, sizeof b, "%.5g", c[0].fs);
-    snprintf(want, sizeof want, "  ball 1      s %s  k·s %s", a, b);
+    snprintf(want, sizeof want, "     ball 1      s %s  k·s %s", a, b);
     CHECK(strcmp(row_text(&p, 6), want) == 0);
     CHECK(c[0].s > 0);
     /* ASCII: "k*s", "sum" */
@@ -139,7 +139,7 @@ static void test_values(void)
     CHECK(lab_contacts(&s, 0, cc, 8) == 3);
     CHECK(cc[0].partner == LAB_WALL + LAB_WALL_BOTTOM && !cc[0].touching);
     CHECK(cc[2].partner == 1 && cc[2].touching);
-    snprintf(want, sizeof want, "  ball 2      gap %.5g  f %.5g", -cc[2].s, cc[2].f);
+    snprintf(want, sizeof want, "     ball 2      gap %.5g  f %.5g", -cc[2].s, cc[2].f);
     CHECK(strcmp(row_text(&p, 6), want) == 0);
     CHECK_NEAR(-cc[2].s, 2, 1e-5);
     CHECK(strcmp(row_text(&p, 7), "") == 0);
@@ -159,7 +159,7 @@ static void test_values_scroll(void)
     CHECK(strncmp(row_text(&p, 4), "> 16", 4) == 0);
     CHECK(strncmp(row_text(&p, 1), "  13", 4) == 0);
     CHECK(strstr(row_text(&p, 0), "13-16/16") == NULL); /* no room at 80 */
-    CHECK(strcmp(row_text(&p, 7), "ball 16: no contact") == 0);
+    CHECK(strcmp(row_text(&p, 7), "   ball 16: no contact") == 0);
     /* back up to the first ball */
     o.selected = 0;
     panel_values(&p, &s, &o);

@@ -76,7 +76,7 @@ static const struct binding {
     {'-', actions_speed, "- +", "speed down / up (x2)"},
     {'+', actions_speed, NULL, NULL},
     {'=', actions_speed, NULL, NULL},
-    {APP_KEY_LEFT, actions_aim, "arrows", "aim the cue ball (5 degrees a press)"},
+    {APP_KEY_LEFT, actions_aim, "arrows", "aim the cue ball: the double arrow (5 degrees a press)"},
     {APP_KEY_RIGHT, actions_aim, NULL, NULL},
     {APP_KEY_UP, actions_aim, NULL, NULL},
     {APP_KEY_DOWN, actions_aim, NULL, NULL},

@@ -74,6 +74,7 @@ s=$(snap --ascii --keys='space v up*18' scenes/headon.scene | sed -n 2,22p)
 check "v, aim up in ASCII: x and >, no ^" sh -c 'echo "$0" | grep -q "x" && echo "$0" | grep -q ">" && ! echo "$0" | grep -q "\^"' "$s"
 # the legend names the aim's head beside the arrows' while it shows
 check "paused, v: the legend has '⇒ aim'" sh -c '"$0" --snapshot --no-color --keys="space v" "$1" | grep -q "^└─ → v 1/cell  ⇒ aim ─"' "$SB" scenes/headon.scene
+check "help: the arrows name the aim's mark" sh -c '"$0" --snapshot --no-color --keys="?" | grep -q "aim the cue ball: the double arrow"' "$SB"
 check "running, v: no aim in the legend" sh -c '! "$0" --snapshot --no-color --keys="v" "$1" | grep -q "aim ─"' "$SB" scenes/headon.scene
 check "paused, v, ASCII: 'x aim'" sh -c '"$0" --snapshot --no-color --ascii --keys="space v" "$1" | grep -q "^+- > v 1/cell  x aim -"' "$SB" scenes/headon.scene
 check "paused, no arrows: no legend" sh -c '! "$0" --snapshot --no-color --keys="space" "$1" | grep -q "aim ─"' "$SB" scenes/headon.scene

@@ -16,7 +16,7 @@
 
 #include <stddef.h>
 
-struct session;
+struct sim;
 
 /// The width the panel asks for beside the table (a column), in cells; its
 /// height is the lesson's tallest step's, so that the table keeps its size.
@@ -48,10 +48,12 @@ int lesson_view_next(const struct lesson_view *lv);
 /// Shows step @p step (0-based): its answer hidden.
 void lesson_view_goto(struct lesson_view *lv, size_t step);
 
-/// Reveals the step's answer, measured in the session's observed state
-/// (what the values panel shows), moved from the state reset returns to.
+/// Reveals the step's answer, measured in state @p now (the session's
+/// observed state: what the values panel shows), moved from @p start (the
+/// state reset returns to). The front end hands them over (tutor.c): the
+/// lesson's files, as the drawing, never reach the session.
 /// Nothing when the step asks nothing. @return 1 when there was a question.
-int lesson_view_reveal(struct lesson_view *lv, struct session *ss);
+int lesson_view_reveal(struct lesson_view *lv, const struct sim *now, const struct sim *start);
 
 /// The answer line as the panel shows it ("ball 2 vx = 5.0002", or why
 /// there is no value), with @p utf8 Greek sums, into @p buf. @return buf.

@@ -7,8 +7,8 @@
 #  3. no stdio and no curses in a core module (CORE in the Makefile): each
 #     core .c is compiled with -fsyntax-only against stub headers that stop
 #     the compiler, and implicit declarations as errors;
-#  4. the drawing (screen*, panel*, view*) reads a struct shown (shown.h),
-#     never the session: no struct session pointer, no session_ call (the
+#  4. the drawing (screen*, panel*, view*, lesson_panel*: the lesson's
+#     panel) reads a struct shown (shown.h), never the session: no struct session pointer, no session_ call (the
 #     terminal steps the session on a second thread while it draws).
 # Each failure names the file or the circle.
 cd "$(dirname "$0")/.." || exit 1
@@ -75,7 +75,7 @@ printf '#include <stdio.h>\nint main(void) { return 0; }\n' >"$tmp/uses.c"
 check "a stub stops <stdio.h>" sh -c '! ${CC:-cc} -std=c11 -fsyntax-only -I"$0" "$1" 2>/dev/null' \
     "$tmp/stubs" "$tmp/uses.c"
 # 4. the drawing never reaches the live session
-drawing=$(ls src/screen*.[ch] src/panel*.[ch] src/view*.[ch])
+drawing=$(ls src/screen*.[ch] src/panel*.[ch] src/view*.[ch] src/lesson_panel*.[ch])
 for f in $drawing; do
     check "$f draws from a struct shown, not the session" \
         sh -c '! grep -nE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0"' "$f"

@@ -404,7 +404,7 @@ static void panel(void)
     CHECK(all && strstr(all, "PgDn l: next"));
     CHECK(all && !strstr(all, "= 10"));
     free(all);
-    CHECK(lesson_view_reveal(&lv, &ss) == 1 && lv.fail == LESSON_OK && lv.value == 10);
+    CHECK(lesson_view_reveal(&lv, session_observed(&ss), &ss.start) == 1 && lv.fail == LESSON_OK && lv.value == 10);
     CHECK(lesson_view_next(&lv) == LESSON_NEXT_STEP);
     screen_draw(&scr, shw(&sh, &ss), &f, NULL, 0);
     all = dump(&scr);
@@ -444,7 +444,7 @@ static void panel(void)
     /* the last step, which asks nothing */
     lesson_view_goto(&lv, 1);
     CHECK(lv.step == 1 && !lv.revealed && lesson_view_next(&lv) == LESSON_NEXT_END);
-    CHECK(lesson_view_reveal(&lv, &ss) == 0);
+    CHECK(lesson_view_reveal(&lv, session_observed(&ss), &ss.start) == 0);
     lesson_view_goto(&lv, 7);
     CHECK(lv.step == 1);
     screen_free(&scr);

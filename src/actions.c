@@ -297,9 +297,12 @@ void actions_lab(struct ui *u, int key)
         return;
     }
     const char *msg = panel_key(&u->lab.ps, pk, u->ss.s.n);
-    if (key == 'P') /* a plot over time: every step and event sampled */
+    if (key == 'P') { /* a plot over time: every step and event sampled */
         session_sampling(&u->ss, u->lab.ps.plot == PANEL_PLOT_ENERGY ||
                                      u->lab.ps.plot == PANEL_PLOT_MOMENTUM);
+        /* the momentum diagram: each move's momenta, drawn or not */
+        session_momenta(&u->ss, u->lab.ps.plot == PANEL_PLOT_PDIAG);
+    }
     if (key == 'i' || key == 'P')
         app_relayout(u);
     if (msg && *msg)

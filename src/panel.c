@@ -27,12 +27,6 @@ void panel_state_free(struct panel_state *ps)
     free(ps->fy);
     ps->fx = ps->fy = NULL;
     ps->nf = 0;
-    struct panel_pmem *pm = &ps->pmem;
-    free(pm->lx);
-    free(pm->ly);
-    free(pm->bx);
-    free(pm->by);
-    memset(pm, 0, sizeof *pm);
 }
 
 /* ===== The table and the keys ===== */

@@ -148,21 +148,6 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
 
 /* ===== The lab's display state, its keys and its layout ===== */
 
-/// The momentum diagram's memory: each ball's momentum at the last frame
-/// drawn, and before the last contact (the last frame before the momenta
-/// began to change after a frame in which they had not).
-struct panel_pmem {
-    double *lx, *ly;   ///< at the last frame, scene order
-    double *bx, *by;   ///< before the last contact
-    size_t n;          ///< balls of both (0: nothing kept)
-    double t_last;     ///< the time of the last frame
-    double t_before;   ///< the time of "before"
-    int have_last;     ///< lx, ly hold a frame
-    int have_before;   ///< bx, by hold a frame
-    int quiet;         ///< the last frame's momenta were those of the one before (or
-                       ///< it was the first)
-};
-
 /// Draws the momentum diagram into @p p: on the left each ball's momentum
 /// before the last contact, on the right now, drawn tip to tail from an
 /// origin in the ball's colour @p color[i] (arrows on one line are moved
@@ -175,12 +160,6 @@ struct panel_pmem {
 int panel_pdiag(struct plot *p, size_t n, const double *bx, const double *by, double t_before,
                 const double *nx, const double *ny, double t_now, const uint32_t *color,
                 double aspect, int ascii);
-
-/// Keeps @p pm up to the frame of state @p s: a frame whose momenta
-/// differ from the last frame's, when those had not changed, makes the last
-/// frame "before the last contact"; going back in time or a change in the
-/// number of balls forgets. @return 0, or -1 (memory).
-int panel_pmem_update(struct panel_pmem *pm, const struct sim *s);
 
 /// What the P key cycles through.
 enum panel_plot {
@@ -211,7 +190,6 @@ struct panel_state {
     int rows;                ///< ball rows the values panel showed last (a page)
     struct screen_rect values_r; ///< where the values panel was drawn last
     int focus;               ///< the panel (index in panel_table) keys go to first
-    struct panel_pmem pmem;  ///< the momentum diagram's frames
     /* the force arrows' forces, of the state of version f_version */
     double *fx, *fy;         ///< net forces in scene order
     size_t nf;               ///< their length

@@ -126,19 +126,13 @@ static int plot_want(void *self, const struct shown *sh, int *w, int *h)
     return ps->plot != PANEL_PLOT_OFF;
 }
 
-/* The momentum diagram remembers the momenta before the last contact. */
-static void plot_update(void *self, const struct shown *sh)
-{
-    struct panel_state *ps = self;
-    if (ps->plot == PANEL_PLOT_PDIAG)
-        panel_pmem_update(&ps->pmem, sh->obs);
-}
-
-/* The momentum diagram of the session's state, in the balls' colours. */
+/* The momentum diagram of the session's state, in the balls' colours;
+ * "before" is what the session kept of every move (shown.h: pm), drawn
+ * or not. */
 static void pdiag(struct plot *p, struct panel_state *ps, const struct panel_area *a)
 {
     const struct sim *s = a->sh->obs;
-    const struct panel_pmem *pm = &ps->pmem;
+    const struct session_pmem *pm = &a->sh->pm;
     size_t n = s->n < 64 ? s->n : 64;
     double nx[64], ny[64];
     uint32_t color[64];
@@ -205,5 +199,5 @@ static const char *plot_key(void *self, int key, size_t nballs)
 }
 
 const struct panel_class panel_plot_class = {
-    "plot", PANEL_BOX, plot_want, plot_update, plot_draw, plot_key, NULL, NULL,
+    "plot", PANEL_BOX, plot_want, NULL, plot_draw, plot_key, NULL, NULL,
 };

@@ -203,7 +203,8 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
         /* Sampling, the advance stops every event (every n/8 above
          * SESSION_EVENT_EVERY balls) for a sample; `more` is asked every
          * EVENT_CHUNK events either way. */
-        long long every = !ss->sampling ? EVENT_CHUNK
+        int sampled = ss_sampled(ss);
+        long long every = !sampled ? EVENT_CHUNK
                           : ss->s.n <= SESSION_EVENT_EVERY ? 1 : (long long)(ss->s.n / 8);
         long long since = 0;
         int rc;
@@ -211,7 +212,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
             rc = event_advance(&ss->ev, t, every);
             if (rc != 0 || ss->ev.stop.cause)
                 break;
-            if (ss->sampling) {
+            if (sampled) {
                 ss_sample_event(ss);
                 if ((since += every) < EVENT_CHUNK)
                     continue;
@@ -258,6 +259,7 @@ int session_reset(struct session *ss)
     memcpy(ss->tag, ss->tag_start, ss->start.n * sizeof *ss->tag);
     ss->nonfinite = !sim_finite(&ss->s);
     ss_col_clear(ss);
+    ss_pm_forget(ss);
     ss_touch(ss);
     if (ss->engine == SESSION_EVENT) {
         if (event_unsupported(&ss->s.p) || ss_ev_build(ss)) {

@@ -149,6 +149,29 @@ enum session_note {
                                     ///< balls note_ball[0] <= note_ball[1], at note_t; paused
 };
 
+/// Up to this many balls the session keeps the momentum diagram's memory
+/// (session_momenta); above it, nothing.
+#define SESSION_PMEM_MAX 64
+
+/// The momentum diagram's memory: each ball's momentum (m v of the observed
+/// state, by scene ball) at the last move and before the last contact,
+/// the last move before the momenta began to change after a move in which
+/// they had not. Kept from every step and event the session takes while
+/// on (running, '.', ']', a catch-up: what is drawn or not); a step back
+/// keeps "before" while it is not later than the state reached; reset, a
+/// change in the number of balls or more than SESSION_PMEM_MAX forget.
+struct session_pmem {
+    double lx[SESSION_PMEM_MAX], ly[SESSION_PMEM_MAX]; ///< at the last move
+    double bx[SESSION_PMEM_MAX], by[SESSION_PMEM_MAX]; ///< before the last contact
+    size_t n;        ///< balls of both (have_last)
+    double t_last;   ///< the time of the last move
+    double t_before; ///< the time of "before"
+    int have_last;   ///< lx, ly hold a move
+    int have_before; ///< bx, by hold one
+    int quiet;       ///< the last move's momenta were those of the one before
+                     ///< (or it was the first: a contact seen next starts there)
+};
+
 /// A state kept by the event mode.
 struct session_snap {
     struct sim s;
@@ -197,6 +220,8 @@ struct session {
     size_t ncol;        ///< columns in use
     long long per;      ///< samples a column takes before the next starts
     int sampling;       ///< sample every step or event (session_sampling)
+    int momenta;        ///< keep pm (session_momenta)
+    struct session_pmem pm; ///< the momentum diagram's memory
     /* edits: a tag per ball that follows it through adds and removes */
     uint32_t *tag;      ///< of each scene ball now (s.n of them)
     uint32_t *tag0;     ///< at the start of this timeline (n0 of them)
@@ -332,6 +357,12 @@ void session_diag_of(const struct sim *obs, struct session_diag *d);
 /// time reached. Off (the default), nothing is sampled and stepping costs
 /// nothing more. Turning it on samples the state now.
 void session_sampling(struct session *ss, int on);
+
+/// Keeps the momentum diagram's memory, ss->pm (1), or not (0): on, every
+/// step of the springs and every event (as session_sampling samples them)
+/// updates it, up to SESSION_PMEM_MAX balls; turning it on takes the state
+/// now as the first move, off forgets.
+void session_momenta(struct session *ss, int on);
 
 /// Columns of the envelope, oldest first: @p i < session_columns().
 size_t session_columns(const struct session *ss);

@@ -71,10 +71,93 @@ void ss_rewind_samples(struct session *ss)
         ss->ncol--;
 }
 
-/* The observed state now into the envelope, when sampling. */
+/* ===== The momentum diagram's memory ===== */
+
+void ss_pm_forget(struct session *ss)
+{
+    ss->pm.have_last = ss->pm.have_before = 0;
+    ss->pm.n = 0;
+}
+
+/* The momenta (px, py) of the move at time @p t (ss->pm.lx and ly are the
+ * last move's): a move whose momenta differ from the last one's, when those
+ * had not changed, makes the last move "before the last contact". The
+ * event engine's contacts are instants, each event one: every change is
+ * a contact's, "before" is the momenta just before it, at its time. */
+static void pm_add(struct session *ss, double t, const double *px, const double *py, size_t n)
+{
+    struct session_pmem *pm = &ss->pm;
+    int instant = ss->engine == SESSION_EVENT;
+    if (!pm->have_last || n != pm->n) { /* a first move: nothing seen to change yet */
+        pm->have_before = 0;
+        pm->quiet = 1;
+    } else if (t < pm->t_last) {
+        /* back in time: "before" holds while it is not later than now; in
+         * or after that contact, a change next is not a new one's start */
+        if (pm->have_before && pm->t_before > t)
+            pm->have_before = 0;
+        pm->quiet = instant || !pm->have_before;
+    } else {
+        int changed = 0;
+        for (size_t i = 0; i < n && !changed; i++)
+            changed = px[i] != pm->lx[i] || py[i] != pm->ly[i];
+        if (!changed && t == pm->t_last)
+            return; /* the same again (k or dt changed while paused) */
+        if (changed && pm->quiet) {
+            memcpy(pm->bx, pm->lx, n * sizeof *pm->bx);
+            memcpy(pm->by, pm->ly, n * sizeof *pm->by);
+            pm->t_before = instant ? t : pm->t_last;
+            pm->have_before = 1;
+        }
+        pm->quiet = instant || !changed;
+    }
+    memcpy(pm->lx, px, n * sizeof *px);
+    memcpy(pm->ly, py, n * sizeof *py);
+    pm->n = n;
+    pm->t_last = t;
+    pm->have_last = 1;
+}
+
+/* The observed state's momenta now (of scene ball i at i). */
+static void pm_sample(struct session *ss)
+{
+    const struct sim *o = session_observed(ss);
+    double px[SESSION_PMEM_MAX], py[SESSION_PMEM_MAX];
+    for (size_t i = 0; i < o->n; i++) {
+        size_t k = sim_slot(o, i);
+        px[i] = o->m[k] * o->vx[k];
+        py[i] = o->m[k] * o->vy[k];
+    }
+    pm_add(ss, o->t, px, py, o->n);
+}
+
+void session_momenta(struct session *ss, int on)
+{
+    ss->momenta = on != 0;
+    ss_pm_forget(ss);
+    if (ss->momenta && !ss->nonfinite && ss->s.n <= SESSION_PMEM_MAX)
+        pm_sample(ss);
+}
+
+/* Whether a move is sampled: for the envelope, or for the memory. */
+int ss_sampled(const struct session *ss)
+{
+    return ss->sampling || (ss->momenta && ss->s.n <= SESSION_PMEM_MAX);
+}
+
+/* The observed state now into the envelope, when sampling, and into the
+ * momentum diagram's memory, when kept. */
 void ss_sample_now(struct session *ss)
 {
-    if (!ss->sampling || ss->nonfinite)
+    if (ss->nonfinite)
+        return;
+    if (ss->momenta) {
+        if (ss->s.n <= SESSION_PMEM_MAX)
+            pm_sample(ss);
+        else
+            ss_pm_forget(ss);
+    }
+    if (!ss->sampling)
         return;
     const struct session_diag *d = session_diag(ss);
     double v[SESSION_NCH] = {d->ke, d->pe, d->e, d->px, d->py};
@@ -82,9 +165,20 @@ void ss_sample_now(struct session *ss)
 }
 
 /* The event engine's state in the middle of an advance (ss->s is written
- * back only at its end). */
+ * back only at its end: its slots are the engine's ball numbers). */
 void ss_sample_event(struct session *ss)
 {
+    if (ss->momenta && ss->s.n <= SESSION_PMEM_MAX) {
+        double px[SESSION_PMEM_MAX], py[SESSION_PMEM_MAX];
+        for (size_t i = 0; i < ss->s.n; i++) {
+            size_t k = sim_slot(&ss->s, i);
+            px[i] = ss->s.m[k] * ss->ev.vx[k];
+            py[i] = ss->s.m[k] * ss->ev.vy[k];
+        }
+        pm_add(ss, ss->ev.t, px, py, ss->s.n);
+    }
+    if (!ss->sampling)
+        return;
     struct event_diag ed;
     event_diag(&ss->ev, &ed);
     double v[SESSION_NCH] = {ed.ke, ed.pf, ed.e, ed.px, ed.py};

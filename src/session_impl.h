@@ -82,5 +82,7 @@ void ss_col_clear(struct session *ss);
 void ss_rewind_samples(struct session *ss);
 void ss_sample_now(struct session *ss);
 void ss_sample_event(struct session *ss);
+int ss_sampled(const struct session *ss);
+void ss_pm_forget(struct session *ss);
 
 #endif

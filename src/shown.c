@@ -48,6 +48,7 @@ int shown_take(struct shown *sh, struct session *ss)
     sh->e_ref = session_eref(ss);
     if (sh->observed)
         sh->d.e_ref = sh->e_ref;
+    sh->pm = ss->pm;
     sh->ncol = session_columns(ss);
     if (sh->ncol > SESSION_COLS)
         sh->ncol = SESSION_COLS;

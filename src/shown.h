@@ -4,7 +4,8 @@
  * line, the table and the panels show of it: the observed state and the
  * diagnostics (made from the copy, as session_observed and session_diag
  * make them from the session: the same bits), the engine, the balls' tags,
- * the depth of the undo, the contact resolution, the plots' samples.
+ * the depth of the undo, the contact resolution, the plots' samples and
+ * the momentum diagram's memory.
  *
  * The screen (screen.h) and its panels take a const struct shown and
  * never the session, so that the terminal may step the session on a
@@ -40,6 +41,7 @@ struct shown {
     double contact_steps;      ///< session_contact_steps
     uint32_t *tag;             ///< the tag of each scene ball (s.n)
     size_t captag;
+    struct session_pmem pm;    ///< the momentum diagram's memory (ss->pm)
     struct session_col col[SESSION_COLS]; ///< the plots' samples, oldest first
     size_t ncol;
     int have;                  ///< a state was taken

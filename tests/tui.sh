@@ -472,4 +472,16 @@ check "longest wait: paused" wait_for ki "paused · speed"
 keys ki q
 check "longest wait: q exits 0" [ "$(wait_rc ki)" = 0 ]
 
+# The momentum diagram after a burst of '.' read at once (a key held, a
+# paste): no frame is drawn between the steps, and "before" is still the
+# last step before the contact, t 13, as in a snapshot (it was the last
+# frame drawn: "before the contact (t 0)", or "no contact yet")
+start pd 80 24 "--keys='space P P P P'" scenes/headon.scene
+check "burst: the diagram" wait_for pd "before: no contact yet +now \(t 0\)"
+in_one pd "$(printf '%300s' '' | tr ' ' .)"
+check "burst: 300 steps read at once" wait_for pd "now \(t 15\)"
+check "burst: before the contact at t 13" shows pd "^before the contact \(t 13\)  Σp \(0, 0\)"
+keys pd q
+check "burst: q exits 0" [ "$(wait_rc pd)" = 0 ]
+
 summary

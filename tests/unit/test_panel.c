@@ -10,11 +10,13 @@
  * numbers, the centre of mass, the ASCII fallback.
  */
 #include "panel.h"
+#include "shown.h"
 #include "session.h"
 #include "scene.h"
 #include "test.h"
 #include "view.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -487,35 +489,71 @@ static void test_keys(void)
     CHECK(panel_key(&ps, 'b', 3) == NULL && panel_key(&ps, 'x', 3) == NULL);
 }
 
-/* The momentum diagram: "before" is the last frame before the momenta
- * began to change; drawn tip to tail in each ball's colour with the sum
- * beside, on one scale; a step back forgets. */
+/* The momentum diagram: "before" is the last move before the momenta
+ * began to change, kept by the session from every move (drawn or not: a
+ * burst of '.' between two frames left "no contact yet"); drawn tip to
+ * tail in each ball's colour with the sum beside, on one scale; a step
+ * back keeps "before" while it is not later, reset forgets. */
 static void test_pdiag(void)
 {
-    struct sim s;
-    CHECK(test_load(&s, headon) == 0);
-    struct panel_state ps;
-    panel_state_init(&ps);
-    struct panel_pmem *pm = &ps.pmem;
-    size_t a = sim_slot(&s, 0), b = sim_slot(&s, 1);
-    CHECK(panel_pmem_update(pm, &s) == 0 && pm->have_last && !pm->have_before);
-    s.t = 1; /* a quiet frame: nothing changed */
-    CHECK(panel_pmem_update(pm, &s) == 0 && pm->quiet && !pm->have_before);
-    s.t = 2; /* the contact: the momenta change */
-    s.vx[a] = 4;
-    s.vx[b] = -4;
-    panel_pmem_update(pm, &s);
-    CHECK(pm->have_before && pm->t_before == 1 && pm->bx[0] == 10 && pm->bx[1] == -20);
-    s.t = 3; /* still in it: "before" stays */
-    s.vx[a] = -10;
-    s.vx[b] = 10;
-    panel_pmem_update(pm, &s);
-    CHECK(pm->t_before == 1 && pm->bx[0] == 10 && !pm->quiet);
-    /* drawn: both halves, the sums, the colours */
+    struct session ss;
+    CHECK(test_start(&ss, headon) == 0);
+    const struct session_pmem *pm = &ss.pm;
+    session_momenta(&ss, 1);
+    CHECK(pm->have_last && !pm->have_before && pm->n == 2 && pm->quiet);
+    for (int i = 0; i < 200; i++) /* t 10: quiet moves */
+        session_forward(&ss);
+    CHECK(pm->quiet && !pm->have_before && pm->t_last == ss.s.t);
+    /* into the contact in one advance, no frame between: the gap of 260
+     * closes at 20 a unit of time, the last quiet step is t = 13 */
+    CHECK(session_advance(&ss, 14, NULL, NULL) == 1);
+    CHECK(pm->have_before && pm->t_before == 13 && pm->bx[0] == 10 && pm->bx[1] == -20);
+    CHECK(!pm->quiet && pm->lx[0] != 10);
+    /* back within the contact: "before" holds, and the next step, still in
+     * it, is no new contact */
+    for (int i = 0; i < 5; i++)
+        session_back(&ss);
+    CHECK(pm->have_before && pm->t_before == 13 && !pm->quiet);
+    session_forward(&ss);
+    CHECK(pm->have_before && pm->t_before == 13 && pm->bx[1] == -20);
+    /* back before it: forgotten; forward again: found again */
+    while (ss.s.t > 12.5 && session_back(&ss) == 0)
+        ;
+    CHECK(!pm->have_before && pm->quiet);
+    CHECK(session_advance(&ss, 14, NULL, NULL) == 1);
+    CHECK(pm->have_before && pm->t_before == 13);
+    /* off forgets; reset forgets */
+    session_momenta(&ss, 0);
+    CHECK(!pm->have_last && !pm->have_before);
+    session_momenta(&ss, 1);
+    /* on again in the contact (t 14): from a first move, the next change
+     * makes it "before" (as when the diagram is turned on, then ']') */
+    CHECK(session_advance(&ss, 16, NULL, NULL) == 1 && pm->have_before && pm->t_before == 14);
+    CHECK(session_reset(&ss) == 0 && !pm->have_before && pm->have_last && pm->t_last == 0);
+    /* the event engine: each collision an instant, "before" at its time,
+     * from within one advance */
+    CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
+    CHECK(session_advance(&ss, 14, NULL, NULL) == 1);
+    CHECK(pm->have_before && fabs(pm->t_before - 13) < 1e-9 && pm->bx[0] == 10 &&
+          pm->bx[1] == -20);
+    /* the shown copy carries it */
+    struct shown sh;
+    memset(&sh, 0, sizeof sh);
+    CHECK(shown_take(&sh, &ss) == 0 && sh.pm.have_before && sh.pm.t_before == pm->t_before);
+    shown_free(&sh);
+    /* more balls than it keeps: nothing */
+    struct session big;
+    CHECK(test_start(&big, "table 800 400\nrandom 65 1 10 1 7\n") == 0);
+    session_momenta(&big, 1);
+    CHECK(!big.pm.have_last);
+    session_free(&big);
+    session_free(&ss);
+    /* drawn: both halves, the sums, the colours; "before" at t 1 */
+    static const double bx[2] = {10, -20}, by[2] = {0, 0};
     struct plot p = grid(80, 12);
     double nx[2] = {-10, 10}, ny[2] = {0, 0};
     uint32_t color[2] = {PANEL_KE, PANEL_PE};
-    CHECK(panel_pdiag(&p, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
+    CHECK(panel_pdiag(&p, 2, bx, by, 1, nx, ny, 3, color, 2, 0) == 0);
     /* each sum after its caption on the top row (ball 2 is 2 kg: before,
      * 10 - 20), the caption shortened to fit; the bottom row is left to
      * the note (P's note covered the right half's sum at 64 columns) */
@@ -547,15 +585,15 @@ static void test_pdiag(void)
         }
     CHECK(row1 >= 1 && row2 > row1);
     struct plot wide = grid(100, 12); /* room for the whole caption */
-    CHECK(panel_pdiag(&wide, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
+    CHECK(panel_pdiag(&wide, 2, bx, by, 1, nx, ny, 3, color, 2, 0) == 0);
     CHECK(strstr(row_text(&wide, 0), "before the last contact (t 1)  \u03a3p (-10, 0)") != NULL);
     struct plot narrow = grid(64, 12); /* "before" alone */
-    CHECK(panel_pdiag(&narrow, 2, pm->bx, pm->by, pm->t_before, nx, ny, 3, color, 2, 0) == 0);
+    CHECK(panel_pdiag(&narrow, 2, bx, by, 1, nx, ny, 3, color, 2, 0) == 0);
     CHECK(strstr(row_text(&narrow, 0), "before (t 1)  \u03a3p (-10, 0)") != NULL);
     CHECK(strstr(row_text(&narrow, 0), "now (t 3)  \u03a3p (0, 0)") != NULL);
     /* no room on the top row: the sums on the bottom row, as before */
     double fx[2] = {-12345.6, 0}, fy[2] = {0.000123, 0};
-    CHECK(panel_pdiag(&narrow, 2, pm->bx, pm->by, 123.456, fx, fy, 3, color, 2, 0) == 0);
+    CHECK(panel_pdiag(&narrow, 2, bx, by, 123.456, fx, fy, 3, color, 2, 0) == 0);
     CHECK(strncmp(row_text(&narrow, 0), "before the contact (t 123.5) ", 29) == 0);
     CHECK(strstr(row_text(&narrow, 0), "\u03a3p") == NULL);
     CHECK(strncmp(row_text(&narrow, 11), "\u03a3p (-10, 0) ", 13) == 0);
@@ -565,20 +603,8 @@ static void test_pdiag(void)
     CHECK(panel_pdiag(&p, 2, NULL, NULL, 0, qx, qy, 3, color, 2, 1) == 0);
     CHECK(strstr(row_text(&p, 0), "before: no contact yet") != NULL);
     CHECK(strstr(row_text(&p, 0), "now (t 3)  sum p (3, 0)") != NULL);
-    /* a step back forgets */
-    s.t = 0.5;
-    panel_pmem_update(pm, &s);
-    CHECK(!pm->have_before && pm->quiet);
-    /* from a first frame: the next change makes it "before" (the diagram
-     * turned on, then ] to the contact) */
-    s.t = 0.75;
-    s.vx[a] = 3;
-    panel_pmem_update(pm, &s);
-    CHECK(pm->have_before && pm->t_before == 0.5);
     /* too many balls, none */
     CHECK(panel_pdiag(&p, 0, NULL, NULL, 0, qx, qy, 3, color, 2, 0) == -1);
-    panel_state_free(&ps);
-    sim_free(&s);
 }
 
 void test_labpanel(void)

@@ -84,9 +84,15 @@ struct panel_values {
 /// per ball from o->scroll on (moved so that the selected ball's row is
 /// shown unless o->free_scroll: o->scroll is updated), the totals row, the PE/E/centre-of-mass
 /// line, then the selected ball's contacts (as many as fit, at most 6
-/// lines, "+N more" when they do not).
+/// lines, "+N more" when they do not). Which rows show, when not all,
+/// is on the panel's rule (panel_values_title).
 /// @return the number of ball rows shown (the step of PgUp/PgDn).
 int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
+
+/// The values panel's name on its rule into @p buf: "values", or with
+/// @p rows of the @p n balls shown from @p scroll on, which and the keys
+/// that page ("values 1-11/16 PgDn", "values 6-16/16 PgUp"). @return buf.
+const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, size_t n);
 
 struct panel_state;
 

@@ -103,13 +103,6 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     plot_text(p, 0, trow, buf, PANEL_TEXT);
     if (!o->ascii)
         plot_text(p, 0, trow, "   Σ", PANEL_TEXT);
-    /* scrolled: which rows show, at the header's end when there is room */
-    if (rows < (int)s->n) {
-        snprintf(buf, sizeof buf, "%zu-%zu/%zu", o->scroll + 1, o->scroll + (size_t)rows, s->n);
-        int len = (int)strlen(buf);
-        if (lay.total + 2 + len <= p->w)
-            plot_text(p, p->w - len, 0, buf, PANEL_DIM);
-    }
     if (info) {
         snprintf(buf, sizeof buf, "PE %s  E %s  M %s  CM (%s, %s)",
                  num(a, sizeof a, tot.pe + tot.pg), num(b, sizeof b, tot.e),
@@ -176,21 +169,41 @@ static int values_want(void *self, const struct shown *sh, int *w, int *h)
     return 1;
 }
 
+/* The panel's name on its rule, with the rows shown when they are not all
+ * ("values 1-11/16 PgDn"), as a scrolling list's frame says where it is
+ * and which keys move it (the header row has no room at 80-100 columns). */
+const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, size_t n)
+{
+    if (rows <= 0 || (size_t)rows >= n) {
+        snprintf(buf, size, "values");
+        return buf;
+    }
+    size_t last = scroll + (size_t)rows;
+    snprintf(buf, size, "values %zu-%zu/%zu %s", scroll + 1, last, n,
+             scroll == 0 ? "PgDn" : last >= n ? "PgUp" : "PgUp PgDn");
+    return buf;
+}
+
 static void values_draw(void *self, const struct panel_area *a)
 {
     struct panel_state *ps = self;
     struct screen_rect r = a->r;
     if (r.h < 2)
         return;
-    panel_rule(a->scr, r, "values", a->f->glyphs);
     ps->values_r = r;
     struct plot p = panel_grid(r.w, r.h - 1);
-    if (!p.cell)
+    if (!p.cell) {
+        panel_rule(a->scr, r, "values", a->f->glyphs);
         return;
+    }
     ps->pv.selected = ps->ov.selected;
     ps->pv.ascii = a->f->glyphs == VIEW_ASCII;
     ps->pv.hard = a->sh->engine == SESSION_EVENT;
     ps->rows = panel_values(&p, a->sh->obs, &ps->pv);
+    char name[64];
+    panel_rule(a->scr, r,
+               panel_values_title(name, sizeof name, ps->pv.scroll, ps->rows, a->sh->obs->n),
+               a->f->glyphs);
     panel_blit(a->scr, r.x, r.y + 1, &p, a->f->glyphs);
     free(p.cell);
 }

@@ -54,7 +54,7 @@ check "n: off by default" hasnt '│.*16.*│'
 
 # --- i: the values panel, rows equal to the state ---
 s=$(snap --keys='i <t 10> space')
-check "i: the panel" sh -c 'echo "$0" | grep -q "── values ──"' "$s"
+check "i: the panel" sh -c 'echo "$0" | grep -q "── values 1-7/16 PgDn ──"' "$s"
 check "i: the header" sh -c 'echo "$0" | grep -Eq "^ +# +m +x +y +vx +vy +px +py +KE$"' "$s"
 # ball 1 at t = 10 against the headless run
 hx=$("$SB" -H -T 10 | grep '^ball' | head -n 1 | cut -d' ' -f2)
@@ -77,6 +77,12 @@ check "contacts: k·s = 5 s ($ks, $sv)" awk -v a="$ks" -v b="$sv" 'BEGIN { exit 
 check "contacts: the dashpot with restitution" has 'dashpot [0-9.-]+' --keys='e*5 i ] .*5 tab' scenes/headon.scene
 check "pgdn: the rows scroll" has '^ +13 +1.0000' --keys='i pgdn'
 check "pgdn pgup: back to the top" has '^ +1 +1.0000' --keys='i pgdn pgup'
+# which rows show, on the panel's frame: at 100x32 the break's 11 rows of
+# 16 said nothing (the header's end had no room for "1-11/16")
+check "i at 100x32: the rows shown on the frame" has '^── values 1-11/16 PgDn ─' --snapshot=100x32 --keys='i'
+check "i pgdn at 100x32: the last rows, PgUp" has '^── values 6-16/16 PgUp ─' --snapshot=100x32 --keys='i pgdn'
+check "i at 100x32 in ASCII" has '^-- values 1-11/16 PgDn -' --snapshot=100x32 --ascii --keys='i'
+check "i, every row shown: no mark" has '^── values ──' --snapshot=100x32 --keys='i' scenes/unequal.scene
 
 # --- ] [: contact events (the head-on pair meets after 13 = 260 steps) ---
 check "]: stops where the contact begins" has ' t 13.05  step 261 ' --keys=']' scenes/headon.scene

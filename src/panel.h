@@ -138,6 +138,8 @@ struct panel_overlay {
     int ascii;                   ///< 1: ASCII only
     int aim;                     ///< 1: the aim mark is on the table: the
                                  ///< legend names its head beside the arrows'
+    int legend_row, legend_x0, legend_x1; ///< out: the legend's cells as drawn,
+                                 ///< [x0, x1) of that row (x1 == x0: none)
 };
 
 /// Draws the overlay of @p s onto @p p, a grid of m->cols x m->rows cells

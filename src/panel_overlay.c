@@ -111,6 +111,7 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
 {
     const double aspect = o->aspect > 0 ? o->aspect : 2;
     const size_t n = s->n;
+    o->legend_row = o->legend_x0 = o->legend_x1 = 0;
     if (o->selected < n) {
         struct lab_row b;
         lab_row(s, o->selected, &b);
@@ -196,6 +197,8 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
     int col = m->left + 1, row = m->top + m->h;
     if (row >= m->rows)
         row = m->rows - 1;
+    o->legend_row = row;
+    o->legend_x0 = col;
     static const char *const uname[3] = {"\u2192 v", "\u25b7 p", "F"};
     static const char *const aname[3] = {"> v", "* p", "F"};
     for (int k = 0; k < 3; k++) {
@@ -223,8 +226,9 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
         else
             snprintf(buf, sizeof buf, " select a ball (Tab) ");
         if (col + (int)strlen(buf) <= m->left + m->w)
-            plot_text(p, col, row, buf, PANEL_DIM);
+            col = plot_text(p, col, row, buf, PANEL_DIM);
     }
+    o->legend_x1 = col;
 }
 
 /* ===== The panel ===== */
@@ -289,6 +293,11 @@ static void overlay_draw(void *self, const struct panel_area *a)
         o->ascii = glyphs == VIEW_ASCII;
         o->aim = !a->second && a->f && screen_aim_shown(a->f);
         panel_overlay(&p, m, shown, o, fx, fy);
+        /* the note leaves the legend readable (the lowest, of two tables) */
+        struct screen_rect *lg = &a->scr->legend;
+        int ly = a->r.y + o->legend_row;
+        if (o->legend_x1 > o->legend_x0 && (lg->w == 0 || ly > lg->y))
+            *lg = (struct screen_rect){a->r.x + o->legend_x0, ly, o->legend_x1 - o->legend_x0, 1};
         if (glyphs == VIEW_ASCII)
             plot_ascii(&p);
         for (int j = 0; j < p.h; j++)

@@ -285,6 +285,7 @@ void screen_draw(struct screen *scr, const struct shown *sh, const struct front 
     size_t n = (size_t)scr->cols * (size_t)scr->rows;
     for (size_t i = 0; i < n; i++)
         scr->cell[i] = (struct screen_cell){' ', 0, 0};
+    scr->legend = (struct screen_rect){0, 0, 0, 0};
     if (scr->lay.too_small) {
         char l2[64];
         snprintf(l2, sizeof l2, "%dx%d, need %dx%d", scr->cols, scr->rows,

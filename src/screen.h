@@ -239,6 +239,9 @@ struct screen {
                                                 ///< layout: w, h (w 0: hidden)
     int npanels;
     int help_pages;             ///< pages the help took at the last draw
+    struct screen_rect legend;  ///< a legend the note leaves readable (the
+                                ///< arrows' on the table's frame), set by a panel
+                                ///< while the frame is drawn; w 0: none
     double zoom_cx, zoom_cy;    ///< the world point in the middle of the table as
                                 ///< last drawn (the zoomed view's centre)
     struct {                    ///< the colour of the ball in each slot as last

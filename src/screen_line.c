@@ -333,7 +333,8 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
 
 /* The note: right-aligned above the status line, over the table's frame,
  * in reverse video; word-wrapped into at most two rows, never cut inside
- * a word that fits. */
+ * a word that fits; a row up when it would cover the arrows' legend on
+ * the frame (at 40 columns "momentum arrows on" covered "p 1/cell"). */
 void screen_draw_note(struct screen *scr, const struct front *f)
 {
     if (!f->note[0])
@@ -379,13 +380,19 @@ void screen_draw_note(struct screen *scr, const struct front *f)
         while (*p == ' ')
             p++;
     }
+    char buf[2][400];
+    int bw[2], up = 0;
+    const struct screen_rect *lg = &scr->legend;
     for (int i = 0; i < nl; i++) {
-        char buf[400];
-        snprintf(buf, sizeof buf, " %s ", lines[i]);
-        int bw = screen_width(buf);
-        if (bw > scr->cols)
-            bw = scr->cols;
-        int y = scr->rows - 1 - nl + i;
-        screen_text(scr, scr->cols - bw, y, bw, fg, SCREEN_REVERSE | SCREEN_BOLD, buf);
+        snprintf(buf[i], sizeof buf[i], " %s ", lines[i]);
+        bw[i] = screen_width(buf[i]);
+        if (bw[i] > scr->cols)
+            bw[i] = scr->cols;
+        if (lg->w > 0 && scr->rows - 1 - nl + i == lg->y && scr->cols - bw[i] < lg->x + lg->w)
+            up = 1;
+    }
+    for (int i = 0; i < nl; i++) {
+        int y = scr->rows - 1 - nl + i - up;
+        screen_text(scr, scr->cols - bw[i], y, bw[i], fg, SCREEN_REVERSE | SCREEN_BOLD, buf[i]);
     }
 }

@@ -204,6 +204,13 @@ check "worksheet e 0.5: Σp kept" sh -c 'echo "$0" | grep -q "Σp (10, "' "$s3"
 check "worksheet e 0.5: KE lost" [ "$(echo "$s3" | field KE | cut -d. -f1)" -lt 35 ]
 
 # --- small and ASCII screens ---
+# at 40x12 the note (on the row above the status line, over the table's
+# frame) covered the arrows' legend: 'p 1/cell' went under 'momentum arrows on'
+s=$(snap --snapshot=40x12 --keys='v p')
+check "40x12 v p: the legend whole" sh -c 'echo "$0" | grep -q "└─ → v 5/cell  ▷ p 5/cell ─"' "$s"
+check "40x12 v p: the note whole, a row up" sh -c 'echo "$0" | sed -n 10p | grep -q " momentum arrows on *$"' "$s"
+s=$(snap --snapshot=40x12 --keys='v p <t 100>')
+check "40x12 v p, the note gone: the table's last row again" sh -c '! echo "$0" | grep -q "momentum arrows on" && echo "$0" | sed -n 10p | grep -q "^   │ "' "$s"
 check "40x12 with every panel: draws" sh -c '"$0" --snapshot=40x12 --no-color --keys="i P v p f c n tab s" >/dev/null' "$SB"
 check "40x12: the table keeps its rows" [ "$(snap --snapshot=40x12 --keys='i P' | grep -c '│')" -ge 4 ]
 check "ASCII: no braille or Σ with everything on" sh -c '! "$0" --snapshot --no-color --ascii --keys="i P v p c n tab" | sed "\$d" | grep -q "[^ -~]"' "$SB"

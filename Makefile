@@ -45,6 +45,8 @@ PURE   = bigmem text words scene_gen traj traj_scan traj_xyz traj_lammps traj_fr
 PURE  += lesson lesson_measure lesson_panel
 # The front end's new files under the first free number (w and R).
 PURE  += files shown
+# The second thread of a split spring step (issue 29).
+PURE  += split
 # The front end and the entry point.
 FRONT  = main cli headless headless_rec headless_export app actions edit front term replay worker
 # A lesson run by the front end (issue 31).

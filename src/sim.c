@@ -48,6 +48,12 @@ struct sim_scratch {
     double *tmp;      /* n doubles: one array being reordered */
     uint32_t *src;    /* n slots: the cell order */
     uint32_t *ids;    /* n: id being reordered */
+    /* A step split in two (see step_split), kept from step to step: */
+    double *ring2;    /* the second part's ring, as ring (nring entries) */
+    double *held;     /* 2 * nring: the forces of the blocks the first part
+                         still reads, fx then fy, until both parts end */
+    struct split_term *terms; /* the second part's terms on the head */
+    size_t capterms;
 };
 
 struct sim_params sim_default_params(void)
@@ -115,6 +121,9 @@ void sim_free(struct sim *s)
     grid_free(s->grid);
     if (s->scratch) {
         free(s->scratch->ring);
+        free(s->scratch->ring2);
+        free(s->scratch->held);
+        free(s->scratch->terms);
         free(s->scratch->tmp);
         free(s->scratch->src);
         free(s->scratch->ids);
@@ -923,73 +932,157 @@ static inline void contact_sums(const double *restrict x, const double *restrict
     }
 }
 
-/*
- * The Hooke rectangle's step over the neighbour list in one sweep, a block of
- * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
- * rows of a block are done no later row touches its balls: their forces
- * are final and they can move at once, while their data is in cache. A
- * block's rows are one flat run of pairs (grid_pairs.pi names the row of
- * each), taken in one loop. The forces of the slots a block's rows reach
- * start at 0, or at the wall force for the few balls the grid lists as
- * near a wall (for the others wall_force gives +0 too). Each force gets the same terms in the same
- * order as in sim_forces_brute followed by the integration, so the result
- * is the same to the bit. A pair apart adds f = 0 (no branch to
- * mispredict): x + 0 = x. Fails (SIM_ENOMEM, nothing changed) only when
- * the ring cannot grow.
- */
-static int step_hooke_grid(struct sim *s, struct grid *g)
+/* What every sweep of the Hooke step reads: the list, the state, the
+ * constants and the ring's mask (step_hooke_grid, and the parts of a step
+ * split in two, step_split). */
+struct sweep {
+    struct grid_pairs pl;
+    const struct sim_scratch *sc;
+    double *x, *y, *vx, *vy;
+    const double *r;  /* the radii, or r_fill when all are equal */
+    const double *m;
+    size_t n, nblock;
+    size_t mask;      /* the ring's entries less one */
+    size_t rmask;     /* GRID_BLOCK - 1 for r_fill, else SIZE_MAX */
+    double k, dt, w, h;
+    double same;      /* r_i + r_j when the radii are equal */
+};
+
+/* What the moves of a sweep found: the finiteness bits (nf_bits) of the
+ * balls moved and their largest v^2, NaN left out: the largest of all is
+ * the largest of the parts', in any order (the values are +0 or more), so
+ * the same bits however the blocks were shared out. */
+struct swept {
+    uint64_t nf;
+    double v2max;
+};
+
+/* The largest of @p v2max and the lanes @p vm (see move_block). */
+static inline double lanes_max(const double *vm, double v2max)
 {
-    const struct grid_pairs pl = grid_pairs(g);
+    for (size_t i = 0; i < GRID_BLOCK; i++)
+        v2max = vm[i] > v2max ? vm[i] : v2max;
+    return v2max;
+}
+
+/* The sweep of @p s over @p g: the ring grown to hold the list's window
+ * (a power of 2, a multiple of GRID_BLOCK, so that slot p keeps its
+ * force in entry p % ring while its block's window is open). Fails
+ * (SIM_ENOMEM, nothing changed) only when the ring cannot grow. */
+static int sweep_init(struct sim *s, struct grid *g, struct sweep *sw)
+{
+    sw->pl = grid_pairs(g);
     struct sim_scratch *sc = s->scratch;
-    /* The ring: a power of 2, a multiple of GRID_BLOCK, that holds every
-     * block's window, so that slot p keeps its force in entry p % ring
-     * while its block's window is open. */
     size_t ring = GRID_BLOCK;
-    while (ring < pl.window)
+    while (ring < sw->pl.window)
         ring *= 2;
     if (ring > sc->nring) {
-        double *nr = calloc(2 * ring, sizeof *nr); /* +0: see below */
+        double *nr = calloc(2 * ring, sizeof *nr); /* +0: see step_hooke_grid */
         if (!nr)
             return SIM_ENOMEM;
         free(sc->ring);
         sc->ring = nr;
         sc->nring = ring;
+        /* the split's buffers are the ring's size: made again */
+        free(sc->ring2);
+        free(sc->held);
+        sc->ring2 = sc->held = NULL;
     }
-    const size_t n = s->n, mask = sc->nring - 1;
-    const double k = s->p.k, dt = s->p.dt, w = s->p.w, h = s->p.h;
-    double *restrict x = s->x, *restrict y = s->y;
-    double *restrict vx = s->vx, *restrict vy = s->vy;
+    sw->sc = sc;
+    sw->x = s->x;
+    sw->y = s->y;
+    sw->vx = s->vx;
+    sw->vy = s->vy;
     /* Equal masses or radii come from a block of copies (the same values,
      * so the same bits), and their arrays need not stream from memory. */
-    const double *restrict r = sc->same_r ? sc->r_fill : s->r;
-    const size_t rmask = sc->same_r ? GRID_BLOCK - 1 : SIZE_MAX;
-    const double same = r[0] + r[0]; /* r_i + r_j when the radii are equal */
-    const double *restrict m = s->m;
+    sw->r = sc->same_r ? sc->r_fill : s->r;
+    sw->rmask = sc->same_r ? GRID_BLOCK - 1 : SIZE_MAX;
+    sw->same = sw->r[0] + sw->r[0];
+    sw->m = s->m;
+    sw->n = s->n;
+    sw->nblock = (s->n + GRID_BLOCK - 1) / GRID_BLOCK;
+    sw->mask = sc->nring - 1;
+    sw->k = s->p.k;
+    sw->dt = s->p.dt;
+    sw->w = s->p.w;
+    sw->h = s->p.h;
+    return SIM_OK;
+}
+
+/* The move of the balls i0 .. i1 - 1 (a block, full or the last) of
+ * @p x, @p y, @p vx, @p vy (the caller's pointers to sw's) by the forces
+ * @p bfx, @p bfy (their entries from 0), which it sets to +0; what it
+ * found into *nf, *v2max and vm as struct swept's. */
+static inline void sweep_move(const struct sweep *sw, double *restrict x, double *restrict y,
+                              double *restrict vx, double *restrict vy, size_t i0, size_t i1,
+                              double *restrict bfx, double *restrict bfy, uint64_t *nf,
+                              double *v2maxp, double *restrict vm)
+{
+    const struct sim_scratch *sc = sw->sc;
+    const double *restrict m = sw->m;
+    const double dt = sw->dt;
+    if (i1 - i0 == GRID_BLOCK && sc->m_pow2) {
+        move_block(x + i0, y + i0, vx + i0, vy + i0, bfx, bfy,
+                   sc->m_fill, 1, sc->inv_m, dt, nf, vm);
+    } else if (i1 - i0 == GRID_BLOCK) {
+        move_block(x + i0, y + i0, vx + i0, vy + i0, bfx, bfy,
+                   sc->same_m ? sc->m_fill : m + i0, 0, 1, dt, nf, vm);
+    } else {
+        double v2max = *v2maxp;
+        uint64_t bad = 0;
+        for (size_t i = i0; i < i1; i++) {
+            double ax = bfx[i - i0] / m[i], ay = bfy[i - i0] / m[i];
+            bfx[i - i0] = 0;
+            bfy[i - i0] = 0;
+            vx[i] += dt * ax;
+            vy[i] += dt * ay;
+            x[i] += dt * vx[i];
+            y[i] += dt * vy[i];
+            double v2 = vx[i] * vx[i] + vy[i] * vy[i];
+            v2max = v2 > v2max ? v2 : v2max;
+            bad |= nf_bits((x[i] + y[i]) + v2);
+        }
+        *v2maxp = v2max;
+        *nf |= bad;
+    }
+}
+
+/*
+ * The sweep of the blocks b0 .. b1 - 1 into the ring @p ring (fx in its
+ * first half, fy in its second), each block's balls moved once its rows
+ * are done; @p wi is the first wall ball of the first block's window
+ * (pl.wall[wi] >= block_end[b0 - 1]). What the moves found goes to *out.
+ */
+static inline void sweep_blocks(const struct sweep *sw, double *ring, size_t b0, size_t b1,
+                                size_t wi, struct swept *out)
+{
+    const struct grid_pairs pl = sw->pl;
+    const struct sim_scratch *sc = sw->sc;
+    const size_t n = sw->n, mask = sw->mask, rmask = sw->rmask;
+    const double k = sw->k, w = sw->w, h = sw->h, same = sw->same;
+    double *restrict x = sw->x, *restrict y = sw->y;
+    double *restrict vx = sw->vx, *restrict vy = sw->vy;
+    const double *restrict r = sw->r;
     /* The forces of the open window live in a ring that stays in cache:
      * slot p in entry p & mask, fx in one half, fy in the other (so that
      * the integration reads each as a vector). An entry is +0 when its
      * slot enters the window: the ring starts zero, and each block's
      * move sets its entries back to +0. */
-    double *restrict rfx = sc->ring, *restrict rfy = sc->ring + sc->nring;
+    double *restrict rfx = ring, *restrict rfy = ring + mask + 1;
 #define FX(p) rfx[(p) & mask]
 #define FY(p) rfy[(p) & mask]
     const uint32_t *restrict start = pl.start, *restrict nbr = pl.nbr;
     const uint32_t *restrict pi = pl.pi;
-    size_t wi = 0; /* the next wall ball to enter the window */
-    const size_t nblock = (n + GRID_BLOCK - 1) / GRID_BLOCK;
-    double v2max = 0;
-    /* The largest v^2 per lane of the full blocks: the largest of all is
-     * theirs and v2max's, in any order (the values are +0 or more, NaN
-     * left out), so the same bits. */
-    double vm[GRID_BLOCK] = {0};
-    uint64_t nf = 0; /* the finiteness bits of every ball moved */
-    for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
+    uint64_t nf = 0;
+    double v2max = 0, vm[GRID_BLOCK] = {0};
+    for (size_t b = b0; b < b1; b++) {
+        const size_t i0 = b * GRID_BLOCK;
         const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
         const size_t need = pl.block_end[b];
 #if SIM_PREFETCH > 0 && defined(__GNUC__)
         /* The positions that enter the window SIM_PREFETCH blocks ahead:
          * the far neighbours, in the next strip of cells. */
-        if (b + SIM_PREFETCH + 1 < nblock) {
+        if (b + SIM_PREFETCH + 1 < sw->nblock) {
             for (size_t p = pl.block_end[b + SIM_PREFETCH] & ~(size_t)7;
                  p < pl.block_end[b + SIM_PREFETCH + 1]; p += 8) {
                 __builtin_prefetch(x + p);
@@ -1028,33 +1121,251 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
         }
         /* The block's entries are contiguous: ring is a multiple of it. */
         const size_t o = i0 & mask;
-        if (i1 - i0 == GRID_BLOCK && sc->m_pow2) {
-            move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
-                       sc->m_fill, 1, sc->inv_m, dt, &nf, vm);
-        } else if (i1 - i0 == GRID_BLOCK) {
-            move_block(x + i0, y + i0, vx + i0, vy + i0, rfx + o, rfy + o,
-                       sc->same_m ? sc->m_fill : m + i0, 0, 1, dt, &nf, vm);
-        } else {
-            for (size_t i = i0; i < i1; i++) {
-                double ax = FX(i) / m[i], ay = FY(i) / m[i];
-                FX(i) = 0;
-                FY(i) = 0;
-                vx[i] += dt * ax;
-                vy[i] += dt * ay;
-                x[i] += dt * vx[i];
-                y[i] += dt * vy[i];
-                double v2 = vx[i] * vx[i] + vy[i] * vy[i];
-                v2max = v2 > v2max ? v2 : v2max;
-                nf |= nf_bits((x[i] + y[i]) + v2);
-            }
-        }
+        sweep_move(sw, x, y, vx, vy, i0, i1, rfx + o, rfy + o, &nf, &v2max, vm);
     }
-    for (size_t i = 0; i < GRID_BLOCK; i++)
-        v2max = vm[i] > v2max ? vm[i] : v2max;
+    out->nf = nf;
+    out->v2max = lanes_max(vm, v2max);
 #undef FX
 #undef FY
+}
+
+/*
+ * The Hooke rectangle's step over the neighbour list in one sweep, a block of
+ * GRID_BLOCK slots at a time. Row i holds only slots j > i, so once the
+ * rows of a block are done no later row touches its balls: their forces
+ * are final and they can move at once, while their data is in cache. A
+ * block's rows are one flat run of pairs (grid_pairs.pi names the row of
+ * each), taken in one loop. The forces of the slots a block's rows reach
+ * start at 0, or at the wall force for the few balls the grid lists as
+ * near a wall (for the others wall_force gives +0 too). Each force gets the same terms in the same
+ * order as in sim_forces_brute followed by the integration, so the result
+ * is the same to the bit. A pair apart adds f = 0 (no branch to
+ * mispredict): x + 0 = x. Fails (SIM_ENOMEM, nothing changed) only when
+ * the ring cannot grow.
+ */
+static int step_hooke_grid(struct sim *s, struct grid *g)
+{
+    struct sweep sw;
+    if (sweep_init(s, g, &sw))
+        return SIM_ENOMEM;
+    struct swept out;
+    sweep_blocks(&sw, s->scratch->ring, 0, sw.nblock, 0, &out);
+    s->finite = nf_finite(out.nf);
+    grid_moved(g, sw.dt * sqrt(out.v2max));
+    return SIM_OK;
+}
+
+/*
+ * The step split in two parts that may run at once (struct sim_threads),
+ * to the same bits as step_hooke_grid. The blocks are cut in two: the
+ * first part, blocks [0, mid), and the second, [mid, nblock). The first
+ * part's rows reach slots up to block_end[mid - 1]: the head, the slots
+ * [mid * GRID_BLOCK, block_end[mid - 1]) of the second part that both
+ * read. In one thread, a head ball's force is its wall force, then the
+ * first part's terms in their order, then the second part's. So:
+ *
+ * - the first part sweeps its blocks as one thread does, into its ring
+ *   (ring): the head's wall forces and its own terms on the head too, and
+ *   moves its blocks (nobody reads them after);
+ * - the second part sweeps its blocks into a ring of its own (ring2),
+ *   but writes each term on a head ball, with its sign, to a list in
+ *   order instead of adding it, and moves none of the blocks that hold
+ *   the head (the first part reads their positions): it keeps their
+ *   other balls' forces aside (held); the blocks after them it moves;
+ * - then, both done, the head's sums from the first part's ring plus the
+ *   list's terms in order: every sum has the same terms in the same order
+ *   as in one thread (a - b is a + -b to the bit), and the blocks of the
+ *   head move. The finiteness bits are ORed and the largest v^2 the
+ *   largest of the parts': the same bits too.
+ */
+struct split_term {
+    uint32_t p;    /* a head slot */
+    double fx, fy; /* the term on its force sums, with its sign */
+};
+
+struct split_job {
+    struct sweep sw;
+    size_t mid;      /* the second part's first block */
+    size_t head;     /* the head is the slots [mid * GRID_BLOCK, head) */
+    size_t hblock;   /* the blocks [mid, hblock) hold the head */
+    size_t wi;       /* the first wall ball from head on */
+    double *ring[2]; /* each part's ring */
+    double *heldx, *heldy; /* the forces of the blocks [mid, hblock), from
+                              slot mid * GRID_BLOCK */
+    struct split_term *terms;
+    size_t nterms;
+    struct swept out[2];
+};
+
+/* The second part's blocks that hold the head (see step_split): their
+ * terms on the head listed, their other balls' forces held, nothing
+ * moved. @return the first wall ball past them. */
+static size_t split_head(struct split_job *jb)
+{
+    const struct sweep *sw = &jb->sw;
+    const struct grid_pairs pl = sw->pl;
+    const struct sim_scratch *sc = sw->sc;
+    const size_t n = sw->n, mask = sw->mask, rmask = sw->rmask;
+    const double k = sw->k, same = sw->same;
+    const double *restrict x = sw->x, *restrict y = sw->y;
+    const double *restrict r = sw->r;
+    double *restrict rfx = jb->ring[1], *restrict rfy = jb->ring[1] + mask + 1;
+    const uint32_t *restrict pi = pl.pi, *restrict nbr = pl.nbr;
+    struct split_term *restrict terms = jb->terms;
+    const size_t base = jb->mid * GRID_BLOCK, head = jb->head;
+    size_t wi = jb->wi, nt = 0;
+    for (size_t b = jb->mid; b < jb->hblock; b++) {
+        const size_t i0 = b * GRID_BLOCK;
+        const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
+        /* the wall balls past the head (the first part set the head's) */
+        for (; wi < pl.nwall && pl.wall[wi] < pl.block_end[b]; wi++) {
+            size_t p = pl.wall[wi];
+            rfx[p & mask] = wall_force(x[p], r[p & rmask], sw->w, k, NULL);
+            rfy[p & mask] = wall_force(y[p], r[p & rmask], sw->h, k, NULL);
+        }
+        const uint32_t e1 = pl.start[i1];
+        for (uint32_t c0 = pl.start[i0]; c0 < e1; c0 += SIM_CHUNK) {
+            const uint32_t c1 = e1 - c0 < SIM_CHUNK ? e1 : c0 + SIM_CHUNK;
+            uint32_t near[SIM_CHUNK];
+            const size_t nn = sc->same_r ? near_pairs(x, y, r, 0, pi, nbr, c0, c1, near)
+                                         : near_pairs(x, y, r, SIZE_MAX, pi, nbr, c0, c1, near);
+            /* contact_sums, each term on a head ball listed instead */
+            for (size_t q = 0; q < nn; q++) {
+                const uint32_t e = near[q], i = pi[e], j = nbr[e];
+                double dx = x[j] - x[i], dy = y[j] - y[i];
+                double d = sqrt(dx * dx + dy * dy) + SIM_DIST_EPS;
+                double ov = (sc->same_r ? same : r[i] + r[j]) - d;
+                double f = hooke_term(ov, k, d);
+                double tx = f * dx, ty = f * dy;
+                if (j < head) {
+                    terms[nt++] = (struct split_term){j, tx, ty};
+                } else {
+                    rfx[j & mask] += tx;
+                    rfy[j & mask] += ty;
+                }
+                if (i < head) {
+                    terms[nt++] = (struct split_term){i, -tx, -ty};
+                } else {
+                    rfx[i & mask] -= tx;
+                    rfy[i & mask] -= ty;
+                }
+            }
+        }
+        /* The block's balls past the head are done: their forces held
+         * (the ring's entries go on to later slots). */
+        for (size_t p = i0 > head ? i0 : head; p < i1; p++) {
+            jb->heldx[p - base] = rfx[p & mask];
+            jb->heldy[p - base] = rfy[p & mask];
+            rfx[p & mask] = 0;
+            rfy[p & mask] = 0;
+        }
+    }
+    jb->nterms = nt;
+    return wi;
+}
+
+/* The second part: the head's blocks, then the rest as in one thread. */
+static void split_second(struct split_job *jb)
+{
+    const size_t wi = split_head(jb);
+    sweep_blocks(&jb->sw, jb->ring[1], jb->hblock, jb->sw.nblock, wi, &jb->out[1]);
+}
+
+static void split_part(void *arg, int part)
+{
+    struct split_job *jb = arg;
+    if (part == 0)
+        sweep_blocks(&jb->sw, jb->ring[0], 0, jb->mid, 0, &jb->out[0]);
+    else
+        split_second(jb);
+}
+
+/* The block that cuts the sweep's work in halves: a pair's share and a
+ * ball's move about alike, in 1 .. nblock - 1. */
+static size_t split_mid(const struct sweep *sw)
+{
+    const uint32_t *start = sw->pl.start;
+    const size_t n = sw->n, half = ((size_t)start[n] + n) / 2;
+    size_t lo = 1, hi = sw->nblock - 1; /* the first b whose cost from 0 is >= half */
+    while (lo < hi) {
+        size_t b = lo + (hi - lo) / 2, i0 = b * GRID_BLOCK;
+        if ((size_t)start[i0] + i0 < half)
+            lo = b + 1;
+        else
+            hi = b;
+    }
+    return lo;
+}
+
+/* step_hooke_grid in two parts run by @p th (see above); 1 when it cannot
+ * get the memory for its buffers (nothing changed: step in one thread). */
+static int step_split(struct sim *s, struct grid *g, const struct sim_threads *th)
+{
+    struct split_job jb;
+    if (sweep_init(s, g, &jb.sw))
+        return SIM_ENOMEM;
+    struct sim_scratch *sc = s->scratch;
+    const struct sweep *sw = &jb.sw;
+    const size_t nring = sw->mask + 1;
+    if (!sc->ring2 && !(sc->ring2 = calloc(2 * nring, sizeof *sc->ring2)))
+        return 1;
+    if (!sc->held && !(sc->held = malloc(2 * nring * sizeof *sc->held)))
+        return 1;
+    jb.mid = split_mid(sw);
+    const size_t base = jb.mid * GRID_BLOCK;
+    jb.head = sw->pl.block_end[jb.mid - 1];
+    jb.hblock = (jb.head + GRID_BLOCK - 1) / GRID_BLOCK;
+    /* at most two terms a pair of the head's blocks */
+    const size_t hend = jb.hblock * GRID_BLOCK < sw->n ? jb.hblock * GRID_BLOCK : sw->n;
+    const size_t nt = 2 * (size_t)(sw->pl.start[hend] - sw->pl.start[base]);
+    if (nt > sc->capterms) {
+        struct split_term *t = malloc((nt + nt / 2) * sizeof *t);
+        if (!t)
+            return 1;
+        free(sc->terms);
+        sc->terms = t;
+        sc->capterms = nt + nt / 2;
+    }
+    size_t lo = 0, hi = sw->pl.nwall; /* the first wall ball >= head */
+    while (lo < hi) {
+        size_t mi = lo + (hi - lo) / 2;
+        if (sw->pl.wall[mi] < jb.head)
+            lo = mi + 1;
+        else
+            hi = mi;
+    }
+    jb.wi = lo;
+    jb.ring[0] = sc->ring;
+    jb.ring[1] = sc->ring2;
+    jb.heldx = sc->held;
+    jb.heldy = sc->held + nring;
+    jb.terms = sc->terms;
+    jb.nterms = 0;
+    th->both(th->ctx, split_part, &jb);
+    /* Both done: the head's sums, the first part's then the second's
+     * terms in order, and the head's blocks move. */
+    double *restrict rfx = sc->ring, *restrict rfy = sc->ring + nring;
+    for (size_t p = base; p < jb.head; p++) {
+        jb.heldx[p - base] = rfx[p & sw->mask];
+        jb.heldy[p - base] = rfy[p & sw->mask];
+        rfx[p & sw->mask] = 0;
+        rfy[p & sw->mask] = 0;
+    }
+    for (size_t t = 0; t < jb.nterms; t++) {
+        jb.heldx[jb.terms[t].p - base] += jb.terms[t].fx;
+        jb.heldy[jb.terms[t].p - base] += jb.terms[t].fy;
+    }
+    uint64_t nf = jb.out[0].nf | jb.out[1].nf;
+    double v2max = jb.out[0].v2max > jb.out[1].v2max ? jb.out[0].v2max : jb.out[1].v2max;
+    double vm[GRID_BLOCK] = {0};
+    for (size_t b = jb.mid; b < jb.hblock; b++) {
+        const size_t i0 = b * GRID_BLOCK;
+        const size_t i1 = sw->n - i0 < GRID_BLOCK ? sw->n : i0 + GRID_BLOCK;
+        sweep_move(sw, sw->x, sw->y, sw->vx, sw->vy, i0, i1, jb.heldx + (i0 - base),
+                   jb.heldy + (i0 - base), &nf, &v2max, vm);
+    }
     s->finite = nf_finite(nf);
-    grid_moved(g, dt * sqrt(v2max));
+    grid_moved(g, sw->dt * sqrt(lanes_max(vm, v2max)));
     return SIM_OK;
 }
 
@@ -1229,7 +1540,13 @@ int sim_step(struct sim *s)
     if (rc)
         return rc;
     if (g) {
-        if ((rc = step_hooke_grid(s, g)))
+        /* two parts at once, when lent the threads and it pays; else, and
+         * when memory for the split is short, one sweep: the same bits */
+        const struct sim_threads *th = s->threads;
+        rc = th && s->n >= th->min && s->n > GRID_BLOCK ? step_split(s, g, th) : 1;
+        if (rc == 1)
+            rc = step_hooke_grid(s, g);
+        if (rc)
             return rc;
     } else {
         s->diss_power = 0;
@@ -1473,6 +1790,7 @@ int sim_assign(struct sim *dst, const struct sim *src)
         struct sim t; /* its arrays all copied below: not zeroed first */
         if (init_arrays(&t, src->n, &src->p, 0))
             return -1;
+        t.threads = dst->threads; /* dst's own (sim.h) */
         sim_free(dst);
         *dst = t;
     }

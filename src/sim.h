@@ -67,6 +67,22 @@ enum sim_status {
                      ///< finite radius: no broad phase can hold them
 };
 
+/*
+ * Two threads for a step, lent by the caller: the core makes none. The
+ * Hooke rectangle's step over the grid (sim_hooke_rect) then sweeps its
+ * balls in two parts that may run at once, and combines them into the
+ * same bits as one thread's (sim.c, step_split); the other steps, the
+ * list's builds and the cell order stay in the caller's thread.
+ */
+struct sim_threads {
+    /// Runs part(arg, 0) and part(arg, 1), at once or one after the other
+    /// in either order, and returns when both have returned.
+    void (*both)(void *ctx, void (*part)(void *arg, int k), void *arg);
+    void *ctx; ///< both's own
+    size_t min; ///< split from this many balls on (and more than one block
+                ///< of GRID_BLOCK balls): fewer step in one thread
+};
+
 /// The simulation. Arrays are owned and indexed by slot. Slot i holds the
 /// scene's ball id[i]: slots start in scene order, and sim_step may reorder
 /// them (all arrays alike) to keep neighbours near each other in memory.
@@ -97,6 +113,9 @@ struct sim {
                                ///< else sets it
     struct grid *grid;         ///< broad phase cache, NULL until needed
     struct sim_scratch *scratch; ///< the step's own buffers (sim.c), NULL until needed
+    const struct sim_threads *threads; ///< NULL: every step in one thread;
+                               ///< the caller's to set, kept by sim_assign and the
+                               ///< edits, not copied to another sim (sim_copy)
     /* The base of t (set by sim_step; see there). */
     double t_base, dt_base, t_last;
     long long steps_base, steps_last;

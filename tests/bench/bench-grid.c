@@ -8,11 +8,13 @@
  *       lattice), lets it mix for RELAX steps, and writes it as a scene
  *       file and as a LAMMPS data file (atom_style sphere), the same
  *       decimal numbers in both
- *   bench-grid run [-b | -s] STEPS RUNS SCENE
+ *   bench-grid run [-b | -s | -t] STEPS RUNS SCENE
  *       loads SCENE, then times RUNS runs of STEPS steps each (only the
  *       stepping) with sim_step, or with -b the O(n^2) loop, or with -s
  *       the terminal's session_forward (the step, its checkpoints for
- *       stepping back and its finiteness check; no diagnostics), and prints
+ *       stepping back and its finiteness check; no diagnostics), or with
+ *       -t sim_step split over two threads (split.h; its processor time
+ *       is both threads'), and prints
  *       one line of key=value: the median run, ns per ball-step, contacts
  *       per ball at the end, peak RSS of the process
  *   bench-grid stream N STEPS RUNS
@@ -29,6 +31,7 @@
 #include "scene.h"
 #include "session.h"
 #include "sim.h"
+#include "split.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -44,12 +47,14 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The processor time of this thread: on a shared machine, time spent
- * waiting for a processor is not the program's. */
+/* The processor time of this thread (of the process, with two threads):
+ * on a shared machine, time spent waiting for a processor is not the
+ * program's. */
+static int cpu_process;
 static double cpu_now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    clock_gettime(cpu_process ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
@@ -134,8 +139,9 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* How run() steps: sim_step, the O(n^2) loop, session_forward. */
-enum { RUN_STEP, RUN_BRUTE, RUN_SESSION };
+/* How run() steps: sim_step, the O(n^2) loop, session_forward, sim_step
+ * on two threads. */
+enum { RUN_STEP, RUN_BRUTE, RUN_SESSION, RUN_SPLIT };
 
 static int run(int how, long steps, int runs, const char *path)
 {
@@ -175,6 +181,15 @@ static int run(int how, long steps, int runs, const char *path)
         }
         sim_free(&s);
     }
+    struct split sp;
+    if (how == RUN_SPLIT) {
+        if (split_start(&sp, 0)) {
+            fputs("bench-grid: no second thread\n", stderr);
+            return 1;
+        }
+        s.threads = &sp.th;
+        cpu_process = 1;
+    }
     double t_load = now() - t0;
     double *t = malloc((size_t)runs * sizeof *t), *tc = malloc((size_t)runs * sizeof *tc);
     for (int k = 0; k < runs; k++) {
@@ -194,6 +209,10 @@ static int run(int how, long steps, int runs, const char *path)
         }
         t[k] = now() - a;
         tc[k] = cpu_now() - ac;
+    }
+    if (how == RUN_SPLIT) {
+        s.threads = NULL;
+        split_stop(&sp);
     }
     if (how == RUN_SESSION) {
         s = ss.s; /* the figures below from the session's state */
@@ -274,12 +293,13 @@ int main(int argc, char **argv)
         return stream(atol(argv[2]), atol(argv[3]), atoi(argv[4]));
     int how = argc > 2 && strcmp(argv[2], "-b") == 0   ? RUN_BRUTE
               : argc > 2 && strcmp(argv[2], "-s") == 0 ? RUN_SESSION
+              : argc > 2 && strcmp(argv[2], "-t") == 0 ? RUN_SPLIT
                                                          : RUN_STEP;
     int opt = how != RUN_STEP;
     if (argc == 5 + opt && strcmp(argv[1], "run") == 0)
         return run(how, atol(argv[2 + opt]), atoi(argv[3 + opt]), argv[4 + opt]);
     fputs("usage: bench-grid gen N SEED RELAX SCENE DATA [PHI]\n"
-          "       bench-grid run [-b | -s] STEPS RUNS SCENE\n"
+          "       bench-grid run [-b | -s | -t] STEPS RUNS SCENE\n"
           "       bench-grid stream N STEPS RUNS\n", stderr);
     return 2;
 }

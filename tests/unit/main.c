@@ -41,6 +41,7 @@ static const struct {
     {"traj", test_traj},
     {"phet", test_phet},
     {"lesson", test_lesson},
+    {"split", test_split},
 };
 
 int main(int argc, char **argv)

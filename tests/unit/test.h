@@ -91,5 +91,6 @@ void test_limits(void);
 void test_traj(void);
 void test_phet(void);
 void test_lesson(void);
+void test_split(void);
 
 #endif

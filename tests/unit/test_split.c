@@ -1,0 +1,207 @@
+/*
+ * test_split.c - a step split in two parts (struct sim_threads) reaches
+ * the same state, every double to the bit, as one thread's sim_step: on
+ * many steps of varied scenes (equal and unequal masses and radii, a
+ * power-of-2 mass and not, dense and dilute, walls, a large ball among
+ * small ones, one ball, fewer balls than two blocks, a ball that is not
+ * finite), with the parts run in either order and on two threads
+ * (split.h; tests/worker.sh runs the terminal's against -H).
+ */
+#include "grid.h"
+#include "sim.h"
+#include "split.h"
+#include "test.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPLIT_PI 3.14159265358979323846
+
+/* splitmix64, for reproducible scenes. */
+static uint64_t rng_state;
+static double urand(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* The parts one after the other: the second first when ctx says so (the
+ * parts must not depend on each other's order). Counts the splits. */
+struct order {
+    int second_first;
+    long calls;
+};
+
+static void both_in_order(void *ctx, void (*part)(void *arg, int k), void *arg)
+{
+    struct order *o = ctx;
+    o->calls++;
+    part(arg, o->second_first ? 1 : 0);
+    part(arg, o->second_first ? 0 : 1);
+}
+
+/* A scene of its kind (see cases below). */
+struct kind {
+    const char *what;
+    size_t n;
+    double phi;      /* packing fraction of the table */
+    double rmin, rmax; /* radii uniform in [rmin, rmax] */
+    double mmin, mmax; /* masses likewise (mmin == mmax: all equal) */
+    double speed;    /* speeds up to this */
+    double k, dt;
+    int big;         /* one ball 30 times the largest radius */
+    int bad;         /* one ball's velocity infinite, from the start */
+    int steps;
+};
+
+static void make(struct sim *s, const struct kind *c, uint64_t seed)
+{
+    rng_state = seed;
+    struct sim_params p = sim_default_params();
+    p.k = c->k;
+    p.dt = c->dt;
+    double rm = (c->rmin + c->rmax) / 2;
+    double side = sqrt((double)c->n * SPLIT_PI * rm * rm / c->phi);
+    p.w = side * 1.5;
+    p.h = side / 1.5;
+    CHECK(sim_init(s, c->n, &p) == 0);
+    for (size_t i = 0; i < c->n; i++) {
+        s->r[i] = c->rmin + (c->rmax - c->rmin) * urand();
+        s->m[i] = c->mmin + (c->mmax - c->mmin) * urand();
+        /* overlaps allowed, a few centres past a wall */
+        s->x[i] = -2 * c->rmax + (p.w + 4 * c->rmax) * urand();
+        s->y[i] = -2 * c->rmax + (p.h + 4 * c->rmax) * urand();
+        double a = 2 * SPLIT_PI * urand(), v = c->speed * urand();
+        s->vx[i] = v * cos(a);
+        s->vy[i] = v * sin(a);
+    }
+    if (c->big && c->n > 0) {
+        s->r[0] = 30 * c->rmax;
+        s->m[0] = 900 * c->mmax;
+        s->x[0] = p.w / 2;
+        s->y[0] = p.h / 2;
+    }
+    if (c->bad && c->n > 1)
+        s->vx[c->n / 2] = INFINITY;
+}
+
+static int same_double(const double *a, const double *b, size_t n)
+{
+    return memcmp(a, b, n * sizeof *a) == 0;
+}
+
+/* a and b hold the same state to the bit. */
+static int same_state(const struct sim *a, const struct sim *b)
+{
+    const size_t n = a->n;
+    int same = a->n == b->n && same_double(a->x, b->x, n) && same_double(a->y, b->y, n) &&
+               same_double(a->vx, b->vx, n) && same_double(a->vy, b->vy, n) &&
+               same_double(a->m, b->m, n) && same_double(a->r, b->r, n) &&
+               memcmp(a->id, b->id, n * sizeof *a->id) == 0 && a->t == b->t &&
+               a->steps == b->steps && a->finite == b->finite;
+    if (same && a->grid && b->grid) {
+        /* the same bound on travel, so the same builds */
+        struct grid_stats ga = grid_stats(a->grid), gb = grid_stats(b->grid);
+        same = ga.builds == gb.builds && ga.pairs == gb.pairs && ga.skin == gb.skin;
+    }
+    return same && (a->grid == NULL) == (b->grid == NULL);
+}
+
+static void test_split_bits(void)
+{
+    /* what, n, phi, r, m, speed, k, dt, big, bad, steps */
+    static const struct kind cases[] = {
+        {"default gas", 3000, 0.3, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 300},
+        {"dense, unequal", 2000, 0.85, 0.5, 2, 0.3, 5, 0.5, 5, 0.05, 0, 0, 300},
+        {"dilute, fast", 1500, 0.05, 1, 1, 3, 3, 20, 5, 0.05, 0, 0, 300},
+        {"benchmark regime", 2000, 0.8, 1, 1, 1, 1, 1, 1000, 0.002, 0, 0, 400},
+        {"sorted slots", 5000, 0.4, 1, 1, 0.25, 0.25, 2, 5, 0.05, 0, 0, 200},
+        {"large ball", 2500, 0.3, 1, 1.5, 1, 2, 1, 5, 0.05, 1, 0, 200},
+        {"not finite", 800, 0.3, 1, 1, 1, 1, 1, 5, 0.05, 0, 1, 20},
+        {"two blocks, dense", 100, 0.7, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 400},
+        {"two blocks and one ball", 129, 0.5, 0.7, 1.3, 1, 4, 1, 5, 0.05, 0, 0, 400},
+        {"one block", 64, 0.6, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 100},
+        {"fewer than the grid", 5, 0.6, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 100},
+        {"one ball", 1, 0.01, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 100},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        const struct kind *kd = &cases[c];
+        /* 0, 1: the parts in order, the second first; 2: two threads */
+        for (int order = 0; order < 3; order++) {
+            struct sim a, b;
+            make(&a, kd, 1000 + c);
+            make(&b, kd, 1000 + c);
+            struct order o = {order, 0};
+            const struct sim_threads th = {both_in_order, &o, 0};
+            struct split sp;
+            if (order < 2) {
+                b.threads = &th;
+            } else {
+                CHECK(split_start(&sp, 0) == 0);
+                b.threads = &sp.th;
+            }
+            int ok = 1, same = 1, at = -1;
+            for (int i = 0; i < kd->steps && ok && same; i++) {
+                ok = sim_step(&a) == SIM_OK && sim_step(&b) == SIM_OK;
+                same = same_state(&a, &b);
+                at = i;
+            }
+            if (!(ok && same))
+                printf("  split: %s (order %d): %s at step %d\n", kd->what, order,
+                       ok ? "different bits" : "a step failed", at + 1);
+            CHECK(ok && same);
+            /* it did split wherever there are two blocks */
+            if (order < 2)
+                CHECK(o.calls == (kd->n > GRID_BLOCK ? kd->steps : 0));
+            else
+                split_stop(&sp);
+            if (kd->bad)
+                CHECK(!a.finite && !sim_finite(&b));
+            sim_free(&a);
+            sim_free(&b);
+        }
+    }
+}
+
+/* Below min the step is one thread's; the threads survive sim_assign
+ * whatever the count, and a copy does not take them. */
+static void test_split_min(void)
+{
+    static const struct kind gas = {"gas", 600, 0.3, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 10};
+    struct sim a, b;
+    make(&a, &gas, 7);
+    make(&b, &gas, 7);
+    struct order o = {0, 0};
+    struct sim_threads th = {both_in_order, &o, 601};
+    b.threads = &th;
+    for (int i = 0; i < 10; i++)
+        CHECK(sim_step(&b) == SIM_OK);
+    CHECK(o.calls == 0);
+    th.min = 600;
+    for (int i = 0; i < 10; i++)
+        CHECK(sim_step(&b) == SIM_OK);
+    CHECK(o.calls == 10);
+    struct sim c = {0};
+    CHECK(sim_assign(&c, &b) == 0);
+    CHECK(c.threads == NULL);
+    struct sim one;
+    static const struct kind small = {"small", 100, 0.3, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 10};
+    make(&one, &small, 8);
+    CHECK(sim_assign(&b, &one) == 0 && b.n == 100); /* made again: other n */
+    CHECK(b.threads == &th);
+    sim_free(&a);
+    sim_free(&b);
+    sim_free(&c);
+    sim_free(&one);
+}
+
+void test_split(void)
+{
+    test_split_bits();
+    test_split_min();
+}

@@ -628,7 +628,9 @@ static int parse_line(struct parser *ps, const char *s, size_t len)
     int ntok = tokenize(s, len, tok, MAX_TOKENS);
     if (ntok == 0)
         return 0;
-    for (int d = 0; d < D_COUNT; d++)
+    /* A big scene is nearly all ball lines: that row first. */
+    int d = tok_is(tok[0], "ball") ? D_BALL : 0;
+    for (; d < D_COUNT; d++)
         if (tok_is(tok[0], directives[d].name)) {
             ps->dir = (enum directive_id)d;
             ps->raw = s;
@@ -691,15 +693,18 @@ int scene_parse(struct scene *sc, const char *text, size_t len,
     struct parser ps = {.sc = sc, .err = err};
     int rc = 0;
     size_t i = 0;
+    /* The first NUL byte, looked for once: the line that holds it fails
+     * when its turn comes (an earlier line's fault is named first). */
+    const char *nul = memchr(text, 0, len);
+    const size_t nul_at = nul ? (size_t)(nul - text) : len;
     while (i < len && rc == 0) {
         ps.line++;
-        size_t j = i;
-        while (j < len && text[j] != '\n')
-            j++;
+        const char *nl = memchr(text + i, '\n', len - i);
+        size_t j = nl ? (size_t)(nl - text) : len;
         size_t l = j - i;
         if (l && text[i + l - 1] == '\r')
             l--;
-        if (memchr(text + i, 0, l))
+        if (nul_at < i + l)
             rc = TEXT_FAIL(&ps, "NUL byte in the scene");
         else
             rc = parse_line(&ps, text + i, l);

@@ -140,6 +140,11 @@ int text_number(struct text_token t, const char *what, double *out, char *msg,
         snprintf(msg, msgsize, "%s: number too long", what);
         return -1;
     }
+    /* The usual token (a scene of 10^6 balls holds 6 x 10^6 of them) read
+     * exactly as strtod would, without strtod (text_double); whatever it
+     * refuses is read again below, for strtod's verdict and the message. */
+    if (text_double(t.s, t.len, out) == 0)
+        return 0;
     text_str(t, buf, sizeof buf);
     char *end, shown[128];
     double v = strtod(buf, &end);

@@ -124,10 +124,12 @@ void plot_line(struct plot *p, double x0, double y0, double x1, double y1,
         plot_dotf(p, ex, ey, color);
         return;
     }
-    for (int i = 0; i <= steps; i++) {
-        double t = (double)i / steps;
-        plot_dotf(p, sx + t * (ex - sx), sy + t * (ey - sy), color);
-    }
+    /* d i / steps, not (i / steps) d: with d a whole number of dots (a
+     * step of exactly one) the product is exact, where t d fell just
+     * short of a whole dot now and then and left a gap (the momentum
+     * diagram's 94-dot shafts lost every 7th dot or so) */
+    for (int i = 0; i <= steps; i++)
+        plot_dotf(p, sx + (ex - sx) * i / steps, sy + (ey - sy) * i / steps, color);
 }
 
 void plot_arrow(struct plot *p, double c0, double r0, double c1, double r1,

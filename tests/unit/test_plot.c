@@ -115,6 +115,15 @@ static void test_lines(void)
     CHECK(dots_in(&p, 0, 8, 0, 8) == 8 && dots_in(&p, 0, 8, 2, 3) == 8);
     plot_line(&p, NAN, 0, 3, 3, 1);
     CHECK(dots_in(&p, 0, 8, 0, 8) == 8);
+    /* a whole number of dots across: every one of them (the momentum
+     * diagram's shaft from dot 2 to 96 missed 3, 6, 24, ...: (i/94) 94
+     * fell short of i) */
+    struct plot q = grid(50, 4);
+    for (int w = 1; w <= 97; w++) {
+        plot_clear(&q);
+        plot_line(&q, 2, 9.68835, 2 + w, 9.68835, 1);
+        CHECK(dots_in(&q, 0, 100, 0, 16) == w + 1 && dots_in(&q, 2, 3 + w, 9, 10) == w + 1);
+    }
 }
 
 static void test_arrow(void)

@@ -261,7 +261,8 @@ int event_init(struct event *pub, const struct sim *s,
      * the cold records and the counts given zeroed, written only where
      * not zero (see struct event_cold); what is read in order, or rarely
      * (the arrays by ball number, the cold records, the heap's few
-     * hundred), on small pages (MEM_FLAT, see bigmem.h) */
+     * hundred, the calendar's list heads, walked in turn), on small pages
+     * (MEM_FLAT, see bigmem.h) */
     int fail = !(ev->b = ev_array(cnt, sizeof *ev->b));
     fail |= !(ev->q = ev_array(cnt, sizeof *ev->q));
     fail |= !(ev->c = ev_array_as(cnt, sizeof *ev->c, MEM_ZERO | MEM_FLAT));
@@ -271,7 +272,7 @@ int event_init(struct event *pub, const struct sim *s,
     fail |= !(pub->vy = ev_array_as(cnt, sizeof *pub->vy, MEM_FLAT));
     fail |= !(pub->ncoll = ev_array_as(cnt, sizeof *pub->ncoll, MEM_ZERO | MEM_FLAT)); /* 0 now */
     ev->capl = cnt + 16;
-    fail |= !(ev->lhead = ev_array(ev->capl + 1, sizeof *ev->lhead));
+    fail |= !(ev->lhead = ev_array_as(ev->capl + 1, sizeof *ev->lhead, MEM_FLAT)); /* in order */
     fail |= !(ev->at = ev_array_as(cnt, sizeof *ev->at, MEM_FLAT));
     fail |= !(ev->near = ev_array_as(cnt, sizeof *ev->near, MEM_FLAT));
     if (fail || (ev->grid && ev_grid_size(ev, s, ev->at))) {

@@ -1,6 +1,7 @@
 /*
  * worker.c - the terminal's second thread: one advance of the session
- * beside the drawing. See worker.h.
+ * beside the drawing, its spring steps split with a helper (split.h) from
+ * WORKER_SPLIT_MIN balls on. See worker.h.
  */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
@@ -11,6 +12,7 @@
 #include "session.h"
 
 #include <signal.h>
+#include <stdlib.h>
 
 static int more_time(void *arg)
 {
@@ -18,10 +20,33 @@ static int more_time(void *arg)
     return app_now() <= w->until;
 }
 
+/* The balls from which a job splits its steps (0: never). */
+static size_t split_min(void)
+{
+    const char *e = getenv("SPRINGBALL_SPLIT");
+    if (!e || !*e)
+        return WORKER_SPLIT_MIN;
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    return *end || *e == '-' ? WORKER_SPLIT_MIN : (size_t)v;
+}
+
 static void *run(void *arg)
 {
     struct worker *w = arg;
+    struct sim *s = &w->ss->s;
+    const size_t min = split_min();
+    /* the helper only when a step will split (sim.h): the Hooke
+     * rectangle's; made from this thread, so its signals are blocked too */
+    const int split = min > 0 && s->n >= min && sim_hooke_rect(&s->p) &&
+                      split_start(&w->split, min) == 0;
+    if (split)
+        s->threads = &w->split.th;
     w->rc = session_advance(w->ss, w->target, more_time, w);
+    if (split) {
+        w->ss->s.threads = NULL;
+        split_stop(&w->split);
+    }
     return NULL;
 }
 

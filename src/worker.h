@@ -9,9 +9,19 @@
 #ifndef WORKER_H
 #define WORKER_H
 
+#include "split.h"
+
 #include <pthread.h>
 
 struct session;
+
+/// From this many balls on a job splits each spring step over two
+/// threads (sim.h, struct sim_threads): the worker's and a helper made
+/// for the job (split.h). The environment's SPRINGBALL_SPLIT (a count;
+/// 0: never) overrides it.
+#ifndef WORKER_SPLIT_MIN
+#define WORKER_SPLIT_MIN 20000
+#endif
 
 struct worker {
     pthread_t th;
@@ -19,6 +29,7 @@ struct worker {
     struct session *ss;
     double target, until;  ///< the advance's time; the wall clock it stops at
     int rc;                ///< session_advance's result
+    struct split split;    ///< the steps' second thread, from WORKER_SPLIT_MIN balls on
 };
 
 /// Starts the advance of @p ss toward simulated time @p target on a thread

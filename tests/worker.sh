@@ -16,12 +16,26 @@ printf 'table 1000 1000\nrandom 20000 1 1 1 7\n' >"$tmpd/big.scene"
 tmux_open worker
 run_wrapper # $tmpd/run: NAME.pid, NAME.rc (lib.sh)
 # start NAME ARGS...: springball ARGS (a shell line) in session NAME
-# (100 x 30), in its own directory $tmpd/NAME (where w saves)
+# (100 x 30), in its own directory $tmpd/NAME (where w saves); with SPLIT
+# set, SPRINGBALL_SPLIT=$SPLIT (the worker splits each step from that
+# many balls on)
 start() {
     name=$1
     shift
     mkdir -p "$tmpd/$name"
-    (cd "$tmpd/$name" && pane "$name" 100 30 "sh $tmpd/run $tmpd $name $SB $*")
+    (cd "$tmpd/$name" &&
+        pane "$name" 100 30 "${SPLIT:+SPRINGBALL_SPLIT=$SPLIT }sh $tmpd/run $tmpd $name $SB $*")
+}
+# threads NAME: the most threads NAME's springball had at once over a
+# second (0 where /proc does not list them)
+threads() {
+    most=0
+    for i in 1 2 3 4 5 6 7 8 9 10; do
+        c=$(ls "/proc/$(cat "$tmpd/$1.pid")/task" 2>/dev/null | wc -l)
+        [ "$c" -gt "$most" ] && most=$c
+        sleep 0.1
+    done
+    echo "$most"
 }
 # saved NAME: what w saved in NAME's directory, without the cue line
 saved() { grep -v '^cue ' "$tmpd/$1/springball-1.scene"; }
@@ -30,17 +44,22 @@ same() { saved "$1" | cmp -s - "$2"; }
 
 # -T pauses the run at the step -H -T ends on; the worker's state is -H's,
 # at the default pace and far behind it (the advance cut by the clock
-# every frame), and the same as one thread's.
-for v in "wd:" "wf:--speed=400" "wn:--no-thread" "wnf:--no-thread --speed=400"; do
+# every frame), each step split over two threads (ws*) or not, and the
+# same as one thread's.
+for v in "wd:" "wf:--speed=400" "ws:" "wsf:--speed=400" "wn:--no-thread" \
+    "wnf:--no-thread --speed=400"; do
     n=${v%%:*} o=${v#*:}
+    case $n in ws*) SPLIT=1000 ;; *) SPLIT= ;; esac
+    l="$o${SPLIT:+ split}"
     start "$n" "$o -T 3 $tmpd/gas.scene"
-    check "-T 3 $o: paused there" wait_for "$n" "paused at t = 3 \(-T\)" 20
+    check "-T 3 $l: paused there" wait_for "$n" "paused at t = 3 \(-T\)" 20
     keys "$n" w
-    check "-T 3 $o: saved" wait_for "$n" "saved springball-1.scene"
-    check "-T 3 $o: the state is -H -T 3's, to the bit" same "$n" "$tmpd/h3.scene"
+    check "-T 3 $l: saved" wait_for "$n" "saved springball-1.scene"
+    check "-T 3 $l: the state is -H -T 3's, to the bit" same "$n" "$tmpd/h3.scene"
     keys "$n" q
-    check "-T 3 $o: q exits 0" [ "$(wait_rc "$n")" = 0 ]
+    check "-T 3 $l: q exits 0" [ "$(wait_rc "$n")" = 0 ]
 done
+SPLIT=
 
 # Keys while it steps: stepping back and forth, k, reverse, a ball
 # removed, between waits of simulated time (which end exactly where
@@ -49,18 +68,24 @@ script="<t 2> , , . k space <t 1> V x <t 0.5> . space <t 1.5> space w"
 (mkdir -p "$tmpd/snap" && cd "$tmpd/snap" && "$SB" --snapshot --keys="$script" "$tmpd/gas.scene" >/dev/null)
 grep -v '^cue ' "$tmpd/snap/springball-1.scene" >"$tmpd/snap.scene"
 check "keys: --snapshot saved its state" [ -s "$tmpd/snap.scene" ]
-for v in "kw:" "kn:--no-thread"; do
+for v in "kw:" "ks:" "kn:--no-thread"; do
     n=${v%%:*} o=${v#*:}
+    case $n in ks) SPLIT=1000 ;; *) SPLIT= ;; esac
+    l="$o${SPLIT:+ split}"
     start "$n" "$o --keys='$script' $tmpd/gas.scene"
-    check "keys $o: saved" wait_for "$n" "saved springball-1.scene" 20
-    check "keys $o: the state is --snapshot's, to the bit" same "$n" "$tmpd/snap.scene"
+    check "keys $l: saved" wait_for "$n" "saved springball-1.scene" 20
+    check "keys $l: the state is --snapshot's, to the bit" same "$n" "$tmpd/snap.scene"
     keys "$n" q
 done
+SPLIT=
 
 # Always behind (20000 balls at 40000 t/s): the worker steps all the time;
 # the keys still answer within a frame or so, q and SIGINT end it cleanly.
 start bq "--speed=40000 $tmpd/big.scene"
 check "behind: says so" wait_for bq "behind: cannot keep" 20
+if [ -d /proc/self/task ]; then # the steps split from 20000 balls on
+    check "behind: three threads (the steps split)" [ "$(threads bq)" -ge 3 ]
+fi
 keys bq ' '
 check "behind: space pauses" wait_for bq "paused · speed"
 st=$(status bq | sed -n 's/.* step \([0-9]*\) .*/\1/p')

@@ -71,8 +71,9 @@ enum { MAX_ROWS = 64, ROW_BYTES = 256 };
 
 /* A row of the panel: its text and how it is drawn. kind: what may go
  * when the rows do not fit (blank rows first, then the keys' row, then
- * text from its end). */
-enum row_kind { ROW_KEEP, ROW_BLANK, ROW_KEYS, ROW_TEXT };
+ * text from its end, then the step's title: the question and its answer
+ * stay longest). */
+enum row_kind { ROW_KEEP, ROW_BLANK, ROW_KEYS, ROW_TEXT, ROW_TITLE };
 
 struct rows {
     int n;
@@ -157,7 +158,7 @@ static void panel_rows(const struct lesson_view *lv, int width, int utf8, struct
 {
     const struct lesson_step *st = &lv->ls->step[lv->step];
     r->n = 0;
-    add_wrapped(r, "", st->title, width, TITLE_FG, SCREEN_BOLD, ROW_KEEP);
+    add_wrapped(r, "", st->title, width, TITLE_FG, SCREEN_BOLD, ROW_TITLE);
     if (st->text) {
         add_row(r, "", 0, 0, 0, ROW_BLANK);
         add_wrapped(r, "", st->text, width, 0, 0, ROW_TEXT);
@@ -218,6 +219,50 @@ static void drop(struct rows *r, int kind, int max)
         }
 }
 
+/* Columns of UTF-8 text @p s: a code point a column. */
+static int text_cols(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* Cuts @p s (ROW_BYTES at least) to @p cols columns, the last of them
+ * "…" ("." in ASCII) when anything went. */
+static void cut_row(char *s, int cols, int utf8)
+{
+    if (text_cols(s) <= cols || cols < 1)
+        return;
+    int n = 0;
+    char *p = s;
+    for (; *p; p++)
+        if (((unsigned char)*p & 0xc0) != 0x80 && n++ == cols - 1)
+            break;
+    while (p > s && p[-1] == ' ')
+        p--;
+    memcpy(p, utf8 ? "\xe2\x80\xa6" : ".", utf8 ? 4 : 2);
+}
+
+/* The frame's title within @p cols columns: the step's number stays, the
+ * lesson's name gives way ("lesson: Momentum in…  step 1/10"). */
+static void frame_title(char *buf, size_t size, const struct lesson_view *lv, int cols, int utf8)
+{
+    char step[48], name[ROW_BYTES];
+    snprintf(step, sizeof step, "step %zu/%zu", lv->step + 1, lv->ls->nstep);
+    snprintf(buf, size, "lesson: %s  %s", lv->ls->title, step);
+    if (text_cols(buf) <= cols)
+        return;
+    int room = cols - text_cols(step) - 2 - 8; /* "lesson: " */
+    if (room >= 6) {
+        snprintf(name, sizeof name, "%s", lv->ls->title);
+        cut_row(name, room, utf8);
+        snprintf(buf, size, "lesson: %s  %s", name, step);
+    } else {
+        snprintf(buf, size, "%s", step);
+    }
+}
+
 static void lesson_draw(void *self, const struct panel_area *a)
 {
     const struct lesson_view *lv = self;
@@ -225,9 +270,8 @@ static void lesson_draw(void *self, const struct panel_area *a)
     if (!lv->ls || b.w < 12 || b.h < 3)
         return;
     int utf8 = a->f->glyphs != VIEW_ASCII;
-    char title[160];
-    snprintf(title, sizeof title, "lesson: %s  step %zu/%zu", lv->ls->title, lv->step + 1,
-             lv->ls->nstep);
+    char title[ROW_BYTES + 64];
+    frame_title(title, sizeof title, lv, b.w - 6, utf8);
     screen_box(a->scr, b, title, a->f->glyphs);
     int width = b.w - 4, max = b.h - 2;
     struct rows r;
@@ -250,8 +294,14 @@ static void lesson_draw(void *self, const struct panel_area *a)
             size_t n = strlen(r.text[last - 1]);
             if (n + 4 < ROW_BYTES)
                 memcpy(r.text[last - 1] + n, utf8 ? " \xe2\x80\xa6" : " ...", utf8 ? 5 : 5);
+            cut_row(r.text[last - 1], width, utf8); /* the mark within the row */
         }
+        drop(&r, ROW_TITLE, max);
     }
+    /* still more than fit (the question alone, at 40x12): its last row
+     * shown ends in "…" */
+    if (r.n > max && max > 0)
+        cut_row(r.text[max - 1], text_cols(r.text[max - 1]) - 1, utf8);
     for (int i = 0; i < r.n && i < max; i++)
         screen_text(a->scr, b.x + 2, b.y + 1 + i, width, r.fg[i], r.attr[i], r.text[i]);
 }

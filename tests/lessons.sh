@@ -84,6 +84,19 @@ check "200x60: the table the same size at every step (its bottom at row(s) $(ech
 # l L A without a lesson say how to open one
 snap 'l' scenes/headon.scene >"$out"
 check "l without a lesson: a note" grep -q 'no lesson: open one' "$out"
+# small screens: the step's number stays on the frame (the lesson's name
+# gives way), the question stays whole (the step's title gives way before
+# it), cut text ends in "…" within the row. At 40x12 the frame read
+# "lesson: Momentum in one dimension" (no step) over "Momentum is mass
+# times velocity" and "? What is the total momentum of the" (cut, no mark);
+# at 40x14 the mark went past the row's end.
+"$SPRINGBALL" --snapshot=40x12 --no-color --keys '<t 5>' $M >"$out"
+check "40x12: the step on the frame" grep -q '^┌─ lesson: Momentum in on…  step 1/10 ─┐$' "$out"
+check "40x12: the question whole" sh -c 'grep -q "^│ ? What is the total momentum of the  │$" "$0" && grep -q "^│   two balls? " "$0"' "$out"
+"$SPRINGBALL" --snapshot=40x14 --no-color --keys '<t 5>' $M >"$out"
+check "40x14: the cut text marked within the row" grep -q '^│ Ball 1 (yellow, 1 kg) moves right a… │$' "$out"
+"$SPRINGBALL" --snapshot=40x14 --ascii --no-color --keys '<t 5>' $M >"$out"
+check "40x14 in ASCII: marked with a dot" grep -q '^| Ball 1 (yellow, 1 kg) moves right a\. |$' "$out"
 # the help lists the lesson's keys
 { snap '?' $M; snap '? space' $M; snap '? space space' $M; } >"$out"
 check "? lists l L A" grep -q 'l L A  *lesson: next, back, answer' "$out"

@@ -116,8 +116,8 @@ $(O)/bench-record: tests/bench/bench-record.c $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
-# The floor of tests/bench/load.sh: plain C with numfmt alone.
-$(O)/bench-floor: tests/bench/floor.c $(O)/numfmt.o
+# The floor of tests/bench/load.sh: plain C with numfmt (and text_double for -r).
+$(O)/bench-floor: tests/bench/floor.c $(O)/numfmt.o $(O)/text.o
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) -Isrc $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 

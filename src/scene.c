@@ -622,8 +622,61 @@ static int tokenize(const char *s, size_t len, struct text_token *tok, int max)
     return n;
 }
 
+/*
+ * A line "ball X Y VX VY M R [COLOR]" as springball prints them: no blank
+ * before "ball", six numbers that text_double_prefix reads whole, each
+ * ended by a blank or the line's end, M and R > 0, a colour name or
+ * #rrggbb, nothing more. Such a line is the ball d_ball makes of it, added
+ * here without splitting it into tokens first (a scene of 10^6 balls is
+ * 10^6 of them). @return add_ball's result, or 1 for any other line:
+ * parse_line's general path then reads it and says what is wrong.
+ */
+static int ball_line(struct parser *ps, const char *s, size_t len)
+{
+    if (len < 5 || memcmp(s, "ball", 4) != 0 || !text_blank(s[4]))
+        return 1;
+    const char *p = s + 4, *end = s + len;
+    struct scene_ball b = {0};
+    double *const v[6] = {&b.x, &b.y, &b.vx, &b.vy, &b.m, &b.r};
+    for (int k = 0; k < 6; k++) {
+        while (p < end && text_blank(*p))
+            p++;
+        size_t n = text_double_prefix(p, (size_t)(end - p), v[k]);
+        if (n == 0)
+            return 1;
+        p += n;
+        if (p < end && !text_blank(*p))
+            return 1;
+    }
+    if (!(b.m > 0) || !(b.r > 0))
+        return 1;
+    while (p < end && text_blank(*p))
+        p++;
+    if (p < end) {
+        struct text_token t = {p, 0};
+        while (p < end && !text_blank(*p))
+            p++;
+        t.len = (size_t)(p - t.s);
+        /* a name, or #rrggbb: a '#' token of another length is a comment */
+        for (uint32_t c = 1; c <= SCENE_COLOR_NAMED && !b.color; c++)
+            if (tok_is(t, color_names[c]))
+                b.color = c;
+        if (!b.color && !(b.color = parse_hex_color(t)))
+            return 1;
+        while (p < end && text_blank(*p))
+            p++;
+        if (p < end)
+            return 1;
+    }
+    ps->dir = D_BALL;
+    return add_ball(ps, &b);
+}
+
 static int parse_line(struct parser *ps, const char *s, size_t len)
 {
+    int fast = ball_line(ps, s, len);
+    if (fast != 1)
+        return fast;
     struct text_token tok[MAX_TOKENS];
     int ntok = tokenize(s, len, tok, MAX_TOKENS);
     if (ntok == 0)
@@ -903,70 +956,100 @@ static void write_nums(FILE *f, const char *head, const double *v, int n)
     fwrite(line, 1, (size_t)(e - line), f);
 }
 
+/* scene_write for the parameters @p p and the balls of @p s, or of the
+ * scene itself when s is NULL (scene_print). */
+static void write_scene(FILE *f, const struct scene *sc, const struct sim_params *p,
+                        const struct sim *s);
+
 void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
+{
+    write_scene(f, sc, &s->p, s);
+}
+
+void scene_print(FILE *f, const struct scene *sc)
+{
+    write_scene(f, sc, &sc->p, NULL);
+}
+
+/* The line "ball X Y VX VY M R [COLOR]\n" of ball @p b at @p p, whose
+ * numbers are @p v; @return its end. */
+static char *put_ball(char *p, const struct scene *sc, size_t b, const double v[6])
+{
+    char cbuf[8];
+    const char *c = scene_color_name(sc->balls[b].color, cbuf);
+    memcpy(p, "ball", 4);
+    p = put_nums(p + 4, v, 6);
+    if (c) {
+        size_t cl = strlen(c);
+        *p++ = ' ';
+        memcpy(p, c, cl);
+        p += cl;
+    }
+    *p++ = '\n';
+    return p;
+}
+
+static void write_scene(FILE *f, const struct scene *sc, const struct sim_params *p,
+                        const struct sim *s)
 {
     if (sc->title)
         fprintf(f, "title %s\n", sc->title);
-    if (s->p.shape == SIM_CIRCLE)
-        write_nums(f, "table circle", (double[]){0.5 * s->p.w}, 1);
+    if (p->shape == SIM_CIRCLE)
+        write_nums(f, "table circle", (double[]){0.5 * p->w}, 1);
     else
-        write_nums(f, "table", (double[]){s->p.w, s->p.h}, 2);
-    write_nums(f, "k", &s->p.k, 1);
-    write_nums(f, "dt", &s->p.dt, 1);
+        write_nums(f, "table", (double[]){p->w, p->h}, 2);
+    write_nums(f, "k", &p->k, 1);
+    write_nums(f, "dt", &p->dt, 1);
     /* Directives at their default are left out. */
-    if (s->p.restitution != 1)
-        write_nums(f, "restitution", &s->p.restitution, 1);
-    if (s->p.walls == SIM_WALLS_HARD)
+    if (p->restitution != 1)
+        write_nums(f, "restitution", &p->restitution, 1);
+    if (p->walls == SIM_WALLS_HARD)
         fputs("walls hard\n", f);
-    if (s->p.contact == SIM_CONTACT_EXP)
-        write_nums(f, "contact exp", (double[]){s->p.exp_eps, s->p.exp_kappa}, 2);
-    if (s->p.gravity != 0)
-        write_nums(f, "gravity", (double[]){s->p.gravity, s->p.softening},
-                   s->p.softening != 0 ? 2 : 1);
+    if (p->contact == SIM_CONTACT_EXP)
+        write_nums(f, "contact exp", (double[]){p->exp_eps, p->exp_kappa}, 2);
+    if (p->gravity != 0)
+        write_nums(f, "gravity", (double[]){p->gravity, p->softening},
+                   p->softening != 0 ? 2 : 1);
     static const char *const friction_names[] = {NULL, "drag", "linear", "rolling"};
-    if (s->p.friction > SIM_FRICTION_NONE && s->p.friction <= SIM_FRICTION_ROLLING) {
+    if (p->friction > SIM_FRICTION_NONE && p->friction <= SIM_FRICTION_ROLLING) {
         char head[32];
-        snprintf(head, sizeof head, "friction %s", friction_names[s->p.friction]);
-        write_nums(f, head, &s->p.friction_c, 1);
+        snprintf(head, sizeof head, "friction %s", friction_names[p->friction]);
+        write_nums(f, head, &p->friction_c, 1);
     }
-    if (s->p.gx != 0 || s->p.gy != 0)
-        write_nums(f, "field", (double[]){s->p.gx, s->p.gy}, 2);
-    if (s->p.open && s->p.shape == SIM_RECT) {
+    if (p->gx != 0 || p->gy != 0)
+        write_nums(f, "field", (double[]){p->gx, p->gy}, 2);
+    if (p->open && p->shape == SIM_RECT) {
         fputs("open", f);
         for (unsigned i = 0; i < 4; i++)
-            if (s->p.open & 1u << i)
+            if (p->open & 1u << i)
                 fprintf(f, " %s", side_names[i]);
         fputc('\n', f);
     }
     /* In scene order, whatever slots the core keeps the balls in; the
      * lines gathered into blocks, one fwrite each. */
     enum { BLOCK = 1 << 16, LINE = 16 + 6 * NUMFMT_MAX + 16 };
+    const size_t n = s ? s->n : sc->n;
     char *buf = malloc(BLOCK);
     char small[LINE];
-    char *p = buf ? buf : small;
-    for (size_t b = 0; b < s->n; b++) {
-        size_t i = sim_slot(s, b);
-        char cbuf[8];
-        const char *c = scene_color_name(sc->balls[b].color, cbuf);
-        memcpy(p, "ball", 4);
-        p = put_nums(p + 4, (double[]){s->x[i], s->y[i], s->vx[i], s->vy[i], s->m[i], s->r[i]}, 6);
-        if (c) {
-            size_t cl = strlen(c);
-            *p++ = ' ';
-            memcpy(p, c, cl);
-            p += cl;
+    char *const base = buf ? buf : small;
+    const size_t room = buf ? BLOCK - LINE : 0;
+    char *o = base;
+    for (size_t b = 0; b < n; b++) {
+        if (s) {
+            size_t i = sim_slot(s, b);
+            o = put_ball(o, sc, b, (double[]){s->x[i], s->y[i], s->vx[i], s->vy[i],
+                                              s->m[i], s->r[i]});
+        } else {
+            const struct scene_ball *sb = &sc->balls[b];
+            o = put_ball(o, sc, b, (double[]){sb->x, sb->y, sb->vx, sb->vy, sb->m, sb->r});
         }
-        *p++ = '\n';
-        char *base = buf ? buf : small;
-        if (!buf || (size_t)(p - buf) > BLOCK - LINE) {
-            fwrite(base, 1, (size_t)(p - base), f);
-            p = base;
+        if ((size_t)(o - base) > room) {
+            fwrite(base, 1, (size_t)(o - base), f);
+            o = base;
         }
     }
-    if (buf) {
-        fwrite(buf, 1, (size_t)(p - buf), f);
-        free(buf);
-    }
-    if (sc->cue > 0 && sc->cue <= s->n)
+    fwrite(base, 1, (size_t)(o - base), f);
+    free(buf);
+    if (sc->cue > 0 && sc->cue <= n)
         fprintf(f, "cue %zu\n", sc->cue);
 }

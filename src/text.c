@@ -236,7 +236,57 @@ static int exact_quotient(unsigned long long m, int k, double *out)
 }
 #endif
 
-int text_double(const char *s, size_t len, double *out)
+/*
+ * Eight decimal digits at s (a little-endian load) as their value in *v,
+ * or 0 when any of the eight bytes is not a digit. Each byte less '0' is
+ * 0..9 exactly when neither it nor it plus 118 (0x76: '9' - '0' + 118 =
+ * 127) sets its top bit. Then three steps, each a multiply and a mask:
+ * pairs of digits into 16-bit lanes (10 a + b), pairs of those into 32-bit
+ * lanes (100 a + b), and the two halves into one (10^4 a + b); no lane
+ * overflows into the next (99, 9999 and 99999999 fit their lanes).
+ */
+static int eight_digits(const char *s, uint64_t *v)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t x;
+    memcpy(&x, s, 8);
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    const uint64_t d = x - 0x30 * ones;
+    if ((x | d | (d + 0x76 * ones)) & 0x80 * ones)
+        return 0;
+    uint64_t t = (d * 10 + (d >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+    t = (t * 100 + (t >> 16)) & UINT64_C(0x0000ffff0000ffff);
+    *v = (t * 10000 + (t >> 32)) & UINT64_C(0xffffffff);
+    return 1;
+#else
+    (void)s, (void)v;
+    return 0;
+#endif
+}
+
+/* The digits at s[i..len) into *m (their count after the first nonzero one
+ * into *digits: a leading zero is not significant), eight at a time where
+ * they come in eights; @return the index past them. */
+static size_t digit_run(const char *s, size_t i, size_t len, unsigned long long *m,
+                        int *digits)
+{
+    while (i < len && s[i] >= '0' && s[i] <= '9') {
+        uint64_t v;
+        if (*m && len - i >= 8 && eight_digits(s + i, &v)) {
+            *m = *m * 100000000u + v; /* wraps past 19 digits: not used then */
+            *digits += 8;
+            i += 8;
+            continue;
+        }
+        if (*m || s[i] != '0')
+            (*digits)++;
+        *m = *m * 10 + (unsigned)(s[i] - '0');
+        i++;
+    }
+    return i;
+}
+
+size_t text_double_prefix(const char *s, size_t len, double *out)
 {
     /* 10^0 .. 10^22 are exact doubles. */
     static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
@@ -247,20 +297,21 @@ int text_double(const char *s, size_t len, double *out)
     if (i < len && (s[i] == '-' || s[i] == '+'))
         neg = s[i++] == '-';
     unsigned long long m = 0;
-    int digits = 0, exp10 = 0, any = 0;
-    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
-        if (m || s[i] != '0')
-            digits++;
-        m = m * 10 + (unsigned)(s[i] - '0');
+    int digits = 0, exp10 = 0;
+    size_t start = i;
+    i = digit_run(s, i, len, &m, &digits);
+    int any = i > start;
+    if (i < len && s[i] == '.') {
+        start = ++i;
+        i = digit_run(s, i, len, &m, &digits);
+        if (i - start > 100000) /* (exp10 stays an int) */
+            return 0;
+        exp10 -= (int)(i - start);
+        any |= i > start;
     }
-    if (i < len && s[i] == '.')
-        for (i++; i < len && s[i] >= '0' && s[i] <= '9'; i++, any = 1) {
-            if (m || s[i] != '0')
-                digits++;
-            m = m * 10 + (unsigned)(s[i] - '0');
-            exp10--;
-        }
-    if (any && i < len && (s[i] == 'e' || s[i] == 'E')) {
+    if (!any)
+        return 0;
+    if (i < len && (s[i] == 'e' || s[i] == 'E')) {
         size_t j = i + 1;
         int eneg = 0, e = 0;
         if (j < len && (s[j] == '-' || s[j] == '+'))
@@ -273,22 +324,31 @@ int text_double(const char *s, size_t len, double *out)
             i = j;
         }
     }
-    if (any && i == len && digits <= 19) {
-        if (m == 0) {
-            *out = neg ? -0.0 : 0.0;
-            return 0;
-        }
-        if (m < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
-            double v = (double)m;
-            v = exp10 < 0 ? v / pow10[-exp10] : v * pow10[exp10];
-            *out = neg ? -v : v;
-            return 0;
-        }
+    if (digits > 19)
+        return 0;
+    if (m == 0) {
+        *out = neg ? -0.0 : 0.0;
+        return i;
     }
-    if (any && i == len && digits <= 19 && exp10 >= -22 && exp10 <= 0 &&
-        exact_quotient(m, -exp10, out)) {
+    if (m < (1ull << 53) && exp10 >= -22 && exp10 <= 22) {
+        double v = (double)m;
+        v = exp10 < 0 ? v / pow10[-exp10] : v * pow10[exp10];
+        *out = neg ? -v : v;
+        return i;
+    }
+    if (exp10 >= -22 && exp10 <= 0 && exact_quotient(m, -exp10, out)) {
         if (neg)
             *out = -*out;
+        return i;
+    }
+    return 0;
+}
+
+int text_double(const char *s, size_t len, double *out)
+{
+    double v;
+    if (len && text_double_prefix(s, len, &v) == len) {
+        *out = v;
         return 0;
     }
     /* The rest (exponents beyond 22, more than 19 digits) as strtod
@@ -299,7 +359,7 @@ int text_double(const char *s, size_t len, double *out)
     memcpy(buf, s, len);
     buf[len] = 0;
     char *end;
-    double v = strtod(buf, &end);
+    v = strtod(buf, &end);
     if (end != buf + len || !isfinite(v))
         return -1;
     *out = v;

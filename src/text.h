@@ -83,4 +83,14 @@ int text_number(struct text_token t, const char *what, double *out, char *msg,
 /// @return 0, or -1 when it is not a finite number (*out unchanged).
 int text_double(const char *s, size_t len, double *out);
 
+/// The fast part of text_double for a number that starts at @p s and ends
+/// where its form ends (a reader that splits no tokens first): reads the
+/// longest [+-]digits[.digits][e[+-]digits] in the @p len bytes at s and,
+/// when it can round it exactly without strtod (as text_double does), its
+/// value into *out. @return the bytes read, or 0 when it did not (no
+/// digits, more than 19 significant ones, an exponent beyond 22: *out
+/// unchanged). A caller checks the byte after them: the number's token is
+/// the bytes read only when a blank or the end follows.
+size_t text_double_prefix(const char *s, size_t len, double *out);
+
 #endif

@@ -3,6 +3,11 @@
 # against its floor in plain C (tests/bench/floor.c: one read, strtod and the
 # shortest digits of every number, one write: the same bytes).
 #
+# A second floor, `floor -r`, reads the numbers with springball's own reader
+# (text_double, exact as strtod and faster) instead of strtod: the same job
+# with springball's two number routines, so that its second ratio is what
+# springball spends beyond reading and printing numbers.
+#
 # The scene: `random N 1 1 1 7` on a table of packing 0.3, printed once by
 # springball (so that both read the shortest digits). Wall-clock seconds,
 # median of RUNS alternating runs each (the two programs take turns, so that
@@ -24,23 +29,28 @@ printf 'table %s %s\nrandom %s 1 1 1 7\n' "$side" "$side" "$N" >"$tmp/gen.scene"
 sync
 "$BENCH_FLOOR" "$tmp/big.scene" | cmp -s - "$tmp/big.scene" ||
     echo "load.sh: the floor does not print the same bytes"
+"$BENCH_FLOOR" -r "$tmp/big.scene" | cmp -s - "$tmp/big.scene" ||
+    echo "load.sh: the floor -r does not print the same bytes"
 secs() { # COMMAND...: wall seconds of one run
     s=$(date +%s.%N); "$@" >/dev/null; e=$(date +%s.%N)
     awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f\n", e - s}'
 }
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
-: >"$tmp/sb"; : >"$tmp/fl"
+: >"$tmp/sb"; : >"$tmp/fl"; : >"$tmp/fr"
 r=0
 while [ "$r" -lt "$RUNS" ]; do
     secs "$SPRINGBALL" -H -n 0 "$tmp/big.scene" >>"$tmp/sb"
     secs "$BENCH_FLOOR" "$tmp/big.scene" >>"$tmp/fl"
+    secs "$BENCH_FLOOR" -r "$tmp/big.scene" >>"$tmp/fr"
     r=$((r + 1))
 done
-sb=$(median <"$tmp/sb"); fl=$(median <"$tmp/fl")
-printf '%-9s %9s | %-19s | %-19s | %s\n' balls MB "springball -H -n 0" "floor (floor.c)" ratio
-printf '%-9s %9.1f | %8s s (%s..%s) | %8s s (%s..%s) | %.2f\n' "$N" \
+# FILE: "median s (least..most)"
+spread() { printf '%s s (%s..%s)' "$(median <"$1")" "$(sort -g "$1" | head -1)" "$(sort -g "$1" | tail -1)"; }
+ratio() { awk -v a="$(median <"$1")" -v b="$(median <"$2")" 'BEGIN {printf "%.2f", a / b}'; }
+printf '%-9s %6s | %-22s | %-22s | %-22s | %s\n' balls MB "springball -H -n 0" \
+    "floor (strtod)" "floor -r (text_double)" "ratios"
+printf '%-9s %6.1f | %-22s | %-22s | %-22s | %s, %s\n' "$N" \
     "$(wc -c <"$tmp/big.scene" | awk '{print $1 / 1e6}')" \
-    "$sb" "$(sort -g "$tmp/sb" | head -1)" "$(sort -g "$tmp/sb" | tail -1)" \
-    "$fl" "$(sort -g "$tmp/fl" | head -1)" "$(sort -g "$tmp/fl" | tail -1)" \
-    "$(awk -v a="$sb" -v b="$fl" 'BEGIN {print a / b}')"
-echo "seconds: median (least..most) of $RUNS alternating runs; ratio: springball over the floor"
+    "$(spread "$tmp/sb")" "$(spread "$tmp/fl")" "$(spread "$tmp/fr")" \
+    "$(ratio "$tmp/sb" "$tmp/fl")" "$(ratio "$tmp/sb" "$tmp/fr")"
+echo "seconds: median (least..most) of $RUNS alternating runs; ratios: springball over each floor"

@@ -19,6 +19,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One thread's buffers of a build's candidate pairs (see build): a
+ * cell's candidates with their positions, and the close pairs found. */
+struct cands {
+    uint32_t *cand;     /* a cell's candidates, cap cand_cap */
+    double *cxy;        /* their x, y side by side, and r when radii differ
+                           (cr), cap cand_cap */
+    double *cr;
+    size_t cand_cap;
+    uint32_t *pa, *pb;  /* candidate pairs (either way), cap p_cap */
+    size_t np, p_cap;
+};
+
 struct grid {
     size_t n;           /* balls the grid is made for */
     double reach;       /* interaction range beyond touching, >= 0 */
@@ -54,6 +66,7 @@ struct grid {
                            (cr), cap cand_cap */
     double *cr;
     size_t cand_cap;
+    struct cands other; /* the second thread's, when a build has two */
     int same_r;         /* every ball has radius r0 (radii never change) */
     double r0;
     uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
@@ -360,6 +373,11 @@ void grid_free(struct grid *g)
     mem_free(g->cand);
     mem_free(g->cxy);
     mem_free(g->cr);
+    mem_free(g->other.cand);
+    mem_free(g->other.cxy);
+    mem_free(g->other.cr);
+    mem_free(g->other.pa);
+    mem_free(g->other.pb);
     mem_free(g->cellof);
     mem_free(g->large);
     mem_free(g->start);
@@ -480,7 +498,7 @@ static int test_row(struct grid *g, const struct grid_balls *s, const uint32_t *
 static int rows(struct grid *g);
 
 /* Makes the candidate buffers hold at least @p need entries. */
-static int reserve_cand(struct grid *g, size_t need)
+static int reserve_cand(struct cands *g, size_t need)
 {
     if (g->cand_cap >= need)
         return 0;
@@ -528,11 +546,12 @@ static inline uint32_t gather(uint32_t *restrict dst, const uint32_t *restrict c
  * sqrt(DBL_MAX) apart, never close; else the limit is (r_a + cut) + r_b,
  * and where the square overflows the distance itself decides.
  * @return 0, or -1 when memory is short. */
-static inline int test_cell(struct grid *g, int same, uint32_t nown, uint32_t m)
+static inline int test_cell(const struct grid *gr, struct cands *g, int same, uint32_t nown,
+                            uint32_t m)
 {
     const uint32_t *restrict cand = g->cand;
     const double *restrict cxy = g->cxy, *restrict cr = g->cr;
-    const double cut = g->cut, lim0 = (g->r0 + cut) + g->r0, lim02 = lim0 * lim0;
+    const double cut = gr->cut, lim0 = (gr->r0 + cut) + gr->r0, lim02 = lim0 * lim0;
     for (uint32_t t = 0; t < nown; t++) {
         /* Room for one ball's candidates (not the whole cell's: a cell of M
          * balls has M^2, and a sparse table's few big cells may hold
@@ -572,7 +591,100 @@ static int wall_near(const struct grid_balls *b, size_t i, double margin)
     return r - x > 0 || x + r - b->w > 0 || r - y > 0 || y + r - b->h > 0;
 }
 
-static int build(struct grid *g, const struct grid_balls *s)
+/*
+ * Step 2 of a build (see there) over the strips st0 .. st1 - 1 into @p c:
+ * a ball against the rest of its cell and the cells E, NW, N, NE of it.
+ * Within a strip, its cell and E are one range of cell_ball, and NW..NE
+ * another; a strip's edge adds the cell across it. Cell numbers follow by
+ * addition: no division in the loop. Reads @p g and @p s alone, so that
+ * two threads may each take strips of their own.
+ * @return 0, or -1 when memory is short.
+ */
+static int strips(const struct grid *g, const struct grid_balls *s, const uint32_t *cb,
+                  struct cands *c, size_t st0, size_t st1)
+{
+    const long nx = g->nx, ny = g->ny;
+    const size_t S = g->strip, scells = S * (size_t)ny;
+    const double lim0 = (g->r0 + g->cut) + g->r0;
+    const int fast = g->same_r && lim0 * lim0 <= DBL_MAX / 4; /* see test_cell */
+    for (size_t st = st0, x0 = st0 * S; st < st1; st++, x0 += S) {
+        const size_t width = (size_t)nx - x0 < S ? (size_t)nx - x0 : S;
+        for (size_t cy = 0; cy < (size_t)ny; cy++) {
+            const size_t base = st * scells + cy * S; /* cell (x0, cy) */
+            const int up = cy + 1 < (size_t)ny;
+            for (size_t col = 0; col < width; col++) {
+                const size_t cl = base + col;
+                const uint32_t k0 = cb[cl], k1 = cb[cl + 1];
+                if (k0 == k1)
+                    continue;
+                const int last = col + 1 == width, across = last && x0 + width < (size_t)nx;
+                /* own cell and E in the strip; E across the strip's edge */
+                struct span sp[4];
+                int ns = 0;
+                sp[ns++] = (struct span){k0, last ? k1 : cb[cl + 2]};
+                if (across) {
+                    size_t e = cl + scells - col; /* (x0 + width, cy) */
+                    sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                }
+                if (up) {
+                    size_t lo = col > 0 ? col - 1 : 0, hi = last ? col : col + 1;
+                    sp[ns++] = (struct span){cb[base + S + lo], cb[base + S + hi + 1]};
+                    if (col == 0 && x0 > 0) { /* NW, across the left edge */
+                        size_t e = base + S - scells + S - 1;
+                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    } else if (across) { /* NE, across the right edge */
+                        size_t e = cl + scells - col + S;
+                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    }
+                }
+                /* The cell's balls first, then the other cells' (a
+                 * ball meets those after it), gathered with their
+                 * positions so that the tests read them in a row. */
+                size_t room = GRID_PAD;
+                for (int q = 0; q < ns; q++)
+                    room += sp[q].k1 - sp[q].k0 + GRID_PAD;
+                if (reserve_cand(c, room))
+                    return -1;
+                uint32_t m = 0;
+                for (int q = 0; q < ns; q++)
+                    m += gather(c->cand + m, g->cell_ball, sp[q].k0, sp[q].k1);
+                {
+                    const uint32_t *restrict cand = c->cand;
+                    double *restrict cxy = c->cxy;
+                    const double *restrict x = s->x, *restrict y = s->y;
+                    for (uint32_t u = 0; u < m; u++) {
+                        cxy[2 * u] = x[cand[u]];
+                        cxy[2 * u + 1] = y[cand[u]];
+                    }
+                    if (!fast)
+                        for (uint32_t u = 0; u < m; u++)
+                            c->cr[u] = s->r[cand[u]];
+                }
+                if (fast ? test_cell(g, c, 1, k1 - k0, m) : test_cell(g, c, 0, k1 - k0, m))
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A build's step 2 in two parts (see grid_update_both). */
+struct strips_job {
+    const struct grid *g;
+    const struct grid_balls *s;
+    const uint32_t *cb;
+    struct cands *c[2];
+    size_t st[3]; /* part k: strips st[k] .. st[k + 1] - 1 */
+    int rc[2];
+};
+
+static void strips_part(void *arg, int k)
+{
+    struct strips_job *jb = arg;
+    jb->rc[k] = strips(jb->g, jb->s, jb->cb, jb->c[k], jb->st[k], jb->st[k + 1]);
+}
+
+static int build(struct grid *g, const struct grid_balls *s, grid_both_fn *both, void *ctx)
 {
     g->cut = (g->reach > 0 ? g->reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
@@ -631,71 +743,62 @@ static int build(struct grid *g, const struct grid_balls *s)
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
     /* 2. candidate pairs, strip by strip, row by row, cell by cell (the
-     * cells' order): a ball against the rest of its cell and the cells E,
-     * NW, N, NE of it. Within a strip, its cell and E are one range of
-     * cell_ball, and NW..NE another; a strip's edge adds the cell across
-     * it. Cell numbers follow by addition: no division in the loop. */
-    g->np = 0;
+     * cells' order), in two parts on two threads when lent them: the
+     * first strips into g's buffers, the rest into g->other's, whose pairs
+     * then follow. Which thread found a pair, and in which order, changes
+     * nothing: rows() sorts the pairs, each found once, into one list. */
+    struct cands own = {g->cand, g->cxy, g->cr, g->cand_cap, g->pa, g->pb, 0, g->p_cap};
     const size_t S = g->strip, scells = S * (size_t)ny;
-    const double lim0 = (g->r0 + g->cut) + g->r0;
-    const int fast = g->same_r && lim0 * lim0 <= DBL_MAX / 4; /* see test_cell */
-    for (size_t st = 0, x0 = 0; x0 < (size_t)nx; st++, x0 += S) {
-        const size_t width = (size_t)nx - x0 < S ? (size_t)nx - x0 : S;
-        for (size_t cy = 0; cy < (size_t)ny; cy++) {
-            const size_t base = st * scells + cy * S; /* cell (x0, cy) */
-            const int up = cy + 1 < (size_t)ny;
-            for (size_t col = 0; col < width; col++) {
-                const size_t c = base + col;
-                const uint32_t k0 = cb[c], k1 = cb[c + 1];
-                if (k0 == k1)
-                    continue;
-                const int last = col + 1 == width, across = last && x0 + width < (size_t)nx;
-                /* own cell and E in the strip; E across the strip's edge */
-                struct span sp[4];
-                int ns = 0;
-                sp[ns++] = (struct span){k0, last ? k1 : cb[c + 2]};
-                if (across) {
-                    size_t e = c + scells - col; /* (x0 + width, cy) */
-                    sp[ns++] = (struct span){cb[e], cb[e + 1]};
-                }
-                if (up) {
-                    size_t lo = col > 0 ? col - 1 : 0, hi = last ? col : col + 1;
-                    sp[ns++] = (struct span){cb[base + S + lo], cb[base + S + hi + 1]};
-                    if (col == 0 && x0 > 0) { /* NW, across the left edge */
-                        size_t e = base + S - scells + S - 1;
-                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
-                    } else if (across) { /* NE, across the right edge */
-                        size_t e = c + scells - col + S;
-                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
-                    }
-                }
-                /* The cell's balls first, then the other cells' (a
-                 * ball meets those after it), gathered with their
-                 * positions so that the tests read them in a row. */
-                size_t room = GRID_PAD;
-                for (int q = 0; q < ns; q++)
-                    room += sp[q].k1 - sp[q].k0 + GRID_PAD;
-                if (reserve_cand(g, room))
-                    return -1;
-                uint32_t m = 0;
-                for (int q = 0; q < ns; q++)
-                    m += gather(g->cand + m, g->cell_ball, sp[q].k0, sp[q].k1);
-                {
-                    const uint32_t *restrict cand = g->cand;
-                    double *restrict cxy = g->cxy;
-                    const double *restrict x = s->x, *restrict y = s->y;
-                    for (uint32_t u = 0; u < m; u++) {
-                        cxy[2 * u] = x[cand[u]];
-                        cxy[2 * u + 1] = y[cand[u]];
-                    }
-                    if (!fast)
-                        for (uint32_t u = 0; u < m; u++)
-                            g->cr[u] = s->r[cand[u]];
-                }
-                if (fast ? test_cell(g, 1, k1 - k0, m) : test_cell(g, 0, k1 - k0, m))
-                    return -1;
+    const size_t nst = ((size_t)nx + S - 1) / S;
+    int rc;
+    if (both && nst >= 2) {
+        /* the strips cut where the small balls halve */
+        size_t lo = 1, hi = nst - 1;
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            if (2 * (size_t)cb[mid * scells] < (size_t)cb[nst * scells])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        struct cands *o = &g->other;
+        if (!o->pa) { /* grow() doubles: a start */
+            o->p_cap = g->n / 4 + 16;
+            o->pa = mem_alloc(o->p_cap * sizeof *o->pa);
+            o->pb = mem_alloc(o->p_cap * sizeof *o->pb);
+            if (!o->pa || !o->pb) {
+                mem_free(o->pa);
+                mem_free(o->pb);
+                o->pa = o->pb = NULL;
+                o->p_cap = 0;
+                return -1;
             }
         }
+        o->np = 0;
+        struct strips_job jb = {g, s, cb, {&own, &g->other}, {0, lo, nst}, {0, 0}};
+        both(ctx, strips_part, &jb);
+        rc = jb.rc[0] | jb.rc[1];
+    } else {
+        rc = strips(g, s, cb, &own, 0, nst);
+    }
+    g->cand = own.cand;
+    g->cxy = own.cxy;
+    g->cr = own.cr;
+    g->cand_cap = own.cand_cap;
+    g->pa = own.pa;
+    g->pb = own.pb;
+    g->np = own.np;
+    g->p_cap = own.p_cap;
+    if (rc)
+        return -1;
+    if (both && nst >= 2) {
+        const struct cands *o = &g->other;
+        while (g->p_cap - g->np < o->np)
+            if (grow(&g->pa, &g->pb, &g->p_cap))
+                return -1;
+        memcpy(g->pa + g->np, o->pa, o->np * sizeof *o->pa);
+        memcpy(g->pb + g->np, o->pb, o->np * sizeof *o->pb);
+        g->np += o->np;
     }
     for (size_t l = 0; l < g->nlarge; l++) {
         uint32_t a = g->large[l];
@@ -854,7 +957,7 @@ static void choose_skin(struct grid *g, double moved)
     g->skin = best;
 }
 
-int grid_update(struct grid *g, const struct grid_balls *s)
+int grid_update_both(struct grid *g, const struct grid_balls *s, grid_both_fn *both, void *ctx)
 {
     /* 0.45 rather than 0.5: a margin for the rounding of the tests. */
     const double limit = 0.45 * g->skin;
@@ -876,7 +979,12 @@ int grid_update(struct grid *g, const struct grid_balls *s)
     if (g->valid)
         choose_skin(g, moved);
     g->valid = 0;
-    return build(g, s);
+    return build(g, s, both, ctx);
+}
+
+int grid_update(struct grid *g, const struct grid_balls *s)
+{
+    return grid_update_both(g, s, NULL, NULL);
 }
 
 struct grid_pairs grid_pairs(const struct grid *g)

@@ -563,13 +563,16 @@ static struct grid *grid_for(struct sim *s, int *rc)
     return s->grid;
 }
 
-/* grid_for, with the list valid for the current positions. */
+/* grid_for, with the list valid for the current positions (a build's
+ * search for pairs on the threads lent, when it is many balls'). */
 static struct grid *grid_valid(struct sim *s, int *rc)
 {
     struct grid *g = grid_for(s, rc);
     if (g) {
         const struct grid_balls b = balls_of(s);
-        if (grid_update(g, &b)) {
+        const struct sim_threads *th = s->threads;
+        const int two = th && s->n >= th->min;
+        if (grid_update_both(g, &b, two ? th->both : NULL, two ? th->ctx : NULL)) {
             *rc = SIM_ENOMEM;
             return NULL;
         }

@@ -71,8 +71,10 @@ enum sim_status {
  * Two threads for a step, lent by the caller: the core makes none. The
  * Hooke rectangle's step over the grid (sim_hooke_rect) then sweeps its
  * balls in two parts that may run at once, and combines them into the
- * same bits as one thread's (sim.c, step_split); the other steps, the
- * list's builds and the cell order stay in the caller's thread.
+ * same bits as one thread's (sim.c, step_split); a build of the neighbour
+ * list searches for its pairs in two parts too (grid_update_both), the
+ * same list. The rest (the list's sort into rows, the general path's
+ * forces, the cell order) stays in the caller's thread.
  */
 struct sim_threads {
     /// Runs part(arg, 0) and part(arg, 1), at once or one after the other

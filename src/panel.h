@@ -138,6 +138,8 @@ struct panel_overlay {
     int ascii;                   ///< 1: ASCII only
     int aim;                     ///< 1: the aim mark is on the table: the
                                  ///< legend names its head beside the arrows'
+    const struct view *view;     ///< the table's cells (its map the grid's): labels
+                                 ///< keep off its balls; NULL: not known
     int legend_row, legend_x0, legend_x1; ///< out: the legend's cells as drawn,
                                  ///< [x0, x1) of that row (x1 == x0: none)
 };

@@ -54,18 +54,67 @@ static uint32_t head(int k, double angle, int ascii)
     return tri[(int)floor(a / (SIM_PI / 4) + 0.5) % 8];
 }
 
+/* The labels over the table (ball numbers, stubs' values): each is
+ * written only inside the table's frame and where neither its cells nor
+ * one on either side hold another label's, so that labels never run
+ * together (balls 5, 6 and 9 of a small rack read "569") nor over the
+ * frame. taken: a byte a cell of the grid, 1 under a label; NULL (no
+ * memory): no labels. */
+struct labels {
+    unsigned char *taken;
+    const struct view_map *m;
+    const struct view *v; ///< the table's cells: a label keeps off its balls (may be NULL)
+};
+
+/* Writes @p text at (col, row) when it fits as above and, unless
+ * @p on_ball (a number on its own ball), on no arrow's head and no ball (a
+ * ball hides what is under it: "0.9" read "0⡀9"). @return 1 written. */
+static int label(struct plot *p, struct labels *L, int col, int row, const char *text,
+                 uint32_t color, int on_ball)
+{
+    const struct view_map *m = L->m;
+    int len = (int)strlen(text);
+    if (!L->taken || row < m->top || row >= m->top + m->h || row >= p->h || col < m->left ||
+        col + len > m->left + m->w || col + len > p->w)
+        return 0;
+    for (int i = col - 1; i <= col + len; i++)
+        if (i >= 0 && i < p->w && L->taken[row * p->w + i])
+            return 0;
+    for (int i = col; i < col + len; i++) {
+        uint32_t ch = p->cell[row * p->w + i].ch, vch, vcolor;
+        if (!on_ball && ch && !(ch >= PLOT_BRAILLE && ch <= PLOT_BRAILLE + 0xff))
+            return 0; /* a head (on a ball the ball hides it) */
+        if (!on_ball && L->v && L->v->map.cols == p->w && L->v->map.rows == p->h &&
+            view_glyph(L->v, row * p->w + i, &vch, &vcolor) == VIEW_BALL)
+            return 0;
+    }
+    plot_text(p, col, row, text, color);
+    memset(&L->taken[row * p->w + col], 1, (size_t)len);
+    return 1;
+}
+
+/* A stub's value, written once every arrow is drawn (a later head would
+ * cover it): after its head, on the side the arrow points to. */
+struct stub {
+    int col, row;
+    char num[16];
+    uint32_t color;
+};
+
 /* The arrow of kind @p k (0 v, 1 p, 2 F) of quantity (qx, qy) at @p per
  * a cell width, for a ball at grid point (c, r) of radius @p R cell widths:
  * from just outside its rim, moved @p shift cell widths across its line
  * (v and p side by side: v to the right of its direction, p to the left), a shaft (p's dashed: two dots on, two off)
  * and a head glyph in the tip's cell. Shorter than the radius (or than a
- * cell): a stub of two cells with the value after its head. */
-static void arrow(struct plot *p, double c, double r, double R, double qx, double qy,
-                  double per, double shift, double aspect, int k, int ascii, uint32_t color)
+ * cell): a stub of two cells, its value after its head into *@p st.
+ * @return 1 when *st was filled. */
+static int arrow(struct plot *p, double c, double r, double R, double qx, double qy,
+                 double per, double shift, double aspect, int k, int ascii, uint32_t color,
+                 struct stub *st)
 {
     double q = hypot(qx, qy), len = q / per;
     if (!isfinite(c) || !isfinite(r) || !(q > 0) || !isfinite(len) || !(R < 1e6))
-        return;
+        return 0;
     double ux = qx / q, uy = -qy / q; /* in cell widths, rows grow downward */
     int stub = len < R || len < 1;
     if (stub)
@@ -80,7 +129,7 @@ static void arrow(struct plot *p, double c, double r, double R, double qx, doubl
         double dx = 2 * (x1 - x0), dy = 4 * (y1 - y0);
         int steps = (int)ceil(fmax(fabs(dx), fabs(dy)));
         if (steps > 100000)
-            return;
+            return 0;
         int hc = (int)floor(x1), hr = (int)floor(y1);
         for (int i = 0; i <= steps; i++) {
             double t = steps ? (double)i / steps : 0;
@@ -99,11 +148,14 @@ static void arrow(struct plot *p, double c, double r, double R, double qx, doubl
         }
     }
     if (stub && x1 >= 0 && y1 >= 0 && x1 < p->w && y1 < p->h) {
-        char num[32];
-        snprintf(num, sizeof num, "%.2g", q);
-        int n = (int)strlen(num), hc = (int)floor(x1);
-        plot_text(p, ux >= 0 ? hc + 1 : hc - n, (int)floor(y1), num, color);
+        snprintf(st->num, sizeof st->num, "%.2g", q);
+        int n = (int)strlen(st->num), hc = (int)floor(x1);
+        st->col = ux >= 0 ? hc + 1 : hc - n;
+        st->row = (int)floor(y1);
+        st->color = color;
+        return 1;
     }
+    return 0;
 }
 
 void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s,
@@ -128,6 +180,9 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
     /* v and p of one ball side by side when both are on, so that equal
      * ones are both seen */
     int both = (o->arrows & PANEL_ARROW_V) && (o->arrows & PANEL_ARROW_P);
+    struct labels L = {calloc((size_t)p->w * (size_t)p->h + 1, 1), m, o->view};
+    size_t nshown = n > PANEL_MANY ? 1 : n, nst = 0;
+    struct stub *st = malloc((3 * nshown + 1) * sizeof *st);
     for (int k = 2; k >= 0; k--) {
         if (!(o->arrows & kind[k]) || (k == 2 && (!fx || !fy)))
             continue;
@@ -156,11 +211,16 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
             double c, r;
             view_to_grid(m, b.x, b.y, &c, &r);
             double shift = both && k < 2 && b.m > 0 ? (k == 0 ? 1 : -1) : 0;
-            arrow(p, c, r, b.r * m->sx, qx, qy, per, shift, aspect, k, o->ascii, kcolor[k]);
+            struct stub one;
+            if (arrow(p, c, r, b.r * m->sx, qx, qy, per, shift, aspect, k, o->ascii, kcolor[k],
+                      &one) &&
+                st && nst < 3 * nshown + 1)
+                st[nst++] = one;
         }
     }
+    /* the numbers first (they name the balls), then the stubs' values */
     if (o->numbers) {
-        char label[32];
+        char num[32];
         for (size_t i = 0; i < n; i++) {
             if (n > PANEL_MANY && i != o->selected)
                 continue;
@@ -170,14 +230,25 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
             view_to_grid(m, b.x, b.y, &c, &r);
             if (!(c >= m->left && c < m->left + m->w && r >= m->top && r < m->top + m->h))
                 continue;
-            int len = snprintf(label, sizeof label, "%zu", i + 1);
-            double diam = 2 * b.r * m->sx;
-            /* on the ball when it is as wide as the number, else beside it */
-            int col = diam >= len ? (int)floor(c - len / 2.0 + 0.5)
-                                  : (int)floor(c + fmin(b.r * m->sx, m->cols) + 0.5);
-            plot_text(p, col, (int)floor(r), label, PANEL_TEXT);
+            int len = snprintf(num, sizeof num, "%zu", i + 1);
+            double diam = 2 * b.r * m->sx, R = fmin(b.r * m->sx, m->cols);
+            /* on the ball when it is as wide as the number, else beside it:
+             * right, left, above, below, then the corners, the first free */
+            int row = (int)floor(r), mid = (int)floor(c - len / 2.0 + 0.5);
+            if (diam >= len && label(p, &L, mid, row, num, PANEL_TEXT, 1))
+                continue;
+            int right = (int)floor(c + R + 0.5), left = (int)floor(c - R - 0.5) - len + 1;
+            int up = (int)floor(r - R / aspect - 0.5), down = (int)floor(r + R / aspect + 0.5);
+            const int at[8][2] = {{right, row}, {left, row}, {mid, up},    {mid, down},
+                                  {right, up},  {right, down}, {left, up}, {left, down}};
+            for (int j = 0; j < 8 && !label(p, &L, at[j][0], at[j][1], num, PANEL_TEXT, 0); j++)
+                ;
         }
     }
+    for (size_t i = 0; i < nst; i++)
+        label(p, &L, st[i].col, st[i].row, st[i].num, st[i].color, 0);
+    free(st);
+    free(L.taken);
     if (o->cm) {
         struct lab_totals t;
         lab_sums(s, &t); /* the centre alone */
@@ -292,6 +363,7 @@ static void overlay_draw(void *self, const struct panel_area *a)
         int glyphs = a->v->glyphs;
         o->ascii = glyphs == VIEW_ASCII;
         o->aim = !a->second && a->f && screen_aim_shown(a->f);
+        o->view = a->v;
         panel_overlay(&p, m, shown, o, fx, fy);
         /* the note leaves the legend readable (the lowest, of two tables) */
         struct screen_rect *lg = &a->scr->legend;

@@ -204,6 +204,19 @@ check "worksheet e 0.5: Σp kept" sh -c 'echo "$0" | grep -q "Σp (10, "' "$s3"
 check "worksheet e 0.5: KE lost" [ "$(echo "$s3" | field KE | cut -d. -f1)" -lt 35 ]
 
 # --- small and ASCII screens ---
+# labels on the table (ball numbers, short arrows' values) never run
+# together, nor over a ball, a head or the frame: at 40x12 the break's
+# rack read "1⢁3⣈569⠇14" and "1015" (balls 10 and 15), the stubs' values
+# "2.11.4", "2.1.60⡀0⢀9" and "◹2.2" on the top frame; a dropped label is
+# better than a wrong number. The table's rows are 3 to 10, frames 2, 11.
+nums() { sed -n 3,10p | sed 's/^ *│//; s/│.*$//' | grep -o '[0-9][0-9.e+-]*'; }
+s=$(snap --snapshot=40x12 --keys='n <t 60>')
+check "40x12 n: ball numbers 1 to 16, none run together" sh -c 'echo "$0" | awk "BEGIN { ok = 1 } { if (\$0 !~ /^[0-9]+\$/ || \$0 < 1 || \$0 > 16) ok = 0 } END { exit !ok }"' "$(echo "$s" | nums)"
+check "40x12 n: some numbers shown" [ "$(echo "$s" | nums | wc -l)" -ge 4 ]
+s=$(snap --snapshot=40x12 --keys='v p <t 100>')
+check "40x12 v p: each stub's value whole (%.2g)" sh -c 'echo "$0" | awk "BEGIN { ok = 1 } !/^[0-9](\\.[0-9])?\$/ { ok = 0 } END { exit !ok }"' "$(echo "$s" | nums)"
+check "40x12 v p: values shown" [ "$(echo "$s" | nums | wc -l)" -ge 2 ]
+check "40x12 v p: nothing on the top frame" sh -c 'echo "$0" | sed -n 2p | grep -q "^   ┌─*◹*─*┐"' "$s"
 # at 40x12 the note (on the row above the status line, over the table's
 # frame) covered the arrows' legend: 'p 1/cell' went under 'momentum arrows on'
 s=$(snap --snapshot=40x12 --keys='v p')

@@ -192,6 +192,52 @@ static int count_digits(uint64_t u)
     return n + (u >= pow10_u64[n]) + !u;
 }
 
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+/* The eight digits of v < 10^8, leading zeros included, as the bytes of a
+ * word in the order they print (the first in the lowest byte), computed
+ * in lanes of the word: v = 10^4 a + b with a in the low 32 bits and b in
+ * the high; each lane's quotient by 100 (x 5243 >> 19, exact below 43699)
+ * and remainder into 16-bit lanes; each of those by 10 (x 103 >> 10,
+ * exact below 179) into bytes. No lane's product reaches the next lane,
+ * and the shifts bring down only bits the masks drop. */
+static uint64_t eight_ascii(uint32_t v)
+{
+    const uint64_t x = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+    const uint64_t q = (x * 5243 >> 19) & UINT64_C(0x0000007f0000007f);
+    const uint64_t y = q | (x - q * 100) << 16;
+    const uint64_t t = (y * 103 >> 10) & UINT64_C(0x000f000f000f000f);
+    const uint64_t z = t | (y - t * 10) << 8;
+    return z | UINT64_C(0x3030303030303030);
+}
+
+/* The n decimal digits of u < 10^20 into buf[0..n) as whole words, eight
+ * digits a word, the leading zeros of the first shifted out; the bytes
+ * after the digits, up to buf + 8, get leftovers that the caller writes
+ * over or leaves past the end: buf has room for 20 bytes. */
+static void put_digits(char *buf, uint64_t u, int n)
+{
+    uint64_t w;
+    if (n <= 8) {
+        w = eight_ascii((uint32_t)u) >> 8 * (8 - n);
+        memcpy(buf, &w, 8);
+        return;
+    }
+    const uint64_t hi = u / 100000000u;
+    const uint32_t lo = (uint32_t)(u - hi * 100000000u);
+    if (n <= 16) {
+        w = eight_ascii((uint32_t)hi) >> 8 * (16 - n);
+        memcpy(buf, &w, 8);
+    } else {
+        const uint64_t top = hi / 100000000u;
+        w = eight_ascii((uint32_t)top) >> 8 * (24 - n);
+        memcpy(buf, &w, 8);
+        w = eight_ascii((uint32_t)(hi - top * 100000000u));
+        memcpy(buf + n - 16, &w, 8);
+    }
+    w = eight_ascii(lo);
+    memcpy(buf + n - 8, &w, 8);
+}
+#else
 /* Exactly 4 digits of v < 10000, and exactly 8 of v < 10^8, with 32-bit
  * arithmetic only. */
 static void put4(char *p, uint32_t v)
@@ -222,6 +268,7 @@ static void put_digits(char *buf, uint64_t u, int n)
     memset(row + 20, 0, 20);
     memcpy(buf, row + 20 - n, 20);
 }
+#endif
 
 size_t numfmt_u64(char *buf, uint64_t u)
 {

@@ -237,51 +237,52 @@ static int exact_quotient(unsigned long long m, int k, double *out)
 #endif
 
 /*
- * Eight decimal digits at s (a little-endian load) as their value in *v,
- * or 0 when any of the eight bytes is not a digit. Each byte less '0' is
- * 0..9 exactly when neither it nor it plus 118 (0x76: '9' - '0' + 118 =
- * 127) sets its top bit. Then three steps, each a multiply and a mask:
- * pairs of digits into 16-bit lanes (10 a + b), pairs of those into 32-bit
- * lanes (100 a + b), and the two halves into one (10^4 a + b); no lane
- * overflows into the next (99, 9999 and 99999999 fit their lanes).
+ * The digits at s[i..len) into *m (their count after the first nonzero one
+ * into *digits: a leading zero is not significant); @return the index past
+ * them. On a little-endian machine eight bytes are taken at once: each
+ * byte less '0' is a digit 0..9 exactly when neither it nor it plus 118
+ * (0x76: 9 + 118 = 127) sets its top bit, and the first byte that is not a
+ * digit is always flagged so (no borrow or carry reaches it from the
+ * digits before it). The k digits before it, moved to the top of the word
+ * behind zeros, become their value in three steps of a multiply and a
+ * mask each: pairs of digits into 16-bit lanes (10 a + b), pairs of those
+ * into 32-bit lanes (100 a + b), the two halves into one (10^4 a + b); no
+ * lane overflows into the next (99, 9999 and 99999999 fit their lanes).
  */
-static int eight_digits(const char *s, uint64_t *v)
-{
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    uint64_t x;
-    memcpy(&x, s, 8);
-    const uint64_t ones = UINT64_C(0x0101010101010101);
-    const uint64_t d = x - 0x30 * ones;
-    if ((x | d | (d + 0x76 * ones)) & 0x80 * ones)
-        return 0;
-    uint64_t t = (d * 10 + (d >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
-    t = (t * 100 + (t >> 16)) & UINT64_C(0x0000ffff0000ffff);
-    *v = (t * 10000 + (t >> 32)) & UINT64_C(0xffffffff);
-    return 1;
-#else
-    (void)s, (void)v;
-    return 0;
-#endif
-}
-
-/* The digits at s[i..len) into *m (their count after the first nonzero one
- * into *digits: a leading zero is not significant), eight at a time where
- * they come in eights; @return the index past them. */
 static size_t digit_run(const char *s, size_t i, size_t len, unsigned long long *m,
                         int *digits)
 {
-    while (i < len && s[i] >= '0' && s[i] <= '9') {
-        uint64_t v;
-        if (*m && len - i >= 8 && eight_digits(s + i, &v)) {
-            *m = *m * 100000000u + v; /* wraps past 19 digits: not used then */
-            *digits += 8;
-            i += 8;
-            continue;
-        }
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && \
+    defined(__GNUC__)
+    static const uint32_t pow10[9] = {1,      10,      100,      1000,     10000,
+                                      100000, 1000000, 10000000, 100000000};
+    const uint64_t ones = UINT64_C(0x0101010101010101);
+    while (len - i >= 8) {
+        uint64_t x;
+        memcpy(&x, s + i, 8);
+        uint64_t d = x - 0x30 * ones;
+        const uint64_t bad = (x | d | (d + 0x76 * ones)) & 0x80 * ones;
+        const int k = bad ? __builtin_ctzll(bad) >> 3 : 8;
+        if (k == 0)
+            return i;
+        if (k < 8)
+            d &= (UINT64_C(1) << 8 * k) - 1;
+        /* the digits from the first nonzero one on are significant */
+        *digits += *m ? k : d ? k - (__builtin_ctzll(d) >> 3) : 0;
+        d <<= 8 * (8 - k);
+        d = (d * 10 + (d >> 8)) & UINT64_C(0x00ff00ff00ff00ff);
+        d = (d * 100 + (d >> 16)) & UINT64_C(0x0000ffff0000ffff);
+        d = (d * 10000 + (d >> 32)) & UINT64_C(0xffffffff);
+        *m = *m * pow10[k] + d; /* wraps past 19 digits: not used then */
+        i += (size_t)k;
+        if (k < 8)
+            return i;
+    }
+#endif
+    for (; i < len && s[i] >= '0' && s[i] <= '9'; i++) {
         if (*m || s[i] != '0')
             (*digits)++;
         *m = *m * 10 + (unsigned)(s[i] - '0');
-        i++;
     }
     return i;
 }

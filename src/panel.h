@@ -158,6 +158,10 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
 
 /* ===== The lab's display state, its keys and its layout ===== */
 
+/// The smallest grid panel_pdiag draws into.
+#define PANEL_PDIAG_MIN_W 20
+#define PANEL_PDIAG_MIN_H 4
+
 /// Draws the momentum diagram into @p p: on the left each ball's momentum
 /// before the last contact, on the right now, drawn tip to tail from an
 /// origin in the ball's colour @p color[i] (arrows on one line are moved

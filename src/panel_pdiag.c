@@ -87,7 +87,7 @@ int panel_pdiag(struct plot *p, size_t n, const double *bx, const double *by, do
     plot_clear(p);
     if (!(aspect > 0))
         aspect = 2;
-    if (p->w < 20 || p->h < 4) {
+    if (p->w < PANEL_PDIAG_MIN_W || p->h < PANEL_PDIAG_MIN_H) {
         plot_text(p, 0, 0, "momentum diagram: too small", PANEL_DIM);
         return -1;
     }

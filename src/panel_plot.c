@@ -162,7 +162,20 @@ static void plot_draw(void *self, const struct panel_area *a)
     struct plot p = panel_grid(r.w, r.h - 1);
     if (!p.cell)
         return;
-    if (ps->plot == PANEL_PLOT_SPEEDS) {
+    /* too small: what is missing, in the terminal's rows or columns (at
+     * 40x12 each plot said "too small" alone) */
+    int pd = ps->plot == PANEL_PLOT_PDIAG;
+    int more_h = (pd ? PANEL_PDIAG_MIN_H : PLOT_MIN_H) - p.h;
+    int more_w = (pd ? PANEL_PDIAG_MIN_W : PLOT_MIN_W) - p.w;
+    if (more_h > 0 || more_w > 0) {
+        char msg[96];
+        if (more_h > 0)
+            snprintf(msg, sizeof msg, "%d more row%s needed", more_h, more_h > 1 ? "s" : "");
+        else
+            snprintf(msg, sizeof msg, "%d more column%s needed", more_w, more_w > 1 ? "s" : "");
+        plot_clear(&p);
+        plot_text(&p, 0, 0, msg, PANEL_DIM);
+    } else if (ps->plot == PANEL_PLOT_SPEEDS) {
         panel_speeds(&p, a->sh->obs, ascii);
     } else if (ps->plot == PANEL_PLOT_PDIAG) {
         pdiag(&p, ps, a);

@@ -280,7 +280,7 @@ void plot_map(const struct plot_frame *f, double x, double y, double *dx, double
     *dy = 4.0 * f->top + (f->y1 - y) / (f->y1 - f->y0) * H + 0.5;
 }
 
-enum { MIN_W = 16, MIN_H = 5 };
+enum { MIN_W = PLOT_MIN_W, MIN_H = PLOT_MIN_H };
 
 /* The layout every plot shares: legend on row 0, y labels in the first
  * lw columns, the axis line in column lw, the data to the right, x labels

@@ -116,6 +116,10 @@ struct plot_lines_opt {
     uint32_t axis_color; ///< labels and axis lines
 };
 
+/// The smallest grid plot_lines and plot_hist draw into.
+#define PLOT_MIN_W 16
+#define PLOT_MIN_H 5
+
 /// A line plot of @p nser series: the legend (names in their colours) on
 /// the top row, y labels (top, middle, bottom values) and an axis line on
 /// the left, x labels (first and last x, the axis' name) on the bottom row,

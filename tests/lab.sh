@@ -204,6 +204,12 @@ check "worksheet e 0.5: Σp kept" sh -c 'echo "$0" | grep -q "Σp (10, "' "$s3"
 check "worksheet e 0.5: KE lost" [ "$(echo "$s3" | field KE | cut -d. -f1)" -lt 35 ]
 
 # --- small and ASCII screens ---
+# a plot with no room says what is missing (at 40x12 each said "too small"
+# alone), and 2 more rows show it
+check "40x12 P: 2 more rows needed" has '^2 more rows needed$' --snapshot=40x12 --keys='P <t 5>'
+check "40x12 P*4: 1 more row needed" has '^1 more row needed$' --snapshot=40x12 --keys='P P P P <t 5>'
+check "40x14 P: the energy plot" has '━ KE  ━ PE  ━ E' --snapshot=40x14 --keys='P <t 5>'
+check "40x13 P*4: the momentum diagram" has '^no contact yet +now \(t 5\)' --snapshot=40x13 --keys='P P P P <t 5>'
 # labels on the table (ball numbers, short arrows' values) never run
 # together, nor over a ball, a head or the frame: at 40x12 the break's
 # rack read "1⢁3⣈569⠇14" and "1015" (balls 10 and 15), the stubs' values

@@ -13,12 +13,15 @@
  * neighbour lists from packing 0.7; 2: grid always, no lists; 3: lists
  * always; 0: all pairs). Prints one line:
  *     n grid events bookkeeping init_seconds run_seconds de collisions init_kernel run_cpu
+ *     init_mib init_huge_mib
  * (bookkeeping: cell crossings and new neighbour lists; run_cpu: the
  * processor time of the run, less moved by other processes on a busy
  * machine than its wall clock run_seconds; init_kernel: the
  * system time within init_seconds, the kernel handing out and zeroing the
  * engine's memory, which on a virtual machine whose host has taken the
- * memory back can be most of it).
+ * memory back can be most of it; init_mib: the memory event_init touched,
+ * the resident memory it added in MiB, and init_huge_mib how much of that
+ * is on huge pages, from Linux's /proc/self/smaps_rollup, -1 without it).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "bigmem.h"
@@ -50,6 +53,23 @@ static double cpu_time(void)
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* resident memory and the part of it on huge pages, in KiB (-1: unknown) */
+static void resident(long *rss, long *huge)
+{
+    char line[256];
+    FILE *f = fopen("/proc/self/smaps_rollup", "r");
+    *rss = *huge = -1;
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "Rss:", 4) == 0)
+            *rss = atol(line + 4);
+        else if (strncmp(line, "AnonHugePages:", 14) == 0)
+            *huge = atol(line + 14);
+    }
+    fclose(f);
 }
 
 static double now(void)
@@ -144,6 +164,8 @@ int main(int argc, char **argv)
     struct event_config cfg = event_default_config();
     cfg.grid = grid;
     struct event ev;
+    long rss0, huge0, rss1, huge1;
+    resident(&rss0, &huge0);
     double k0 = system_time();
     double t0 = now();
     if (event_init(&ev, &s, &cfg, NULL)) {
@@ -152,14 +174,17 @@ int main(int argc, char **argv)
     }
     double t1 = now();
     double k1 = system_time();
+    resident(&rss1, &huge1);
     double c1 = cpu_time();
     long long done = event_step(&ev, events);
     double t2 = now();
     double c2 = cpu_time();
     struct event_diag d;
     event_diag(&ev, &d);
-    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld %.3f %.6f\n", s.n, grid, done,
-           d.crossings + d.rebuilds, t1 - t0, t2 - t1, d.de, d.collisions, k1 - k0, c2 - c1);
+    printf("%zu %d %lld %lld %.6f %.6f %.3g %lld %.3f %.6f %.1f %.1f\n", s.n, grid, done,
+           d.crossings + d.rebuilds, t1 - t0, t2 - t1, d.de, d.collisions, k1 - k0, c2 - c1,
+           rss0 < 0 || rss1 < 0 ? -1 : (double)(rss1 - rss0) / 1024,
+           huge0 < 0 || huge1 < 0 ? -1 : (double)(huge1 - huge0) / 1024);
     event_free(&ev);
     sim_free(&s);
     if (have_scene)

@@ -9,7 +9,9 @@
 # rows' runs interleaved (run 1 of every row, then run 2, ...) so that the
 # machine's drift spreads over all of them; min-max is the spread. init_s
 # is the engine's start-up, (kernel) the part of it spent in the kernel,
-# handing out and zeroing the engine's memory.
+# handing out and zeroing the engine's memory; MiB the memory start-up
+# touched, (huge) how much of it on huge pages (a fresh huge page can cost
+# several times a small one: see README).
 # BENCH_EVENT is the driver (default build/bench-event).
 cd "$(dirname "$0")/../.." || exit 1
 B=${BENCH_EVENT:-build/bench-event}
@@ -39,14 +41,16 @@ for run in $(seq 1 "$RUNS"); do
     printf '%s\n' "$rows" | while IFS='|' read -r name args; do
         set -- $(echo "$args" | sed "s/@/$run/")
         # fields: n grid done crossings init run de collisions init_kernel
-        "$B" "$@" | awk -v name="$name" '{ printf "%s|%.0f|%.3f|%.3f\n", name, $3 / $6, $5, $9 }'
+        # run_cpu init_mib init_huge_mib
+        "$B" "$@" | awk -v name="$name" \
+            '{ printf "%s|%.0f|%.3f|%.3f|%.0f|%.0f\n", name, $3 / $6, $5, $9, $11, $12 }'
     done
 done >"$out"
 
-printf '%-24s %12s %22s %9s %9s\n' input events/s "(min-max)" init_s "(kernel)"
+printf '%-24s %12s %22s %9s %9s %6s %7s\n' input events/s "(min-max)" init_s "(kernel)" MiB "(huge)"
 printf '%s\n' "$rows" | while IFS='|' read -r name args; do
     grep -F "$name|" "$out" | awk -F'|' -v name="$name" '$1 == name' | awk -F'|' '
-        { r[NR] = $2; i[NR] = $3; k[NR] = $4 }
+        { r[NR] = $2; i[NR] = $3; k[NR] = $4; mb = $5; hg = $6 }
         END {
             n = NR
             for (a = 1; a <= n; a++) for (b = a + 1; b <= n; b++) {
@@ -57,7 +61,7 @@ printf '%s\n' "$rows" | while IFS='|' read -r name args; do
             m = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
             mi = (n % 2) ? i[(n + 1) / 2] : (i[n / 2] + i[n / 2 + 1]) / 2
             mk = (n % 2) ? k[(n + 1) / 2] : (k[n / 2] + k[n / 2 + 1]) / 2
-            printf "%12.0f %10.0f-%-11.0f %9.3f %9.3f\n", m, r[1], r[n], mi, mk
+            printf "%12.0f %10.0f-%-11.0f %9.3f %9.3f %6.0f %7s\n", m, r[1], r[n], mi, mk, mb, "(" hg ")"
         }' | sed "s/^/$(printf '%-24s' "$name")/"
 done
 
@@ -69,8 +73,12 @@ done
 # kernel handing out memory); each run follows the other's within a second,
 # so part of the memory the kernel hands out was just given back by the
 # run before and is cheap: see README on the host taking memory back.
+# STARTUP_IDLE=S waits S seconds before each run, so that every run meets
+# memory the host has taken back (5 is enough here: the worst case). Peak:
+# the largest resident memory of each engine's runs.
 SPRINGBALL=${SPRINGBALL:-./springball}
 N=${STARTUP_N:-1000000}
+IDLE=${STARTUP_IDLE:-0}
 if [ -x "$SPRINGBALL" ] && [ -x /usr/bin/time ]; then
     d=$(mktemp -d)
     side=$(awk -v n="$N" 'BEGIN {printf "%.1f", sqrt(n * 3.141592653589793 / 0.3)}')
@@ -78,23 +86,26 @@ if [ -x "$SPRINGBALL" ] && [ -x /usr/bin/time ]; then
     "$SPRINGBALL" -H -n 0 "$d/gen.scene" >"$d/big.scene"
     for run in $(seq 1 "$RUNS"); do
         for e in event spring; do
-            /usr/bin/time -f "$e %e %S" "$SPRINGBALL" -H --engine="$e" -n 0 "$d/big.scene" \
+            sleep "$IDLE"
+            /usr/bin/time -f "$e %e %S %M" "$SPRINGBALL" -H --engine="$e" -n 0 "$d/big.scene" \
                 2>>"$d/times" >/dev/null
         done
     done
-    awk -v n="$N" '
+    awk -v n="$N" -v idle="$IDLE" '
         function med(a, k,   i, j, x) {
             for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++)
                 if (a[j] < a[i]) { x = a[i]; a[i] = a[j]; a[j] = x }
             return (k % 2) ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
         }
-        $1 == "event" { ew[++ne] = $2; es[ne] = $3 }
-        $1 == "spring" { sw[++ns] = $2; ss[ns] = $3 }
+        $1 == "event" { ew[++ne] = $2; es[ne] = $3; if ($4 > em) em = $4 }
+        $1 == "spring" { sw[++ns] = $2; ss[ns] = $3; if ($4 > sm) sm = $4 }
         END {
             e = med(ew, ne); s = med(sw, ns); ek = med(es, ne); sk = med(ss, ns)
-            printf "start-up beyond loading, %d balls: %.2f s (event %.2f s, spring %.2f s; ", n, e - s, e, s
-            printf "spread %.2f-%.2f and %.2f-%.2f), system %.2f s (%.2f against %.2f)\n", \
+            printf "start-up beyond loading, %d balls%s: %.2f s (event %.2f s, spring %.2f s; ", \
+                n, (idle > 0 ? ", each run after " idle " s idle" : ""), e - s, e, s
+            printf "spread %.2f-%.2f and %.2f-%.2f), system %.2f s (%.2f against %.2f), ", \
                 ew[1], ew[ne], sw[1], sw[ns], ek - sk, ek, sk
+            printf "peak %.0f MiB against %.0f\n", em / 1024, sm / 1024
         }' "$d/times"
     rm -rf "$d"
 fi

@@ -177,9 +177,21 @@ static void panel_rows(const struct lesson_view *lv, int width, int utf8, struct
         }
     }
     add_row(r, "", 0, 0, 0, ROW_BLANK);
-    const char *keys = lv->step + 1 < lv->ls->nstep ? "PgDn l: next   PgUp L: back   A: answer"
-                                                    : "the last step   PgUp L: back   A: answer";
-    add_row(r, keys, strlen(keys), 0, SCREEN_DIM, ROW_KEYS);
+    /* the keys, closer together when they do not fit (beside a plot at 80
+     * columns the row read "A: answe") */
+    static const char *const more[] = {"PgDn l: next   PgUp L: back   A: answer",
+                                       "PgDn l: next  PgUp L: back  A: answer",
+                                       "PgDn: next  PgUp: back  A: answer",
+                                       "PgDn next  PgUp back  A"};
+    static const char *const last[] = {"the last step   PgUp L: back   A: answer",
+                                       "the last step  PgUp L: back  A: answer",
+                                       "last step  PgUp: back  A: answer",
+                                       "last  PgUp back  A"};
+    const char *const *keys = lv->step + 1 < lv->ls->nstep ? more : last;
+    int k = 0;
+    while (k < 3 && (int)strlen(keys[k]) > width)
+        k++;
+    add_row(r, keys[k], strlen(keys[k]), 0, SCREEN_DIM, ROW_KEYS);
 }
 
 static int lesson_want(void *self, const struct shown *sh, int *w, int *h)

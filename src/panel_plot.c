@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* ===== Over time ===== */
 
@@ -109,8 +110,16 @@ int panel_speeds(struct plot *p, const struct sim *s, int ascii)
         return -1;
     }
     struct curve_ctx c = {(double)h.n, h.vmax / h.nbins, h.a2};
+    /* the curve's name as long as fits beside "⣿ balls  ━ " (11 cells):
+     * cut, "a 5.51" read "a 5" beside a lesson at 80 columns */
+    static const char *const names[] = {"2-D Maxwell-Boltzmann, a %.3g",
+                                        "Maxwell-Boltzmann, a %.3g", "M-B, a %.3g", "a %.3g"};
     char name[64];
-    snprintf(name, sizeof name, "2-D Maxwell-Boltzmann, a %.3g", sqrt(h.a2));
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        snprintf(name, sizeof name, names[k], sqrt(h.a2));
+        if (11 + (int)strlen(name) <= p->w)
+            break;
+    }
     struct plot_hist_opt opt = {"speed", "balls", name, PANEL_BAR, PANEL_CURVE, PANEL_DIM};
     return plot_hist(p, h.count, h.nbins, 0, h.vmax, mb_curve, &c, &opt, NULL);
 }

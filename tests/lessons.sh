@@ -97,6 +97,14 @@ check "40x12: the question whole" sh -c 'grep -q "^│ ? What is the total momen
 check "40x14: the cut text marked within the row" grep -q '^│ Ball 1 (yellow, 1 kg) moves right a… │$' "$out"
 "$SPRINGBALL" --snapshot=40x14 --ascii --no-color --keys '<t 5>' $M >"$out"
 check "40x14 in ASCII: marked with a dot" grep -q '^| Ball 1 (yellow, 1 kg) moves right a\. |$' "$out"
+# beside a plot at 80x24 (the panel 40 wide) the keys' row read "A: answe"
+# and the speeds' legend "Maxwell-Boltzmann, a 5" (5.64 cut): the keys
+# closer together, the curve's name shorter, the numbers whole
+"$SPRINGBALL" --snapshot=80x24 --no-color --keys 'A' scenes/lessons/energy.lesson >"$out"
+check "80x24 beside the plot: the keys' row whole" grep -q '│ PgDn l: next  PgUp L: back  A: answer  │$' "$out"
+a=$("$SPRINGBALL" --snapshot=200x60 --no-color --keys 'A' scenes/lessons/gas.lesson | grep -o 'Boltzmann, a [0-9.]*')
+"$SPRINGBALL" --snapshot=80x24 --no-color --keys 'A' scenes/lessons/gas.lesson >"$out"
+check "80x24 beside the plot: the law's a whole ($a)" grep -q "^⣿ balls  ━ Maxwell-$a  " "$out"
 # the help lists the lesson's keys
 { snap '?' $M; snap '? space' $M; snap '? space space' $M; } >"$out"
 check "? lists l L A" grep -q 'l L A  *lesson: next, back, answer' "$out"
@@ -184,11 +192,11 @@ near "cradle 8: the break, E" "$(answer $L/cradle.lesson 8)" 50 0.05
 # share it; E kept;
 # e = 0.8 cools it; the heavy ball moves, less than it would fly at its
 # equipartition speed sqrt(2 kT / 25) = 1.6 in a straight line
-near "gas 1: kT" "$(answer $L/gas.lesson 1)" 31.8376 1e-3
-within "gas 2: kT after collisions (less the springs' PE)" "$(answer $L/gas.lesson 2)" 30.2 31.8376
-near "gas 3: E kept" "$(answer $L/gas.lesson 3)" 6272 31
-within "gas 4: cooled" "$(answer $L/gas.lesson 4)" 0 28.6
-within "gas 5: the heavy ball moved" "$(answer $L/gas.lesson 5)" 0.5 160
-within "gas 6: a Brownian walk" "$(answer $L/gas.lesson 6)" 0.5 320
+near "gas 1: kT" "$(answer  scenes/lessons/gas.lesson 1)" 31.8376 1e-3
+within "gas 2: kT after collisions (less the springs' PE)" "$(answer  scenes/lessons/gas.lesson 2)" 30.2 31.8376
+near "gas 3: E kept" "$(answer  scenes/lessons/gas.lesson 3)" 6272 31
+within "gas 4: cooled" "$(answer  scenes/lessons/gas.lesson 4)" 0 28.6
+within "gas 5: the heavy ball moved" "$(answer  scenes/lessons/gas.lesson 5)" 0.5 160
+within "gas 6: a Brownian walk" "$(answer  scenes/lessons/gas.lesson 6)" 0.5 320
 
 summary

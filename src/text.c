@@ -21,11 +21,6 @@ int text_fail(struct scene_error *err, int line, const char *fmt, ...)
     return -1;
 }
 
-int text_blank(char c)
-{
-    return c == ' ' || c == '\t';
-}
-
 int text_next(const char **p, const char *end, struct text_token *t)
 {
     const char *s = *p;

@@ -79,8 +79,11 @@ static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int 
     size_t cnt = n ? n : 1;
     if (cnt > (size_t)-1 / (SIM_ARRAYS * sizeof(double)) || cnt >= UINT32_MAX)
         return -1;
-    /* the arrays on huge pages where the program asked (see mem.h) */
-    double *block = mem_alloc(cnt * SIM_ARRAYS * sizeof(double));
+    /* the arrays on huge pages where the program asked (see mem.h); zeroed
+     * ones as the allocator hands them out (fresh pages are zero already:
+     * those a run never writes, fx and fy under the grid's step, are then
+     * never handed out, and the others are not written twice) */
+    double *block = mem_alloc_as(cnt * SIM_ARRAYS * sizeof(double), zero ? MEM_ZERO : 0);
     uint32_t *id = mem_alloc(2 * cnt * sizeof *id);
     if (!block || !id) {
         mem_free(block);
@@ -88,7 +91,6 @@ static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int 
         return -1;
     }
     if (zero) {
-        memset(block, 0, cnt * SIM_ARRAYS * sizeof(double));
         for (size_t i = 0; i < cnt; i++)
             id[i] = id[cnt + i] = (uint32_t)i;
     }

@@ -77,9 +77,19 @@ static int label(struct plot *p, struct labels *L, int col, int row, const char 
     if (!L->taken || row < m->top || row >= m->top + m->h || row >= p->h || col < m->left ||
         col + len > m->left + m->w || col + len > p->w)
         return 0;
-    for (int i = col - 1; i <= col + len; i++)
-        if (i >= 0 && i < p->w && L->taken[row * p->w + i])
+    for (int i = col - 1; i <= col + len; i++) {
+        if (i < 0 || i >= p->w)
+            continue;
+        if (L->taken[row * p->w + i])
             return 0;
+        /* nor against a body's name on the table ("1E" read as one) */
+        uint32_t vch, vcolor;
+        if ((i == col - 1 || i == col + len) && L->v && L->v->map.cols == p->w &&
+            L->v->map.rows == p->h &&
+            view_glyph(L->v, row * p->w + i, &vch, &vcolor) == VIEW_BALL && vch > ' ' &&
+            vch < 0x2800)
+            return 0;
+    }
     for (int i = col; i < col + len; i++) {
         uint32_t ch = p->cell[row * p->w + i].ch, vch, vcolor;
         if (!on_ball && ch && !(ch >= PLOT_BRAILLE && ch <= PLOT_BRAILLE + 0xff))

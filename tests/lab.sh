@@ -51,6 +51,10 @@ check "c: the centre of mass marked" has '⊕' --keys='c'
 check "c: ASCII +" has '\+' --ascii --keys='c'
 check "n: ball 16 numbered on the table" has '│.*16.*│' --keys='n'
 check "n: off by default" hasnt '│.*16.*│'
+# a number never against a body's name: the planets read "1E", "3Me", "5V"
+s=$(snap --keys='<t 1e7> n' scenes/planets.txt)
+check "n on the planets: no number against a name" sh -c '! echo "$0" | sed -n 2,22p | grep -Eq "[0-9][A-Za-z]|[A-Za-z][0-9]"' "$s"
+check "n on the planets: numbered" [ "$(echo "$s" | sed -n 2,22p | grep -o '[1-5]' | wc -l)" -ge 4 ]
 
 # --- i: the values panel, rows equal to the state ---
 s=$(snap --keys='i <t 10> space')

@@ -20,7 +20,7 @@ struct session;
 /// for the job (split.h). The environment's SPRINGBALL_SPLIT (a count;
 /// 0: never) overrides it.
 #ifndef WORKER_SPLIT_MIN
-#define WORKER_SPLIT_MIN 20000
+#define WORKER_SPLIT_MIN 50000
 #endif
 
 struct worker {

@@ -71,6 +71,23 @@ static void draw_chain(struct plot *p, const struct chain *c, size_t n, int col0
                PANEL_E);
 }
 
+/* The sums of chain @p c as written: 0 within their rounding
+ * (lab_round_total over @p px, @p py), never "-0"; 0 without momenta. */
+static void sums_shown(const struct chain *c, const double *px, const double *py, size_t n,
+                       double out[2])
+{
+    double ax = 0, ay = 0;
+    for (size_t i = 0; px && py && i < n; i++) {
+        ax += fabs(px[i]);
+        ay += fabs(py[i]);
+    }
+    out[0] = px ? lab_round_total(c->sx, ax, n) : 0;
+    out[1] = py ? lab_round_total(c->sy, ay, n) : 0;
+    for (int k = 0; k < 2; k++)
+        if (out[k] == 0)
+            out[k] = 0;
+}
+
 /* Cells the UTF-8 text @p s takes in a plot: one a code point. */
 static int width(const char *s)
 {
@@ -126,10 +143,13 @@ int panel_pdiag(struct plot *p, size_t n, const double *bx, const double *by, do
     const char *sum = ascii ? "sum p" : "\xce\xa3p";
     char cap[2][64], sums[2][64];
     int rw = p->w - hw - 1; /* the right half's columns */
-    snprintf(sums[0], sizeof sums[0], "%s (%.4g, %.4g)", sum, a.sx == 0 ? 0 : a.sx,
-             a.sy == 0 ? 0 : a.sy);
-    snprintf(sums[1], sizeof sums[1], "%s (%.4g, %.4g)", sum, b.sx == 0 ? 0 : b.sx,
-             b.sy == 0 ? 0 : b.sy);
+    /* a total within its rounding is 0, as on the status line (the
+     * break's read "Σp (10, 4.441e-16)" beside the status line's (10, 0)) */
+    double s0[2], s1[2];
+    sums_shown(&a, before ? bx : NULL, before ? by : NULL, n, s0);
+    sums_shown(&b, nx, ny, n, s1);
+    snprintf(sums[0], sizeof sums[0], "%s (%.4g, %.4g)", sum, s0[0], s0[1]);
+    snprintf(sums[1], sizeof sums[1], "%s (%.4g, %.4g)", sum, s1[0], s1[1]);
     snprintf(cap[1], sizeof cap[1], "now (t %.4g)", t_now);
     static const char *const befores[] = {"before the last contact", "before the contact",
                                           "before"};

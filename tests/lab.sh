@@ -174,6 +174,9 @@ check "P*4 in ASCII" has '^before the contact \(t 13\)  sum p \(0, 0\)' --ascii 
 # at 64x16 P's note (the row above the status line) covered the right
 # half's sum, then on the panel's bottom row: 'Σp (0, 0 plot: momentum diagram'
 check "P*4 at 64x16: both sums whole beside P's note" sh -c '"$0" --snapshot=64x16 --no-color --keys="P P P P space .*300" "$1" >"$2" && grep -q "^before (t 13)  Σp (0, 0) *now (t 15)  Σp (0, 0)$" "$2" && grep -q "plot: momentum diagram$" "$2"' "$SB" scenes/headon.scene "$tmpd/p64"
+# a total within its rounding reads 0, as on the status line: the break's
+# diagram read "now (t 40)  Σp (10, 4.441e-16)"
+check "P*4 on the break: Σp (10, 0) now" has 'now \(t 40\)  Σp \(10, 0\)$' --keys='P P P P <t 40>'
 check "P*5: off" hasnt '── (energy|momentum|speeds|momentum diagram) ──' --keys='P P P P P'
 
 # --- s: both engines, time-locked ---

@@ -642,7 +642,9 @@ static int ball_line(struct parser *ps, const char *s, size_t len)
         while (p < end && text_blank(*p))
             p++;
         size_t n = text_double_prefix(p, (size_t)(end - p), v[k]);
-        if (n == 0)
+        /* 512 bytes or more: the general path says "number too long",
+         * as for every other number (leading zeros make one long) */
+        if (n == 0 || n >= TEXT_NUMBER_MAX)
             return 1;
         p += n;
         if (p < end && !text_blank(*p))

@@ -130,7 +130,7 @@ int text_digits(struct text_token t)
 int text_number(struct text_token t, const char *what, double *out, char *msg,
                 size_t msgsize)
 {
-    char buf[512];
+    char buf[TEXT_NUMBER_MAX];
     if (t.len >= sizeof buf) {
         snprintf(msg, msgsize, "%s: number too long", what);
         return -1;
@@ -349,7 +349,7 @@ int text_double(const char *s, size_t len, double *out)
     }
     /* The rest (exponents beyond 22, more than 19 digits) as strtod
      * rounds them. */
-    char buf[512];
+    char buf[TEXT_NUMBER_MAX];
     if (len == 0 || len >= sizeof buf)
         return -1;
     memcpy(buf, s, len);

@@ -70,6 +70,10 @@ char *text_visible(char *s);
 /// 1 when the token is one or more decimal digits and nothing else.
 int text_digits(struct text_token t);
 
+/// The longest number a reader takes: a token of this many bytes or more
+/// is "number too long".
+#define TEXT_NUMBER_MAX 512
+
 /// Parses the token as a finite number into *out.
 /// @param what  names the field in the message ("radius", "body 3: vx")
 /// @param msg   on failure receives "WHAT: 'TOKEN' is not a number",

@@ -5,7 +5,9 @@
 #include "formats.h"
 #include "scene.h"
 #include "test.h"
+#include "text.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -263,9 +265,32 @@ static void test_errors(void)
             continue;
         CHECK(strchr(err.msg, '\n') == NULL && err.msg[strlen(err.msg) - 1] != '.');
     }
-    /* a NUL byte is reported on its line */
     struct scene sc;
     struct scene_error err;
+    /* a number of TEXT_NUMBER_MAX bytes or more is too long on a ball's
+     * line as anywhere (the ball line's own reader took 600 leading zeros) */
+    static const char *const longs[] = {"ball %s1 1 0 0 1 1\n", "ball 1 1 0 0 1 1e-%s5\n",
+                                        "ball 1 1 0 0 -%s1 1\n", "k %s5\n"};
+    static const char *const what[] = {"x: number too long", "radius: number too long",
+                                       "mass: number too long", "k: number too long"};
+    for (size_t i = 0; i < sizeof longs / sizeof *longs; i++) {
+        char zeros[601], text[700];
+        memset(zeros, '0', 600);
+        zeros[600] = 0;
+        snprintf(text, sizeof text, longs[i], zeros);
+        CHECK(scene_parse(&sc, text, strlen(text), &err) == -1);
+        CHECK(err.line == 1 && strstr(err.msg, what[i]) != NULL);
+    }
+    /* just below, the same number is read */
+    {
+        char text[700] = "ball ";
+        memset(text + 5, '0', TEXT_NUMBER_MAX - 2);
+        strcpy(text + 5 + TEXT_NUMBER_MAX - 2, "1 1 0 0 1 1\n");
+        CHECK(scene_parse(&sc, text, strlen(text), &err) == 0);
+        CHECK(sc.n == 1 && sc.balls[0].x == 1);
+        scene_free(&sc);
+    }
+    /* a NUL byte is reported on its line */
     CHECK(scene_parse(&sc, "ball 50 50 0 0 1 5\nba\0ll\n", 24, &err) == -1);
     CHECK(err.line == 2 && strstr(err.msg, "NUL") != NULL);
 }

@@ -1173,19 +1173,23 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
  *   (ring): the head's wall forces and its own terms on the head too, and
  *   moves its blocks (nobody reads them after);
  * - the second part sweeps its blocks into a ring of its own (ring2),
- *   but writes each term on a head ball, with its sign, to a list in
- *   order instead of adding it, and moves none of the blocks that hold
+ *   but writes each term on a head ball, and whether it is added or
+ *   subtracted, to a list in order instead of adding it, and moves none of the blocks that hold
  *   the head (the first part reads their positions): it keeps their
  *   other balls' forces aside (held); the blocks after them it moves;
  * - then, both done, the head's sums from the first part's ring plus the
  *   list's terms in order: every sum has the same terms in the same order
- *   as in one thread (a - b is a + -b to the bit), and the blocks of the
+ *   as in one thread, each added or subtracted as there (a - b and
+ *   a + -b differ in a NaN's sign), and the blocks of the
  *   head move. The finiteness bits are ORed and the largest v^2 the
  *   largest of the parts': the same bits too.
  */
 struct split_term {
     uint32_t p;    /* a head slot */
-    double fx, fy; /* the term on its force sums, with its sign */
+    uint32_t sub;  /* 1: subtracted from its sums (the pair's first ball),
+                      as one thread does: a - b, not a + -b, which differ
+                      in a NaN's sign bit */
+    double fx, fy; /* the pair's term f * dx, f * dy */
 };
 
 struct split_job {
@@ -1243,13 +1247,13 @@ static size_t split_head(struct split_job *jb)
                 double f = hooke_term(ov, k, d);
                 double tx = f * dx, ty = f * dy;
                 if (j < head) {
-                    terms[nt++] = (struct split_term){j, tx, ty};
+                    terms[nt++] = (struct split_term){j, 0, tx, ty};
                 } else {
                     rfx[j & mask] += tx;
                     rfy[j & mask] += ty;
                 }
                 if (i < head) {
-                    terms[nt++] = (struct split_term){i, -tx, -ty};
+                    terms[nt++] = (struct split_term){i, 1, tx, ty};
                 } else {
                     rfx[i & mask] -= tx;
                     rfy[i & mask] -= ty;
@@ -1357,8 +1361,14 @@ static int step_split(struct sim *s, struct grid *g, const struct sim_threads *t
         rfy[p & sw->mask] = 0;
     }
     for (size_t t = 0; t < jb.nterms; t++) {
-        jb.heldx[jb.terms[t].p - base] += jb.terms[t].fx;
-        jb.heldy[jb.terms[t].p - base] += jb.terms[t].fy;
+        const struct split_term *tm = &jb.terms[t];
+        if (tm->sub) {
+            jb.heldx[tm->p - base] -= tm->fx;
+            jb.heldy[tm->p - base] -= tm->fy;
+        } else {
+            jb.heldx[tm->p - base] += tm->fx;
+            jb.heldy[tm->p - base] += tm->fy;
+        }
     }
     uint64_t nf = jb.out[0].nf | jb.out[1].nf;
     double v2max = jb.out[0].v2max > jb.out[1].v2max ? jb.out[0].v2max : jb.out[1].v2max;

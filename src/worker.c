@@ -11,7 +11,9 @@
 #include "app.h"
 #include "session.h"
 
+#include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 static int more_time(void *arg)
@@ -26,9 +28,13 @@ static size_t split_min(void)
     const char *e = getenv("SPRINGBALL_SPLIT");
     if (!e || !*e)
         return WORKER_SPLIT_MIN;
-    char *end;
-    unsigned long long v = strtoull(e, &end, 10);
-    return *end || *e == '-' ? WORKER_SPLIT_MIN : (size_t)v;
+    /* digits alone: strtoull would take " -5" as 2^64 - 5 */
+    for (const char *c = e; *c; c++)
+        if (*c < '0' || *c > '9')
+            return WORKER_SPLIT_MIN;
+    errno = 0;
+    unsigned long long v = strtoull(e, NULL, 10);
+    return errno || v > SIZE_MAX ? SIZE_MAX : (size_t)v;
 }
 
 static void *run(void *arg)
@@ -38,7 +44,8 @@ static void *run(void *arg)
     const size_t min = split_min();
     /* the helper only when a step will split (sim.h): the Hooke
      * rectangle's; made from this thread, so its signals are blocked too */
-    const int split = min > 0 && s->n >= min && sim_hooke_rect(&s->p) &&
+    const int split = min > 0 && w->ss->engine == SESSION_SPRING && s->n >= min &&
+                      sim_hooke_rect(&s->p) &&
                       split_start(&w->split, min) == 0;
     if (split)
         s->threads = &w->split.th;

@@ -56,7 +56,10 @@ struct kind {
     double speed;    /* speeds up to this */
     double k, dt;
     int big;         /* one ball 30 times the largest radius */
-    int bad;         /* one ball's velocity infinite, from the start */
+    int bad;         /* 1: one ball's velocity infinite, from the start;
+                        2: every 37th ball's x NaN at the middle step, the
+                        list kept (its pairs' terms NaN: a - b is not
+                        a + -b there, in the sign) */
     int steps;
 };
 
@@ -124,6 +127,7 @@ static void test_split_bits(void)
         {"sorted slots", 5000, 0.4, 1, 1, 0.25, 0.25, 2, 5, 0.05, 0, 0, 200},
         {"large ball", 2500, 0.3, 1, 1.5, 1, 2, 1, 5, 0.05, 1, 0, 200},
         {"not finite", 800, 0.3, 1, 1, 1, 1, 1, 5, 0.05, 0, 1, 20},
+        {"NaN positions", 3000, 0.3, 1, 1, 1, 1, 1, 5, 0.05, 0, 2, 40},
         {"two blocks, dense", 100, 0.7, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 400},
         {"two blocks and one ball", 129, 0.5, 0.7, 1.3, 1, 4, 1, 5, 0.05, 0, 0, 400},
         {"one block", 64, 0.6, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 100},
@@ -148,6 +152,9 @@ static void test_split_bits(void)
             }
             int ok = 1, same = 1, at = -1;
             for (int i = 0; i < kd->steps && ok && same; i++) {
+                if (kd->bad == 2 && i == kd->steps / 2)
+                    for (size_t j = 0; j < kd->n; j += 37)
+                        a.x[j] = b.x[j] = NAN;
                 ok = sim_step(&a) == SIM_OK && sim_step(&b) == SIM_OK;
                 same = same_state(&a, &b);
                 at = i;

@@ -251,19 +251,6 @@ int headless_run(const struct options *o, const struct scene *sc)
     struct event ev;
     struct recorder rec;
     int erc = 0;
-    /* -n 0 and nothing more (no statistics, no recording, the spring
-     * engine) prints the scene as read, whose state is finite: printed from
-     * the scene itself, without the engine's arrays (72 MB and their fresh
-     * pages at 10^6 balls, a third of such a run), where the writer can. */
-    if (o->engine != ENGINE_EVENT && o->have_steps && !o->have_time && o->steps == 0 && !o->stats &&
-        !o->rec.traj && !o->rec.series && formats_get(sc->format)->write == scene_write) {
-        scene_print(stdout, sc);
-        if (fflush(stdout) || ferror(stdout)) {
-            fprintf(stderr, "springball: write error: %s\n", strerror(errno));
-            return 1;
-        }
-        return 0;
-    }
     if (scene_to_sim(sc, &s)) {
         fputs("springball: out of memory\n", stderr);
         return 1;

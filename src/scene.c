@@ -958,21 +958,6 @@ static void write_nums(FILE *f, const char *head, const double *v, int n)
     fwrite(line, 1, (size_t)(e - line), f);
 }
 
-/* scene_write for the parameters @p p and the balls of @p s, or of the
- * scene itself when s is NULL (scene_print). */
-static void write_scene(FILE *f, const struct scene *sc, const struct sim_params *p,
-                        const struct sim *s);
-
-void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
-{
-    write_scene(f, sc, &s->p, s);
-}
-
-void scene_print(FILE *f, const struct scene *sc)
-{
-    write_scene(f, sc, &sc->p, NULL);
-}
-
 /* The line "ball X Y VX VY M R [COLOR]\n" of ball @p b at @p p, whose
  * numbers are @p v; @return its end. */
 static char *put_ball(char *p, const struct scene *sc, size_t b, const double v[6])
@@ -991,9 +976,9 @@ static char *put_ball(char *p, const struct scene *sc, size_t b, const double v[
     return p;
 }
 
-static void write_scene(FILE *f, const struct scene *sc, const struct sim_params *p,
-                        const struct sim *s)
+void scene_write(FILE *f, const struct scene *sc, const struct sim *s)
 {
+    const struct sim_params *p = &s->p;
     if (sc->title)
         fprintf(f, "title %s\n", sc->title);
     if (p->shape == SIM_CIRCLE)
@@ -1030,21 +1015,16 @@ static void write_scene(FILE *f, const struct scene *sc, const struct sim_params
     /* In scene order, whatever slots the core keeps the balls in; the
      * lines gathered into blocks, one fwrite each. */
     enum { BLOCK = 1 << 16, LINE = 16 + 6 * NUMFMT_MAX + 16 };
-    const size_t n = s ? s->n : sc->n;
+    const size_t n = s->n;
     char *buf = malloc(BLOCK);
     char small[LINE];
     char *const base = buf ? buf : small;
     const size_t room = buf ? BLOCK - LINE : 0;
     char *o = base;
     for (size_t b = 0; b < n; b++) {
-        if (s) {
-            size_t i = sim_slot(s, b);
-            o = put_ball(o, sc, b, (double[]){s->x[i], s->y[i], s->vx[i], s->vy[i],
-                                              s->m[i], s->r[i]});
-        } else {
-            const struct scene_ball *sb = &sc->balls[b];
-            o = put_ball(o, sc, b, (double[]){sb->x, sb->y, sb->vx, sb->vy, sb->m, sb->r});
-        }
+        size_t i = sim_slot(s, b);
+        o = put_ball(o, sc, b, (double[]){s->x[i], s->y[i], s->vx[i], s->vy[i],
+                                          s->m[i], s->r[i]});
         if ((size_t)(o - base) > room) {
             fwrite(base, 1, (size_t)(o - base), f);
             o = base;

@@ -52,11 +52,6 @@ int scene_to_sim(const struct scene *sc, struct sim *s);
 /// again gives the same bytes.
 void scene_write(FILE *f, const struct scene *sc, const struct sim *s);
 
-/// Writes the scene itself (its parameters and balls as parsed) as
-/// scene_write writes the state scene_to_sim makes of it, byte for byte,
-/// without that state: what a run of no steps prints.
-void scene_print(FILE *f, const struct scene *sc);
-
 /// The parameters of @p p as scene directives on one line, separated by
 /// "; " ("k 5; dt 0.05; walls hard"): k and dt always, the table when it
 /// is round, the others when not at their default (numbers in their shortest exact form).

@@ -6,6 +6,7 @@
 #define TEST_H
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 
 extern int test_passed, test_failed;
@@ -92,5 +93,27 @@ void test_traj(void);
 void test_phet(void);
 void test_lesson(void);
 void test_split(void);
+
+/* splitmix64, for reproducible scenes: test_seed, then test_urand for
+ * doubles uniform in [0, 1) (each test file has its own state). */
+static inline uint64_t *test_rng(void)
+{
+    static uint64_t state;
+    return &state;
+}
+
+static inline void test_seed(uint64_t seed)
+{
+    *test_rng() = seed;
+}
+
+static inline double test_urand(void)
+{
+    uint64_t z = (*test_rng() += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    z ^= z >> 31;
+    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
+}
 
 #endif

@@ -14,17 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* splitmix64, for reproducible scenes. */
-static uint64_t rng_state;
-static double urand(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /*
  * n balls of radius 1..3 at random (overlaps allowed) on a table sized for
  * packing fraction phi, nbig of them 40 times larger, a few centres off
@@ -33,12 +22,12 @@ static double urand(void)
 static void random_sim(struct sim *s, size_t n, size_t nbig, double phi,
                        double vmax, uint64_t seed)
 {
-    rng_state = seed;
+    test_seed(seed);
     struct sim_params p = sim_default_params();
     double area = 0;
     double *r = malloc(n * sizeof *r);
     for (size_t i = 0; i < n; i++) {
-        r[i] = i % (n / (nbig + 1) + 1) == 7 && nbig ? 40 : 1 + 2 * urand();
+        r[i] = i % (n / (nbig + 1) + 1) == 7 && nbig ? 40 : 1 + 2 * test_urand();
         if (r[i] == 40)
             nbig--;
         area += SIM_PI * r[i] * r[i];
@@ -51,12 +40,12 @@ static void random_sim(struct sim *s, size_t n, size_t nbig, double phi,
     for (size_t i = 0; i < n; i++) {
         s->r[i] = r[i];
         s->m[i] = r[i] * r[i];
-        s->x[i] = urand() * p.w;
-        s->y[i] = urand() * p.h;
+        s->x[i] = test_urand() * p.w;
+        s->y[i] = test_urand() * p.h;
         if (i % 97 == 3) /* off the table, like a ball shot through a wall */
-            s->x[i] = i % 2 ? -3 * urand() * r[i] : p.w + 30 * urand();
-        s->vx[i] = vmax * (2 * urand() - 1);
-        s->vy[i] = vmax * (2 * urand() - 1);
+            s->x[i] = i % 2 ? -3 * test_urand() * r[i] : p.w + 30 * test_urand();
+        s->vx[i] = vmax * (2 * test_urand() - 1);
+        s->vy[i] = vmax * (2 * test_urand() - 1);
     }
     free(r);
 }
@@ -308,7 +297,7 @@ static void test_forces_bitwise(void)
  * of radius 40 in holes cut out of it. */
 static void lattice_sim(struct sim *s, long side, uint64_t seed)
 {
-    rng_state = seed;
+    test_seed(seed);
     struct sim_params p = sim_default_params();
     const double a = 5; /* lattice spacing */
     p.w = p.h = side * a;
@@ -318,9 +307,9 @@ static void lattice_sim(struct sim *s, long side, uint64_t seed)
     size_t n = 2;
     double (*b)[5] = malloc((size_t)(side * side) * sizeof *b);
     for (long i = 0; i < side * side; i++) {
-        double x = (i % side + 0.5) * a + (urand() - 0.5) * 0.5;
-        double y = (i / side + 0.5) * a + (urand() - 0.5) * 0.5;
-        double r = 1 + urand();
+        double x = (i % side + 0.5) * a + (test_urand() - 0.5) * 0.5;
+        double y = (i / side + 0.5) * a + (test_urand() - 0.5) * 0.5;
+        double r = 1 + test_urand();
         int clear = 1;
         for (int k = 0; k < 2; k++)
             if (hypot(x - big[k][0], y - big[k][1]) < 40 + r + 1)
@@ -330,8 +319,8 @@ static void lattice_sim(struct sim *s, long side, uint64_t seed)
         b[n - 2][0] = x;
         b[n - 2][1] = y;
         b[n - 2][2] = r;
-        b[n - 2][3] = VLAT * (2 * urand() - 1);
-        b[n - 2][4] = VLAT * (2 * urand() - 1);
+        b[n - 2][3] = VLAT * (2 * test_urand() - 1);
+        b[n - 2][4] = VLAT * (2 * test_urand() - 1);
         n++;
     }
     sim_init(s, n, &p);
@@ -631,12 +620,12 @@ static void test_default_regime(void)
     p.w = p.h = sqrt((double)n * SIM_PI / 0.3);
     struct sim a, b;
     CHECK(sim_init(&a, n, &p) == 0 && sim_init(&b, n, &p) == 0);
-    rng_state = 5;
+    test_seed(5);
     for (size_t i = 0; i < n; i++) {
         a.r[i] = a.m[i] = 1;
-        a.x[i] = 1 + urand() * (p.w - 2);
-        a.y[i] = 1 + urand() * (p.h - 2);
-        double th = 2 * SIM_PI * urand(), v = 2 * urand();
+        a.x[i] = 1 + test_urand() * (p.w - 2);
+        a.y[i] = 1 + test_urand() * (p.h - 2);
+        double th = 2 * SIM_PI * test_urand(), v = 2 * test_urand();
         a.vx[i] = v * cos(th);
         a.vy[i] = v * sin(th);
     }
@@ -684,13 +673,13 @@ static void test_observe_copies_list(void)
     p.w = p.h = sqrt((double)n * SIM_PI / 0.3);
     struct sim a, b, obs = {0}, fresh = {0};
     CHECK(sim_init(&a, n, &p) == 0);
-    rng_state = 9;
+    test_seed(9);
     for (size_t i = 0; i < n; i++) {
         a.r[i] = a.m[i] = 1;
-        a.x[i] = 1 + urand() * (p.w - 2);
-        a.y[i] = 1 + urand() * (p.h - 2);
-        a.vx[i] = 2 * urand() - 1;
-        a.vy[i] = 2 * urand() - 1;
+        a.x[i] = 1 + test_urand() * (p.w - 2);
+        a.y[i] = 1 + test_urand() * (p.h - 2);
+        a.vx[i] = 2 * test_urand() - 1;
+        a.vy[i] = 2 * test_urand() - 1;
     }
     CHECK(sim_init(&b, n, &p) == 0);
     sim_copy(&b, &a);
@@ -931,12 +920,12 @@ static void test_extreme_cells(void)
         struct sim s;
         const size_t n = 20000;
         CHECK(sim_init(&s, n, &p) == 0);
-        rng_state = 40 + c;
+        test_seed(40 + c);
         for (size_t i = 0; i < n; i++) {
             s.r[i] = cases[c].r;
             s.m[i] = 1;
-            s.x[i] = urand() * p.w;
-            s.y[i] = urand() * p.h;
+            s.x[i] = test_urand() * p.w;
+            s.y[i] = test_urand() * p.h;
         }
         /* two touching pairs, so that there is something to find (below
          * SIM_DIST_EPS nothing touches) */

@@ -20,17 +20,6 @@
 
 #define SPLIT_PI 3.14159265358979323846
 
-/* splitmix64, for reproducible scenes. */
-static uint64_t rng_state;
-static double urand(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    z ^= z >> 31;
-    return (double)(z >> 11) * (1.0 / 9007199254740992.0);
-}
-
 /* The parts one after the other: the second first when ctx says so (the
  * parts must not depend on each other's order). Counts the splits. */
 struct order {
@@ -65,7 +54,7 @@ struct kind {
 
 static void make(struct sim *s, const struct kind *c, uint64_t seed)
 {
-    rng_state = seed;
+    test_seed(seed);
     struct sim_params p = sim_default_params();
     p.k = c->k;
     p.dt = c->dt;
@@ -75,12 +64,12 @@ static void make(struct sim *s, const struct kind *c, uint64_t seed)
     p.h = side / 1.5;
     CHECK(sim_init(s, c->n, &p) == 0);
     for (size_t i = 0; i < c->n; i++) {
-        s->r[i] = c->rmin + (c->rmax - c->rmin) * urand();
-        s->m[i] = c->mmin + (c->mmax - c->mmin) * urand();
+        s->r[i] = c->rmin + (c->rmax - c->rmin) * test_urand();
+        s->m[i] = c->mmin + (c->mmax - c->mmin) * test_urand();
         /* overlaps allowed, a few centres past a wall */
-        s->x[i] = -2 * c->rmax + (p.w + 4 * c->rmax) * urand();
-        s->y[i] = -2 * c->rmax + (p.h + 4 * c->rmax) * urand();
-        double a = 2 * SPLIT_PI * urand(), v = c->speed * urand();
+        s->x[i] = -2 * c->rmax + (p.w + 4 * c->rmax) * test_urand();
+        s->y[i] = -2 * c->rmax + (p.h + 4 * c->rmax) * test_urand();
+        double a = 2 * SPLIT_PI * test_urand(), v = c->speed * test_urand();
         s->vx[i] = v * cos(a);
         s->vy[i] = v * sin(a);
     }
@@ -217,14 +206,14 @@ static void test_split_build(void)
 {
     for (int c = 0; c < 4; c++) {
         const size_t n = 6000;
-        rng_state = 77 + (uint64_t)c;
+        test_seed(77 + (uint64_t)c);
         double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
         double *r = malloc(n * sizeof *r);
         const double w = 900, h = 60;
         for (size_t i = 0; i < n; i++) {
-            x[i] = w * urand();
-            y[i] = h * urand();
-            r[i] = c & 1 ? 0.5 + 1.5 * urand() : 1;
+            x[i] = w * test_urand();
+            y[i] = h * test_urand();
+            r[i] = c & 1 ? 0.5 + 1.5 * test_urand() : 1;
             if (c & 1 && i % 1000 == 0)
                 r[i] = 12; /* large */
         }

@@ -449,6 +449,14 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
             exit(e == ENOMEM ? 1 : 2); /* memory, not the input, failed */
         }
     }
+    /* A recorded run that was not a regular file (replay_is_run sniffs
+     * those alone): sniffed here, from the bytes already read. */
+    if (text && o->format == FORMATS_AUTO && formats_trajectory(text, len < 4096 ? len : 4096)) {
+        free(text);
+        fprintf(stderr, "%s:0: a recorded run is read from a regular file, not a pipe "
+                        "or standard input\n", shown_name(*name));
+        exit(2);
+    }
     if (text && (o->format == SCENE_FORMAT_LESSON ||
                  (o->format == FORMATS_AUTO && lesson_detect(text, len)))) {
         load_lesson(o->scene_path, *name, text, len, sc, ls);

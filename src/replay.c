@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int replay_is_run(const char *path, int format)
@@ -22,6 +23,13 @@ int replay_is_run(const char *path, int format)
     if (format == FORMATS_XYZ || format == FORMATS_LAMMPSTRJ)
         return 1;
     if (format != FORMATS_AUTO || !strcmp(path, "-"))
+        return 0;
+    /* Only a regular file is sniffed here: a FIFO or a pipe read would
+     * lose its bytes to this look (the scene loader then read nothing, or
+     * waited forever on a FIFO's second open). Any other file is read
+     * once, by the scene loader, which sniffs the bytes it read. */
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode))
         return 0;
     FILE *f = fopen(path, "rb");
     if (!f)

@@ -20,8 +20,10 @@ struct replay_options {
 
 /// 1 when @p path names a recorded run: @p format (from --format) is
 /// FORMATS_XYZ or FORMATS_LAMMPSTRJ, or it is FORMATS_AUTO and the
-/// file's first bytes are one (formats_trajectory). A file that cannot
-/// be read is left to the scene loader to report.
+/// file is a regular file whose first bytes are one (formats_trajectory).
+/// A file that cannot be read is left to the scene loader to report, and
+/// so is any other file (a FIFO, a pipe, a device), which is opened once,
+/// by the loader, and sniffed from the bytes it read.
 int replay_is_run(const char *path, int format);
 
 /// Opens the run at @p path and prints a frame (headless) or plays it

@@ -237,6 +237,12 @@ int traj_open(struct traj *tr, const char *path, int format,
         traj_close(tr);
         return -1;
     }
+    /* Frames are read again by their offsets: a pipe cannot go back. */
+    if (!S_ISREG(st.st_mode)) {
+        tj_fail(err, 0, "a recorded run is read from a regular file, not a pipe or a device");
+        traj_close(tr);
+        return -1;
+    }
     tr->size = (long long)st.st_size;
     struct scan sc = {.fd = tr->fd, .cap = TRAJ_BLOCK, .size = tr->size,
                       .progress = tr->size > (long long)TRAJ_PROGRESS_MIN ? progress : NULL,

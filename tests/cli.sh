@@ -177,6 +177,23 @@ printf '2\n0.98 0.5 3 0 0.01 1 255 0 0\n0.5 0.5 0 0 0.01 1 0 0 255\n' | "$SPRING
 check "printed particles read back" cmp -s "$out" "$err"
 # A NUL byte ends the reading (issue 11: /dev/zero was read to 4.2 GB).
 expect_fail 2 "/dev/zero:1: NUL byte in the scene" timeout 10 "$SPRINGBALL" -H /dev/zero
+# A FIFO or a pipe is opened once and sniffed from the bytes read (issue 43:
+# the format's sniffing read, closed and opened again: a FIFO hung on the
+# second open, a pipe said "no balls").
+rm -f "$tmp.fifo" && mkfifo "$tmp.fifo"
+(printf 'ball 100 100 1 0 1 5\n' >"$tmp.fifo" &)
+timeout 10 "$SPRINGBALL" -H "$tmp.fifo" >"$out" 2>"$err"
+check "a scene from a FIFO: status 0" [ $? -eq 0 ]
+check "a scene from a FIFO: its ball" grep -qx 'ball 100 100 1 0 1 5' "$out"
+rm -f "$tmp.fifo"
+printf 'ball 100 100 1 0 1 5\n' | timeout 10 "$SPRINGBALL" -H /dev/stdin >"$out" 2>"$err"
+check "a scene from a pipe by name: its ball" grep -qx 'ball 100 100 1 0 1 5' "$out"
+printf '1\nLattice="10 0 0 0 10 0 0 0 1" Properties=species:S:1:pos:R:3\nX 1 1 0\n' >"$tmp.xyz"
+expect_fail 2 "/dev/stdin:0: a recorded run is read from a regular file, not a pipe or standard input" \
+    sh -c 'cat "$1" | "$0" -H /dev/stdin' "$SPRINGBALL" "$tmp.xyz"
+expect_fail 2 "/dev/stdin:0: a recorded run is read from a regular file, not a pipe or a device" \
+    sh -c 'cat "$1" | "$0" -H --format=xyz /dev/stdin' "$SPRINGBALL" "$tmp.xyz"
+rm -f "$tmp.xyz"
 # A write error is a failure, even for --help and --version (issue 11).
 if [ -w /dev/full ]; then
     "$SPRINGBALL" --help >/dev/full 2>"$err"

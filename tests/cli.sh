@@ -224,12 +224,12 @@ printf 'table 800 400\r\nball 100 100 0 0 1 5\r\n' | "$SPRINGBALL" -H - >"$out" 
 check "CR LF line ends still read" grep -qx 'ball 100 100 0 0 1 5' "$out"
 # The layering (issue 10): the broad phase knows nothing of the simulation.
 # grid.c compiles with grid.h, the allocator's mem.h and the C library alone.
-mkdir -p "$tmp.d" && cp src/grid.h src/mem.h src/grid.c "$tmp.d/"
+mkdir -p "$tmp.d" && cp src/core/grid.h src/core/mem.h src/core/grid.c "$tmp.d/"
 check "grid.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid.c"
 rm -rf "$tmp.d"
 # No circle between sim and contact (issue 28): the contact laws compile with
 # contact.h, the parameters' types.h and the C library alone.
-mkdir -p "$tmp.d" && cp src/contact.h src/types.h src/contact.c "$tmp.d/"
+mkdir -p "$tmp.d" && cp src/core/contact.h src/core/types.h src/core/contact.c "$tmp.d/"
 check "contact.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/contact.c"
 rm -rf "$tmp.d"
 summary

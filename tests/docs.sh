@@ -1,7 +1,7 @@
 #!/bin/sh
 # docs.sh - the man page is the reference: every long option that
 # `springball --help` prints, every key of the terminal's key tables
-# (src/front.c: bindings, replay_bindings) and every scene directive (src/scene.c:
+# (src/front/front.c: bindings, replay_bindings) and every scene directive (src/io/scene.c:
 # directives) appears in man/springball.1, and the other way round: every
 # option the page names, every key of its KEYS section and every directive
 # of its SCENE FORMAT section is one the program has; README.md's
@@ -10,8 +10,8 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 MAN=${MAN:-man/springball.1}
-TUI_SRC=${TUI_SRC:-src/front.c}
-SCENE_SRC=${SCENE_SRC:-src/scene.c}
+TUI_SRC=${TUI_SRC:-src/front/front.c}
+SCENE_SRC=${SCENE_SRC:-src/io/scene.c}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -111,14 +111,14 @@ while read -r d; do
 done <"$tmp/mandirs"
 
 # 6. the module map (src/README.md) names every source file, and no file
-# that is not there: `src/NAME.[ch]`, `src/NAME.c`, or NAME.c in a row.
+# that is not there: `src/LAYER/NAME.[ch]`, `src/LAYER/NAME.c`, or NAME.c in a row.
 MAP=${MAP:-src/README.md}
-for f in src/*.c src/*.h; do
-    b=${f#src/}
+for f in src/*/*.c src/*/*.h; do
+    b=${f#src/*/}
     n=${b%.*}
     if grep -qF -e "/$b\`" -e "\`$b\`" -e "/$n.[ch]\`" "$MAP"; then ok; else bad "$f is not in the module map $MAP"; fi
 done
-grep -o '`src/[a-z_]*\.\(\[ch\]\|[ch]\)`' "$MAP" | tr -d '`' | sort -u >"$tmp/mapped"
+grep -o '`src/[a-z]*/[a-z_]*\.\(\[ch\]\|[ch]\)`' "$MAP" | tr -d '`' | sort -u >"$tmp/mapped"
 check "the module map names files" test "$(wc -l <"$tmp/mapped")" -gt 30
 while read -r f; do
     case $f in
@@ -166,9 +166,9 @@ Yodel.' -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.BR space ", " Q/' \
     check "a page with key Q fails" grep -q "key 'Q' of the KEYS section" "$tmp/inner"
     check "a page with directive shelf fails" grep -q "directive 'shelf' of .* is not in the table" "$tmp/inner"
     # ... and a module map without session.c and with a file that is not there
-    sed -e 's/`src\/session.\[ch\]`/`src\/sessions.[ch]`/' src/README.md >"$tmp/map.md"
+    sed -e 's/`src\/session\/session.\[ch\]`/`src\/session\/sessions.[ch]`/' src/README.md >"$tmp/map.md"
     DOCS_INNER=1 MAP="$tmp/map.md" sh tests/docs.sh >"$tmp/inner" 2>&1
-    check "a map without session.c fails" grep -q "src/session.c is not in the module map" "$tmp/inner"
-    check "a map with sessions.[ch] fails" grep -q "names src/sessions.\[ch\], which is not there" "$tmp/inner"
+    check "a map without session.c fails" grep -q "src/session/session.c is not in the module map" "$tmp/inner"
+    check "a map with sessions.[ch] fails" grep -q "names src/session/sessions.\[ch\], which is not there" "$tmp/inner"
 fi
 summary

@@ -1,28 +1,84 @@
 #!/bin/sh
-# house.sh - the rules of the house, checked on the sources:
-#  1. no circle among the modules (a module is a file's name up to its
-#     first '_' without .c/.h: event_time.c and event_impl.h are the event
-#     module's; A -> B when a file of A includes a header of B);
-#  2. curses in term.c alone (TERMINAL in the Makefile is "term");
-#  3. no stdio and no curses in a core module (CORE in the Makefile): each
-#     core .c is compiled with -fsyntax-only against stub headers that stop
+# house.sh - the rules of the house, checked on the sources and the build:
+#  1. src/ holds the layers of the Makefile's LAYERS as folders, and every
+#     source file lives in one of them;
+#  2. the walls: a file may include the headers of its own layer and of the
+#     layers beneath it. The build gives each layer only those include paths;
+#     here one include across each wall is planted in a copy of the tree and
+#     the build must refuse it, while the same include from the layer above
+#     the header's own compiles;
+#  3. no circle among the modules (a module is a file's name up to its first
+#     '_' without .c/.h: event_time.c and event_impl.h are the event module's;
+#     A -> B when a file of A includes a header of B);
+#  4. curses in front/term.c alone (TERMINAL in the Makefile);
+#  5. no stdio and no curses in the engines' layers (core, event, session):
+#     each file is compiled with -fsyntax-only against stub headers that stop
 #     the compiler, and implicit declarations as errors;
-#  4. the drawing (screen*, panel*, view*, lesson_panel*: the lesson's
-#     panel) reads a struct shown (shown.h), never the session: no struct session pointer, no session_ call (the
-#     terminal steps the session on a second thread while it draws).
-# Each failure names the file or the circle.
+#  6. the drawing (draw/) reads a struct shown (shown.h), never the session:
+#     no struct session pointer, no session_ call (the terminal steps the
+#     session on a second thread while it draws).
+# Each failure names the file, the wall or the circle.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 makevar() { sed -n "s/^$1 *= *//p" Makefile; }
-CORE=$(makevar CORE)
+LAYERS=$(makevar LAYERS)
 TERMINAL=$(makevar TERMINAL)
+ENGINES="core event session"
 
-# 1. circles: tsort reports any loop in the include graph
-module() { m=$(basename "$1"); m=${m%.*}; echo "${m%%_*}"; }
+# 1. the folders are the layers
+check "the layers are read from the Makefile" test -n "$LAYERS"
+for l in $LAYERS; do
+    check "src/$l is a folder with sources" sh -c 'ls "$0"/*.c >/dev/null 2>&1' "src/$l"
+done
 for f in src/*.c src/*.h; do
+    [ -e "$f" ] && bad "$f lies outside the layers' folders"
+done
+for d in src/*/; do
+    d=${d%/}
+    case " $LAYERS " in *" ${d#src/} "*) ok ;; *) bad "$d is not a layer of the Makefile" ;; esac
+done
+
+# 2. the walls, proved by the build: for each layer, an include of the first
+#    header of every layer above it is planted in a copy of the tree.
+mkdir -p "$tmp/tree"
+cp -r Makefile src scenes "$tmp/tree/"
+below=""
+for l in $LAYERS; do
+    above=0
+    for h in $LAYERS; do
+        [ "$h" = "$l" ] && { above=1; continue; }
+        [ $above -eq 1 ] || continue
+        hdr=$(cd "src/$h" && ls ./*.h | head -n 1)
+        hdr=${hdr#./}
+        printf '#include "%s"\nint house_probe(void);\nint house_probe(void) { return 0; }\n' "$hdr" \
+            >"$tmp/tree/src/$l/house_probe.c"
+        rm -rf "$tmp/obj"
+        if make -s -C "$tmp/tree" O="$tmp/obj" "$tmp/obj/$l/house_probe.o" >"$tmp/err" 2>&1; then
+            bad "the wall $l < $h: src/$l may include $h's $hdr"
+        elif grep -q "$hdr" "$tmp/err"; then
+            ok
+        else
+            bad "the wall $l < $h: the build failed for another reason: $(head -n 1 "$tmp/err")"
+        fi
+        rm -f "$tmp/tree/src/$l/house_probe.c"
+    done
+    # a header of a layer beneath (or the same) is allowed
+    hdr=$(cd "src/$l" && ls ./*.h | head -n 1)
+    printf '#include "%s"\nint house_probe(void);\nint house_probe(void) { return 0; }\n' "${hdr#./}" \
+        >"$tmp/tree/src/$l/house_probe.c"
+    rm -rf "$tmp/obj"
+    check "src/$l may include its own ${hdr#./}" \
+        make -s -C "$tmp/tree" O="$tmp/obj" "$tmp/obj/$l/house_probe.o"
+    rm -f "$tmp/tree/src/$l/house_probe.c"
+    below="$below $l"
+done
+
+# 3. circles: tsort reports any loop in the include graph
+module() { m=$(basename "$1"); m=${m%.*}; echo "${m%%_*}"; }
+for f in src/*/*.c src/*/*.h; do
     from=$(module "$f")
     sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)\.h".*/\1/p' "$f" |
         while read -r to; do
@@ -43,39 +99,46 @@ edge=$(head -n 1 "$tmp/edges")
 { cat "$tmp/edges"; echo "$edge" | awk '{print $2, $1}'; } >"$tmp/made"
 check "tsort sees a made-up circle" sh -c '! tsort "$0" >/dev/null 2>&1' "$tmp/made"
 
-# 2. curses in term.c alone: the terminal list names term and nothing else,
-#    and no other file includes a curses header
-check "the terminal list is term alone" test "$TERMINAL" = term
-allowed=""
-for m in $TERMINAL; do allowed="$allowed src/$m.c src/$m.h"; done
-for f in src/*.c src/*.h; do
+# 4. curses in term.c alone: the terminal names front/term, and no other
+#    file includes a curses header
+check "the terminal is front/term alone" test "$TERMINAL" = front/term
+for f in src/*/*.c src/*/*.h; do
     if grep -Eq '^[[:space:]]*#[[:space:]]*include[[:space:]]*<(n?curses\.h|ncursesw/|term\.h|panel\.h|menu\.h|form\.h)' "$f"; then
-        case " $allowed " in
-            *" $f "*) ok ;;
-            *) bad "$f includes curses (only $TERMINAL may)" ;;
+        case $f in
+            "src/$TERMINAL.c" | "src/$TERMINAL.h") ok ;;
+            *) bad "$f includes curses (only src/$TERMINAL.c may)" ;;
         esac
     fi
 done
 
-# 3. the core compiles without stdio and curses
+# 5. the engines' layers compile without stdio and curses
 for h in stdio.h curses.h ncurses.h term.h ncursesw/curses.h; do
     mkdir -p "$(dirname "$tmp/stubs/$h")"
-    printf '#error "<%s> in a core module"\n' "$h" >"$tmp/stubs/$h"
+    printf '#error "<%s> in an engine layer"\n' "$h" >"$tmp/stubs/$h"
 done
-for m in $CORE; do
-    if ${CC:-cc} -std=c11 -fsyntax-only -Werror=implicit-function-declaration \
-        -I"$tmp/stubs" -Isrc "src/$m.c" 2>"$tmp/err"; then
-        ok
-    else
-        bad "src/$m.c: $(grep -m 1 -E 'error' "$tmp/err")"
-    fi
+inc=""
+for l in $ENGINES; do
+    inc="$inc -Isrc/$l"
+    # event sees core; session sees core, event and the formats beneath it
+    [ "$l" = session ] && inc="$inc -Isrc/io"
+done
+for l in $ENGINES; do
+    for f in src/$l/*.c; do
+        if ${CC:-cc} -std=c11 -fsyntax-only -Werror=implicit-function-declaration \
+            -I"$tmp/stubs" $inc "$f" 2>"$tmp/err"; then
+            ok
+        else
+            bad "$f: $(grep -m 1 -E 'error' "$tmp/err")"
+        fi
+    done
 done
 # the stubs stop a file that includes stdio
 printf '#include <stdio.h>\nint main(void) { return 0; }\n' >"$tmp/uses.c"
 check "a stub stops <stdio.h>" sh -c '! ${CC:-cc} -std=c11 -fsyntax-only -I"$0" "$1" 2>/dev/null' \
     "$tmp/stubs" "$tmp/uses.c"
-# 4. the drawing never reaches the live session
-drawing=$(ls src/screen*.[ch] src/panel*.[ch] src/view*.[ch] src/lesson_panel*.[ch])
+
+# 6. the drawing never reaches the live session
+drawing=$(ls src/draw/*.[ch])
 for f in $drawing; do
     check "$f draws from a struct shown, not the session" \
         sh -c '! grep -nE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0"' "$f"
@@ -84,6 +147,4 @@ check "the drawing's files are found" test -n "$drawing"
 printf 'void f(struct session *ss) { session_diag(ss); }\n' >"$tmp/draws.c"
 check "the check sees a session pointer and a call" \
     sh -c 'grep -cE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0" | grep -qx 1' "$tmp/draws.c"
-check "the core list is read from the Makefile" test -n "$CORE"
-check "the terminal list is read from the Makefile" test -n "$TERMINAL"
 summary

@@ -198,6 +198,56 @@ if [ -d /proc ]; then
     check "R: no REC then" sh -c '! tail -n 1 "$1" | grep -q REC' sh "$out"
 fi
 
+# --- Files end at their last whole frame and row (issue 43) ---
+# whole_xyz FILE: whole frames of 13 columns, at least one, and a last line
+# ended; whole_csv FILE: rows as many fields as the header's, the last ended.
+whole_xyz() {
+    [ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
+        awk 'left == 0 && !head { n = $1; if (n !~ /^[0-9]+$/ || n < 1) exit 1; head = 1; next }
+             head { head = 0; left = n; next }
+             { if (NF != 13) exit 1; left-- }
+             END { exit left != 0 || head }' "$1"
+}
+whole_csv() {
+    [ -s "$1" ] && [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ] &&
+        awk -F, 'NR == 1 { n = NF } NF != n { exit 1 }' "$1"
+}
+# sig_stop SIGNAL STATUS ENGINE: a long recording of headon stopped by
+# SIGNAL once its files hold a megabyte (the writer's first block).
+sig_stop() {
+    rm -f "$tmp/s.xyz" "$tmp/s.csv"
+    "$SB" -H -n 1000000000 --every 1000 --engine="$3" --traj="$tmp/s.xyz" \
+        --series="$tmp/s.csv" scenes/headon.scene >"$out" 2>"$err" &
+    pid=$!
+    poll 300 sh -c '[ "$(wc -c <"$1" 2>/dev/null || echo 0)" -gt 1048576 ]' sh "$tmp/s.xyz"
+    kill -"$1" $pid
+    wait $pid
+    rc=$?
+    check "$1 ($3): dies of it, status $2" [ "$rc" -eq "$2" ]
+    check "$1 ($3): says so" grep -q "^springball: SIG$1: stopped at t = .*; the recording ends at its last whole frame$" "$err"
+    check "$1 ($3): --traj ends at a whole frame" whole_xyz "$tmp/s.xyz"
+    check "$1 ($3): --series ends at a whole row" whole_csv "$tmp/s.csv"
+    check "$1 ($3): as many frames as rows" \
+        [ "$(frames "$tmp/s.xyz")" -eq $(($(wc -l <"$tmp/s.csv") - 1)) ]
+    "$SB" -H -n 0 "$tmp/s.xyz" >/dev/null 2>"$err"
+    check "$1 ($3): replays, not cut" not grep -q 'cut after' "$err"
+}
+sig_stop HUP 129 spring
+sig_stop TERM 143 event
+# A file size limit: EFBIG reported, the file cut back to its last whole
+# frame (SIGXFSZ killed it, status 153, mid-row).
+rm -f "$tmp/lim.xyz"
+(ulimit -f 1000; exec "$SB" -H -n 1000 --every 1 --traj="$tmp/lim.xyz" scenes/gas.scene) \
+    >"$out" 2>"$err"
+check "ulimit -f: status 1" [ $? -eq 1 ]
+check "ulimit -f: says so" [ "$(cat "$err")" = "springball: $tmp/lim.xyz: write error: File too large" ]
+check "ulimit -f: ends at a whole frame" whole_xyz "$tmp/lim.xyz"
+check "ulimit -f: no final state" [ ! -s "$out" ]
+(ulimit -f 1000; exec "$SB" -H -n 100000 --series="$tmp/lim.csv" scenes/gas.scene) >"$out" 2>"$err"
+check "ulimit -f, --series: status 1" [ $? -eq 1 ]
+check "ulimit -f, --series: ends at a whole row" whole_csv "$tmp/lim.csv"
+rm -f "$tmp/s.xyz" "$tmp/s.csv" "$tmp/lim.csv"
+
 # ASE reads every frame, with the right positions.
 py=""
 for p in python3 /usr/bin/python3; do

@@ -277,6 +277,7 @@ int headless_run(const struct options *o, const struct scene *sc)
             event_free(&ev);
         erc = 1;
     }
+    rec_signal_exit(&rec, &s);
     if (erc) {
         sim_free(&s);
         return erc;

@@ -49,6 +49,7 @@ struct recorder {
     const char *failed;       /* the path of a failed write, NULL while fine */
     int err;
     struct sim obs;           /* the spring engine's observed state (sim.h) */
+    int stopped;              /* the signal that stopped the run, 0 */
 };
 
 int rec_active(const struct recorder *rec);
@@ -58,6 +59,9 @@ void rec_init(struct recorder *rec, const struct rec_options *r, int events);
 int rec_frame(struct recorder *rec, const struct sim *s, const struct event *ev);
 /* @return 1 with the reason printed when a write failed. */
 int rec_close(struct recorder *rec);
+/* After rec_close: a run that SIGHUP, SIGINT or SIGTERM stopped (its files
+ * ended at their last whole frame and row) says so and dies of the signal. */
+void rec_signal_exit(const struct recorder *rec, const struct sim *s);
 /* The spring engine's hook after @p done steps: a frame when due. */
 int rec_after_step(struct recorder *rec, const struct sim *s, unsigned long long done);
 /* The event engine's run with frames. @return EVENT_OK, or 1 (write error). */

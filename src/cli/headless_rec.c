@@ -9,11 +9,14 @@
 #include "headless_impl.h"
 
 #include "cli.h"
+#include "numfmt.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -170,9 +173,66 @@ int rec_active(const struct recorder *rec)
     return rec && (rec->want_traj || rec->want_series);
 }
 
+/* === Stopped by a signal ==============================================
+ *
+ * SIGHUP (an SSH session dropped), SIGINT and SIGTERM during a recording
+ * stop the run between two frames: the files are closed at their last
+ * whole frame and row (as R's are in the terminal), and the program then
+ * dies of the signal. A signal ignored when the run began (nohup) stays
+ * ignored. The spring engine looks after every step, the event engine
+ * after every frame.
+ */
+static volatile sig_atomic_t rec_signal;
+
+static void on_signal(int sig)
+{
+    rec_signal = sig;
+}
+
+static void catch_signals(void)
+{
+    static const int sigs[] = {SIGHUP, SIGINT, SIGTERM};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[k], NULL, &old) || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(sigs[k], &sa, NULL);
+    }
+}
+
+/* 1 when a signal asks the run to stop (noted in rec). */
+static int rec_stop(struct recorder *rec)
+{
+    if (!rec_signal)
+        return 0;
+    rec->stopped = rec_signal;
+    return 1;
+}
+
+void rec_signal_exit(const struct recorder *rec, const struct sim *s)
+{
+    if (!rec->stopped)
+        return;
+    int sig = rec->stopped;
+    const char *name = sig == SIGHUP ? "SIGHUP" : sig == SIGINT ? "SIGINT" : "SIGTERM";
+    char t[NUMFMT_MAX];
+    t[numfmt_double(t, s->t)] = 0;
+    fprintf(stderr, "springball: %s: stopped at t = %s; the recording ends at its "
+                    "last whole frame\n", name, t);
+    signal(sig, SIG_DFL);
+    raise(sig);
+    exit(128 + sig); /* (not reached) */
+}
+
 void rec_init(struct recorder *rec, const struct rec_options *r, int events)
 {
     memset(rec, 0, sizeof *rec);
+    if (r->traj || r->series)
+        catch_signals();
     rec->want_traj = r->traj;
     rec->want_series = r->series;
     rec->events = events;
@@ -260,6 +320,8 @@ int rec_close(struct recorder *rec)
 int rec_after_step(struct recorder *rec, const struct sim *s,
                           unsigned long long done)
 {
+    if (rec_stop(rec))
+        return 1;
     if (rec->every) {
         if (done % rec->every)
             return 0;
@@ -313,7 +375,7 @@ int rec_event_run(const struct options *o, struct event *ev, struct sim *s,
                 break; /* no more events */
             if (got == n) {
                 event_to_sim(ev, s);
-                if (rec_frame(rec, s, ev))
+                if (rec_frame(rec, s, ev) || rec_stop(rec))
                     return 1;
             }
         }
@@ -334,7 +396,7 @@ int rec_event_run(const struct options *o, struct event *ev, struct sim *s,
             if (rc == 0)
                 break; /* the -n budget ran out before tj */
             event_to_sim(ev, s);
-            if (rec_frame(rec, s, ev))
+            if (rec_frame(rec, s, ev) || rec_stop(rec))
                 return 1;
         }
     }

@@ -505,6 +505,8 @@ int main(int argc, char **argv)
     headless_check_outputs(&o);
     /* A closed pipe is a write error, reported, not a silent death. */
     signal(SIGPIPE, SIG_IGN);
+    /* So is a file over its size limit (ulimit -f): EFBIG, not SIGXFSZ. */
+    signal(SIGXFSZ, SIG_IGN);
     if (formats_run_name(o.format) && !o.scene_path)
         cli_die("--format=%s replays a recorded run: give its FILE",
                 formats_run_name(o.format));

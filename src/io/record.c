@@ -20,6 +20,8 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
 #include <unistd.h>
 
 /// Bytes gathered before a write.
@@ -52,6 +54,15 @@ int record_attach(struct record *w, FILE *f)
         return -1;
     }
     w->f = f;
+    /* Unbuffered: what fwrite took is what the file has, so that a file is
+     * cut back exactly after a write error (the buffer here is large). */
+    setvbuf(f, NULL, _IONBF, 0);
+    struct stat st;
+    w->start = -1;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        off_t at = lseek(fileno(f), 0, SEEK_CUR);
+        w->start = at < 0 ? -1 : (long long)at;
+    }
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     w->threads = cpus < 1 ? 1 : cpus > RECORD_THREADS_MAX ? RECORD_THREADS_MAX : (int)cpus;
     return 0;
@@ -73,10 +84,49 @@ int record_open(struct record *w, const char *path)
     return 0;
 }
 
+/* A unit (a frame, a row) ends at the bytes handed so far and pending. */
+static void unit_end(struct record *w)
+{
+    if (w->err)
+        return;
+    if (w->nends == w->ends_cap) {
+        size_t cap = w->ends_cap ? 2 * w->ends_cap : 64;
+        unsigned long long *e = realloc(w->ends, cap * sizeof *e);
+        if (!e) {
+            /* No list: the earlier ends stand (a cut would go further back). */
+            return;
+        }
+        w->ends = e;
+        w->ends_cap = cap;
+    }
+    w->ends[w->nends++] = w->bytes + w->len;
+}
+
+/* The units that ended within the first @p done bytes are in the file. */
+static void units_written(struct record *w, unsigned long long done)
+{
+    size_t k = 0;
+    while (k < w->nends && w->ends[k] <= done)
+        w->whole = w->ends[k++];
+    memmove(w->ends, w->ends + k, (w->nends - k) * sizeof *w->ends);
+    w->nends -= k;
+}
+
+/* Writes @p len bytes, the next of the stream, unless a write failed. */
+static void put_out(struct record *w, const char *p, size_t len)
+{
+    if (!len || w->err)
+        return;
+    errno = 0;
+    size_t got = fwrite(p, 1, len, w->f);
+    if (got != len)
+        w->err = errno ? errno : EIO;
+    units_written(w, w->bytes + got);
+}
+
 static void flush_buf(struct record *w)
 {
-    if (w->len && !w->err && fwrite(w->buf, 1, w->len, w->f) != w->len)
-        w->err = errno ? errno : EIO;
+    put_out(w, w->buf, w->len);
     w->bytes += w->len;
     w->len = 0;
 }
@@ -97,6 +147,16 @@ int record_close(struct record *w)
     flush_buf(w);
     if (!w->err && (fflush(w->f) || ferror(w->f)))
         w->err = errno ? errno : EIO;
+    /* A failed write may have left part of a unit: the file ends at its
+     * last whole one (a reader of a cut file would refuse or drop it). */
+    if (w->err && w->start >= 0) {
+        int e = w->err;
+        if (ftruncate(fileno(w->f), (off_t)(w->start + (long long)w->whole)) == 0)
+            lseek(fileno(w->f), 0, SEEK_END);
+        w->err = e;
+    }
+    free(w->ends);
+    w->ends = NULL;
     if (w->own && fclose(w->f) && !w->err)
         w->err = errno ? errno : EIO;
     free(w->buf);
@@ -234,8 +294,7 @@ static int xyz_rows_parallel(struct record *w, const struct sim *s)
                 xyz_job_run(&jobs[j]);
         }
         for (int j = 0; j < k; j++) {
-            if (!w->err && fwrite(jobs[j].buf, 1, jobs[j].len, w->f) != jobs[j].len)
-                w->err = errno ? errno : EIO;
+            put_out(w, jobs[j].buf, jobs[j].len);
             w->bytes += jobs[j].len;
         }
     }
@@ -282,13 +341,16 @@ void record_xyz(struct record *w, const struct sim *s, long long step)
     }
     p = put_str(p, " pbc=\"F F F\"\n");
     w->len = (size_t)(p - w->buf);
-    if (s->n >= RECORD_PAR_MIN && w->threads > 1 && xyz_rows_parallel(w, s) == 0)
+    if (s->n >= RECORD_PAR_MIN && w->threads > 1 && xyz_rows_parallel(w, s) == 0) {
+        unit_end(w);
         return;
+    }
     for (size_t b = 0; b < s->n; b += RECORD_ROWS) {
         size_t b1 = s->n - b < RECORD_ROWS ? s->n : b + RECORD_ROWS;
         p = room(w);
         w->len = (size_t)(xyz_rows(p, s, b, b1) - w->buf);
     }
+    unit_end(w);
 }
 
 /* The optional columns of a run: pf with a field, out with open sides. */
@@ -309,6 +371,7 @@ void record_series_header(struct record *w, const struct sim_params *sp, int eve
         p = put_str(p, ",collisions,walls,crossings,mft");
     *p++ = '\n';
     w->len = (size_t)(p - w->buf);
+    unit_end(w);
 }
 
 /* The columns every row has, and those of the run's parameters. */
@@ -347,6 +410,7 @@ void record_series_row(struct record *w, const struct sim *s, long long step)
                    d.contacts, d.dissipated);
     *p++ = '\n';
     w->len = (size_t)(p - w->buf);
+    unit_end(w);
 }
 
 void record_series_event_row(struct record *w, const struct sim *s,
@@ -369,4 +433,5 @@ void record_series_event_row(struct record *w, const struct sim *s,
     p = put_num(p, ed.mft);
     *p++ = '\n';
     w->len = (size_t)(p - w->buf);
+    unit_end(w);
 }

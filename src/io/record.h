@@ -35,7 +35,10 @@
  * e = ke and dissipated = ke0 - ke).
  *
  * The writer buffers its output in large blocks and remembers the first
- * write error; record_close reports it.
+ * write error; record_close reports it. A frame and a row are the units a
+ * file ends at: after a write error (a full disk, a file size limit:
+ * EFBIG), record_close cuts a regular file back to the end of its last
+ * whole frame or row, so that a reader takes every frame it holds.
  */
 #ifndef RECORD_H
 #define RECORD_H
@@ -60,18 +63,27 @@ struct record {
     int threads;  ///< threads that format a large frame (the CPUs online,
                   ///< at most 16; set it to 1 for one thread)
     char *par;    ///< the other threads' buffers, NULL until needed
+    /* Where the units (frames, rows) end, in bytes from the first: those
+     * past the bytes known written, in order, and the last one written. */
+    unsigned long long *ends;
+    size_t nends, ends_cap;
+    unsigned long long whole; ///< bytes of the whole units written
+    long long start;          ///< the file's offset at the first byte, -1
+                              ///< when it is no regular file (not cut)
 };
 
 /// Opens @p path for writing ("-" is standard output).
 /// @return 0, or -1 with errno set (nothing to close).
 int record_open(struct record *w, const char *path);
 
-/// Writes to the open stream @p f, which record_close flushes but leaves
-/// open. @return 0, or -1 with errno set when memory is short.
+/// Writes to the open stream @p f, on which nothing was done yet (it is
+/// made unbuffered: the writer buffers), and which record_close flushes
+/// but leaves open. @return 0, or -1 with errno set when memory is short.
 int record_attach(struct record *w, FILE *f);
 
-/// Flushes and closes. @return 0, or the errno of the first write error
-/// (of this call or an earlier one; EIO when the stream gave none).
+/// Flushes and closes. After a write error, a regular file is cut back to
+/// its last whole frame or row. @return 0, or the errno of the first write
+/// error (of this call or an earlier one; EIO when the stream gave none).
 int record_close(struct record *w);
 
 /// Writes one extended XYZ frame of @p s at step count @p step.

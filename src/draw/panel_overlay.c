@@ -365,7 +365,7 @@ static void overlay_draw(void *self, const struct panel_area *a)
     unsigned keep = o->arrows;
     if (a->second)
         o->arrows &= ~(unsigned)PANEL_ARROW_F;
-    if ((o->arrows & PANEL_ARROW_F) && a->s == &sh->s && sh->engine == SESSION_SPRING)
+    if ((o->arrows & PANEL_ARROW_F) && a->s == &sh->s && (sh->caps & SESSION_CAP_FORCES))
         forces(ps, sh, &fx, &fy);
     const struct view_map *m = &a->v->map;
     struct plot p = panel_grid(m->cols, m->rows);

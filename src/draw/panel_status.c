@@ -32,7 +32,7 @@ static void status_draw(void *self, const struct panel_area *a)
     int rank = ps->values || ps->plot || ps->split || ps->ov.arrows || ps->ov.cm ||
                ps->ov.numbers || ps->ov.selected != PANEL_NONE ? 4 : 7;
     screen_status_add(l, rank, 0, "KE %.5g", d->ke);
-    if ((sh->engine == SESSION_SPRING && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
+    if (((sh->caps & SESSION_CAP_FORCES) && s->p.contact != SIM_CONTACT_NONE) || d->pe != 0)
         screen_status_add(l, rank, 0, "PE %.4g", d->pe);
     /* a total within its rounding shows as 0 (lab_round_total) */
     double ax = 0, ay = 0;

@@ -198,7 +198,7 @@ static void values_draw(void *self, const struct panel_area *a)
     }
     ps->pv.selected = ps->ov.selected;
     ps->pv.ascii = a->f->glyphs == VIEW_ASCII;
-    ps->pv.hard = a->sh->engine == SESSION_EVENT;
+    ps->pv.hard = (a->sh->caps & SESSION_CAP_EXACT) != 0;
     ps->rows = panel_values(&p, a->sh->obs, &ps->pv);
     char name[64];
     panel_rule(a->scr, r,

@@ -157,8 +157,7 @@ void screen_draw_title(struct screen *scr, const struct shown *sh, const struct 
     char sp[32];
     fmt_speed(sp, sizeof sp, f->speed);
     struct screen_line r = {0};
-    add(&r, 2, 0, 0, "%s", f->replay ? "replay" : sh->engine == SESSION_EVENT ? "event"
-                                                                            : "spring");
+    add(&r, 2, 0, 0, "%s", f->replay ? "replay" : sh->engine_name ? sh->engine_name : "spring");
     const char *state = sh->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
     struct piece *p = add(&r, 2, 0, 0, "speed %s t/s", sp);
@@ -239,13 +238,13 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     /* One moment on the line: while the sums are an older observation's
      * (shown.h: bounded while the run steps on the worker), t and the step
      * are that observation's too, not the table's newer state. */
-    const int older = !f->replay && sh->engine == SESSION_SPRING && !sh->observed;
+    const int older = !f->replay && (sh->caps & SESSION_CAP_OBSERVES) && !sh->observed;
     add(&l, 1, 0, 0, "t %.2f", older ? d->t : s->t);
     if (f->replay) {
         add(&l, 1, 0, 0, "step %lld", s->steps);
         if (f->v_diff)
             add(&l, 3, SCREEN_WARN, 0, "v from positions");
-    } else if (sh->engine == SESSION_EVENT) {
+    } else if ((sh->caps & SESSION_CAP_EXACT)) {
         add(&l, 4, 0, 0, "events %lld", d->events);
         add(&l, 5, 0, 0, "collisions %lld", d->collisions);
         if (d->mft >= 0)
@@ -266,7 +265,7 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     } else {
         add(&l, 2, 0, 0, "E ?");
     }
-    if (sh->engine == SESSION_SPRING && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
+    if ((sh->caps & SESSION_CAP_FORCES) && s->p.gravity != 0 && s->p.shape != SIM_OPEN)
         add(&l, 6, 0, 0, "G %.3g", s->p.gravity);
     /* The panels' fields */
     struct panel_area a = {scr, sh, f, {0, 0, 0, 0}, NULL, NULL, 0, &l};
@@ -292,7 +291,7 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     if (sh->nonfinite) {
         p = add(&l, 0, SCREEN_ALERT, SCREEN_BOLD, "not finite: paused (',' back, r reset)");
         snprintf(p->brief, sizeof p->brief, "not finite");
-    } else if (sh->engine != SESSION_SPRING || s->p.contact == SIM_CONTACT_NONE) {
+    } else if (!(sh->caps & SESSION_CAP_STEPS) || s->p.contact == SIM_CONTACT_NONE) {
         /* no contact to resolve with dt (or nothing simulated: a replay) */
     } else if (cs < SIM_PI / 2) {
         p = add(&l, 0, SCREEN_ALERT, SCREEN_BOLD, "unstable: %.2g steps/contact", cs);

@@ -139,14 +139,14 @@ void actions_param(struct ui *u, int key)
         session_set_dt(&u->ss, want);
     if (*now != want)
         app_note(u, "%s stays within 10^6 of the scene's", name);
-    else if (u->ss.engine == SESSION_EVENT)
+    else if ((session_caps(&u->ss) & SESSION_CAP_EXACT))
         app_note(u, "%s %.4g (for the spring engine)", name, *now);
 }
 
 void actions_engine(struct ui *u, int key)
 {
     (void)key;
-    int to = u->ss.engine == SESSION_EVENT ? SESSION_SPRING : SESSION_EVENT;
+    int to = (session_caps(&u->ss) & SESSION_CAP_EXACT) ? SESSION_SPRING : SESSION_EVENT;
     if (session_set_engine(&u->ss, to)) {
         app_note(u, "no event engine: %s", app_no_event_reason(u));
         return;
@@ -163,7 +163,7 @@ void actions_gravity(struct ui *u, int key)
     (void)key;
     const struct sim *s = &u->ss.s;
     double G, soft;
-    if (u->ss.engine == SESSION_EVENT) {
+    if ((session_caps(&u->ss) & SESSION_CAP_EXACT)) {
         app_note(u, "gravity needs the spring engine (m)");
         return;
     }
@@ -374,7 +374,7 @@ static const struct sim *seek_back(void *ctx)
 /* ] [: to the next / previous contact event (a contact begins or ends). */
 void actions_contact(struct ui *u, int key)
 {
-    if (u->ss.engine != SESSION_SPRING) {
+    if (!(session_caps(&u->ss) & SESSION_CAP_STEPS)) {
         app_note(u, "event mode: '.' steps one collision");
         return;
     }

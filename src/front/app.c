@@ -73,7 +73,7 @@ const char *app_said(struct ui *u)
                  "every ball must lie wholly on the table", b[0]);
         return u->said;
     case SESSION_NOTE_OVERLAP:
-        snprintf(u->said, sizeof u->said, ss->engine == SESSION_EVENT
+        snprintf(u->said, sizeof u->said, (session_caps(ss) & SESSION_CAP_EXACT)
                  ? "ball %zu overlaps ball %zu: if they approach they collide at once"
                  : "ball %zu overlaps ball %zu: the springs push them apart", b[0], b[1]);
         return u->said;
@@ -287,7 +287,7 @@ static int more_work(void *arg)
  * for the event engine. */
 static double pause_time(const struct ui *u)
 {
-    if (u->ss.engine == SESSION_EVENT)
+    if ((session_caps(&u->ss) & SESSION_CAP_EXACT))
         return u->o.pause_at;
     unsigned long long k = sim_steps_until(&u->ss.s, u->o.pause_at);
     return k == ULLONG_MAX ? INFINITY : sim_time_after(&u->ss.s, k);
@@ -327,7 +327,7 @@ void app_run_end(struct ui *u, int rc, int live)
     }
     u->f.behind = rc == 0;
     double lag = u->target - u->ss.s.t;
-    if (rc == 0 && live && u->ss.engine == SESSION_SPRING && lag <= CARRY * u->f.speed) {
+    if (rc == 0 && live && (session_caps(&u->ss) & SESSION_CAP_STEPS) && lag <= CARRY * u->f.speed) {
         /* the steps that did not fit are the next frames' (a moment's
          * hiccup is caught up); behind when more than a frame late */
         u->f.behind = lag > u->f.speed / u->o.fps;
@@ -503,12 +503,12 @@ void app_frame(struct ui *u)
     /* the split view follows the session's time */
     if (u->lab.ps.split) {
         int rc = labscreen_sync_twin(&u->lab, &u->ss, u->live ? 200000 : 0);
-        if (rc < 0 || u->ss.engine != SESSION_SPRING) {
+        if (rc < 0 || !(session_caps(&u->ss) & SESSION_CAP_STEPS)) {
             const char *why;
             labscreen_split(&u->lab, &u->ss, 0, &why);
             u->lab.ps.split = 0;
             app_relayout(u);
-            app_note(u, "split off: %s", u->ss.engine != SESSION_SPRING
+            app_note(u, "split off: %s", !(session_caps(&u->ss) & SESSION_CAP_STEPS)
                                              ? "the event engine is on (m)" : "the event engine failed");
         }
     }

@@ -84,7 +84,7 @@ struct ui {
 /// A snapshot's wait does at most 10^6 steps or events in all, however
 /// many frames it draws (trails, a plot): a wait too long for that ends
 /// behind, the same way on every run.
-#define APP_SNAP_CALLS(u) ((u)->ss.engine == SESSION_EVENT ? 1000 : 125000)
+#define APP_SNAP_CALLS(u) ((session_caps(&(u)->ss) & SESSION_CAP_EXACT) ? 1000 : 125000)
 
 /// The monotonic clock, in seconds.
 double app_now(void);

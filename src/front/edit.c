@@ -229,7 +229,7 @@ void edit_pusher(struct ui *u, int key)
         app_edited(u, session_remove_ball(&u->ss, p), "pusher off");
         return;
     }
-    if (u->ss.engine == SESSION_EVENT) {
+    if ((session_caps(&u->ss) & SESSION_CAP_EXACT)) {
         /* moved without a velocity, it would pass through the balls it
          * lands on: an overlap that does not approach is left to separate */
         app_note(u, "the pusher needs the spring engine (m)");

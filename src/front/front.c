@@ -479,7 +479,7 @@ static int loop(struct ui *u)
          * paused, after T / speed seconds); then the items that follow */
         if (u->wait_sim && (!u->f.running || u->f.help ||
                             (u->tr && u->target >= u->wait_end) || /* replay: frames */
-                            u->ss.s.t + (u->ss.engine == SESSION_SPRING ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
+                            u->ss.s.t + ((session_caps(&u->ss) & SESSION_CAP_STEPS) ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
             u->wait_sim = 0;
         play(u, t);
         app_frame(u);

@@ -49,7 +49,7 @@ int labscreen_split(struct lab_front *lf, struct session *ss, int on, const char
     }
     if (!on)
         return 0;
-    if (ss->engine != SESSION_SPRING) {
+    if (!(session_caps(ss) & SESSION_CAP_STEPS)) {
         *why = "the split view starts from the spring engine (m)";
         return -1;
     }

@@ -56,7 +56,7 @@ int recording_frame(struct recording *r, struct session *ss)
         return 0;
     r->version = ss->version;
     const struct session_diag *d = session_diag(ss);
-    long long step = ss->engine == SESSION_EVENT ? d->events : d->steps;
+    long long step = (session_caps(ss) & SESSION_CAP_EXACT) ? d->events : d->steps;
     const struct sim *o = session_observed(ss); /* what the screen shows */
     record_xyz(&r->traj, o, step);
     record_series_row(&r->series, o, step);

@@ -44,7 +44,7 @@ static void *run(void *arg)
     const size_t min = split_min();
     /* the helper only when a step will split (sim.h): the Hooke
      * rectangle's; made from this thread, so its signals are blocked too */
-    const int split = min > 0 && w->ss->engine == SESSION_SPRING && s->n >= min &&
+    const int split = min > 0 && (session_caps(w->ss) & SESSION_CAP_STEPS) && s->n >= min &&
                       sim_hooke_rect(&s->p) &&
                       split_start(&w->split, min) == 0;
     if (split)

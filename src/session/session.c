@@ -9,25 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Events between two calls of the caller's `more`. */
-#define EVENT_CHUNK 1000
-/* Steps between two calls of the caller's `more`. */
-#define STEP_CHUNK 8
+static const struct ss_engine *const engines[] = {
+    [SESSION_SPRING] = &ss_spring,
+    [SESSION_EVENT] = &ss_event,
+    [SESSION_REPLAY] = &ss_replay,
+};
+
+const struct ss_engine *ss_engine(const struct session *ss)
+{
+    return engines[ss->engine];
+}
+
+unsigned session_caps(const struct session *ss)
+{
+    return ss_engine(ss)->caps;
+}
+
+const char *session_engine_name(const struct session *ss)
+{
+    return ss_engine(ss)->name;
+}
 
 size_t session_slot(const struct session *ss, size_t ball)
 {
     if (ball >= ss->s.n)
         return ss->s.n;
     return sim_slot(&ss->s, ball);
-}
-
-/* Kinetic energy of the stored velocities: O(n), no pairs. */
-static double kinetic(const struct sim *s)
-{
-    double ke = 0;
-    for (size_t i = 0; i < s->n; i++)
-        ke += 0.5 * s->m[i] * (s->vx[i] * s->vx[i] + s->vy[i] * s->vy[i]);
-    return ke;
 }
 
 int session_init(struct session *ss, const struct sim *start)
@@ -127,7 +134,7 @@ int session_forward(struct session *ss)
 {
     ss_hush(ss);
     ss->runaway = 0;
-    int rc = ss->engine == SESSION_EVENT ? ss_event_forward(ss) : ss_spring_forward(ss);
+    int rc = ss_engine(ss)->forward(ss);
     ss_start_follow(ss);
     return rc;
 }
@@ -136,43 +143,12 @@ int session_back(struct session *ss)
 {
     ss_hush(ss);
     ss->runaway = 0;
-    if (ss->engine == SESSION_EVENT) {
-        if (ss->nsnap == 0 || ss->snapnow == 0) {
-            ss->msg = "no further back";
-            return -1;
-        }
-        int stopped = ss->nonfinite; /* at the state the engine stopped at */
-        if (ss_snap_restore(ss, ss->snapnow - 1)) {
-            /* cannot rebuild: the springs take the state */
-            session_set_engine(ss, SESSION_SPRING);
-            ss->msg = "event engine failed: back to springs";
-        } else if (stopped) {
-            ss->nsnap = ss->snapnow + 1; /* forward runs the engine again */
-        }
-        ss_start_follow(ss);
-        ss_rewind_samples(ss);
-        ss_sample_now(ss);
-        return 0;
-    }
-    if (!ss->have_history || history_back(&ss->h, &ss->s)) {
-        ss->msg = "no further back";
-        return -1;
-    }
-    ss->pos--;
-    ss->nonfinite = !sim_finite(&ss->s);
-    ss_touch(ss);
-    ss_tags_sync(ss);
-    ss_start_follow(ss);
-    ss_rewind_samples(ss);
-    ss_sample_now(ss);
-    return 0;
+    return ss_engine(ss)->back(ss);
 }
 
 long long session_depth(const struct session *ss)
 {
-    if (ss->engine == SESSION_EVENT)
-        return ss->nsnap ? (long long)ss->snapnow : 0;
-    return ss->have_history ? history_depth(&ss->h) : 0;
+    return ss_engine(ss)->depth(ss);
 }
 
 int session_advance(struct session *ss, double t, int (*more)(void *), void *arg)
@@ -185,63 +161,7 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
     }
     if (!(t <= DBL_MAX))
         t = DBL_MAX;
-    if (ss->engine == SESSION_EVENT) {
-        /* The kept future first, a state a move, as long as it is before t. */
-        if (ss->nsnap > 0 && ss->snapnow + 1 < ss->nsnap) {
-            while (ss->snapnow + 1 < ss->nsnap && ss_snap_at(ss, ss->snapnow + 1)->s.t <= t) {
-                if (ss_snap_restore(ss, ss->snapnow + 1))
-                    return -1;
-                ss_sample_now(ss);
-                if (more && !more(arg))
-                    return 0;
-            }
-            if (ss->snapnow + 1 < ss->nsnap)
-                return 1; /* the next kept state is after t: wait for it */
-        }
-        if (t <= ss->ev.t)
-            return 1;
-        /* Sampling, the advance stops every event (every n/8 above
-         * SESSION_EVENT_EVERY balls) for a sample; `more` is asked every
-         * EVENT_CHUNK events either way. */
-        int sampled = ss_sampled(ss);
-        long long every = !sampled ? EVENT_CHUNK
-                          : ss->s.n <= SESSION_EVENT_EVERY ? 1 : (long long)(ss->s.n / 8);
-        long long since = 0;
-        int rc;
-        for (;;) {
-            rc = event_advance(&ss->ev, t, every);
-            if (rc != 0 || ss->ev.stop.cause)
-                break;
-            if (sampled) {
-                ss_sample_event(ss);
-                if ((since += every) < EVENT_CHUNK)
-                    continue;
-                since = 0;
-            }
-            if (more && !more(arg))
-                break;
-        }
-        ss_ev_moved(ss);
-        if (ss_ev_stopped(ss))
-            return -1;
-        ss_sample_now(ss);
-        return rc == 1 ? 1 : 0;
-    }
-    long long n = 0;
-    int unstable = session_contact_steps(ss) < SIM_PI / 2;
-    double limit = 1000 * fabs(ss_spring_eref(ss));
-    while (ss->s.t + ss->s.p.dt * (1 - 1e-9) <= t) {
-        if (ss_spring_forward(ss) < 0)
-            return -1;
-        if (unstable && kinetic(&ss->s) > limit && limit > 0) {
-            ss->runaway = 1;
-            ss_say(ss, SESSION_NOTE_UNSTABLE);
-            return -1;
-        }
-        if (++n % STEP_CHUNK == 0 && more && !more(arg))
-            return 0;
-    }
-    return 1;
+    return ss_engine(ss)->advance(ss, t, more, arg);
 }
 
 int session_reset(struct session *ss)
@@ -261,23 +181,7 @@ int session_reset(struct session *ss)
     ss_col_clear(ss);
     ss_pm_forget(ss);
     ss_touch(ss);
-    if (ss->engine == SESSION_EVENT) {
-        if (event_unsupported(&ss->s.p) || ss_ev_build(ss)) {
-            event_free(&ss->ev);
-            memset(&ss->ev, 0, sizeof ss->ev);
-            ss->engine = SESSION_SPRING;
-            ss->nsnap = ss->snap0 = ss->snapnow = 0;
-            ss_spring_timeline(ss);
-            ss->msg = "reset: back to springs";
-            return 0;
-        }
-        int rc = ss_event_timeline(ss);
-        ss_sample_now(ss);
-        return rc;
-    }
-    int rc = ss_spring_timeline(ss);
-    ss_sample_now(ss);
-    return rc;
+    return ss_engine(ss)->restart(ss);
 }
 
 double ss_bounded(double v, double ref)
@@ -294,37 +198,34 @@ double ss_bounded(double v, double ref)
     return v;
 }
 
-static int set_param(struct session *ss, int kind, double v)
+/* A run's setting changed: the engine takes it as it can (springs: an action
+ * on the timeline; events: kept, or the engine built again). */
+static int setting(struct session *ss, int kind, double a, double b, size_t ball)
 {
-    ss_hush(ss);
-    v = ss_bounded(v, kind == SESSION_SET_K ? ss->k0 : ss->dt0);
-    if (ss->engine == SESSION_EVENT) {
-        if (kind == SESSION_SET_K)
-            ss->s.p.k = v;
-        else
-            ss->s.p.dt = v;
-        return 0;
-    }
-    struct session_action a = {0};
-    a.kind = kind;
-    a.a = v;
-    return ss_spring_action(ss, a);
+    struct session_action act = {0};
+    act.kind = kind;
+    act.a = a;
+    act.b = b;
+    act.ball = ball;
+    return ss_engine(ss)->set(ss, act);
 }
 
 int session_set_k(struct session *ss, double k)
 {
-    return set_param(ss, SESSION_SET_K, k);
+    ss_hush(ss);
+    return setting(ss, SESSION_SET_K, ss_bounded(k, ss->k0), 0, 0);
 }
 
 int session_set_dt(struct session *ss, double dt)
 {
-    return set_param(ss, SESSION_SET_DT, dt);
+    ss_hush(ss);
+    return setting(ss, SESSION_SET_DT, ss_bounded(dt, ss->dt0), 0, 0);
 }
 
 int session_set_gravity(struct session *ss, double G, double softening)
 {
     ss_hush(ss);
-    if (ss->engine == SESSION_EVENT) {
+    if (!(ss_engine(ss)->caps & SESSION_CAP_FORCES)) {
         ss_say(ss, SESSION_NOTE_NEEDS_SPRINGS);
         ss->note_what = "gravity";
         return -1;
@@ -333,11 +234,7 @@ int session_set_gravity(struct session *ss, double G, double softening)
         ss->msg = "gravity: not a finite G";
         return -1;
     }
-    struct session_action a = {0};
-    a.kind = SESSION_GRAVITY;
-    a.a = G;
-    a.b = softening;
-    return ss_spring_action(ss, a);
+    return setting(ss, SESSION_GRAVITY, G, softening, 0);
 }
 
 int session_show(struct session *ss, const struct sim *frame)
@@ -369,23 +266,6 @@ double session_contact_steps(const struct session *ss)
     return sim_contact_time(&ss->s) / ss->s.p.dt;
 }
 
-/* A parameter of the event engine changed: rebuilt from the state now,
- * the kept future dropped, the energy reference taken again. */
-static int event_rebuilt(struct session *ss)
-{
-    long long events = ss->ev.collisions + ss->ev.walls, coll = ss->ev.collisions;
-    if (ss_ev_build(ss))
-        return -1;
-    ss->ev_events0 += events; /* the new engine counts from 0 */
-    ss->ev_coll0 += coll;
-    ss_touch(ss);
-    ss->e0 = ss_energy(ss);
-    if (ss_snap_keep(ss))
-        ss->msg = "out of memory: cannot step back here";
-    ss_sample_now(ss);
-    return 0;
-}
-
 int session_set_restitution(struct session *ss, double e)
 {
     ss_hush(ss);
@@ -393,73 +273,25 @@ int session_set_restitution(struct session *ss, double e)
         ss->msg = "restitution must be in [0, 1]";
         return -1;
     }
-    if (ss->engine == SESSION_EVENT && e == 0) {
+    if (e == 0 && !(ss_engine(ss)->caps & SESSION_CAP_FORCES)) {
         ss->msg = "sticky collisions (e 0) need the spring engine (m)";
         return -1;
     }
-    if (ss->engine == SESSION_EVENT && ss->nonfinite) {
-        ss_say(ss, SESSION_NOTE_NOT_FINITE);
-        return -1;
-    }
-    if (ss->engine == SESSION_EVENT) {
-        double old = ss->s.p.restitution;
-        ss->s.p.restitution = e;
-        if (event_rebuilt(ss)) {
-            ss->s.p.restitution = old;
-            ss_ev_build(ss);
-            return -1;
-        }
-        return 0;
-    }
-    struct session_action a = {0};
-    a.kind = SESSION_SET_E;
-    a.a = e;
-    return ss_spring_action(ss, a);
+    return setting(ss, SESSION_SET_E, e, 0, 0);
 }
 
 int session_set_line(struct session *ss, int on)
 {
     ss_hush(ss);
-    if (ss->engine == SESSION_EVENT) {
+    if (!(ss_engine(ss)->caps & SESSION_CAP_FORCES)) {
         ss->msg = "1-D mode needs the spring engine (m)";
         return -1;
     }
-    struct session_action a = {0};
-    a.kind = SESSION_LINE;
-    a.a = on != 0;
-    return ss_spring_action(ss, a);
+    return setting(ss, SESSION_LINE, on != 0, 0, 0);
 }
 
 int session_set_border(struct session *ss, int shape, int walls, unsigned open)
 {
     ss_hush(ss);
-    if (ss->engine == SESSION_EVENT && ss->nonfinite) {
-        ss_say(ss, SESSION_NOTE_NOT_FINITE);
-        return -1;
-    }
-    if (ss->engine == SESSION_EVENT) {
-        struct sim_params old = ss->s.p;
-        ss->s.p.shape = shape;
-        ss->s.p.walls = walls;
-        ss->s.p.open = open;
-        const char *why = shape == SIM_OPEN ? "open space" : event_unsupported(&ss->s.p);
-        if (why) {
-            ss->s.p = old;
-            ss_say(ss, SESSION_NOTE_NEEDS_SPRINGS);
-            ss->note_what = why;
-            return -1;
-        }
-        if (event_rebuilt(ss)) {
-            ss->s.p = old;
-            ss_ev_build(ss);
-            return -1;
-        }
-        return 0;
-    }
-    struct session_action a = {0};
-    a.kind = SESSION_BORDER;
-    a.a = shape;
-    a.b = walls;
-    a.ball = open;
-    return ss_spring_action(ss, a);
+    return setting(ss, SESSION_BORDER, shape, walls, open);
 }

@@ -56,6 +56,21 @@ enum session_engine {
                         ///< nothing is simulated, the state is observed as it is
 };
 
+/// What an engine can do: the front end asks these, never which engine
+/// runs (session_caps). One engine is a table of operations inside the
+/// session (session_impl.h: struct ss_engine).
+enum session_cap {
+    SESSION_CAP_SIMULATES = 1u << 0, ///< it moves the state itself (a replay only shows)
+    SESSION_CAP_STEPS = 1u << 1,     ///< fixed steps of dt under forces of k: dt, k, the
+                                     ///< step count and the steps a contact take mean something
+    SESSION_CAP_EXACT = 1u << 2,     ///< exact hard balls: events, collisions, the mean
+                                     ///< free time; contacts are instants
+    SESSION_CAP_FORCES = 1u << 3,    ///< forces a ball feels (arrows of F, spring energy),
+                                     ///< gravity, sticky contacts and 1-D mode
+    SESSION_CAP_OBSERVES = 1u << 4,  ///< the observed state is derived from the stored one
+                                     ///< (springs: v + dt/2 F/m), not the state itself
+};
+
 /// User actions, recorded on the timeline.
 enum session_action_kind {
     SESSION_KICK = 1,    ///< ball's velocity set to (a, b)
@@ -233,6 +248,12 @@ struct session {
     int edited;         ///< this timeline has edits
     int edited_params;  ///< ... of the parameters
 };
+
+/// What the engine running can do (enum session_cap bits).
+unsigned session_caps(const struct session *ss);
+
+/// The engine's name as the title line shows it: "spring", "event", "replay".
+const char *session_engine_name(const struct session *ss);
 
 /// Starts a session on a copy of @p start (the state reset returns to),
 /// with the spring engine, at position 0.

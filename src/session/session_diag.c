@@ -87,7 +87,7 @@ void ss_pm_forget(struct session *ss)
 static void pm_add(struct session *ss, double t, const double *px, const double *py, size_t n)
 {
     struct session_pmem *pm = &ss->pm;
-    int instant = ss->engine == SESSION_EVENT;
+    int instant = (ss_engine(ss)->caps & SESSION_CAP_EXACT) != 0;
     if (!pm->have_last || n != pm->n) { /* a first move: nothing seen to change yet */
         pm->have_before = 0;
         pm->quiet = 1;
@@ -186,19 +186,12 @@ void ss_sample_event(struct session *ss)
 }
 const struct sim *session_observed(struct session *ss)
 {
-    if (ss->engine != SESSION_SPRING || ss->nonfinite || ss->s.n == 0)
-        return &ss->s;
-    if (ss->obs_version == ss->version && ss->version != 0)
-        return &ss->obs;
-    if (sim_observe(&ss->s, &ss->obs) == -1)
-        return &ss->s; /* no memory for the copy */
-    ss->obs_version = ss->version;
-    return &ss->obs;
+    return ss_engine(ss)->observed(ss);
 }
 
 double session_eref(const struct session *ss)
 {
-    return ss->engine == SESSION_EVENT ? ss->e0 : ss_spring_eref(ss);
+    return ss_engine(ss)->eref(ss);
 }
 
 void session_diag_of(const struct sim *obs, struct session_diag *d)
@@ -226,29 +219,7 @@ const struct session_diag *session_diag(struct session *ss)
         d->e_ref = session_eref(ss);
         return d;
     }
-    if (ss->engine == SESSION_EVENT) {
-        memset(d, 0, sizeof *d);
-        d->t = ss->s.t;
-        d->steps = ss->s.steps;
-        d->mft = -1;
-        struct event_diag ed;
-        event_diag(&ss->ev, &ed);
-        d->events = ss->ev_events0 + ed.events;
-        d->collisions = ss->ev_coll0 + ed.collisions;
-        if (d->collisions > 0)
-            d->mft = (double)ss->s.n * (ss->s.t - ss->ev_t0) / (2.0 * (double)d->collisions);
-        d->ke = ed.ke;
-        d->pe = ed.pf;
-        d->e = ed.e;
-        d->px = ed.px;
-        d->py = ed.py;
-        d->out = ed.out;
-    } else {
-        const struct sim *o = session_observed(ss);
-        session_diag_of(o, d);
-        d->t = ss->s.t; /* the state's (the observation's are the same) */
-        d->steps = ss->s.steps;
-    }
+    ss_engine(ss)->diag(ss, d);
     ss->diag_version = ss->version;
     d->e_ref = session_eref(ss);
     return d;

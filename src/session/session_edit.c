@@ -115,7 +115,7 @@ int session_kick(struct session *ss, size_t ball, double vx, double vy)
 static int reverse(struct session *ss)
 {
     struct sim *s = &ss->s;
-    if (ss->engine == SESSION_EVENT) {
+    if (!(ss_engine(ss)->caps & SESSION_CAP_OBSERVES)) { /* velocities as they are */
         for (size_t i = 0; i < s->n; i++) {
             s->vx[i] = -s->vx[i];
             s->vy[i] = -s->vy[i];
@@ -276,7 +276,7 @@ static const char *edit_check(struct session *ss, struct session_action *a)
                     ss->note_ball[0] = sim_ball(s, j) + 1;
                     return noted(ss, SESSION_NOTE_CROSSES_WALL);
                 }
-        if (ss->engine == SESSION_EVENT) {
+        if (ss_engine(ss)->caps & SESSION_CAP_EXACT) {
             const char *why = event_unsupported(p);
             if (why)
                 return why;
@@ -328,7 +328,7 @@ static void resize_timeline(struct session *ss)
     if (ss->s.n <= 2 * ss->sized_n + 256)
         return;
     ss->sized_n = ss->s.n;
-    if (ss->engine == SESSION_EVENT) {
+    if (ss_engine(ss)->caps & SESSION_CAP_EXACT) { /* the ring of states */
         for (size_t i = 0; i < ss->capsnap; i++)
             if (ss->snap[i].live)
                 sim_free(&ss->snap[i].s);
@@ -399,7 +399,7 @@ static int edits(struct session *ss, struct session_action *as, size_t n)
         as[k].pos = ss->pos;
     ss->edited |= a.kind != SESSION_KICK; /* a kick is no edit of the scene */
     ss->edited_params |= a.kind == SESSION_PARAMS;
-    if (ss->engine == SESSION_EVENT) {
+    if (ss_engine(ss)->caps & SESSION_CAP_EXACT) {
         /* the engine again from the edited state, its counts carried */
         ss->ev_events0 += ss->ev.collisions + ss->ev.walls;
         ss->ev_coll0 += ss->ev.collisions;

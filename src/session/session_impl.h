@@ -19,6 +19,37 @@
 
 #include "session.h"
 
+/* One engine behind the session (session_engines.c): what differs between
+ * the springs, the exact events and a replay, as a table of operations.
+ * session.c calls it; nothing outside the session folder sees it (the
+ * front end asks session_caps). A new engine is one more table and a row
+ * of `engines` in session.c. */
+struct ss_engine {
+    const char *name; /* as the title line shows it */
+    unsigned caps;    /* enum session_cap */
+    /* one move forward (1 moved, 0 nothing to do, -1 refused: ss->msg) */
+    int (*forward)(struct session *ss);
+    /* one move back (0, or -1: ss->msg) and how many moves back there are */
+    int (*back)(struct session *ss);
+    long long (*depth)(const struct session *ss);
+    /* toward time t (finite, the state finite): session_advance's contract */
+    int (*advance)(struct session *ss, double t, int (*more)(void *), void *arg);
+    /* a new timeline from ss->s after a reset */
+    int (*restart)(struct session *ss);
+    /* a run's setting (SESSION_SET_K, _SET_DT, _GRAVITY, _SET_E, _BORDER,
+     * _LINE in a.kind, bounded and checked): taken as the engine can */
+    int (*set)(struct session *ss, struct session_action a);
+    /* the observed state (session_observed) and its diagnostics, e_ref aside */
+    const struct sim *(*observed)(struct session *ss);
+    void (*diag)(struct session *ss, struct session_diag *d);
+    /* the energy reference of the diagnostics */
+    double (*eref)(const struct session *ss);
+};
+extern const struct ss_engine ss_spring, ss_event, ss_replay;
+
+/* The engine running (session.c). */
+const struct ss_engine *ss_engine(const struct session *ss);
+
 /* Nothing said yet (each call that may say something starts so). */
 static inline void ss_hush(struct session *ss)
 {

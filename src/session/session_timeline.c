@@ -54,7 +54,7 @@ double ss_spring_eref(const struct session *ss)
  * finite, memory: the change is made on the stored velocities). */
 static int keep_observed(struct session *ss, size_t added)
 {
-    if (ss->engine != SESSION_SPRING || ss->nonfinite)
+    if (!(ss_engine(ss)->caps & SESSION_CAP_OBSERVES) || ss->nonfinite)
         return -1;
     size_t n = ss->s.n + (added ? added : 1);
     if (n > ss->capkeep) {

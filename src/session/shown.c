@@ -30,10 +30,12 @@ int shown_take(struct shown *sh, struct session *ss)
         sh->diag_taken = 0;
         sh->version = ss->version;
         sh->engine = ss->engine;
+        sh->caps = session_caps(ss);
+        sh->engine_name = session_engine_name(ss);
         sh->pos = ss->pos;
         sh->nonfinite = ss->nonfinite;
         sh->contact_steps = session_contact_steps(ss);
-        if (ss->engine == SESSION_EVENT) { /* the engine's own sums: now */
+        if (sh->caps & SESSION_CAP_EXACT) { /* the engine's own sums: now */
             sh->d = *session_diag(ss);
             sh->diag_taken = 1;
         }
@@ -62,7 +64,7 @@ void shown_observe(struct shown *sh)
     if (!sh->have || sh->observed)
         return;
     sh->obs = &sh->s;
-    if (sh->engine == SESSION_SPRING && !sh->nonfinite && sh->s.n > 0 &&
+    if ((sh->caps & SESSION_CAP_OBSERVES) && !sh->nonfinite && sh->s.n > 0 &&
         sim_observe(&sh->s, &sh->o) != -1)
         sh->obs = &sh->o;
     if (!sh->diag_taken)

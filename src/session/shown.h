@@ -33,7 +33,9 @@ struct shown {
     struct sim o;              ///< the observation's own copy (springs)
     struct session_diag d;     ///< the diagnostics (see shown_observe)
     double e_ref;              ///< the session's energy reference, as taken
-    int engine;                ///< enum session_engine
+    int engine;                ///< enum session_engine (to see a switch; draw reads caps)
+    unsigned caps;             ///< what the engine can do (enum session_cap)
+    const char *engine_name;   ///< the engine's name (session_engine_name)
     int nonfinite;             ///< the state is not finite
     unsigned long version;     ///< the session's version of the state taken
     long long pos;             ///< its position on the timeline

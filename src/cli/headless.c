@@ -8,7 +8,9 @@
 
 #include "contact.h"
 #include "formats.h"
+#include "grid.h"
 #include "numfmt.h"
+#include "split.h"
 #include "words.h"
 
 #include <errno.h>
@@ -24,7 +26,7 @@ static const char *num(char *buf, double v)
     return buf;
 }
 
-static int print_stats(const struct sim *run)
+static int print_stats(const struct sim *run, int threads)
 {
     /* the observed state (sim.h): what the screen and --series show */
     struct sim_diag d;
@@ -52,6 +54,9 @@ static int print_stats(const struct sim *run)
         fprintf(stderr, " pf=%s", num(b[0], d.pf));
     if (s->p.open)
         fprintf(stderr, " out=%ld", d.out);
+    /* Steps split over threads (split.h): the most threads a step ran on. */
+    if (threads > 1)
+        fprintf(stderr, " threads=%d", threads);
     fputc('\n', stderr);
     sim_free(&obs);
     return 0;
@@ -157,6 +162,13 @@ static int forces_overflow(struct sim *s)
            !isfinite(0.5 * mmax * s->p.exp_kappa / (CONTACT_EXP_GMIN * s->p.exp_eps));
 }
 
+/* From this many balls on a headless run splits its spring steps over
+ * the threads of --threads (measured: tests/bench/README.md, "Every
+ * core"). SPRINGBALL_SPLIT overrides it. */
+#ifndef HEADLESS_SPLIT_MIN
+#define HEADLESS_SPLIT_MIN 20000
+#endif
+
 /* Steps between the finiteness checks of a headless spring run. */
 enum { FINITE_EVERY = 64 };
 
@@ -170,7 +182,40 @@ enum { FINITE_EVERY = 64 };
  * (t never stalls in practice: t + dt == t needs some 2^52 steps from 0.)
  * Returns 0, or an exit status with a message printed.
  */
-static int run_spring(const struct options *o, struct sim *s, struct recorder *rec)
+static int run_steps(const struct options *o, struct sim *s, struct recorder *rec);
+
+/* The threads a run's steps may use (--threads, else the processors). */
+static int run_threads(const struct options *o)
+{
+    return o->ui.threads > 0 ? o->ui.threads : split_cpus();
+}
+
+/*
+ * run_steps, each step split over the threads of --threads when it pays
+ * (HEADLESS_SPLIT_MIN balls on, or SPRINGBALL_SPLIT's count; the Hooke
+ * rectangle's step alone splits, sim.h): the helpers made once for the
+ * run. *threads is then the most threads a step ran on (1: none split).
+ */
+static int run_spring(const struct options *o, struct sim *s, struct recorder *rec, int *threads)
+{
+    const int nth = run_threads(o);
+    const size_t min = split_min_env(HEADLESS_SPLIT_MIN);
+    struct split sp;
+    *threads = 1;
+    const int split = nth >= 2 && s->n >= min && s->n > GRID_BLOCK && sim_hooke_rect(&s->p) &&
+                      (o->have_time || o->have_steps) && split_start(&sp, nth, min) == 0;
+    if (split)
+        s->threads = &sp.th;
+    int rc = run_steps(o, s, rec);
+    if (split) {
+        *threads = sp.th.most > 1 ? sp.th.most : 1;
+        s->threads = NULL;
+        split_stop(&sp);
+    }
+    return rc;
+}
+
+static int run_steps(const struct options *o, struct sim *s, struct recorder *rec)
 {
     struct sim good;
     if (rec_active(rec) && rec_after_step(rec, s, 0))
@@ -250,7 +295,7 @@ int headless_run(const struct options *o, const struct scene *sc)
     struct sim s;
     struct event ev;
     struct recorder rec;
-    int erc = 0;
+    int erc = 0, threads = 1;
     if (scene_to_sim(sc, &s)) {
         fputs("springball: out of memory\n", stderr);
         return 1;
@@ -268,7 +313,7 @@ int headless_run(const struct options *o, const struct scene *sc)
             erc = 1;
         }
     } else {
-        erc = run_spring(o, &s, &rec);
+        erc = run_spring(o, &s, &rec, &threads);
     }
     /* A write error of the recording is the run's failure (the engine
      * is live when the run itself went well). */
@@ -290,7 +335,7 @@ int headless_run(const struct options *o, const struct scene *sc)
      * ball's line. */
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
-    else if (o->stats && print_stats(&s))
+    else if (o->stats && print_stats(&s, threads))
         erc = 1;
     if (!rec_stdout)
         formats_write(stdout, sc, &s);

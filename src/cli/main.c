@@ -14,6 +14,7 @@
 #include "lesson.h"
 #include "replay.h"
 #include "scene.h"
+#include "split.h"
 #include "text.h"
 #include "front.h"
 
@@ -47,6 +48,9 @@ static void usage(void)
 "                         standard error at the end\n"
 "      --engine=ENGINE    spring (default: Hooke springs, fixed dt) or event\n"
 "                         (exact hard balls, event-driven; -n counts events)\n"
+"      --threads=N        split a spring step of many balls over N threads,\n"
+"                         the same bits as one (default: the processors this\n"
+"                         process may use)\n"
 "      --format=FORMAT    read SCENE as FORMAT:",
         stdout);
     /* One line a format, from the table: "NAME (HELP)," ... " or" ... ";". */
@@ -176,7 +180,7 @@ static const char *save_to(const char *arg)
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
-       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_PAUSED, OPT_CELL_ASPECT,
+       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -200,6 +204,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"no-color", no_argument, NULL, OPT_NO_COLOR},
         {"paused", no_argument, NULL, OPT_PAUSED},
         {"no-thread", no_argument, NULL, OPT_NO_THREAD},
+        {"threads", required_argument, NULL, OPT_THREADS},
         {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
@@ -281,6 +286,13 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_NO_COLOR: o->ui.no_color = 1; break;
         case OPT_PAUSED: o->ui.paused = 1; break;
         case OPT_NO_THREAD: o->ui.no_thread = 1; break;
+        case OPT_THREADS: {
+            unsigned long long v = cli_count("--threads", optarg);
+            if (v < 1 || v > SPLIT_MAX)
+                cli_die("--threads: '%s' must be 1 to %d", optarg, SPLIT_MAX);
+            o->ui.threads = (int)v;
+            break;
+        }
         case OPT_CELL_ASPECT:
             o->ui.cell_aspect = cli_double("--cell-aspect", optarg, 0, 1);
             if (o->ui.cell_aspect > 10)

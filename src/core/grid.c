@@ -66,7 +66,9 @@ struct grid {
                            (cr), cap cand_cap */
     double *cr;
     size_t cand_cap;
-    struct cands other; /* the second thread's, when a build has two */
+    struct cands *other;/* the other parts' when a build has parts (part
+                           k's in other[k - 1]), nother of them */
+    int nother;
     int same_r;         /* every ball has radius r0 (radii never change) */
     double r0;
     uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
@@ -85,9 +87,20 @@ struct grid {
     size_t nwall, wall_cap;
     size_t window;      /* see grid_pairs.window */
     uint32_t *sort_inv; /* n: the new slot of each old one, in grid_order */
+    uint32_t *rcnt;     /* rows in parts (rows_par): GRID_ROWS_MAX^2 counts */
+    uint32_t *bmax;     /* rows in parts: each block's reach, nblock */
+    unsigned char *brange; /* rows in parts: each block's range, nblock */
+    uint32_t *rscr[GRID_ROWS_MAX]; /* rows in parts: each range's counts, */
+    size_t rscr_cap[GRID_ROWS_MAX]; /* their caps */
 };
 
 #define NO_CELL UINT32_MAX
+
+/* A build in parts (see slots_part) when the cell numbers are below
+ * LARGE_CELL (cells are about 2n + 64): a number's top bit then marks a
+ * ball near a wall, and LARGE_CELL a large ball. */
+#define WALL_BIT 0x80000000u
+#define LARGE_CELL 0x7fffffffu
 
 /* Entries a gather copies at a time (see gather). */
 #define GRID_PAD 8
@@ -373,11 +386,19 @@ void grid_free(struct grid *g)
     mem_free(g->cand);
     mem_free(g->cxy);
     mem_free(g->cr);
-    mem_free(g->other.cand);
-    mem_free(g->other.cxy);
-    mem_free(g->other.cr);
-    mem_free(g->other.pa);
-    mem_free(g->other.pb);
+    free(g->rcnt);
+    mem_free(g->bmax);
+    mem_free(g->brange);
+    for (int k = 0; k < GRID_ROWS_MAX; k++)
+        mem_free(g->rscr[k]);
+    for (int k = 0; k < g->nother; k++) {
+        mem_free(g->other[k].cand);
+        mem_free(g->other[k].cxy);
+        mem_free(g->other[k].cr);
+        mem_free(g->other[k].pa);
+        mem_free(g->other[k].pb);
+    }
+    free(g->other);
     mem_free(g->cellof);
     mem_free(g->large);
     mem_free(g->start);
@@ -496,6 +517,7 @@ static int test_row(struct grid *g, const struct grid_balls *s, const uint32_t *
 }
 
 static int rows(struct grid *g);
+static int rows_par(struct grid *g, grid_run_fn *run, void *ctx, int np);
 
 /* Makes the candidate buffers hold at least @p need entries. */
 static int reserve_cand(struct cands *g, size_t need)
@@ -668,14 +690,14 @@ static int strips(const struct grid *g, const struct grid_balls *s, const uint32
     return 0;
 }
 
-/* A build's step 2 in two parts (see grid_update_both). */
+/* A build's step 2 in parts (see grid_update_par). */
 struct strips_job {
     const struct grid *g;
     const struct grid_balls *s;
     const uint32_t *cb;
-    struct cands *c[2];
-    size_t st[3]; /* part k: strips st[k] .. st[k + 1] - 1 */
-    int rc[2];
+    struct cands **c; /* part k's buffers */
+    size_t *st;       /* part k: strips st[k] .. st[k + 1] - 1 */
+    int *rc;
 };
 
 static void strips_part(void *arg, int k)
@@ -684,7 +706,68 @@ static void strips_part(void *arg, int k)
     jb->rc[k] = strips(jb->g, jb->s, jb->cb, jb->c[k], jb->st[k], jb->st[k + 1]);
 }
 
-static int build(struct grid *g, const struct grid_balls *s, grid_both_fn *both, void *ctx)
+/* The other parts' buffers of a build in @p np parts (see build).
+ * @return 0, or -1 when memory is short. */
+static int other_cands(struct grid *g, int np)
+{
+    if (g->nother < np - 1) {
+        struct cands *o = realloc(g->other, (size_t)(np - 1) * sizeof *o);
+        if (!o)
+            return -1;
+        for (int k = g->nother; k < np - 1; k++)
+            o[k] = (struct cands){0};
+        g->other = o;
+        g->nother = np - 1;
+    }
+    for (int k = 0; k < np - 1; k++) {
+        struct cands *o = &g->other[k];
+        if (!o->pa) { /* grow() doubles: a start */
+            o->p_cap = g->n / (size_t)(4 * (np - 1)) + 16;
+            o->pa = mem_alloc(o->p_cap * sizeof *o->pa);
+            o->pb = mem_alloc(o->p_cap * sizeof *o->pb);
+            if (!o->pa || !o->pb) {
+                mem_free(o->pa);
+                mem_free(o->pb);
+                o->pa = o->pb = NULL;
+                o->p_cap = 0;
+                return -1;
+            }
+        }
+        o->np = 0;
+    }
+    return 0;
+}
+
+/* A build's step 1 in parts (see build): the cells of the slots
+ * [n k / np, n (k + 1) / np), WALL_BIT on those near a wall, LARGE_CELL
+ * for a large ball, and their positions into home. */
+struct slots_job {
+    struct grid *g;
+    const struct grid_balls *s;
+    double *home;
+    int np;
+};
+
+static void slots_part(void *arg, int k)
+{
+    const struct slots_job *jb = arg;
+    struct grid *g = jb->g;
+    const struct grid_balls *s = jb->s;
+    const size_t n = g->n;
+    const size_t i0 = (size_t)((double)n * k / jb->np), i1 = (size_t)((double)n * (k + 1) / jb->np);
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t c = s->r[i] > g->rlarge ? LARGE_CELL : cell_of(g, s->x[i], s->y[i]);
+        g->cellof[i] = c | (wall_near(s, i, g->skin) ? WALL_BIT : 0);
+    }
+    if (jb->home)
+        for (size_t i = i0; i < i1; i++) {
+            jb->home[2 * i] = s->x[i];
+            jb->home[2 * i + 1] = s->y[i];
+        }
+}
+
+static int build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
+                 int nthreads)
 {
     g->cut = (g->reach > 0 ? g->reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
@@ -701,31 +784,59 @@ static int build(struct grid *g, const struct grid_balls *s, grid_both_fn *both,
     const size_t ncell = g->nkeys;
     uint32_t *cs = g->cs;
 
-    /* 1. small balls into cells: counting sort, stable by slot. */
+    /* 1. small balls into cells: counting sort, stable by slot. The
+     * balls near a wall are found in the same pass over x, y; with parts
+     * on threads, each part takes a run of slots: its cells (the walls'
+     * mark in the top bit), and the positions as the build saw them
+     * (below); the count and the lists follow in slot order. */
     memset(cs, 0, (ncell + 2) * sizeof *cs);
     g->nlarge = 0;
-    /* The balls near a wall are found in the same pass over x, y. */
     g->nwall = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (wall_near(s, i, g->skin)) {
-            if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
-                return -1;
-            g->wall[g->nwall++] = (uint32_t)i;
+    int np = run && nthreads >= 2 && n >= (size_t)nthreads && ncell < LARGE_CELL ? nthreads : 1;
+    if (np > GRID_PARTS_MAX)
+        np = GRID_PARTS_MAX;
+    if (np >= 2) {
+        struct slots_job jb = {g, s, home, np};
+        run(ctx, np, slots_part, &jb);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = g->cellof[i];
+            if (c & WALL_BIT) {
+                if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
+                    return -1;
+                g->wall[g->nwall++] = (uint32_t)i;
+                c &= ~WALL_BIT;
+                g->cellof[i] = c;
+            }
+            if (c == LARGE_CELL) {
+                g->cellof[i] = NO_CELL;
+                g->large[g->nlarge++] = (uint32_t)i;
+                continue;
+            }
+            cs[c + 2]++;
         }
-        if (s->r[i] > g->rlarge) {
-            g->cellof[i] = NO_CELL;
-            g->large[g->nlarge++] = (uint32_t)i;
-            continue;
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (wall_near(s, i, g->skin)) {
+                if (g->nwall == g->wall_cap && grow(&g->wall, NULL, &g->wall_cap))
+                    return -1;
+                g->wall[g->nwall++] = (uint32_t)i;
+            }
+            if (s->r[i] > g->rlarge) {
+                g->cellof[i] = NO_CELL;
+                g->large[g->nlarge++] = (uint32_t)i;
+                continue;
+            }
+            uint32_t c = cell_of(g, s->x[i], s->y[i]);
+            g->cellof[i] = c;
+            cs[c + 2]++;
         }
-        uint32_t c = cell_of(g, s->x[i], s->y[i]);
-        g->cellof[i] = c;
-        cs[c + 2]++;
     }
     if (home) {
-        for (size_t i = 0; i < n; i++) {
-            home[2 * i] = s->x[i];
-            home[2 * i + 1] = s->y[i];
-        }
+        if (np < 2)
+            for (size_t i = 0; i < n; i++) {
+                home[2 * i] = s->x[i];
+                home[2 * i + 1] = s->y[i];
+            }
         g->home_ok = 1;
     }
     for (size_t c = 0; c < ncell; c++)
@@ -743,41 +854,47 @@ static int build(struct grid *g, const struct grid_balls *s, grid_both_fn *both,
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
     /* 2. candidate pairs, strip by strip, row by row, cell by cell (the
-     * cells' order), in two parts on two threads when lent them: the
-     * first strips into g's buffers, the rest into g->other's, whose pairs
-     * then follow. Which thread found a pair, and in which order, changes
-     * nothing: rows() sorts the pairs, each found once, into one list. */
+     * cells' order), in parts on the threads lent: the first strips into
+     * g's buffers, the others' into g->other's, whose pairs then follow in
+     * the parts' order. Which thread found a pair, and in which order,
+     * changes nothing: rows() sorts the pairs, each found once, into one
+     * list. */
     struct cands own = {g->cand, g->cxy, g->cr, g->cand_cap, g->pa, g->pb, 0, g->p_cap};
     const size_t S = g->strip, scells = S * (size_t)ny;
     const size_t nst = ((size_t)nx + S - 1) / S;
-    int rc;
-    if (both && nst >= 2) {
-        /* the strips cut where the small balls halve */
-        size_t lo = 1, hi = nst - 1;
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            if (2 * (size_t)cb[mid * scells] < (size_t)cb[nst * scells])
-                lo = mid + 1;
-            else
-                hi = mid;
-        }
-        struct cands *o = &g->other;
-        if (!o->pa) { /* grow() doubles: a start */
-            o->p_cap = g->n / 4 + 16;
-            o->pa = mem_alloc(o->p_cap * sizeof *o->pa);
-            o->pb = mem_alloc(o->p_cap * sizeof *o->pb);
-            if (!o->pa || !o->pb) {
-                mem_free(o->pa);
-                mem_free(o->pb);
-                o->pa = o->pb = NULL;
-                o->p_cap = 0;
-                return -1;
+    np = run && nthreads >= 2 ? nthreads : 1;
+    if ((size_t)np > nst)
+        np = (int)nst;
+    if (np > GRID_PARTS_MAX)
+        np = GRID_PARTS_MAX;
+    int rc = 0;
+    if (np >= 2) {
+        if (other_cands(g, np))
+            return -1;
+        /* the strips cut where the small balls reach k / np of them */
+        size_t st[GRID_PARTS_MAX + 1];
+        struct cands *cp[GRID_PARTS_MAX];
+        int rcs[GRID_PARTS_MAX];
+        const size_t all = cb[nst * scells];
+        st[0] = 0;
+        st[np] = nst;
+        cp[0] = &own;
+        for (int k = 1; k < np; k++) {
+            size_t lo = st[k - 1] + 1, hi = nst - (size_t)(np - k);
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if ((size_t)np * cb[mid * scells] < (size_t)k * all)
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
+            st[k] = lo;
+            cp[k] = &g->other[k - 1];
         }
-        o->np = 0;
-        struct strips_job jb = {g, s, cb, {&own, &g->other}, {0, lo, nst}, {0, 0}};
-        both(ctx, strips_part, &jb);
-        rc = jb.rc[0] | jb.rc[1];
+        struct strips_job jb = {g, s, cb, cp, st, rcs};
+        run(ctx, np, strips_part, &jb);
+        for (int k = 0; k < np; k++)
+            rc |= rcs[k];
     } else {
         rc = strips(g, s, cb, &own, 0, nst);
     }
@@ -791,8 +908,8 @@ static int build(struct grid *g, const struct grid_balls *s, grid_both_fn *both,
     g->p_cap = own.p_cap;
     if (rc)
         return -1;
-    if (both && nst >= 2) {
-        const struct cands *o = &g->other;
+    for (int k = 0; k < np - 1; k++) {
+        const struct cands *o = &g->other[k];
         while (g->p_cap - g->np < o->np)
             if (grow(&g->pa, &g->pb, &g->p_cap))
                 return -1;
@@ -814,7 +931,7 @@ static int build(struct grid *g, const struct grid_balls *s, grid_both_fn *both,
                 return -1;
     }
 
-    if (rows(g))
+    if (np >= 2 && n >= (size_t)np * GRID_BLOCK ? rows_par(g, run, ctx, np) : rows(g))
         return -1;
     g->valid = 1;
     g->travel = 0;
@@ -897,6 +1014,197 @@ static int rows(struct grid *g)
 }
 
 /*
+ * rows() in @p np parts on the threads lent (np * GRID_BLOCK <= n), the
+ * same list: the pairs cut into np runs, each run's pairs put the smaller
+ * slot first and counted by the range of rows they go to (the rows cut
+ * at blocks into np ranges); the runs then copy their pairs into their
+ * ranges' places in run order (t, nbr); each range sorts its own pairs
+ * into rows as rows() does all of them (by the larger slot, then stably
+ * by the smaller: its counts span its rows and the slots they reach) and
+ * notes how far each of its blocks' rows reach. Every pair is found once,
+ * so any sort gives the one list.
+ */
+struct rows_job {
+    struct grid *g;
+    int np, pass;
+    size_t npairs;
+    size_t rlo[GRID_ROWS_MAX + 1]; /* range r: rows rlo[r] .. rlo[r + 1] - 1 */
+    size_t base[GRID_ROWS_MAX + 1]; /* range r's pairs from base[r] */
+    int rc[GRID_ROWS_MAX];          /* pass 2's: -1 when memory is short */
+};
+
+static void rows_part(void *arg, int k)
+{
+    struct rows_job *jb = arg;
+    struct grid *g = jb->g;
+    const int np = jb->np;
+    uint32_t *restrict cnt = g->rcnt + (size_t)k * np;
+    const unsigned char *restrict brange = g->brange;
+    if (jb->pass < 2) {
+        const size_t p0 = jb->npairs * (size_t)k / (size_t)np;
+        const size_t p1 = jb->npairs * (size_t)(k + 1) / (size_t)np;
+        uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+        uint32_t lc[GRID_ROWS_MAX];
+        for (int r = 0; r < np; r++)
+            lc[r] = jb->pass == 0 ? 0 : cnt[r];
+        if (jb->pass == 0) {
+            for (size_t p = p0; p < p1; p++) {
+                uint32_t a = pa[p], b = pb[p];
+                uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+                pa[p] = lo;
+                pb[p] = hi;
+                lc[brange[lo / GRID_BLOCK]]++;
+            }
+        } else {
+            uint32_t *restrict t = g->t, *restrict nbr = g->nbr;
+            for (size_t p = p0; p < p1; p++) {
+                uint32_t q = lc[brange[pa[p] / GRID_BLOCK]]++;
+                t[q] = pa[p];
+                nbr[q] = pb[p];
+            }
+        }
+        for (int r = 0; r < np; r++)
+            cnt[r] = lc[r];
+        return;
+    }
+    /* pass 2: range k's rows, from (t, nbr) by the larger slot into
+     * (pa, pb), then by the smaller into (t, nbr), rows into pa; the
+     * counts span the rows and the slots they reach */
+    const size_t i0 = jb->rlo[k], i1 = jb->rlo[k + 1];
+    const size_t e0 = jb->base[k], e1 = jb->base[k + 1];
+    uint32_t *restrict start = g->start;
+    uint32_t *restrict t = g->t, *restrict nbr = g->nbr;
+    uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+    uint32_t most = 0;
+    for (size_t e = e0; e < e1; e++)
+        most = nbr[e] > most ? nbr[e] : most;
+    const size_t hi = (size_t)most + 1 > i1 ? (size_t)most + 1 : i1;
+    if (hi - i0 > g->rscr_cap[k]) {
+        /* the hooks' allocators may be called from any thread (mem.h) */
+        uint32_t *c = mem_realloc(g->rscr[k], (hi - i0) * sizeof *c);
+        if (!c) {
+            jb->rc[k] = -1;
+            return;
+        }
+        g->rscr[k] = c;
+        g->rscr_cap[k] = hi - i0;
+    }
+    uint32_t *restrict cur = g->rscr[k];
+    memset(cur, 0, (hi - i0) * sizeof *cur);
+    for (size_t e = e0; e < e1; e++)
+        cur[nbr[e] - i0]++;
+    uint32_t sum = (uint32_t)e0;
+    for (size_t i = 0; i < hi - i0; i++) {
+        uint32_t c = cur[i];
+        cur[i] = sum;
+        sum += c;
+    }
+    for (size_t e = e0; e < e1; e++) {
+        uint32_t q = cur[nbr[e] - i0]++;
+        pa[q] = t[e];
+        pb[q] = nbr[e];
+    }
+    memset(cur, 0, (i1 - i0) * sizeof *cur);
+    for (size_t e = e0; e < e1; e++)
+        cur[pa[e] - i0]++;
+    sum = (uint32_t)e0;
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t c = cur[i - i0];
+        start[i] = sum;
+        cur[i - i0] = sum;
+        sum += c;
+    }
+    if (i1 == g->n)
+        start[i1] = sum;
+    for (size_t e = e0; e < e1; e++) {
+        uint32_t q = cur[pa[e] - i0]++;
+        t[q] = pa[e];
+        nbr[q] = pb[e];
+    }
+    memcpy(pa + e0, t + e0, (e1 - e0) * sizeof *pa);
+    /* how far each block's rows reach (the running maximum is taken
+     * over the blocks afterwards); cur[i - i0] is row i's end */
+    for (size_t i0b = i0; i0b < i1; i0b += GRID_BLOCK) {
+        const size_t i1b = i1 - i0b < GRID_BLOCK ? i1 : i0b + GRID_BLOCK;
+        uint32_t reach = (uint32_t)i1b;
+        for (size_t i = i0b; i < i1b; i++) {
+            const uint32_t end = cur[i - i0];
+            if (end > start[i] && nbr[end - 1] >= reach)
+                reach = nbr[end - 1] + 1;
+        }
+        g->bmax[i0b / GRID_BLOCK] = reach;
+    }
+}
+
+static int rows_par(struct grid *g, grid_run_fn *run, void *ctx, int np)
+{
+    const size_t n = g->n, npairs = g->np;
+    if (np > GRID_ROWS_MAX)
+        np = GRID_ROWS_MAX;
+    const size_t nblock = (n + GRID_BLOCK - 1) / GRID_BLOCK;
+    const size_t nc = GRID_ROWS_MAX * GRID_ROWS_MAX;
+    if (!g->rcnt && !(g->rcnt = malloc(nc * sizeof *g->rcnt)))
+        return rows(g);
+    if (!g->bmax && !(g->bmax = mem_alloc(nblock * sizeof *g->bmax)))
+        return rows(g);
+    if (!g->brange && !(g->brange = mem_alloc(nblock)))
+        return rows(g);
+    while (g->nbr_cap < npairs)
+        if (grow(&g->nbr, NULL, &g->nbr_cap))
+            return -1;
+    if (g->t_cap < npairs) {
+        size_t cap = g->p_cap;
+        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        g->t = nt;
+        g->t_cap = cap;
+    }
+    struct rows_job jb;
+    jb.g = g;
+    jb.np = np;
+    jb.npairs = npairs;
+    for (int r = 0; r <= np; r++) {
+        jb.rlo[r] = r == np ? n : nblock * (size_t)r / (size_t)np * GRID_BLOCK;
+        if (r > 0)
+            memset(g->brange + jb.rlo[r - 1] / GRID_BLOCK, r - 1,
+                   (r == np ? nblock : jb.rlo[r] / GRID_BLOCK) - jb.rlo[r - 1] / GRID_BLOCK);
+        if (r < np)
+            jb.rc[r] = 0;
+    }
+    jb.pass = 0;
+    run(ctx, np, rows_part, &jb);
+    /* each run's place in each range: ranges in order, runs in order */
+    uint32_t sum = 0;
+    for (int r = 0; r < np; r++) {
+        jb.base[r] = sum;
+        for (int k = 0; k < np; k++) {
+            uint32_t c = g->rcnt[(size_t)k * np + r];
+            g->rcnt[(size_t)k * np + r] = sum;
+            sum += c;
+        }
+    }
+    jb.base[np] = sum;
+    jb.pass = 1;
+    run(ctx, np, rows_part, &jb);
+    jb.pass = 2;
+    run(ctx, np, rows_part, &jb);
+    for (int r = 0; r < np; r++)
+        if (jb.rc[r])
+            return -1;
+    uint32_t reach_end = 0;
+    size_t window = GRID_BLOCK;
+    for (size_t b = 0; b < nblock; b++) {
+        reach_end = g->bmax[b] > reach_end ? g->bmax[b] : reach_end;
+        g->block_end[b] = reach_end;
+        if (reach_end - b * GRID_BLOCK > window)
+            window = reach_end - b * GRID_BLOCK;
+    }
+    g->window = window;
+    return 0;
+}
+
+/*
  * The largest distance any ball has moved from where the build saw it (the
  * squares compared, one root): at most the bound `travel`, often much less
  * (the fastest ball at one step is not the fastest at the next, and
@@ -957,7 +1265,8 @@ static void choose_skin(struct grid *g, double moved)
     g->skin = best;
 }
 
-int grid_update_both(struct grid *g, const struct grid_balls *s, grid_both_fn *both, void *ctx)
+int grid_update_par(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
+                    int nthreads)
 {
     /* 0.45 rather than 0.5: a margin for the rounding of the tests. */
     const double limit = 0.45 * g->skin;
@@ -979,12 +1288,12 @@ int grid_update_both(struct grid *g, const struct grid_balls *s, grid_both_fn *b
     if (g->valid)
         choose_skin(g, moved);
     g->valid = 0;
-    return build(g, s, both, ctx);
+    return build(g, s, run, ctx, nthreads);
 }
 
 int grid_update(struct grid *g, const struct grid_balls *s)
 {
-    return grid_update_both(g, s, NULL, NULL);
+    return grid_update_par(g, s, NULL, NULL, 1);
 }
 
 struct grid_pairs grid_pairs(const struct grid *g)

@@ -148,14 +148,22 @@ void grid_moved(struct grid *g, double dist);
 /// @return 0, or -1 when memory is short (then the list is invalid).
 int grid_update(struct grid *g, const struct grid_balls *b);
 
-/// Runs part(arg, 0) and part(arg, 1), at once or one after the other in
-/// either order, and returns when both have returned: two threads lent by
-/// the caller (the grid makes none; sim.h's struct sim_threads is one).
-typedef void grid_both_fn(void *ctx, void (*part)(void *arg, int k), void *arg);
+/// Runs part(arg, k) for every k in 0 .. nparts - 1, each once, at once or
+/// one after the other in any order, and returns when all have returned:
+/// threads lent by the caller (the grid makes none; sim.h's struct
+/// sim_threads is one).
+typedef void grid_run_fn(void *ctx, int nparts, void (*part)(void *arg, int k), void *arg);
 
-/// grid_update, a build's search for close pairs split over @p both
-/// (NULL: one thread) by strips of cells: the same list, entry for entry.
-int grid_update_both(struct grid *g, const struct grid_balls *b, grid_both_fn *both, void *ctx);
+/// The most parts a build's search is split into.
+#define GRID_PARTS_MAX 256
+/// The most parts a build's sort into rows is split into.
+#define GRID_ROWS_MAX 64
+
+/// grid_update, a build's search for close pairs split over @p run
+/// (NULL: one thread) in up to @p nthreads parts by strips of cells: the
+/// same list, entry for entry.
+int grid_update_par(struct grid *g, const struct grid_balls *b, grid_run_fn *run, void *ctx,
+                    int nthreads);
 
 /// The current list (valid after a successful grid_update).
 struct grid_pairs grid_pairs(const struct grid *g);

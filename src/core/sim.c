@@ -9,6 +9,7 @@
 #include "mem.h"
 
 #include <float.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -30,6 +31,11 @@ enum { SIM_ARRAYS = 8 }; /* x y vx vy m r fx fy */
 #define SIM_CHUNK 256
 #endif
 
+/* The most parts a step is split into (struct sim_threads). */
+#ifndef SIM_SPLIT_MAX
+#define SIM_SPLIT_MAX 256
+#endif
+
 /*
  * The step's own buffers, kept from step to step (the broad phase keeps
  * only its pairs and cells): the force ring of step_hooke_grid, copies of
@@ -48,13 +54,33 @@ struct sim_scratch {
     double *tmp;      /* n doubles: one array being reordered */
     uint32_t *src;    /* n slots: the cell order */
     uint32_t *ids;    /* n: id being reordered */
-    /* A step split in two (see step_split), kept from step to step: */
-    double *ring2;    /* the second part's ring, as ring (nring entries) */
-    double *held;     /* 2 * nring: the forces of the blocks the first part
-                         still reads, fx then fy, until both parts end */
-    struct split_term *terms; /* the second part's terms on the head */
+    /* A step split in parts (see step_split), kept from step to step: */
+    struct split_buf *parts; /* nparts of them; part 0's ring is ring */
+    int nparts;
+};
+
+/* A part's own buffers in a split step (see step_split). */
+struct split_buf {
+    double *ring;     /* the part's ring, as sim_scratch's (nring entries);
+                         NULL for part 0, which sweeps into sim_scratch's */
+    double *held;     /* 2 * nring: the forces of the part's head blocks
+                         (the part before it still reads them), fx then fy */
+    struct split_term *terms; /* the part's terms on its head */
     size_t capterms;
 };
+
+/* Frees the parts' buffers of @p sc (the ring's size changed, or the end). */
+static void free_parts(struct sim_scratch *sc)
+{
+    for (int k = 0; k < sc->nparts; k++) {
+        free(sc->parts[k].ring);
+        free(sc->parts[k].held);
+        free(sc->parts[k].terms);
+    }
+    free(sc->parts);
+    sc->parts = NULL;
+    sc->nparts = 0;
+}
 
 struct sim_params sim_default_params(void)
 {
@@ -123,9 +149,7 @@ void sim_free(struct sim *s)
     grid_free(s->grid);
     if (s->scratch) {
         free(s->scratch->ring);
-        free(s->scratch->ring2);
-        free(s->scratch->held);
-        free(s->scratch->terms);
+        free_parts(s->scratch);
         free(s->scratch->tmp);
         free(s->scratch->src);
         free(s->scratch->ids);
@@ -573,8 +597,9 @@ static struct grid *grid_valid(struct sim *s, int *rc)
     if (g) {
         const struct grid_balls b = balls_of(s);
         const struct sim_threads *th = s->threads;
-        const int two = th && s->n >= th->min;
-        if (grid_update_both(g, &b, two ? th->both : NULL, two ? th->ctx : NULL)) {
+        const int par = th && s->n >= th->min;
+        if (grid_update_par(g, &b, par ? th->run : NULL, par ? th->ctx : NULL,
+                            par ? th->nthreads : 1)) {
             *rc = SIM_ENOMEM;
             return NULL;
         }
@@ -989,9 +1014,7 @@ static int sweep_init(struct sim *s, struct grid *g, struct sweep *sw)
         sc->ring = nr;
         sc->nring = ring;
         /* the split's buffers are the ring's size: made again */
-        free(sc->ring2);
-        free(sc->held);
-        sc->ring2 = sc->held = NULL;
+        free_parts(sc);
     }
     sw->sc = sc;
     sw->x = s->x;
@@ -1161,28 +1184,33 @@ static int step_hooke_grid(struct sim *s, struct grid *g)
 }
 
 /*
- * The step split in two parts that may run at once (struct sim_threads),
- * to the same bits as step_hooke_grid. The blocks are cut in two: the
- * first part, blocks [0, mid), and the second, [mid, nblock). The first
- * part's rows reach slots up to block_end[mid - 1]: the head, the slots
- * [mid * GRID_BLOCK, block_end[mid - 1]) of the second part that both
- * read. In one thread, a head ball's force is its wall force, then the
- * first part's terms in their order, then the second part's. So:
+ * The step split in parts that may run at once (struct sim_threads), to
+ * the same bits as step_hooke_grid. The blocks are cut into np runs in
+ * their order, part k's the blocks [b0, b1). Part k's rows reach slots up
+ * to block_end[b1 - 1]: part k + 1's head, the slots [b1 * GRID_BLOCK,
+ * block_end[b1 - 1]) that both read. In one thread, a head ball's force is
+ * its wall force, then the part before's terms in their order, then its
+ * own part's. So:
  *
- * - the first part sweeps its blocks as one thread does, into its ring
- *   (ring): the head's wall forces and its own terms on the head too, and
- *   moves its blocks (nobody reads them after);
- * - the second part sweeps its blocks into a ring of its own (ring2),
- *   but writes each term on a head ball, and whether it is added or
- *   subtracted, to a list in order instead of adding it, and moves none of the blocks that hold
- *   the head (the first part reads their positions): it keeps their
- *   other balls' forces aside (held); the blocks after them it moves;
- * - then, both done, the head's sums from the first part's ring plus the
- *   list's terms in order: every sum has the same terms in the same order
- *   as in one thread, each added or subtracted as there (a - b and
- *   a + -b differ in a NaN's sign), and the blocks of the
- *   head move. The finiteness bits are ORed and the largest v^2 the
- *   largest of the parts': the same bits too.
+ * - part k sweeps the blocks past its head as one thread does, into its
+ *   own ring: the next part's head's wall forces and its own terms on that
+ *   head too, and moves those blocks (nobody reads them after);
+ * - part k's head blocks (those that hold its head) it sweeps into its
+ *   ring too, but writes each term on a head ball, and whether it is added
+ *   or subtracted, to its list in order instead of adding it, and moves
+ *   none of them (the part before reads their positions): it keeps their
+ *   other balls' forces aside (held);
+ * - then, when both part k - 1 and part k are done, whichever ended last
+ *   joins part k's head: its sums from part k - 1's ring plus part k's
+ *   list in order, so every sum has the same terms in the same order as
+ *   in one thread, each added or subtracted as there (a - b and a + -b
+ *   differ in a NaN's sign), and part k's head blocks move. The two
+ *   count on one counter a head: no lock, and no part waits for another.
+ *
+ * A part's head lies within it (the cut is made so: block_end[b0 - 1] <=
+ * b1 * GRID_BLOCK), so part k - 1's rows are the only other rows that
+ * reach it. The finiteness bits are ORed and the largest v^2 the largest
+ * of the parts' and the joins': the same bits too.
  */
 struct split_term {
     uint32_t p;    /* a head slot */
@@ -1192,24 +1220,31 @@ struct split_term {
     double fx, fy; /* the pair's term f * dx, f * dy */
 };
 
-struct split_job {
-    struct sweep sw;
-    size_t mid;      /* the second part's first block */
-    size_t head;     /* the head is the slots [mid * GRID_BLOCK, head) */
-    size_t hblock;   /* the blocks [mid, hblock) hold the head */
+/* One part of a split step. */
+struct split_part {
+    size_t b0, b1;   /* the part's blocks */
+    size_t head;     /* the head is the slots [b0 * GRID_BLOCK, head) */
+    size_t hblock;   /* the blocks [b0, hblock) hold the head */
     size_t wi;       /* the first wall ball from head on */
-    double *ring[2]; /* each part's ring */
-    double *heldx, *heldy; /* the forces of the blocks [mid, hblock), from
-                              slot mid * GRID_BLOCK */
+    double *ring;
+    double *heldx, *heldy; /* the forces of the head's blocks, from slot
+                              b0 * GRID_BLOCK */
     struct split_term *terms;
     size_t nterms;
-    struct swept out[2];
+    struct swept out, joined; /* the sweep's, the head's join's */
+    atomic_int ends; /* part k - 1's and part k's ends: the second joins */
 };
 
-/* The second part's blocks that hold the head (see step_split): their
- * terms on the head listed, their other balls' forces held, nothing
- * moved. @return the first wall ball past them. */
-static size_t split_head(struct split_job *jb)
+struct split_job {
+    struct sweep sw;
+    int np;
+    struct split_part *pt;
+};
+
+/* Part k's head blocks (see step_split): their terms on the head listed,
+ * their other balls' forces held, nothing moved. @return the first wall
+ * ball past them. */
+static size_t split_head(struct split_job *jb, struct split_part *pt)
 {
     const struct sweep *sw = &jb->sw;
     const struct grid_pairs pl = sw->pl;
@@ -1218,15 +1253,15 @@ static size_t split_head(struct split_job *jb)
     const double k = sw->k, same = sw->same;
     const double *restrict x = sw->x, *restrict y = sw->y;
     const double *restrict r = sw->r;
-    double *restrict rfx = jb->ring[1], *restrict rfy = jb->ring[1] + mask + 1;
+    double *restrict rfx = pt->ring, *restrict rfy = pt->ring + mask + 1;
     const uint32_t *restrict pi = pl.pi, *restrict nbr = pl.nbr;
-    struct split_term *restrict terms = jb->terms;
-    const size_t base = jb->mid * GRID_BLOCK, head = jb->head;
-    size_t wi = jb->wi, nt = 0;
-    for (size_t b = jb->mid; b < jb->hblock; b++) {
+    struct split_term *restrict terms = pt->terms;
+    const size_t base = pt->b0 * GRID_BLOCK, head = pt->head;
+    size_t wi = pt->wi, nt = 0;
+    for (size_t b = pt->b0; b < pt->hblock; b++) {
         const size_t i0 = b * GRID_BLOCK;
         const size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
-        /* the wall balls past the head (the first part set the head's) */
+        /* the wall balls past the head (the part before set the head's) */
         for (; wi < pl.nwall && pl.wall[wi] < pl.block_end[b]; wi++) {
             size_t p = pl.wall[wi];
             rfx[p & mask] = wall_force(x[p], r[p & rmask], sw->w, k, NULL);
@@ -1263,52 +1298,137 @@ static size_t split_head(struct split_job *jb)
         /* The block's balls past the head are done: their forces held
          * (the ring's entries go on to later slots). */
         for (size_t p = i0 > head ? i0 : head; p < i1; p++) {
-            jb->heldx[p - base] = rfx[p & mask];
-            jb->heldy[p - base] = rfy[p & mask];
+            pt->heldx[p - base] = rfx[p & mask];
+            pt->heldy[p - base] = rfy[p & mask];
             rfx[p & mask] = 0;
             rfy[p & mask] = 0;
         }
     }
-    jb->nterms = nt;
+    pt->nterms = nt;
     return wi;
 }
 
-/* The second part: the head's blocks, then the rest as in one thread. */
-static void split_second(struct split_job *jb)
+/* Part k's head joined (see step_split), parts k - 1 and k done: the
+ * head's sums from part k - 1's ring then part k's terms in order, and
+ * the head's blocks moved. */
+static void split_join(const struct split_job *jb, struct split_part *pt,
+                       double *prev_ring)
 {
-    const size_t wi = split_head(jb);
-    sweep_blocks(&jb->sw, jb->ring[1], jb->hblock, jb->sw.nblock, wi, &jb->out[1]);
+    const struct sweep *sw = &jb->sw;
+    const size_t mask = sw->mask, base = pt->b0 * GRID_BLOCK;
+    double *restrict rfx = prev_ring, *restrict rfy = prev_ring + mask + 1;
+    double *restrict hx = pt->heldx, *restrict hy = pt->heldy;
+    for (size_t p = base; p < pt->head; p++) {
+        hx[p - base] = rfx[p & mask];
+        hy[p - base] = rfy[p & mask];
+        rfx[p & mask] = 0;
+        rfy[p & mask] = 0;
+    }
+    for (size_t t = 0; t < pt->nterms; t++) {
+        const struct split_term *tm = &pt->terms[t];
+        if (tm->sub) {
+            hx[tm->p - base] -= tm->fx;
+            hy[tm->p - base] -= tm->fy;
+        } else {
+            hx[tm->p - base] += tm->fx;
+            hy[tm->p - base] += tm->fy;
+        }
+    }
+    uint64_t nf = 0;
+    double v2max = 0, vm[GRID_BLOCK] = {0};
+    for (size_t b = pt->b0; b < pt->hblock; b++) {
+        const size_t i0 = b * GRID_BLOCK;
+        const size_t i1 = sw->n - i0 < GRID_BLOCK ? sw->n : i0 + GRID_BLOCK;
+        sweep_move(sw, sw->x, sw->y, sw->vx, sw->vy, i0, i1, hx + (i0 - base),
+                   hy + (i0 - base), &nf, &v2max, vm);
+    }
+    pt->joined.nf = nf;
+    pt->joined.v2max = lanes_max(vm, v2max);
 }
 
-static void split_part(void *arg, int part)
+/* Part k of a split step: its head's blocks, the rest as in one thread;
+ * then the joins whose second end this is (its own head's, the next
+ * part's). */
+static void split_part(void *arg, int k)
 {
     struct split_job *jb = arg;
-    if (part == 0)
-        sweep_blocks(&jb->sw, jb->ring[0], 0, jb->mid, 0, &jb->out[0]);
-    else
-        split_second(jb);
+    struct split_part *pt = &jb->pt[k];
+    size_t wi = 0, from = 0;
+    if (k > 0) {
+        wi = split_head(jb, pt);
+        from = pt->hblock;
+    }
+    sweep_blocks(&jb->sw, pt->ring, from, pt->b1, wi, &pt->out);
+    if (k > 0 && atomic_fetch_add(&pt->ends, 1) == 1)
+        split_join(jb, pt, jb->pt[k - 1].ring);
+    if (k + 1 < jb->np && atomic_fetch_add(&jb->pt[k + 1].ends, 1) == 1)
+        split_join(jb, &jb->pt[k + 1], pt->ring);
 }
 
-/* The block that cuts the sweep's work in halves: a pair's share and a
- * ball's move about alike, in 1 .. nblock - 1. */
-static size_t split_mid(const struct sweep *sw)
+/* The cuts of the sweep's blocks into @p np parts, where a pair's share
+ * and a ball's move, about alike, add up to k / np of the whole: the first
+ * block of part k in pt[k].b0 (its last past it in pt[k].b1). @return 0,
+ * or -1 when a part would be empty or its head not within it. */
+static int split_cut(const struct sweep *sw, struct split_part *pt, int np)
 {
     const uint32_t *start = sw->pl.start;
-    const size_t n = sw->n, half = ((size_t)start[n] + n) / 2;
-    size_t lo = 1, hi = sw->nblock - 1; /* the first b whose cost from 0 is >= half */
-    while (lo < hi) {
-        size_t b = lo + (hi - lo) / 2, i0 = b * GRID_BLOCK;
-        if ((size_t)start[i0] + i0 < half)
-            lo = b + 1;
-        else
-            hi = b;
+    const size_t n = sw->n, nblock = sw->nblock, whole = (size_t)start[n] + n;
+    pt[0].b0 = 0;
+    for (int k = 1; k < np; k++) {
+        /* the first block b whose cost from 0 is >= whole * k / np */
+        const size_t want = (size_t)((double)whole * k / np);
+        size_t lo = pt[k - 1].b0 + 1, hi = nblock - 1;
+        if (lo > hi)
+            return -1;
+        while (lo < hi) {
+            size_t b = lo + (hi - lo) / 2, i0 = b * GRID_BLOCK;
+            if ((size_t)start[i0] + i0 < want)
+                lo = b + 1;
+            else
+                hi = b;
+        }
+        pt[k].b0 = lo;
+        pt[k - 1].b1 = lo;
     }
-    return lo;
+    pt[np - 1].b1 = nblock;
+    for (int k = 1; k < np; k++) {
+        if (pt[k].b0 >= pt[k].b1)
+            return -1;
+        pt[k].head = sw->pl.block_end[pt[k].b0 - 1];
+        pt[k].hblock = (pt[k].head + GRID_BLOCK - 1) / GRID_BLOCK;
+        if (pt[k].hblock > pt[k].b1)
+            return -1;
+    }
+    return 0;
 }
 
-/* step_hooke_grid in two parts run by @p th (see above); 1 when it cannot
- * get the memory for its buffers (nothing changed: step in one thread). */
-static int step_split(struct sim *s, struct grid *g, const struct sim_threads *th)
+/* The buffers of @p np parts in @p sc for rings of @p nring entries.
+ * @return 0, or -1 when memory is short. */
+static int split_bufs(struct sim_scratch *sc, int np, size_t nring)
+{
+    if (sc->nparts < np) {
+        struct split_buf *b = realloc(sc->parts, (size_t)np * sizeof *b);
+        if (!b)
+            return -1;
+        for (int k = sc->nparts; k < np; k++)
+            b[k] = (struct split_buf){0};
+        sc->parts = b;
+        sc->nparts = np;
+    }
+    for (int k = 0; k < np; k++) {
+        struct split_buf *b = &sc->parts[k];
+        if (k > 0 && !b->ring && !(b->ring = calloc(2 * nring, sizeof *b->ring)))
+            return -1;
+        if (k > 0 && !b->held && !(b->held = malloc(2 * nring * sizeof *b->held)))
+            return -1;
+    }
+    return 0;
+}
+
+/* step_hooke_grid in parts run by @p th (see above); 1 when it cannot
+ * split (too few blocks, or no memory for its buffers: nothing changed,
+ * step in one thread). */
+static int step_split(struct sim *s, struct grid *g, struct sim_threads *th)
 {
     struct split_job jb;
     if (sweep_init(s, g, &jb.sw))
@@ -1316,71 +1436,67 @@ static int step_split(struct sim *s, struct grid *g, const struct sim_threads *t
     struct sim_scratch *sc = s->scratch;
     const struct sweep *sw = &jb.sw;
     const size_t nring = sw->mask + 1;
-    if (!sc->ring2 && !(sc->ring2 = calloc(2 * nring, sizeof *sc->ring2)))
+    struct split_part pt[SIM_SPLIT_MAX];
+    /* as many parts as threads, fewer when the parts would be too small
+     * for their heads */
+    int np = th->nthreads < SIM_SPLIT_MAX ? th->nthreads : SIM_SPLIT_MAX;
+    if ((size_t)np > sw->nblock)
+        np = (int)sw->nblock;
+    while (np >= 2 && split_cut(sw, pt, np))
+        np--;
+    if (np < 2 || split_bufs(sc, np, nring))
         return 1;
-    if (!sc->held && !(sc->held = malloc(2 * nring * sizeof *sc->held)))
-        return 1;
-    jb.mid = split_mid(sw);
-    const size_t base = jb.mid * GRID_BLOCK;
-    jb.head = sw->pl.block_end[jb.mid - 1];
-    jb.hblock = (jb.head + GRID_BLOCK - 1) / GRID_BLOCK;
-    /* at most two terms a pair of the head's blocks */
-    const size_t hend = jb.hblock * GRID_BLOCK < sw->n ? jb.hblock * GRID_BLOCK : sw->n;
-    const size_t nt = 2 * (size_t)(sw->pl.start[hend] - sw->pl.start[base]);
-    if (nt > sc->capterms) {
-        struct split_term *t = malloc((nt + nt / 2) * sizeof *t);
-        if (!t)
-            return 1;
-        free(sc->terms);
-        sc->terms = t;
-        sc->capterms = nt + nt / 2;
+    for (int k = 0; k < np; k++) {
+        struct split_part *p = &pt[k];
+        struct split_buf *b = &sc->parts[k];
+        p->ring = k ? b->ring : sc->ring;
+        p->nterms = 0;
+        atomic_init(&p->ends, 0);
+        if (k == 0)
+            continue;
+        p->heldx = b->held;
+        p->heldy = b->held + nring;
+        /* at most two terms a pair of the head's blocks */
+        const size_t base = p->b0 * GRID_BLOCK;
+        const size_t hend = p->hblock * GRID_BLOCK < sw->n ? p->hblock * GRID_BLOCK : sw->n;
+        const size_t nt = 2 * (size_t)(sw->pl.start[hend] - sw->pl.start[base]);
+        if (nt > b->capterms) {
+            struct split_term *t = malloc((nt + nt / 2) * sizeof *t);
+            if (!t)
+                return 1;
+            free(b->terms);
+            b->terms = t;
+            b->capterms = nt + nt / 2;
+        }
+        p->terms = b->terms;
+        size_t lo = 0, hi = sw->pl.nwall; /* the first wall ball >= head */
+        while (lo < hi) {
+            size_t mi = lo + (hi - lo) / 2;
+            if (sw->pl.wall[mi] < p->head)
+                lo = mi + 1;
+            else
+                hi = mi;
+        }
+        p->wi = lo;
     }
-    size_t lo = 0, hi = sw->pl.nwall; /* the first wall ball >= head */
-    while (lo < hi) {
-        size_t mi = lo + (hi - lo) / 2;
-        if (sw->pl.wall[mi] < jb.head)
-            lo = mi + 1;
-        else
-            hi = mi;
-    }
-    jb.wi = lo;
-    jb.ring[0] = sc->ring;
-    jb.ring[1] = sc->ring2;
-    jb.heldx = sc->held;
-    jb.heldy = sc->held + nring;
-    jb.terms = sc->terms;
-    jb.nterms = 0;
-    th->both(th->ctx, split_part, &jb);
-    /* Both done: the head's sums, the first part's then the second's
-     * terms in order, and the head's blocks move. */
-    double *restrict rfx = sc->ring, *restrict rfy = sc->ring + nring;
-    for (size_t p = base; p < jb.head; p++) {
-        jb.heldx[p - base] = rfx[p & sw->mask];
-        jb.heldy[p - base] = rfy[p & sw->mask];
-        rfx[p & sw->mask] = 0;
-        rfy[p & sw->mask] = 0;
-    }
-    for (size_t t = 0; t < jb.nterms; t++) {
-        const struct split_term *tm = &jb.terms[t];
-        if (tm->sub) {
-            jb.heldx[tm->p - base] -= tm->fx;
-            jb.heldy[tm->p - base] -= tm->fy;
-        } else {
-            jb.heldx[tm->p - base] += tm->fx;
-            jb.heldy[tm->p - base] += tm->fy;
+    jb.np = np;
+    jb.pt = pt;
+    th->run(th->ctx, np, split_part, &jb);
+    th->split_steps++;
+    th->most = np > th->most ? np : th->most;
+    /* All done and joined: what the moves found, in any order. */
+    uint64_t nf = 0;
+    double v2max = 0;
+    for (int k = 0; k < np; k++) {
+        nf |= pt[k].out.nf;
+        v2max = pt[k].out.v2max > v2max ? pt[k].out.v2max : v2max;
+        if (k > 0) {
+            nf |= pt[k].joined.nf;
+            v2max = pt[k].joined.v2max > v2max ? pt[k].joined.v2max : v2max;
         }
     }
-    uint64_t nf = jb.out[0].nf | jb.out[1].nf;
-    double v2max = jb.out[0].v2max > jb.out[1].v2max ? jb.out[0].v2max : jb.out[1].v2max;
-    double vm[GRID_BLOCK] = {0};
-    for (size_t b = jb.mid; b < jb.hblock; b++) {
-        const size_t i0 = b * GRID_BLOCK;
-        const size_t i1 = sw->n - i0 < GRID_BLOCK ? sw->n : i0 + GRID_BLOCK;
-        sweep_move(sw, sw->x, sw->y, sw->vx, sw->vy, i0, i1, jb.heldx + (i0 - base),
-                   jb.heldy + (i0 - base), &nf, &v2max, vm);
-    }
     s->finite = nf_finite(nf);
-    grid_moved(g, sw->dt * sqrt(lanes_max(vm, v2max)));
+    grid_moved(g, sw->dt * sqrt(v2max));
     return SIM_OK;
 }
 
@@ -1557,7 +1673,7 @@ int sim_step(struct sim *s)
     if (g) {
         /* two parts at once, when lent the threads and it pays; else, and
          * when memory for the split is short, one sweep: the same bits */
-        const struct sim_threads *th = s->threads;
+        struct sim_threads *th = s->threads;
         rc = th && s->n >= th->min && s->n > GRID_BLOCK ? step_split(s, g, th) : 1;
         if (rc == 1)
             rc = step_hooke_grid(s, g);

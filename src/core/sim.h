@@ -68,21 +68,29 @@ enum sim_status {
 };
 
 /*
- * Two threads for a step, lent by the caller: the core makes none. The
- * Hooke rectangle's step over the grid (sim_hooke_rect) then sweeps its
- * balls in two parts that may run at once, and combines them into the
- * same bits as one thread's (sim.c, step_split); a build of the neighbour
- * list searches for its pairs in two parts too (grid_update_both), the
- * same list. The rest (the list's sort into rows, the general path's
- * forces, the cell order) stays in the caller's thread.
+ * Threads for a step, lent by the caller: the core makes none. The Hooke
+ * rectangle's step over the grid (sim_hooke_rect) then sweeps its balls
+ * in up to nthreads parts, strips of cells in the cells' order, that may
+ * run at once, and combines them into the same bits as one thread's
+ * (sim.c, step_split): each part's terms on the balls the part before it
+ * also reaches are listed and added after that part's, in cell order, by
+ * whichever of the two parts ends last (no lock; no part waits for
+ * another). A build of the neighbour list searches for its pairs in parts
+ * too (grid_update_par), the same list. The rest (the list's sort into
+ * rows, the general path's forces, the cell order) stays in the caller's
+ * thread.
  */
 struct sim_threads {
-    /// Runs part(arg, 0) and part(arg, 1), at once or one after the other
-    /// in either order, and returns when both have returned.
-    void (*both)(void *ctx, void (*part)(void *arg, int k), void *arg);
-    void *ctx; ///< both's own
-    size_t min; ///< split from this many balls on (and more than one block
-                ///< of GRID_BLOCK balls): fewer step in one thread
+    /// Runs part(arg, k) for every k in 0 .. nparts - 1 (nparts at most
+    /// nthreads), each once, at once or one after the other in any order,
+    /// and returns when all have returned.
+    void (*run)(void *ctx, int nparts, void (*part)(void *arg, int k), void *arg);
+    void *ctx;   ///< run's own
+    int nthreads; ///< the threads run may use, the caller's among them (>= 2)
+    size_t min;  ///< split from this many balls on (and more than one block
+                 ///< of GRID_BLOCK balls a part): fewer step in one thread
+    long long split_steps; ///< steps split so far (the core counts them)
+    int most;    ///< the most parts a step was split into so far (0: none)
 };
 
 /// The simulation. Arrays are owned and indexed by slot. Slot i holds the
@@ -115,7 +123,7 @@ struct sim {
                                ///< else sets it
     struct grid *grid;         ///< broad phase cache, NULL until needed
     struct sim_scratch *scratch; ///< the step's own buffers (sim.c), NULL until needed
-    const struct sim_threads *threads; ///< NULL: every step in one thread;
+    struct sim_threads *threads; ///< NULL: every step in one thread;
                                ///< the caller's to set, kept by sim_assign and the
                                ///< edits, not copied to another sim (sim_copy)
     /* The base of t (set by sim_step; see there). */

@@ -1,57 +1,78 @@
 /*
- * split.c - the helper thread of a split step. See split.h.
+ * split.c - the helper threads of a split step. See split.h.
  */
-#ifndef _XOPEN_SOURCE
-#define _XOPEN_SOURCE 700
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #endif
 #include "split.h"
 
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 /*
- * The parts of the posted step, claimed one at a time by whichever thread
- * asks first: when the helper is slow to wake (a busy machine) the
- * stepping thread runs both, and the step waits for no one. The parts are
- * independent (sim.h), so who runs which changes no bit.
+ * The parts of the posted run, claimed one at a time in order by whichever
+ * thread asks first: when a helper is slow to wake (a busy machine) the
+ * others run its parts, and the run waits for no one. The parts are
+ * independent (sim.h), so who runs which changes no bit. A claim is a
+ * compare-and-swap of the run's word: no lock.
  */
-static void claim_parts(struct split *sp)
+static void claim_parts(struct split *sp, uint32_t gen)
 {
+    uint64_t w = atomic_load(&sp->claim);
     for (;;) {
-        pthread_mutex_lock(&sp->mu);
-        int k = sp->next < 2 ? sp->next++ : -1;
-        void (*part)(void *, int) = sp->part;
-        void *arg = sp->arg;
-        pthread_mutex_unlock(&sp->mu);
-        if (k < 0)
+        if ((uint32_t)(w >> 32) != gen || (uint32_t)w >= (uint32_t)atomic_load(&sp->nparts))
             return;
-        part(arg, k);
-        pthread_mutex_lock(&sp->mu);
-        if (++sp->done == 2)
-            pthread_cond_signal(&sp->fin);
-        pthread_mutex_unlock(&sp->mu);
+        if (!atomic_compare_exchange_weak(&sp->claim, &w, w + 1))
+            continue; /* w reloaded */
+        /* claimed: part and arg are this run's until its parts all end */
+        sp->part(sp->arg, (int)(uint32_t)w);
+        if (atomic_fetch_add(&sp->done, 1) + 1 == atomic_load(&sp->nparts)) {
+            pthread_mutex_lock(&sp->mu);
+            if (sp->waiting)
+                pthread_cond_signal(&sp->fin);
+            pthread_mutex_unlock(&sp->mu);
+            return;
+        }
+        w = atomic_load(&sp->claim);
     }
 }
 
-/* struct sim_threads's both: posts the step, takes its share, waits. */
-static void both(void *ctx, void (*part)(void *arg, int k), void *arg)
+/* struct sim_threads's run: posts the parts, takes its share, waits. */
+static void run(void *ctx, int nparts, void (*part)(void *arg, int k), void *arg)
 {
     struct split *sp = ctx;
-    pthread_mutex_lock(&sp->mu);
+    if (nparts <= 0)
+        return;
+    atomic_store(&sp->nparts, nparts);
     sp->part = part;
     sp->arg = arg;
-    sp->next = sp->done = 0;
-    sp->gen++;
-    pthread_cond_signal(&sp->go);
-    pthread_mutex_unlock(&sp->mu);
-    claim_parts(sp);
+    atomic_store(&sp->done, 0);
     pthread_mutex_lock(&sp->mu);
-    while (sp->done < 2)
-        pthread_cond_wait(&sp->fin, &sp->mu);
+    const uint32_t gen = ++sp->gen;
+    atomic_store(&sp->claim, (uint64_t)gen << 32);
+    if (nparts > 1)
+        pthread_cond_broadcast(&sp->go);
     pthread_mutex_unlock(&sp->mu);
+    claim_parts(sp, gen);
+    /* A short spin (the last parts are usually ending), then sleep. */
+    for (int i = 0; i < 2000 && atomic_load(&sp->done) < nparts; i++)
+        ;
+    if (atomic_load(&sp->done) < nparts) {
+        pthread_mutex_lock(&sp->mu);
+        sp->waiting = 1;
+        while (atomic_load(&sp->done) < nparts)
+            pthread_cond_wait(&sp->fin, &sp->mu);
+        sp->waiting = 0;
+        pthread_mutex_unlock(&sp->mu);
+    }
 }
 
 static void *helper(void *arg)
 {
     struct split *sp = arg;
-    unsigned long seen = 0;
+    uint32_t seen = 0;
     pthread_mutex_lock(&sp->mu);
     for (;;) {
         while (sp->gen == seen && !sp->quit)
@@ -60,15 +81,19 @@ static void *helper(void *arg)
             break;
         seen = sp->gen;
         pthread_mutex_unlock(&sp->mu);
-        claim_parts(sp);
+        claim_parts(sp, seen);
         pthread_mutex_lock(&sp->mu);
     }
     pthread_mutex_unlock(&sp->mu);
     return NULL;
 }
 
-int split_start(struct split *sp, size_t min)
+int split_start(struct split *sp, int nthreads, size_t min)
 {
+    if (nthreads < 2)
+        return -1;
+    if (nthreads > SPLIT_MAX)
+        nthreads = SPLIT_MAX;
     if (pthread_mutex_init(&sp->mu, NULL))
         return -1;
     if (pthread_cond_init(&sp->go, NULL)) {
@@ -81,17 +106,23 @@ int split_start(struct split *sp, size_t min)
         return -1;
     }
     sp->gen = 0;
-    sp->next = sp->done = 2;
-    sp->quit = 0;
+    atomic_store(&sp->claim, 0);
+    atomic_store(&sp->done, 0);
+    atomic_store(&sp->nparts, 0);
+    sp->waiting = sp->quit = 0;
     sp->part = NULL;
     sp->arg = NULL;
-    if (pthread_create(&sp->helper, NULL, helper, sp)) {
+    sp->nhelpers = 0;
+    while (sp->nhelpers < nthreads - 1 &&
+           pthread_create(&sp->helper[sp->nhelpers], NULL, helper, sp) == 0)
+        sp->nhelpers++;
+    if (sp->nhelpers == 0) {
         pthread_cond_destroy(&sp->fin);
         pthread_cond_destroy(&sp->go);
         pthread_mutex_destroy(&sp->mu);
         return -1;
     }
-    sp->th = (struct sim_threads){both, sp, min};
+    sp->th = (struct sim_threads){run, sp, sp->nhelpers + 1, min, 0, 0};
     return 0;
 }
 
@@ -99,10 +130,42 @@ void split_stop(struct split *sp)
 {
     pthread_mutex_lock(&sp->mu);
     sp->quit = 1;
-    pthread_cond_signal(&sp->go);
+    pthread_cond_broadcast(&sp->go);
     pthread_mutex_unlock(&sp->mu);
-    pthread_join(sp->helper, NULL);
+    for (int i = 0; i < sp->nhelpers; i++)
+        pthread_join(sp->helper[i], NULL);
     pthread_cond_destroy(&sp->fin);
     pthread_cond_destroy(&sp->go);
     pthread_mutex_destroy(&sp->mu);
+}
+
+int split_cpus(void)
+{
+    long n = 0;
+#ifdef CPU_COUNT
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        n = CPU_COUNT(&set);
+#endif
+    if (n < 1)
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        n = 1;
+    return n > SPLIT_MAX ? SPLIT_MAX : (int)n;
+}
+
+size_t split_min_env(size_t dflt)
+{
+    const char *e = getenv("SPRINGBALL_SPLIT");
+    if (!e || !*e)
+        return dflt;
+    /* digits alone: strtoull would take " -5" as 2^64 - 5 */
+    for (const char *c = e; *c; c++)
+        if (*c < '0' || *c > '9')
+            return dflt;
+    errno = 0;
+    unsigned long long v = strtoull(e, NULL, 10);
+    if (v == 0)
+        return SIZE_MAX;
+    return errno || v > SIZE_MAX ? SIZE_MAX : (size_t)v;
 }

@@ -34,6 +34,9 @@ struct ui_options {
     const struct lesson *lesson; ///< a lesson to run (tutor.h), or NULL
     int no_thread;      ///< 1 (--no-thread): the terminal steps and draws in one
                         ///< thread; 0 (default): the run steps on a second one
+    int threads;        ///< --threads: the threads a spring step may split over
+                        ///< (split.h), 1 .. SPLIT_MAX; 0 (default): the
+                        ///< processors this process may use (split_cpus)
 };
 
 /// The defaults above.

@@ -445,6 +445,7 @@ static int loop(struct ui *u)
 {
     int rc = 0, empty_reads = 0;
     struct worker w = {0};
+    w.threads = u->o.threads > 0 ? u->o.threads : split_cpus();
     double t_end = u->o.duration > 0 ? app_now() + u->o.duration : 0;
     double next = app_now();
     u->wall = next;
@@ -558,6 +559,7 @@ static int loop(struct ui *u)
         }
     }
     join(u, &w);
+    worker_free(&w);
     return rc;
 }
 

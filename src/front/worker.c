@@ -1,6 +1,6 @@
 /*
  * worker.c - the terminal's second thread: one advance of the session
- * beside the drawing, its spring steps split with a helper (split.h) from
+ * beside the drawing, its spring steps split with helpers (split.h) from
  * WORKER_SPLIT_MIN balls on. See worker.h.
  */
 #ifndef _XOPEN_SOURCE
@@ -11,10 +11,7 @@
 #include "app.h"
 #include "session.h"
 
-#include <errno.h>
 #include <signal.h>
-#include <stdint.h>
-#include <stdlib.h>
 
 static int more_time(void *arg)
 {
@@ -22,38 +19,22 @@ static int more_time(void *arg)
     return app_now() <= w->until;
 }
 
-/* The balls from which a job splits its steps (0: never). */
-static size_t split_min(void)
-{
-    const char *e = getenv("SPRINGBALL_SPLIT");
-    if (!e || !*e)
-        return WORKER_SPLIT_MIN;
-    /* digits alone: strtoull would take " -5" as 2^64 - 5 */
-    for (const char *c = e; *c; c++)
-        if (*c < '0' || *c > '9')
-            return WORKER_SPLIT_MIN;
-    errno = 0;
-    unsigned long long v = strtoull(e, NULL, 10);
-    return errno || v > SIZE_MAX ? SIZE_MAX : (size_t)v;
-}
-
 static void *run(void *arg)
 {
     struct worker *w = arg;
     struct sim *s = &w->ss->s;
-    const size_t min = split_min();
-    /* the helper only when a step will split (sim.h): the Hooke
-     * rectangle's; made from this thread, so its signals are blocked too */
-    const int split = min > 0 && (session_caps(w->ss) & SESSION_CAP_STEPS) && s->n >= min &&
-                      sim_hooke_rect(&s->p) &&
-                      split_start(&w->split, min) == 0;
-    if (split)
+    const size_t min = split_min_env(WORKER_SPLIT_MIN);
+    /* the helpers only when a step will split (sim.h): the Hooke
+     * rectangle's; made once, from this thread, so that their signals
+     * are blocked too */
+    const int split = w->threads >= 2 && (session_caps(w->ss) & SESSION_CAP_STEPS) &&
+                      s->n >= min && sim_hooke_rect(&s->p);
+    if (split && w->split_on == 0)
+        w->split_on = split_start(&w->split, w->threads, min) == 0 ? 1 : -1;
+    if (split && w->split_on == 1)
         s->threads = &w->split.th;
     w->rc = session_advance(w->ss, w->target, more_time, w);
-    if (split) {
-        w->ss->s.threads = NULL;
-        split_stop(&w->split);
-    }
+    w->ss->s.threads = NULL;
     return NULL;
 }
 
@@ -85,4 +66,11 @@ int worker_join(struct worker *w)
     pthread_join(w->th, NULL);
     w->busy = 0;
     return w->rc;
+}
+
+void worker_free(struct worker *w)
+{
+    if (w->split_on == 1)
+        split_stop(&w->split);
+    w->split_on = 0;
 }

@@ -15,10 +15,11 @@
 
 struct session;
 
-/// From this many balls on a job splits each spring step over two
-/// threads (sim.h, struct sim_threads): the worker's and a helper made
-/// for the job (split.h). The environment's SPRINGBALL_SPLIT (a count;
-/// 0: never) overrides it.
+/// From this many balls on a job splits each spring step over the
+/// threads of --threads (sim.h, struct sim_threads): the worker's and
+/// helpers made at the first job that splits and kept until worker_free
+/// (split.h). The environment's SPRINGBALL_SPLIT (a count; 0: never)
+/// overrides it.
 #ifndef WORKER_SPLIT_MIN
 #define WORKER_SPLIT_MIN 50000
 #endif
@@ -29,7 +30,10 @@ struct worker {
     struct session *ss;
     double target, until;  ///< the advance's time; the wall clock it stops at
     int rc;                ///< session_advance's result
-    struct split split;    ///< the steps' second thread, from WORKER_SPLIT_MIN balls on
+    int threads;           ///< the threads a step may split over (the caller's
+                           ///< to set before the first job; < 2: none)
+    struct split split;    ///< the steps' helpers, from WORKER_SPLIT_MIN balls on
+    int split_on;          ///< split holds helpers (1), could not make them (-1)
 };
 
 /// Starts the advance of @p ss toward simulated time @p target on a thread
@@ -43,5 +47,11 @@ int worker_go(struct worker *w, struct session *ss, double target, double until)
 /// target reached, 0 stopped by the clock, -1 refused or not finite: see
 /// session.h), or 2 when no job ran.
 int worker_join(struct worker *w);
+
+/// Ends the helpers a job made (no job may run: worker_join first).
+void worker_free(struct worker *w);
+
+/// Ends the helpers a job made (no job may run: worker_join first).
+void worker_free(struct worker *w);
 
 #endif

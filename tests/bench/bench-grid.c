@@ -8,13 +8,13 @@
  *       lattice), lets it mix for RELAX steps, and writes it as a scene
  *       file and as a LAMMPS data file (atom_style sphere), the same
  *       decimal numbers in both
- *   bench-grid run [-b | -s | -t] STEPS RUNS SCENE
+ *   bench-grid run [-b | -s | -t | -tN] STEPS RUNS SCENE
  *       loads SCENE, then times RUNS runs of STEPS steps each (only the
  *       stepping) with sim_step, or with -b the O(n^2) loop, or with -s
  *       the terminal's session_forward (the step, its checkpoints for
  *       stepping back and its finiteness check; no diagnostics), or with
- *       -t sim_step split over two threads (split.h; its processor time
- *       is both threads'), and prints
+ *       -t sim_step split over two threads, -tN over N (split.h, the
+ *       helpers made once; its processor time is all threads'), and prints
  *       one line of key=value: the median run, ns per ball-step, contacts
  *       per ball at the end, peak RSS of the process
  *   bench-grid stream N STEPS RUNS
@@ -143,7 +143,7 @@ static int cmp_double(const void *a, const void *b)
  * on two threads. */
 enum { RUN_STEP, RUN_BRUTE, RUN_SESSION, RUN_SPLIT };
 
-static int run(int how, long steps, int runs, const char *path)
+static int run(int how, int nthreads, long steps, int runs, const char *path)
 {
     double t0 = now();
     FILE *f = fopen(path, "rb");
@@ -183,7 +183,7 @@ static int run(int how, long steps, int runs, const char *path)
     }
     struct split sp;
     if (how == RUN_SPLIT) {
-        if (split_start(&sp, 0)) {
+        if (split_start(&sp, nthreads, 0)) {
             fputs("bench-grid: no second thread\n", stderr);
             return 1;
         }
@@ -293,13 +293,14 @@ int main(int argc, char **argv)
         return stream(atol(argv[2]), atol(argv[3]), atoi(argv[4]));
     int how = argc > 2 && strcmp(argv[2], "-b") == 0   ? RUN_BRUTE
               : argc > 2 && strcmp(argv[2], "-s") == 0 ? RUN_SESSION
-              : argc > 2 && strcmp(argv[2], "-t") == 0 ? RUN_SPLIT
-                                                         : RUN_STEP;
+              : argc > 2 && strncmp(argv[2], "-t", 2) == 0 ? RUN_SPLIT
+                                                             : RUN_STEP;
+    int nthreads = how == RUN_SPLIT ? (argv[2][2] ? atoi(argv[2] + 2) : 2) : 1;
     int opt = how != RUN_STEP;
-    if (argc == 5 + opt && strcmp(argv[1], "run") == 0)
-        return run(how, atol(argv[2 + opt]), atoi(argv[3 + opt]), argv[4 + opt]);
+    if (argc == 5 + opt && strcmp(argv[1], "run") == 0 && (how != RUN_SPLIT || nthreads >= 2))
+        return run(how, nthreads, atol(argv[2 + opt]), atoi(argv[3 + opt]), argv[4 + opt]);
     fputs("usage: bench-grid gen N SEED RELAX SCENE DATA [PHI]\n"
-          "       bench-grid run [-b | -s | -t] STEPS RUNS SCENE\n"
+          "       bench-grid run [-b | -s | -t | -tN] STEPS RUNS SCENE\n"
           "       bench-grid stream N STEPS RUNS\n", stderr);
     return 2;
 }

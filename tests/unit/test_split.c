@@ -1,12 +1,13 @@
 /*
- * test_split.c - a step split in two parts (struct sim_threads) reaches
- * the same state, every double to the bit, as one thread's sim_step (and
- * a build's search for pairs in two parts the same list): on
+ * test_split.c - a step split in parts (struct sim_threads) reaches the
+ * same state, every double to the bit, as one thread's sim_step (and a
+ * build's search for pairs in parts the same list): on
  * many steps of varied scenes (equal and unequal masses and radii, a
  * power-of-2 mass and not, dense and dilute, walls, a large ball among
  * small ones, one ball, fewer balls than two blocks, a ball that is not
- * finite), with the parts run in either order and on two threads
- * (split.h; tests/worker.sh runs the terminal's against -H).
+ * finite), in 2, 3, 4 and 7 parts run in several orders and on that
+ * many threads (split.h; tests/worker.sh runs the terminal's against -H,
+ * tests/golden.sh -H with --threads=1 to 4).
  */
 #include "grid.h"
 #include "sim.h"
@@ -20,19 +21,29 @@
 
 #define SPLIT_PI 3.14159265358979323846
 
-/* The parts one after the other: the second first when ctx says so (the
- * parts must not depend on each other's order). Counts the splits. */
+/* The parts one after the other: in order, last first, or odd ones
+ * first then even ones, as ctx says (the parts must not depend on each
+ * other's order). Counts the splits. */
 struct order {
-    int second_first;
+    int how; /* 0 in order, 1 reversed, 2 odd parts first */
     long calls;
+    int most;
 };
 
-static void both_in_order(void *ctx, void (*part)(void *arg, int k), void *arg)
+static void run_in_order(void *ctx, int np, void (*part)(void *arg, int k), void *arg)
 {
     struct order *o = ctx;
     o->calls++;
-    part(arg, o->second_first ? 1 : 0);
-    part(arg, o->second_first ? 0 : 1);
+    o->most = np > o->most ? np : o->most;
+    if (o->how == 2) {
+        for (int k = 1; k < np; k += 2)
+            part(arg, k);
+        for (int k = 0; k < np; k += 2)
+            part(arg, k);
+        return;
+    }
+    for (int k = 0; k < np; k++)
+        part(arg, o->how ? np - 1 - k : k);
 }
 
 /* A scene of its kind (see cases below). */
@@ -123,20 +134,29 @@ static void test_split_bits(void)
         {"fewer than the grid", 5, 0.6, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 100},
         {"one ball", 1, 0.01, 1, 1, 1, 1, 1, 5, 0.05, 0, 0, 100},
     };
+    /* parts as threads: 2, 3, 4 and 7, in order, reversed and odd ones
+     * first (one thread), and on that many threads (split.h); 2 on the
+     * slots as made, more in the cells' order (sim_sort) */
+    static const int nths[] = {2, 3, 4, 7};
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         const struct kind *kd = &cases[c];
-        /* 0, 1: the parts in order, the second first; 2: two threads */
-        for (int order = 0; order < 3; order++) {
+        for (size_t ti = 0; ti < sizeof nths / sizeof *nths; ti++)
+        for (int order = 0; order < 4; order++) {
+            const int nth = nths[ti];
             struct sim a, b;
             make(&a, kd, 1000 + c);
             make(&b, kd, 1000 + c);
-            struct order o = {order, 0};
-            const struct sim_threads th = {both_in_order, &o, 0};
+            /* in the cells' order beyond two threads (else the parts'
+             * heads span the slots: two parts at most) */
+            if (nth > 2)
+                CHECK(sim_sort(&a) == SIM_OK && sim_sort(&b) == SIM_OK);
+            struct order o = {order, 0, 0};
+            struct sim_threads th = {run_in_order, &o, nth, 0, 0, 0};
             struct split sp;
-            if (order < 2) {
+            if (order < 3) {
                 b.threads = &th;
             } else {
-                CHECK(split_start(&sp, 0) == 0);
+                CHECK(split_start(&sp, nth, 0) == 0);
                 b.threads = &sp.th;
             }
             int ok = 1, same = 1, at = -1;
@@ -149,15 +169,21 @@ static void test_split_bits(void)
                 at = i;
             }
             if (!(ok && same))
-                printf("  split: %s (order %d): %s at step %d\n", kd->what, order,
-                       ok ? "different bits" : "a step failed", at + 1);
+                printf("  split: %s (%d threads, order %d): %s at step %d\n", kd->what, nth,
+                       order, ok ? "different bits" : "a step failed", at + 1);
             CHECK(ok && same);
             /* it did split every step wherever there are two blocks
-             * (and the builds' searches beside) */
-            if (order < 2)
-                CHECK(kd->n > GRID_BLOCK ? o.calls >= kd->steps : o.calls == 0);
-            else
+             * (and the builds' searches beside), into as many parts as
+             * threads where the scene is large enough */
+            if (order < 3) {
+                CHECK(o.calls >= (kd->n > GRID_BLOCK ? kd->steps : 0));
+                CHECK(th.split_steps == (kd->n > GRID_BLOCK ? kd->steps : 0));
+                /* as many parts as threads, where the heads allow */
+                if (kd->n >= 3000 && !kd->big)
+                    CHECK(th.most == nth);
+            } else {
                 split_stop(&sp);
+            }
             if (kd->bad)
                 CHECK(!a.finite && !sim_finite(&b));
             sim_free(&a);
@@ -174,8 +200,8 @@ static void test_split_min(void)
     struct sim a, b;
     make(&a, &gas, 7);
     make(&b, &gas, 7);
-    struct order o = {0, 0};
-    struct sim_threads th = {both_in_order, &o, 601};
+    struct order o = {0, 0, 0};
+    struct sim_threads th = {run_in_order, &o, 2, 601, 0, 0};
     b.threads = &th;
     for (int i = 0; i < 10; i++)
         CHECK(sim_step(&b) == SIM_OK);
@@ -220,10 +246,11 @@ static void test_split_build(void)
         int err;
         struct grid *g1 = grid_new(n, r, 0, &err), *g2 = grid_new(n, r, 0, &err);
         const struct grid_balls b = {x, y, r, w, h};
-        struct order o = {c >> 1, 0};
+        struct order o = {c >> 1, 0, 0};
         CHECK(g1 && g2 && grid_update(g1, &b) == 0 &&
-              grid_update_both(g2, &b, both_in_order, &o) == 0);
-        CHECK(o.calls == 1);
+              grid_update_par(g2, &b, run_in_order, &o, 2 + c) == 0);
+        /* the slots, the strips, the rows (three passes) */
+        CHECK(o.calls == 5 && o.most == 2 + c);
         if (g1 && g2) {
             const struct grid_pairs p1 = grid_pairs(g1), p2 = grid_pairs(g2);
             const size_t nb = (n + GRID_BLOCK - 1) / GRID_BLOCK;

@@ -67,24 +67,12 @@ static int next_nonblank(struct reader *rd, struct text_token *tok, int max)
     return n;
 }
 
-/* Digits only, of any length (detection and the count's message); a
- * value is read only from up to 18 of them. */
-static int is_count(struct text_token t)
-{
-    if (t.len == 0)
-        return 0;
-    for (size_t i = 0; i < t.len; i++)
-        if (t.s[i] < '0' || t.s[i] > '9')
-            return 0;
-    return 1;
-}
-
 int particles_detect(const char *text, size_t len)
 {
     struct scene_error err;
     struct reader rd = {text, len, 0, 0, &err};
     struct text_token tok[MAX_TOKENS];
-    if (next_nonblank(&rd, tok, MAX_TOKENS) != 1 || !is_count(tok[0]))
+    if (next_nonblank(&rd, tok, MAX_TOKENS) != 1 || !text_digits(tok[0]))
         return 0;
     return next_nonblank(&rd, tok, MAX_TOKENS) == FIELDS;
 }
@@ -104,7 +92,7 @@ static int get_channel(struct reader *rd, struct text_token t, const char *what,
 {
     char buf[64];
     text_shown(t, buf, sizeof buf);
-    if (!is_count(t))
+    if (!text_digits(t))
         return TEXT_FAIL(rd, "%s: '%s' is not a whole number from 0 to 255", what, buf);
     unsigned long v = strtoul(buf, NULL, 10);
     if (v > 255)
@@ -190,7 +178,7 @@ int particles_parse(struct scene *sc, const char *text, size_t len,
     }
     if (nt != 1)
         return TEXT_FAIL(&rd, "expected the number of particles alone on the line");
-    if (!is_count(tok[0]))
+    if (!text_digits(tok[0]))
         return TEXT_FAIL(&rd, "particle count: '%s' is not a whole number",
                          text_shown(tok[0], buf, sizeof buf));
     unsigned long long n = tok[0].len > 18 ? 0 : strtoull(tok[0].s, NULL, 10);

@@ -16,7 +16,9 @@
 #     the compiler, and implicit declarations as errors;
 #  6. the drawing (draw/) reads a struct shown (shown.h), never the session:
 #     no struct session pointer, no session_ call (the terminal steps the
-#     session on a second thread while it draws).
+#     session on a second thread while it draws);
+#  7. above the session (draw, front, cli) no file names struct session's
+#     fields: it reads the session through its functions.
 # Each failure names the file, the wall or the circle.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -147,4 +149,15 @@ check "the drawing's files are found" test -n "$drawing"
 printf 'void f(struct session *ss) { session_diag(ss); }\n' >"$tmp/draws.c"
 check "the check sees a session pointer and a call" \
     sh -c 'grep -cE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0" | grep -qx 1' "$tmp/draws.c"
+
+# 7. above the session, nothing names its fields: the front end and the
+#    command line read it through session_state, session_caps, session_said
+#    ... (a session is named ss there, by the house's convention)
+for f in src/draw/*.[ch] src/front/*.[ch] src/cli/*.[ch]; do
+    check "$f reads the session through its functions" \
+        sh -c '! grep -nE "(^|[^_a-zA-Z0-9])ss(\.|->)[a-z_]+" "$0" | grep -vE "^[0-9]+:[[:space:]]*(/?\*|//)"' "$f"
+done
+printf 'double f(struct ui *u) { return u->ss.s.t + session_pos(&u->ss); }\n' >"$tmp/fields.c"
+check "the check sees a field read" \
+    sh -c 'grep -cE "(^|[^_a-zA-Z0-9])ss(\.|->)[a-z_]+" "$0" | grep -qx 1' "$tmp/fields.c"
 summary

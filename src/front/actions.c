@@ -35,7 +35,7 @@ static void kick(struct ui *u)
 void actions_pause(struct ui *u, int key)
 {
     (void)key;
-    if (u->ss.nonfinite) {
+    if (session_nonfinite(&u->ss)) {
         app_note_level(u, SCREEN_WARNING, "state not finite: ',' steps back, 'r' resets");
         return;
     }
@@ -49,11 +49,11 @@ void actions_pause(struct ui *u, int key)
  * (undone by ',', redone by '.'): one move, one action (issue 26.2). */
 static void note_edit_move(struct ui *u, long long pos, const char *done)
 {
-    const struct session *ss = &u->ss;
-    size_t n = 0, i = ss->nact, last = 0;
-    while (i-- > 0 && ss->act[i].pos >= pos)
-        if (ss->act[i].pos == pos &&
-            (ss->act[i].kind == SESSION_KICK || ss->act[i].kind >= SESSION_ADD)) {
+    size_t nact;
+    const struct session_action *act = session_actions(&u->ss, &nact);
+    size_t n = 0, i = nact, last = 0;
+    while (i-- > 0 && act[i].pos >= pos)
+        if (act[i].pos == pos && (act[i].kind == SESSION_KICK || act[i].kind >= SESSION_ADD)) {
             if (!n)
                 last = i;
             n++;
@@ -63,7 +63,7 @@ static void note_edit_move(struct ui *u, long long pos, const char *done)
             u->f.note[0] = 0;
         return;
     }
-    const struct session_action *a = &ss->act[last];
+    const struct session_action *a = &act[last];
     static const char *const what[] = {
         [SESSION_ADD - SESSION_ADD] = "the ball added",
         [SESSION_REMOVE - SESSION_ADD] = "the removal of ball",
@@ -91,9 +91,9 @@ void actions_step(struct ui *u, int key)
     (void)key;
     u->f.running = 0;
     if (session_forward(&u->ss) <= 0)
-        app_say(u, u->ss.nonfinite ? SCREEN_ERROR : SCREEN_INFO);
+        app_say(u, session_nonfinite(&u->ss) ? SCREEN_ERROR : SCREEN_INFO);
     else
-        note_edit_move(u, u->ss.pos, "redone");
+        note_edit_move(u, session_pos(&u->ss), "redone");
 }
 
 void actions_back(struct ui *u, int key)
@@ -101,7 +101,7 @@ void actions_back(struct ui *u, int key)
     (void)key;
     u->f.running = 0;
     u->f.stopped = 0;
-    long long pos = u->ss.pos;
+    long long pos = session_pos(&u->ss);
     if (session_back(&u->ss))
         app_say(u, SCREEN_INFO);
     else
@@ -131,16 +131,14 @@ void actions_param(struct ui *u, int key)
 {
     int is_k = key == 'k' || key == 'K';
     const char *name = is_k ? "k" : "dt";
-    double *now = is_k ? &u->ss.s.p.k : &u->ss.s.p.dt;
-    double want = key == 'K' || key == 'D' ? *now * 1.25 : *now / 1.25;
-    if (is_k)
-        session_set_k(&u->ss, want);
-    else
-        session_set_dt(&u->ss, want);
-    if (*now != want)
+    const struct sim_params *p = &session_state(&u->ss)->p;
+    double now = is_k ? p->k : p->dt;
+    double want = key == 'K' || key == 'D' ? now * 1.25 : now / 1.25;
+    int rc = is_k ? session_set_k(&u->ss, want) : session_set_dt(&u->ss, want);
+    if (rc == 1)
         app_note(u, "%s stays within 10^6 of the scene's", name);
-    else if ((session_caps(&u->ss) & SESSION_CAP_EXACT))
-        app_note(u, "%s %.4g (for the spring engine)", name, *now);
+    else if (rc == 0 && (session_caps(&u->ss) & SESSION_CAP_EXACT))
+        app_note(u, "%s %.4g (for the spring engine)", name, want);
 }
 
 void actions_engine(struct ui *u, int key)
@@ -161,7 +159,7 @@ void actions_engine(struct ui *u, int key)
 void actions_gravity(struct ui *u, int key)
 {
     (void)key;
-    const struct sim *s = &u->ss.s;
+    const struct sim *s = session_state(&u->ss);
     double G, soft;
     if ((session_caps(&u->ss) & SESSION_CAP_EXACT)) {
         app_note(u, "gravity needs the spring engine (m)");
@@ -222,7 +220,7 @@ void actions_aim(struct ui *u, int key)
 void actions_kick(struct ui *u, int key)
 {
     (void)key;
-    if (edit_values_enter(u) || u->ss.nonfinite || app_no_cue(u))
+    if (edit_values_enter(u) || session_nonfinite(&u->ss) || app_no_cue(u))
         return;
     kick(u);
 }
@@ -242,9 +240,9 @@ void actions_kick_speed(struct ui *u, int key)
 /* Tab: the next ball becomes the cue ball. */
 void actions_cue(struct ui *u, int key)
 {
-    if (app_no_cue(u) || u->ss.s.n == 0)
+    if (app_no_cue(u) || session_state(&u->ss)->n == 0)
         return;
-    size_t n = u->ss.s.n;
+    size_t n = session_state(&u->ss)->n;
     u->f.cue = key == APP_KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
     u->f.aiming = 1;
     app_select(u, u->f.cue); /* marked, its row and contacts in the values panel */
@@ -296,7 +294,7 @@ void actions_lab(struct ui *u, int key)
                              : "split off");
         return;
     }
-    const char *msg = panel_key(&u->lab.ps, pk, u->ss.s.n);
+    const char *msg = panel_key(&u->lab.ps, pk, session_state(&u->ss)->n);
     if (key == 'P') { /* a plot over time: every step and event sampled */
         session_sampling(&u->ss, u->lab.ps.plot == PANEL_PLOT_ENERGY ||
                                      u->lab.ps.plot == PANEL_PLOT_MOMENTUM);
@@ -313,7 +311,7 @@ void actions_lab(struct ui *u, int key)
 void actions_line(struct ui *u, int key)
 {
     (void)key;
-    int on = !u->ss.s.p.line;
+    int on = !session_state(&u->ss)->p.line;
     if (session_set_line(&u->ss, on)) {
         app_say(u, SCREEN_WARNING);
         return;
@@ -324,7 +322,7 @@ void actions_line(struct ui *u, int key)
 /* e E: restitution down / up a tenth. */
 void actions_restitution(struct ui *u, int key)
 {
-    double e = lab_restitution_step(u->ss.s.p.restitution, key == 'E' ? 1 : -1);
+    double e = lab_restitution_step(session_state(&u->ss)->p.restitution, key == 'E' ? 1 : -1);
     if (session_set_restitution(&u->ss, e)) {
         app_say(u, SCREEN_WARNING);
         return;
@@ -348,8 +346,8 @@ void actions_border(struct ui *u, int key)
         app_note(u, "open space has no walls");
         return;
     }
-    int b = lab_border_next(lab_border(&u->ss.s.p));
-    struct sim_params p = u->ss.s.p;
+    int b = lab_border_next(lab_border(&session_state(&u->ss)->p));
+    struct sim_params p = session_state(&u->ss)->p;
     lab_border_set(&p, b, u->sc->p.shape, u->sc->p.open);
     if (session_set_border(&u->ss, p.shape, p.walls, p.open)) {
         app_say(u, SCREEN_WARNING);
@@ -362,13 +360,13 @@ void actions_border(struct ui *u, int key)
 static const struct sim *seek_forward(void *ctx)
 {
     struct session *ss = ctx;
-    return session_forward(ss) == 1 ? &ss->s : NULL;
+    return session_forward(ss) == 1 ? session_state(ss) : NULL;
 }
 
 static const struct sim *seek_back(void *ctx)
 {
     struct session *ss = ctx;
-    return session_back(ss) == 0 ? &ss->s : NULL;
+    return session_back(ss) == 0 ? session_state(ss) : NULL;
 }
 
 /* ] [: to the next / previous contact event (a contact begins or ends). */
@@ -382,14 +380,14 @@ void actions_contact(struct ui *u, int key)
     struct lab_event ev;
     int fwd = key == ']';
     long most = LAB_SEEK_MAX;
-    if (u->ss.s.n > 0 && LAB_SEEK_WORK / (double)u->ss.s.n < most)
-        most = (long)(LAB_SEEK_WORK / (double)u->ss.s.n) + 1;
-    if (lab_seek_event(&u->ss.s, fwd ? seek_forward : seek_back, &u->ss, most, &ev)) {
+    if (session_state(&u->ss)->n > 0 && LAB_SEEK_WORK / (double)session_state(&u->ss)->n < most)
+        most = (long)(LAB_SEEK_WORK / (double)session_state(&u->ss)->n) + 1;
+    if (lab_seek_event(session_state(&u->ss), fwd ? seek_forward : seek_back, &u->ss, most, &ev)) {
         app_note_level(u, SCREEN_ERROR, "out of memory");
         return;
     }
     if (!ev.found) {
-        if (u->ss.nonfinite)
+        if (session_nonfinite(&u->ss))
             app_say(u, SCREEN_ERROR);
         else if (ev.steps < most)
             app_note(u, "%s", fwd ? "no contact event ahead" : "no contact event back to the start");

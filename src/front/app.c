@@ -51,11 +51,11 @@ void app_note_level(struct ui *u, int level, const char *fmt, ...)
  * session_note) in words that name the keys that answer it. */
 const char *app_said(struct ui *u)
 {
-    const struct session *ss = &u->ss;
-    if (ss->msg || !ss->note)
-        return ss->msg;
-    const size_t *b = ss->note_ball;
-    switch (ss->note) {
+    const struct session_said w = session_said(&u->ss);
+    if (w.msg || !w.note)
+        return w.msg;
+    const size_t *b = w.ball;
+    switch (w.note) {
     case SESSION_NOTE_NOT_FINITE:
         return "state not finite: ',' steps back, 'r' resets";
     case SESSION_NOTE_NOT_FINITE_PAUSED:
@@ -64,7 +64,7 @@ const char *app_said(struct ui *u)
         return "unstable: dt too large for k; paused (d or k, then ',' or r)";
     case SESSION_NOTE_NEEDS_SPRINGS:
         snprintf(u->said, sizeof u->said, "%s needs the spring engine (m)",
-                 ss->note_what ? ss->note_what : "this");
+                 w.what ? w.what : "this");
         return u->said;
     case SESSION_NOTE_TABLE_FIXED:
         return "the table cannot change live (w saves the scene to edit)";
@@ -73,7 +73,7 @@ const char *app_said(struct ui *u)
                  "every ball must lie wholly on the table", b[0]);
         return u->said;
     case SESSION_NOTE_OVERLAP:
-        snprintf(u->said, sizeof u->said, (session_caps(ss) & SESSION_CAP_EXACT)
+        snprintf(u->said, sizeof u->said, (session_caps(&u->ss) & SESSION_CAP_EXACT)
                  ? "ball %zu overlaps ball %zu: if they approach they collide at once"
                  : "ball %zu overlaps ball %zu: the springs push them apart", b[0], b[1]);
         return u->said;
@@ -82,12 +82,12 @@ const char *app_said(struct ui *u)
                  b[0] == 1 ? "" : "s");
         return u->said;
     case SESSION_NOTE_EVENT_FAULT:
-        return words_event_fault(u->said, sizeof u->said, ss->note_code, b[0], b[1]);
+        return words_event_fault(u->said, sizeof u->said, w.code, b[0], b[1]);
     case SESSION_NOTE_EVENT_STOP: {
         static const char pre[] = "not finite: paused (',' back, r reset): ";
         memcpy(u->said, pre, sizeof pre - 1);
         words_event_stop(u->said + sizeof pre - 1, sizeof u->said - (sizeof pre - 1),
-                         ss->note_code, b[0], b[1], ss->note_t);
+                         w.code, b[0], b[1], w.t);
         return u->said;
     }
     }
@@ -104,7 +104,7 @@ void app_say(struct ui *u, int level)
 
 void app_resume_clock(struct ui *u)
 {
-    u->target = u->ss.s.t;
+    u->target = session_state(&u->ss)->t;
     u->frames = 0;
     u->fps_since = u->wall;
     u->f.fps = 0;
@@ -132,8 +132,8 @@ size_t app_pusher_ball(const struct ui *u)
 {
     /* the tags by ball (session.h's field), read in a plain loop: this runs
      * every frame, over 10^5 balls too */
-    const uint32_t *tag = u->ss.tag;
-    for (size_t b = u->ss.s.n; tag && b-- > 0;)
+    const uint32_t *tag = session_tags(&u->ss);
+    for (size_t b = session_state(&u->ss)->n; tag && b-- > 0;)
         if (tag[b] == SCREEN_TAG_PUSHER)
             return b;
     return (size_t)-1;
@@ -142,7 +142,7 @@ size_t app_pusher_ball(const struct ui *u)
 /* The selection stays a ball after edits, ',' and '.'. */
 void app_fix_cue(struct ui *u)
 {
-    size_t n = u->ss.s.n;
+    size_t n = session_state(&u->ss)->n;
     if (u->f.cue >= n)
         u->f.cue = n ? n - 1 : 0;
     if (u->lab.ps.ov.selected != PANEL_NONE && u->lab.ps.ov.selected != u->f.cue) {
@@ -188,7 +188,7 @@ int app_edited(struct ui *u, int rc, const char *fmt, ...)
 /* The selected ball, or a note that there is none. */
 int app_have_ball(struct ui *u)
 {
-    if (u->ss.s.n == 0 || (u->f.pusher && u->ss.s.n == 1)) {
+    if (session_state(&u->ss)->n == 0 || (u->f.pusher && session_state(&u->ss)->n == 1)) {
         app_note(u, "no ball: a or :ball adds one");
         return 0;
     }
@@ -289,8 +289,8 @@ static double pause_time(const struct ui *u)
 {
     if ((session_caps(&u->ss) & SESSION_CAP_EXACT))
         return u->o.pause_at;
-    unsigned long long k = sim_steps_until(&u->ss.s, u->o.pause_at);
-    return k == ULLONG_MAX ? INFINITY : sim_time_after(&u->ss.s, k);
+    unsigned long long k = sim_steps_until(session_state(&u->ss), u->o.pause_at);
+    return k == ULLONG_MAX ? INFINITY : sim_time_after(session_state(&u->ss), k);
 }
 
 /* Advances the run toward the target time; @p live bounds it by most of
@@ -320,24 +320,24 @@ void app_run_begin(struct ui *u)
 void app_run_end(struct ui *u, int rc, int live)
 {
     const double stop = u->run_stop;
-    if (rc >= 0 && u->ss.s.t >= stop) {
+    if (rc >= 0 && session_state(&u->ss)->t >= stop) {
         u->pause_armed = 0;
         u->f.running = 0;
-        app_note(u, "paused at t = %.6g (-T)", u->ss.s.t);
+        app_note(u, "paused at t = %.6g (-T)", session_state(&u->ss)->t);
     }
     u->f.behind = rc == 0;
-    double lag = u->target - u->ss.s.t;
+    double lag = u->target - session_state(&u->ss)->t;
     if (rc == 0 && live && (session_caps(&u->ss) & SESSION_CAP_STEPS) && lag <= CARRY * u->f.speed) {
         /* the steps that did not fit are the next frames' (a moment's
          * hiccup is caught up); behind when more than a frame late */
         u->f.behind = lag > u->f.speed / u->o.fps;
     } else if (rc == 0 || !(u->target <= 1e300)) {
-        u->target = u->ss.s.t; /* what did not fit is dropped */
+        u->target = session_state(&u->ss)->t; /* what did not fit is dropped */
     }
     if (rc < 0) {
         u->f.running = 0;
-        u->f.stopped = u->ss.runaway;
-        app_say(u, u->ss.nonfinite || u->ss.runaway ? SCREEN_ERROR : SCREEN_WARNING);
+        u->f.stopped = session_runaway(&u->ss);
+        app_say(u, session_nonfinite(&u->ss) || session_runaway(&u->ss) ? SCREEN_ERROR : SCREEN_WARNING);
     }
 }
 

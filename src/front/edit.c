@@ -33,9 +33,9 @@ static void edit_row(struct ui *u, size_t b, int col);
 static void drag_velocity(struct ui *u, double wx, double wy)
 {
     size_t i = session_slot(&u->ss, u->f.cue);
-    if (i >= u->ss.s.n || !(u->f.arrow_t > 0))
+    if (i >= session_state(&u->ss)->n || !(u->f.arrow_t > 0))
         return;
-    double vx = (wx - u->ss.s.x[i]) / u->f.arrow_t, vy = (wy - u->ss.s.y[i]) / u->f.arrow_t;
+    double vx = (wx - session_state(&u->ss)->x[i]) / u->f.arrow_t, vy = (wy - session_state(&u->ss)->y[i]) / u->f.arrow_t;
     double deg = atan2(vy, vx) * 180 / SIM_PI;
     if (deg < 0)
         deg += 360;
@@ -59,7 +59,7 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         return;
     if (u->tr) { /* replay: a click selects, nothing moves */
         size_t b = kind == APP_MOUSE_PRESS ? screen_ball_at(&u->scr, app_shown(u), x, y) : (size_t)-1;
-        if (b < u->ss.s.n) {
+        if (b < session_state(&u->ss)->n) {
             u->f.cue = b;
             app_select(u, b);
             app_note(u, "ball %zu (selected)", b + 1);
@@ -75,7 +75,7 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
     case APP_MOUSE_PRESS: {
         int tx, ty, col;
         size_t row = panel_values_at(&u->lab.ps, x, y, &col);
-        if (row < u->ss.s.n) { /* a number of the values panel: typed into */
+        if (row < session_state(&u->ss)->n) { /* a number of the values panel: typed into */
             edit_row(u, row, col);
             return;
         }
@@ -100,8 +100,8 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
             u->f.cue = b;
             u->f.aiming = !u->f.open;
             size_t i = session_slot(&u->ss, b);
-            u->grab_dx = u->ss.s.x[i] - wx;
-            u->grab_dy = u->ss.s.y[i] - wy;
+            u->grab_dx = session_state(&u->ss)->x[i] - wx;
+            u->grab_dy = session_state(&u->ss)->y[i] - wy;
             u->drag = DRAG_BALL;
             session_gesture(&u->ss, 1);
             app_select(u, b);
@@ -133,13 +133,13 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         u->drag = DRAG_NONE;
         session_gesture(&u->ss, 0);
         app_fix_cue(u);
-        if (was != DRAG_EMPTY || u->ss.nonfinite || app_no_cue(u) || !app_have_ball(u))
+        if (was != DRAG_EMPTY || session_nonfinite(&u->ss) || app_no_cue(u) || !app_have_ball(u))
             return;
         /* a click on empty table: the selected ball aims at it (the aim
          * arrow and the status line show it); enter kicks, 'a' adds a
          * ball there (issue 26) */
         size_t c = session_slot(&u->ss, u->f.cue);
-        double dx = wx - u->ss.s.x[c], dy = wy - u->ss.s.y[c];
+        double dx = wx - session_state(&u->ss)->x[c], dy = wy - session_state(&u->ss)->y[c];
         if (dx == 0 && dy == 0)
             return;
         u->f.aim = atan2(dy, dx);
@@ -153,7 +153,7 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         if (b == (size_t)-1 || b != u->f.cue || b == app_pusher_ball(u)) {
             if (u->lab.ps.values) /* elsewhere it scrolls the values panel */
                 panel_key(&u->lab.ps, kind == APP_MOUSE_WHEEL_UP ? PANEL_KEY_PGUP : PANEL_KEY_PGDN,
-                          u->ss.s.n);
+                          session_state(&u->ss)->n);
             else
                 app_note(u, "the wheel over the selected ball changes its mass");
             return;
@@ -162,10 +162,10 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
         int up = kind == APP_MOUSE_WHEEL_UP;
         session_gesture(&u->ss, 1);
         if (mod) {
-            double r = up ? u->ss.s.r[i] * WHEEL_RADIUS : u->ss.s.r[i] / WHEEL_RADIUS;
+            double r = up ? session_state(&u->ss)->r[i] * WHEEL_RADIUS : session_state(&u->ss)->r[i] / WHEEL_RADIUS;
             app_edited(u, session_set_radius(&u->ss, b, r), "ball %zu: r %.4g", b + 1, r);
         } else {
-            double m = up ? u->ss.s.m[i] * WHEEL_MASS : u->ss.s.m[i] / WHEEL_MASS;
+            double m = up ? session_state(&u->ss)->m[i] * WHEEL_MASS : session_state(&u->ss)->m[i] / WHEEL_MASS;
             app_edited(u, session_set_mass(&u->ss, b, m), "ball %zu: m %.4g", b + 1, m);
         }
         return;
@@ -185,7 +185,7 @@ void edit_hold(struct ui *u)
 void edit_add(struct ui *u, int key)
 {
     (void)key;
-    const struct sim *s = &u->ss.s;
+    const struct sim *s = session_state(&u->ss);
     double x = u->have_ptr ? u->add_x : 0.5 * s->p.w, y = u->have_ptr ? u->add_y : 0.5 * s->p.h;
     if (s->p.shape == SIM_OPEN && !u->have_ptr)
         x = y = 0; /* open space: the view is -R..R */
@@ -199,7 +199,7 @@ void edit_add(struct ui *u, int key)
     if (app_edited(u, session_add_ball(&u->ss, x, y, 0, 0, m, r, SCREEN_TAG_ADDED | color), NULL))
         return;
     u->added++;
-    u->f.cue = u->ss.s.n - 1;
+    u->f.cue = session_state(&u->ss)->n - 1;
     if (!app_said(u))
         app_note(u, "ball %zu added at (%.4g, %.4g): m %.4g r %.4g", u->f.cue + 1, x, y, m, r);
     app_fix_cue(u);
@@ -235,7 +235,7 @@ void edit_pusher(struct ui *u, int key)
         app_note(u, "the pusher needs the spring engine (m)");
         return;
     }
-    const struct sim *s = &u->ss.s;
+    const struct sim *s = session_state(&u->ss);
     double x = u->have_ptr ? u->ptr_x : 0.5 * s->p.w, y = u->have_ptr ? u->ptr_y : 0.5 * s->p.h;
     double r = 0.05 * fmin(s->p.w, s->p.h);
     size_t i = session_slot(&u->ss, u->f.cue);
@@ -254,8 +254,8 @@ int edit_pusher_arrow(struct ui *u, int key)
     size_t i = session_slot(&u->ss, p);
     double step = 1 / u->scr.v.map.sx;
     if (!(step > 0) || !isfinite(step))
-        step = u->ss.s.r[i];
-    double x = u->ss.s.x[i], y = u->ss.s.y[i];
+        step = session_state(&u->ss)->r[i];
+    double x = session_state(&u->ss)->x[i], y = session_state(&u->ss)->y[i];
     x += key == APP_KEY_RIGHT ? step : key == APP_KEY_LEFT ? -step : 0;
     y += key == APP_KEY_UP ? step * u->scr.v.map.aspect : key == APP_KEY_DOWN ? -step * u->scr.v.map.aspect : 0;
     session_gesture(&u->ss, !u->f.running);
@@ -380,9 +380,9 @@ static int run_command(struct ui *u, const char *line)
             free(nb);
         }
         if (rc == 0) {
-            u->f.cue = u->ss.s.n - 1;
+            u->f.cue = session_state(&u->ss)->n - 1;
             if (!app_said(u))
-                app_note(u, c.n == 1 ? "ball %zu added" : "%zu balls added", c.n == 1 ? u->ss.s.n : c.n);
+                app_note(u, c.n == 1 ? "ball %zu added" : "%zu balls added", c.n == 1 ? session_state(&u->ss)->n : c.n);
         }
         break;
     case COMMAND_CUE:
@@ -454,7 +454,7 @@ void edit_prompt(struct ui *u, int key)
 static void edit_row(struct ui *u, size_t b, int col)
 {
     size_t i = session_slot(&u->ss, b);
-    const struct sim *s = &u->ss.s;
+    const struct sim *s = session_state(&u->ss);
     if (i >= s->n)
         return;
     char line[3 * NUMFMT_MAX + 8], n1[NUMFMT_MAX], n2[NUMFMT_MAX];
@@ -481,7 +481,7 @@ static void edit_row(struct ui *u, size_t b, int col)
 int edit_values_enter(struct ui *u)
 {
     const struct panel_state *ps = &u->lab.ps;
-    if (!ps->values || ps->ov.selected >= u->ss.s.n || ps->focus < 0 ||
+    if (!ps->values || ps->ov.selected >= session_state(&u->ss)->n || ps->focus < 0 ||
         ps->focus >= panel_count || panel_table[ps->focus] != &panel_values_class)
         return 0;
     edit_row(u, ps->ov.selected, LAB_COL_VX);

@@ -244,17 +244,17 @@ static void snap_wait(struct ui *u, double t)
     u->snap_calls = APP_SNAP_CALLS(u);
     if (u->f.running && !u->f.help && u->drag == DRAG_BALL) {
         /* a ball held while running: frame by frame, as live */
-        double end = u->ss.s.t + t, frame = u->f.speed / u->o.fps;
+        double end = session_state(&u->ss)->t + t, frame = u->f.speed / u->o.fps;
         long frames = 0;
-        while (u->ss.s.t < end && u->f.running && frames++ < 100000) {
-            u->target = fmin(end, u->ss.s.t + frame);
+        while (session_state(&u->ss)->t < end && u->f.running && frames++ < 100000) {
+            u->target = fmin(end, session_state(&u->ss)->t + frame);
             edit_hold(u);
             app_run_to_target(u, 0);
             if (u->f.behind)
                 break;
         }
     } else if (u->f.running && !u->f.help) {
-        double end = u->ss.s.t + t;
+        double end = session_state(&u->ss)->t + t;
         if (u->f.trails) {
             /* the frames a terminal would draw, for the trails
              * (a plot samples every step itself) */
@@ -294,8 +294,8 @@ static void play(struct ui *u, double t)
             snap_wait(u, it->t);
         } else if (u->f.running && !u->f.help) {
             u->wait_sim = 1;
-            u->wait_end = u->ss.s.t + it->t;
-            u->target = u->ss.s.t;
+            u->wait_end = session_state(&u->ss)->t + it->t;
+            u->target = session_state(&u->ss)->t;
         } else {
             u->due = t + it->t / u->f.speed;
         }
@@ -481,7 +481,7 @@ static int loop(struct ui *u)
          * paused, after T / speed seconds); then the items that follow */
         if (u->wait_sim && (!u->f.running || u->f.help ||
                             (u->tr && u->target >= u->wait_end) || /* replay: frames */
-                            u->ss.s.t + ((session_caps(&u->ss) & SESSION_CAP_STEPS) ? u->ss.s.p.dt * (1 - 1e-9) : 0) > u->wait_end))
+                            session_state(&u->ss)->t + ((session_caps(&u->ss) & SESSION_CAP_STEPS) ? session_state(&u->ss)->p.dt * (1 - 1e-9) : 0) > u->wait_end))
             u->wait_sim = 0;
         play(u, t);
         app_frame(u);

@@ -30,9 +30,11 @@ void labscreen_free(struct lab_front *lf)
  * change) alters it. */
 static double actions_sum(const struct session *ss)
 {
-    double sum = (double)ss->nact;
-    for (size_t i = 0; i < ss->nact; i++) {
-        const struct session_action *a = &ss->act[i];
+    size_t n;
+    const struct session_action *act = session_actions(ss, &n);
+    double sum = (double)n;
+    for (size_t i = 0; i < n; i++) {
+        const struct session_action *a = &act[i];
         sum = sum * 1.000001 + (double)a->pos + 3.0 * a->kind + 7.0 * (double)a->ball +
               a->a * 1.1 + a->b * 1.3;
     }
@@ -53,7 +55,7 @@ int labscreen_split(struct lab_front *lf, struct session *ss, int on, const char
         *why = "the split view starts from the spring engine (m)";
         return -1;
     }
-    if (twin_init(&lf->ps.tw, &ss->s)) {
+    if (twin_init(&lf->ps.tw, session_state(ss))) {
         *why = "out of memory";
         return -1;
     }
@@ -73,22 +75,22 @@ int labscreen_sync_twin(struct lab_front *lf, struct session *ss, long long max_
         return -1;
     /* A change (k, dt, e, the border, a kick, a reset, stepping back over
      * the start): both engines start again from the state now. */
-    const struct sim_params *a = &lf->ps.tw.start.p, *b = &ss->s.p;
+    const struct sim_params *a = &lf->ps.tw.start.p, *b = &session_state(ss)->p;
     int changed = a->k != b->k || a->dt != b->dt || a->restitution != b->restitution ||
                   a->shape != b->shape || a->walls != b->walls || a->gravity != b->gravity ||
                   a->open != b->open ||
-                  ss->s.t < lf->ps.tw.start.t || lf->ps.tw.start.n != ss->s.n;
-    if (!changed && ss->s.t == lf->ps.tw.start.t && ss->s.t == lf->ps.tw.hard.t) {
+                  session_state(ss)->t < lf->ps.tw.start.t || lf->ps.tw.start.n != session_state(ss)->n;
+    if (!changed && session_state(ss)->t == lf->ps.tw.start.t && session_state(ss)->t == lf->ps.tw.hard.t) {
         /* a kick at the start: the velocities differ */
-        for (size_t i = 0; i < ss->s.n && !changed; i++)
-            changed = ss->s.vx[i] != lf->ps.tw.start.vx[i] || ss->s.vy[i] != lf->ps.tw.start.vy[i];
+        for (size_t i = 0; i < session_state(ss)->n && !changed; i++)
+            changed = session_state(ss)->vx[i] != lf->ps.tw.start.vx[i] || session_state(ss)->vy[i] != lf->ps.tw.start.vy[i];
     }
     double acts = actions_sum(ss);
     changed |= acts != lf->ps.tw_actions;
     if (changed) {
-        if (twin_restart(&lf->ps.tw, &ss->s) || !lf->ps.tw.ok)
+        if (twin_restart(&lf->ps.tw, session_state(ss)) || !lf->ps.tw.ok)
             return -1;
         lf->ps.tw_actions = acts;
     }
-    return twin_sync(&lf->ps.tw, ss->s.t, max_events);
+    return twin_sync(&lf->ps.tw, session_state(ss)->t, max_events);
 }

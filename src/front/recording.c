@@ -43,8 +43,8 @@ int recording_start(struct recording *r, const char *prefix, struct session *ss,
     /* The streams are ours: record_close leaves them open, and
      * recording_stop closes them. */
     r->on = 1;
-    record_series_header(&r->series, &ss->s.p, 0);
-    r->version = ss->version - 1; /* the state now is the first frame */
+    record_series_header(&r->series, &session_state(ss)->p, 0);
+    r->version = session_version(ss) - 1; /* the state now is the first frame */
     snprintf(msg, msgsize, "recording to %s and %s (R stops)", r->traj_name,
              r->series_name);
     return recording_frame(r, ss);
@@ -52,9 +52,9 @@ int recording_start(struct recording *r, const char *prefix, struct session *ss,
 
 int recording_frame(struct recording *r, struct session *ss)
 {
-    if (!r->on || ss->version == r->version)
+    if (!r->on || session_version(ss) == r->version)
         return 0;
-    r->version = ss->version;
+    r->version = session_version(ss);
     const struct session_diag *d = session_diag(ss);
     long long step = (session_caps(ss) & SESSION_CAP_EXACT) ? d->events : d->steps;
     const struct sim *o = session_observed(ss); /* what the screen shows */

@@ -66,7 +66,7 @@ static int restart(struct ui *u)
         u->ncolors = keep->ncolors;
         u->scr.bg = keep->scr.bg;
         u->wall = keep->wall;
-        u->target = u->ss.s.t;
+        u->target = session_state(&u->ss)->t;
         u->redraw = 1;
         u->items = keep->items;
         u->nitems = keep->nitems;
@@ -154,7 +154,7 @@ int tutor_key(struct ui *u, int key, tutor_player play)
     if (key == 'A' || key == APP_KEY_PGDN || key == 'l') {
         int next = key == 'A' ? LESSON_NEXT_REVEAL : lesson_view_next(lv);
         if (next == LESSON_NEXT_REVEAL) {
-            if (!lesson_view_reveal(lv, session_observed(&u->ss), &u->ss.start))
+            if (!lesson_view_reveal(lv, session_observed(&u->ss), session_start(&u->ss)))
                 app_note(u, "this step asks nothing");
         } else if (next == LESSON_NEXT_STEP) {
             tutor_goto(u, lv->step + 1, play);

@@ -22,7 +22,7 @@ static int more_time(void *arg)
 static void *run(void *arg)
 {
     struct worker *w = arg;
-    struct sim *s = &w->ss->s;
+    const struct sim *s = session_state(w->ss);
     const size_t min = split_min_env(WORKER_SPLIT_MIN);
     /* the helpers only when a step will split (sim.h): the Hooke
      * rectangle's; made once, from this thread, so that their signals
@@ -32,9 +32,9 @@ static void *run(void *arg)
     if (split && w->split_on == 0)
         w->split_on = split_start(&w->split, w->threads, min) == 0 ? 1 : -1;
     if (split && w->split_on == 1)
-        s->threads = &w->split.th;
+        session_lend_threads(w->ss, &w->split.th);
     w->rc = session_advance(w->ss, w->target, more_time, w);
-    w->ss->s.threads = NULL;
+    session_lend_threads(w->ss, NULL);
     return NULL;
 }
 

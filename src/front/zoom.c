@@ -10,9 +10,9 @@
 static int centre(struct ui *u, double *x, double *y)
 {
     size_t c = session_slot(&u->ss, u->f.cue);
-    if (c < u->ss.s.n && !u->ss.nonfinite) {
-        *x = u->ss.s.x[c];
-        *y = u->ss.s.y[c];
+    if (c < session_state(&u->ss)->n && !session_nonfinite(&u->ss)) {
+        *x = session_state(&u->ss)->x[c];
+        *y = session_state(&u->ss)->y[c];
         return 1;
     }
     view_centre(&u->scr.v.whole, x, y);

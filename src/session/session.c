@@ -30,6 +30,59 @@ const char *session_engine_name(const struct session *ss)
     return ss_engine(ss)->name;
 }
 
+const struct sim *session_state(const struct session *ss)
+{
+    return &ss->s;
+}
+
+const struct sim *session_start(const struct session *ss)
+{
+    return &ss->start;
+}
+
+long long session_pos(const struct session *ss)
+{
+    return ss->pos;
+}
+
+unsigned long session_version(const struct session *ss)
+{
+    return ss->version;
+}
+
+int session_nonfinite(const struct session *ss)
+{
+    return ss->nonfinite;
+}
+
+int session_runaway(const struct session *ss)
+{
+    return ss->runaway;
+}
+
+const uint32_t *session_tags(const struct session *ss)
+{
+    return ss->tag;
+}
+
+const struct session_action *session_actions(const struct session *ss, size_t *n)
+{
+    *n = ss->nact;
+    return ss->act;
+}
+
+struct session_said session_said(const struct session *ss)
+{
+    struct session_said w = {ss->msg, ss->note, {ss->note_ball[0], ss->note_ball[1]},
+                             ss->note_what, ss->note_code, ss->note_t};
+    return w;
+}
+
+void session_lend_threads(struct session *ss, struct sim_threads *th)
+{
+    ss->s.threads = th;
+}
+
 size_t session_slot(const struct session *ss, size_t ball)
 {
     if (ball >= ss->s.n)
@@ -210,16 +263,23 @@ static int setting(struct session *ss, int kind, double a, double b, size_t ball
     return ss_engine(ss)->set(ss, act);
 }
 
-int session_set_k(struct session *ss, double k)
+/* k or dt bounded, set, and said: 1 when the bound took it. */
+static int bounded_setting(struct session *ss, int kind, double v, double ref)
 {
     ss_hush(ss);
-    return setting(ss, SESSION_SET_K, ss_bounded(k, ss->k0), 0, 0);
+    double b = ss_bounded(v, ref);
+    int rc = setting(ss, kind, b, 0, 0);
+    return rc == 0 && b != v ? 1 : rc;
+}
+
+int session_set_k(struct session *ss, double k)
+{
+    return bounded_setting(ss, SESSION_SET_K, k, ss->k0);
 }
 
 int session_set_dt(struct session *ss, double dt)
 {
-    ss_hush(ss);
-    return setting(ss, SESSION_SET_DT, ss_bounded(dt, ss->dt0), 0, 0);
+    return bounded_setting(ss, SESSION_SET_DT, dt, ss->dt0);
 }
 
 int session_set_gravity(struct session *ss, double G, double softening)

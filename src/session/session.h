@@ -255,6 +255,44 @@ unsigned session_caps(const struct session *ss);
 /// The engine's name as the title line shows it: "spring", "event", "replay".
 const char *session_engine_name(const struct session *ss);
 
+/*
+ * Reading the session. A front end reads it through these (and
+ * session_observed, session_diag), never its fields: what it may change
+ * goes through the functions below, each saying what it did.
+ */
+/// The stored state (springs: the velocities of the half step that led to
+/// the positions; what observers show is session_observed's).
+const struct sim *session_state(const struct session *ss);
+/// The state reset returns to.
+const struct sim *session_start(const struct session *ss);
+/// The position on the timeline (moves since it began).
+long long session_pos(const struct session *ss);
+/// A number that changes whenever the state does.
+unsigned long session_version(const struct session *ss);
+/// 1 when the state is not finite (forward moves refuse).
+int session_nonfinite(const struct session *ss);
+/// 1 when the last session_advance stopped a blow-up (see there).
+int session_runaway(const struct session *ss);
+/// The balls' tags now, by scene ball (session_state()->n of them), or NULL.
+const uint32_t *session_tags(const struct session *ss);
+/// The recorded actions of this timeline, in order of position: *n of them.
+const struct session_action *session_actions(const struct session *ss, size_t *n);
+
+/// What the last call said: a plain text, or a note the front end words.
+struct session_said {
+    const char *msg;      ///< a static text, or NULL (then the note)
+    int note;             ///< enum session_note
+    size_t ball[2];       ///< the balls (1-based) or the count the note names
+    const char *what;     ///< what needs the spring engine
+    int code;             ///< the event engine's code the note names
+    double t;             ///< the time the note names
+};
+struct session_said session_said(const struct session *ss);
+
+/// Lends the spring step threads (sim.h: struct sim_threads) until taken
+/// back with NULL; the session makes none itself.
+void session_lend_threads(struct session *ss, struct sim_threads *th);
+
 /// Starts a session on a copy of @p start (the state reset returns to),
 /// with the spring engine, at position 0.
 /// @return 0, or -1 when memory is short (nothing left to free).
@@ -312,10 +350,11 @@ int session_kick(struct session *ss, size_t ball, double vx, double vy);
 
 /// Sets k (springs: an action; event mode: kept for the springs). The
 /// value is bounded to SESSION_PARAM_RANGE of the start's and finite.
-/// @return 0, or -1 when memory is short.
+/// @return 0 set as asked, 1 set to the bound nearest what was asked
+/// (session_state()->p.k says what), -1 when memory is short.
 int session_set_k(struct session *ss, double k);
 
-/// Sets dt likewise.
+/// Sets dt likewise (and says likewise).
 int session_set_dt(struct session *ss, double dt);
 
 /// Sets gravity G and softening (G = 0: off): an action, springs only.

@@ -16,7 +16,8 @@
 #     the compiler, and implicit declarations as errors;
 #  6. the drawing (draw/) reads a struct shown (shown.h), never the session:
 #     no struct session pointer, no session_ call (the terminal steps the
-#     session on a second thread while it draws);
+#     session on a second thread while it draws), and owns no engine (the
+#     split view's two engines are the front end's, labscreen.h);
 #  7. above the session (draw, front, cli) no file names struct session's
 #     fields: it reads the session through its functions.
 # Each failure names the file, the wall or the circle.
@@ -146,6 +147,11 @@ for f in $drawing; do
         sh -c '! grep -nE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0"' "$f"
 done
 check "the drawing's files are found" test -n "$drawing"
+# ... and owns no engine: the split view's engines are the front end's
+for f in $drawing; do
+    check "$f owns no engine (no twin, no event engine)" \
+        sh -c '! grep -nE "#[[:space:]]*include[[:space:]]*\"(twin|event)\.h\"|[^_a-z](twin|event)_[a-z_]+\(" "$0"' "$f"
+done
 printf 'void f(struct session *ss) { session_diag(ss); }\n' >"$tmp/draws.c"
 check "the check sees a session pointer and a call" \
     sh -c 'grep -cE "struct session[[:space:]]*\*|[^_a-z]session_[a-z_]+\(" "$0" | grep -qx 1' "$tmp/draws.c"

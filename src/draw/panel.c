@@ -20,9 +20,7 @@ void panel_state_init(struct panel_state *ps)
 
 void panel_state_free(struct panel_state *ps)
 {
-    if (ps->twin_on)
-        twin_free(&ps->tw);
-    ps->twin_on = 0;
+    ps->split_hard = NULL;
     free(ps->fx);
     free(ps->fy);
     ps->fx = ps->fy = NULL;

@@ -35,7 +35,6 @@
 #include "lab.h"
 #include "plot.h"
 #include "screen.h"
-#include "twin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -208,10 +207,10 @@ struct panel_state {
     double *fx, *fy;         ///< net forces in scene order
     size_t nf;               ///< their length
     unsigned long f_version; ///< the session's version they were computed for
-    /* the split view's engines (labscreen.h starts and syncs them) */
-    struct twin tw;          ///< both engines, time-locked
-    int twin_on;             ///< tw is valid
-    double tw_actions;       ///< a checksum of the session's actions when tw started
+    /* the split view's second table: the event engine's state, kept by
+     * the front end (labscreen.h owns both engines and syncs them) */
+    const struct sim *split_hard; ///< its state at the session's time, or NULL
+    long long split_collisions;   ///< its collisions so far
 };
 
 /// Everything off, no ball selected, cells twice as tall as wide.

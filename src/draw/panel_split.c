@@ -13,7 +13,7 @@ static int split_want(void *self, const struct shown *sh, int *w, int *h)
     const struct panel_state *ps = self;
     (void)sh;
     *w = *h = 0;
-    return ps->split && ps->twin_on;
+    return ps->split && ps->split_hard;
 }
 
 static const struct sim *split_second(void *self, const struct shown *sh, char *title,
@@ -21,14 +21,14 @@ static const struct sim *split_second(void *self, const struct shown *sh, char *
 {
     const struct panel_state *ps = self;
     (void)sh;
-    if (!ps->split || !ps->twin_on)
+    if (!ps->split || !ps->split_hard)
         return NULL;
     struct lab_totals tot;
-    lab_sums(&ps->tw.hard, &tot); /* its ke alone */
+    lab_sums(ps->split_hard, &tot); /* its ke alone */
     const char *dot = glyphs == VIEW_ASCII ? " - " : " \xc2\xb7 ";
     snprintf(title, size, "events%sKE %.6g%s%lld collision%s", dot, tot.ke, dot,
-             ps->tw.ev.collisions, ps->tw.ev.collisions == 1 ? "" : "s");
-    return &ps->tw.hard;
+             ps->split_collisions, ps->split_collisions == 1 ? "" : "s");
+    return ps->split_hard;
 }
 
 /* s: the flag alone; the front end starts the engines (labscreen_split). */

@@ -18,8 +18,18 @@ int labscreen_init(struct lab_front *lf, struct screen *scr)
     return 0;
 }
 
+/* The split view's engines freed, and the panel no longer lent them. */
+static void twin_off(struct lab_front *lf)
+{
+    if (lf->twin_on)
+        twin_free(&lf->tw);
+    lf->twin_on = 0;
+    lf->ps.split_hard = NULL;
+}
+
 void labscreen_free(struct lab_front *lf)
 {
+    twin_off(lf);
     panel_state_free(&lf->ps);
     memset(lf, 0, sizeof *lf);
 }
@@ -41,56 +51,56 @@ static double actions_sum(const struct session *ss)
     return sum;
 }
 
-
 int labscreen_split(struct lab_front *lf, struct session *ss, int on, const char **why)
 {
     *why = NULL;
-    if (lf->ps.twin_on) {
-        twin_free(&lf->ps.tw);
-        lf->ps.twin_on = 0;
-    }
+    twin_off(lf);
     if (!on)
         return 0;
     if (!(session_caps(ss) & SESSION_CAP_STEPS)) {
         *why = "the split view starts from the spring engine (m)";
         return -1;
     }
-    if (twin_init(&lf->ps.tw, session_state(ss))) {
+    if (twin_init(&lf->tw, session_state(ss))) {
         *why = "out of memory";
         return -1;
     }
-    if (!lf->ps.tw.ok) {
-        *why = lf->ps.tw.why;
-        twin_free(&lf->ps.tw);
+    if (!lf->tw.ok) {
+        *why = lf->tw.why;
+        twin_free(&lf->tw);
         return -1;
     }
-    lf->ps.twin_on = 1;
-    lf->ps.tw_actions = actions_sum(ss);
+    lf->twin_on = 1;
+    lf->tw_actions = actions_sum(ss);
+    lf->ps.split_hard = &lf->tw.hard;
+    lf->ps.split_collisions = lf->tw.ev.collisions;
     return 0;
 }
 
 int labscreen_sync_twin(struct lab_front *lf, struct session *ss, long long max_events)
 {
-    if (!lf->ps.twin_on)
+    if (!lf->twin_on)
         return -1;
     /* A change (k, dt, e, the border, a kick, a reset, stepping back over
      * the start): both engines start again from the state now. */
-    const struct sim_params *a = &lf->ps.tw.start.p, *b = &session_state(ss)->p;
+    const struct sim *s = session_state(ss);
+    const struct sim_params *a = &lf->tw.start.p, *b = &s->p;
     int changed = a->k != b->k || a->dt != b->dt || a->restitution != b->restitution ||
                   a->shape != b->shape || a->walls != b->walls || a->gravity != b->gravity ||
-                  a->open != b->open ||
-                  session_state(ss)->t < lf->ps.tw.start.t || lf->ps.tw.start.n != session_state(ss)->n;
-    if (!changed && session_state(ss)->t == lf->ps.tw.start.t && session_state(ss)->t == lf->ps.tw.hard.t) {
+                  a->open != b->open || s->t < lf->tw.start.t || lf->tw.start.n != s->n;
+    if (!changed && s->t == lf->tw.start.t && s->t == lf->tw.hard.t) {
         /* a kick at the start: the velocities differ */
-        for (size_t i = 0; i < session_state(ss)->n && !changed; i++)
-            changed = session_state(ss)->vx[i] != lf->ps.tw.start.vx[i] || session_state(ss)->vy[i] != lf->ps.tw.start.vy[i];
+        for (size_t i = 0; i < s->n && !changed; i++)
+            changed = s->vx[i] != lf->tw.start.vx[i] || s->vy[i] != lf->tw.start.vy[i];
     }
     double acts = actions_sum(ss);
-    changed |= acts != lf->ps.tw_actions;
+    changed |= acts != lf->tw_actions;
     if (changed) {
-        if (twin_restart(&lf->ps.tw, session_state(ss)) || !lf->ps.tw.ok)
+        if (twin_restart(&lf->tw, s) || !lf->tw.ok)
             return -1;
-        lf->ps.tw_actions = acts;
+        lf->tw_actions = acts;
     }
-    return twin_sync(&lf->ps.tw, session_state(ss)->t, max_events);
+    int rc = twin_sync(&lf->tw, s->t, max_events);
+    lf->ps.split_collisions = lf->tw.ev.collisions;
+    return rc;
 }

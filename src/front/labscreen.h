@@ -12,12 +12,17 @@
 
 #include "panel.h"
 #include "screen.h"
+#include "twin.h"
 
 struct session;
 
 /// The lab's state in the front end.
 struct lab_front {
     struct panel_state ps; ///< what is shown (keys change it), forces, the split view
+    /* the split view's engines: the panel is lent tw.hard while on */
+    struct twin tw;        ///< both engines, time-locked
+    int twin_on;           ///< tw is valid
+    double tw_actions;     ///< a checksum of the session's actions when tw started
 };
 
 /// Starts the lab's state and adds its panels (panel_table) to @p scr,

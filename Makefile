@@ -23,7 +23,11 @@ WARN       = -Wall -Wextra -pedantic -Wshadow -Wstrict-prototypes -Wmissing-prot
 # optimisation level or the machine beyond IEEE rounding. -fno-math-errno:
 # sqrt sets no errno (nothing reads errno after libm), so a root is one
 # instruction and the spring step's loop of roots vectorises; no result changes.
-SB_CFLAGS  = -std=c11 -ffp-contract=off -fno-math-errno $(WARN)
+# assert() states cheap invariants: on in `make check` (DEBUG=1), off in
+# the release build.
+DEBUG     ?=
+ASSERTS    = $(if $(DEBUG),,-DNDEBUG)
+SB_CFLAGS  = -std=c11 -ffp-contract=off -fno-math-errno $(WARN) $(ASSERTS)
 
 # POSIX threads: the trajectory writer formats a large frame on every CPU
 # (src/record.c); in glibc's libc since 2.34, -pthread for the others.
@@ -149,7 +153,7 @@ bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record
 # integer (gcc leaves it out of "undefined").
 SAN = -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=all -fno-omit-frame-pointer
 check:
-	$(MAKE) O=build/check BIN=build/check/springball \
+	$(MAKE) O=build/check BIN=build/check/springball DEBUG=1 \
 	    CFLAGS="-O1 -g $(SAN)" LDFLAGS="$(SAN)" test
 
 # Fuzzing: each harness in tests/fuzz links the core and pure sources built

@@ -1,6 +1,10 @@
 /*
  * cli.h - what the command line's files (main.c, headless*.c) share:
  * messages on stderr, usage errors, numbers from options' arguments.
+ *
+ * The layer (src/cli/): the command line on top of everything: options
+ * and loading (main.c), headless runs and their recordings and exports
+ * (headless*), a recorded run given as the scene (replay).
  */
 #ifndef CLI_H
 #define CLI_H

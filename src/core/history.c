@@ -3,12 +3,14 @@
  */
 #include "history.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* Slot of the i-th checkpoint, oldest first. */
 static int slot(const struct history *h, int i)
 {
+    assert(h->cap > 0 && i >= 0 && i <= h->cap);
     return (h->first + i) % h->cap;
 }
 
@@ -97,6 +99,7 @@ int history_changed(struct history *h, const struct sim *s)
 int history_stepped(struct history *h, const struct sim *s)
 {
     h->now++;
+    assert(h->count > 0); /* history_init pushed the start */
     int last = slot(h, h->count - 1);
     if (h->now - h->pos[last] >= h->every)
         return push(h, s);

@@ -6,6 +6,7 @@
  */
 #include "mem.h"
 
+#include <assert.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ static void *take(size_t size, unsigned how, int *zeroed)
     unsigned char *base = hooks.alloc(whole, how & MEM_FLAT);
     if (!base)
         return NULL;
+    assert(((uintptr_t)base & 63) == 0); /* the hooks hand out 64-byte blocks */
     *zeroed = hooks.zeroed_from && whole >= hooks.zeroed_from;
     struct mem_head *h = (struct mem_head *)(void *)base;
     h->size = whole;

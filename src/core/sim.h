@@ -8,6 +8,12 @@
  * Hooke spring of rest length 0 between overlapping balls; walls push back
  * with k times the penetration. Integration is semi-implicit (symplectic)
  * Euler: all forces first, then per ball v += dt*F/m, x += dt*v.
+ *
+ * The layer (src/core/): the engine and what it stands on: state, step,
+ * broad phase (grid.h), contact laws (contact.h), gravity, history,
+ * memory (mem.h, bigmem.h), the split step's threads (split.h). It sees
+ * nothing above it: compiled with src/core/ alone on its include path,
+ * without stdio or curses (tests/house.sh). Codes out, never words.
  */
 #ifndef SIM_H
 #define SIM_H

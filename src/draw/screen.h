@@ -42,6 +42,11 @@
  * which it must not leave. A PANEL_TABLE panel draws over each table after
  * the balls; a PANEL_STATUS panel adds fields to the status line. Every
  * panel is redrawn every frame, after the table, before the help.
+ *
+ * The layer (src/draw/): the screen as cells, pure: the view, palette,
+ * screen, panels (a class each: panel.h), plots and the lab's numbers. It
+ * reads a struct shown (session/shown.h), never the session itself, and
+ * owns no engine.
  */
 #ifndef SCREEN_H
 #define SCREEN_H

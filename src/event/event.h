@@ -32,6 +32,11 @@
  * - events with equal times are processed in a fixed order: by time, then
  *   by the lower ball index, then by the partner (walls and cell crossings
  *   before partners). See README "Simultaneous contacts".
+ *
+ * The layer (src/event/): the exact engine by concept, times
+ * (event_time), calendar (event_queue), cells (event_cells), predictions,
+ * the run and start-up; event_impl.h is its private insides. It sees the
+ * core alone.
  */
 #ifndef EVENT_H
 #define EVENT_H

@@ -1,6 +1,11 @@
 /*
  * front.h - the terminal front end: the entry points main.c calls (the
  * key table and the key-script player are front.c's).
+ *
+ * The layer (src/front/): the terminal front end: curses in term.c alone,
+ * the one key table (front.c), the controllers (app, actions, edit, zoom,
+ * tutor), the worker thread, recording and the split view's engines
+ * (labscreen). It sees every layer beneath it, never cli.
  */
 #ifndef FRONT_H
 #define FRONT_H

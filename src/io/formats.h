@@ -8,6 +8,12 @@
  * its enum scene_format). Recorded runs, replayed rather than parsed, have
  * a table of their own, formats_runs. Parsing prints nothing; only the
  * writers do I/O.
+ *
+ * The layer (src/io/): the formats, read and written: bytes in, a struct
+ * or a `FILE:LINE: what` out; a struct in, text out. Scenes, universes,
+ * particles, lessons, key scripts, recordings read back (traj*), frames
+ * written (record), the LAMMPS export, numbers (text, numfmt) and the
+ * engines' codes in words. It sees core and event, never the session.
  */
 #ifndef FORMATS_H
 #define FORMATS_H

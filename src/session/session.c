@@ -4,6 +4,7 @@
  */
 #include "session_impl.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +18,7 @@ static const struct ss_engine *const engines[] = {
 
 const struct ss_engine *ss_engine(const struct session *ss)
 {
+    assert(ss->engine >= 0 && (size_t)ss->engine < sizeof engines / sizeof *engines);
     return engines[ss->engine];
 }
 
@@ -305,6 +307,7 @@ int session_show(struct session *ss, const struct sim *frame)
         return -1;
     }
     int first = ss->engine != SESSION_REPLAY;
+    assert(frame->n == ss->s.n);
     sim_copy(&ss->s, frame);
     sim_touch(&ss->s);
     ss->engine = SESSION_REPLAY;

@@ -23,6 +23,12 @@
  * replays sim_step from the nearest; the event engine keeps whole states
  * (one a move). Both keep at least SESSION_DEPTH moves within about
  * SESSION_BUDGET bytes; on a large scene fewer.
+ *
+ * The layer (src/session/): the session, its engines behind one table of
+ * operations (session_engines.c), the timeline, edits, diagnostics, the
+ * split view's twin and what the drawing reads (shown.h). It sees core,
+ * event and io; no stdio, no curses: it returns codes the front end words.
+ * Above it nothing names its fields (tests/house.sh rule 7).
  */
 #ifndef SESSION_H
 #define SESSION_H

@@ -157,6 +157,15 @@ void headless_check_outputs(const struct options *o)
     if (outs[0] && outs[1] && same_file(&id[0], &id[1]))
         cli_die("--traj and --series cannot write to the same file ('%s' is '%s')",
                   outs[0], outs[1]);
+    /* --cast (the terminal's or --snapshot's): not over the scene, nor
+     * where the screen or the snapshot goes */
+    const char *cast = o->ui.cast;
+    struct file_id cid;
+    if (cast && file_id(cast, 1, &cid, 0) == 0 && have_in && same_file(&cid, &in))
+        cli_die("--cast: '%s' is the scene file being read", cast);
+    if (cast && is_stdout(cast))
+        cli_die("--cast: '%s' is standard output, where the %s goes", cast,
+                o->snapshot ? "snapshot" : "screen");
 }
 
 /* 1 when @p path ("-" too) is the file standard output writes to. */

@@ -100,6 +100,9 @@ static void usage(void)
 "                         <click COL ROW>; see springball(1))\n"
 "      --snapshot[=COLSxROWS]  print the screen after --keys as UTF-8 text\n"
 "                         (default 80x24; ANSI colours unless --no-color)\n"
+"      --cast=FILE        write the frames shown to FILE as an asciicast (v2):\n"
+"                         live, or with --snapshot every frame of --keys at the\n"
+"                         time a live run would show it (asciinema play FILE)\n"
 "\n"
 "  -h, --help             show this help and exit\n"
 "      --version          show the version and exit\n"
@@ -181,7 +184,7 @@ static const char *save_to(const char *arg)
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_PAUSED, OPT_CELL_ASPECT,
-       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO };
+       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -210,6 +213,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"keys", required_argument, NULL, OPT_KEYS},
         {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
         {"save-to", required_argument, NULL, OPT_SAVE_TO},
+        {"cast", required_argument, NULL, OPT_CAST},
         REC_LONGOPTS
         {NULL, 0, NULL, 0},
     };
@@ -312,6 +316,11 @@ static void parse_options(int argc, char **argv, struct options *o)
         case OPT_KEYS: o->ui.keys = optarg; break;
         case OPT_NO_MOUSE: o->ui.mouse = 0; break;
         case OPT_SAVE_TO: o->ui.save_to = save_to(optarg); break;
+        case OPT_CAST:
+            if (!*optarg)
+                cli_die("--cast: the file name is empty");
+            o->ui.cast = optarg;
+            break;
         case OPT_TRAJ: case OPT_SERIES: case OPT_EVERY: case OPT_EVERY_T:
         case OPT_EXPORT:
             headless_option(c, optarg, argc, argv, &o->rec);
@@ -514,6 +523,9 @@ int main(int argc, char **argv)
         cli_die("give -H or --snapshot, not both");
     if (o.headless && o.ui.keys)
         cli_die("--keys is for the terminal or --snapshot, not -H");
+    if ((o.headless || o.rec.export_prefix) && o.ui.cast)
+        cli_die("--cast records the terminal or --snapshot, not %s",
+                o.headless ? "-H" : "--export");
     headless_check_outputs(&o);
     /* A closed pipe is a write error, reported, not a silent death. */
     signal(SIGPIPE, SIG_IGN);

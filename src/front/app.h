@@ -9,8 +9,10 @@
 #ifndef APP_H
 #define APP_H
 
+#include "ansi.h"
 #include "app_keys.h"
 #include "app_options.h"
+#include "cast.h"
 #include "command.h"
 #include "labscreen.h"
 #include "lesson_panel.h"
@@ -79,6 +81,14 @@ struct ui {
     struct traj *tr;       ///< the run, or NULL
     struct sim fsim;       ///< the frame read, then shown
     struct lesson_view lesson; ///< a lesson (tutor.h): its step, its answer
+    /* --cast (issue 45): the frames shown, as an asciicast */
+    int casting;           ///< 1: a cast is open (front.c's cast_*)
+    int cast_snap;         ///< 1: --snapshot's cast, its frames drawn by the script's player
+    int cast_headed;       ///< the header is written
+    int cast_said;         ///< live: its stop is noted
+    double cast_t0;        ///< the wall time (u->wall) of the cast's 0
+    struct cast cast;
+    struct ansi ansi;      ///< the terminal's bytes of the frames
 };
 
 /// A snapshot's wait does at most 10^6 steps or events in all, however

@@ -32,6 +32,7 @@ struct ui_options {
     double pause_at;    ///< -T: the run pauses once on reaching this time (the
                         ///< springs' step by sim_steps_until); < 0: never
     const struct lesson *lesson; ///< a lesson to run (tutor.h), or NULL
+    const char *cast;   ///< --cast: the asciicast to write the frames to, or NULL
     int no_thread;      ///< 1 (--no-thread): the terminal steps and draws in one
                         ///< thread; 0 (default): the run steps on a second one
     int threads;        ///< --threads: the threads a spring step may split over

@@ -20,12 +20,14 @@
 #include "zoom.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define KEY_CTRL_L 12
 
@@ -234,42 +236,164 @@ static void handle_key(struct ui *u, int key)
     /* Unknown keys do nothing. */
 }
 
+/* === --cast (issue 45): the frames as an asciicast === */
+
+/* Why the cast stopped, in words: a write error or the size cap. */
+static void cast_why(const struct ui *u, char *buf, size_t size)
+{
+    if (u->cast.full)
+        snprintf(buf, size, "%s: the cast reached its size cap of %llu bytes "
+                 "(SPRINGBALL_CAST_MAX) at %.2f s and ends there", u->o.cast,
+                 u->cast.max, u->cast.last);
+    else
+        snprintf(buf, size, "%s: write error: %s (the cast ends at %.2f s)", u->o.cast,
+                 strerror(u->cast.err), u->cast.last);
+}
+
+/* Opens o->cast (before the terminal starts, so that a refusal is a plain
+ * message). @return 0, or 1 with the reason printed. */
+static int cast_open_file(struct ui *u)
+{
+    if (!u->o.cast)
+        return 0;
+    if (cast_open(&u->cast, u->o.cast, cast_max_from(getenv("SPRINGBALL_CAST_MAX")))) {
+        fprintf(stderr, "springball: %s: cannot write: %s\n", u->o.cast, strerror(errno));
+        return 1;
+    }
+    u->casting = 1;
+    return 0;
+}
+
+/* The header's time: SOURCE_DATE_EPOCH when set (the same bytes on every
+ * run, as reproducible builds ask), else now. */
+static long long cast_timestamp(void)
+{
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(e, &end, 10);
+        if (!*end && !errno && v >= 0)
+            return v;
+    }
+    return (long long)time(NULL);
+}
+
+/* The screen as drawn now, at @p t seconds of the cast: the header first,
+ * a resize event when the size changed, then the bytes that differ (all of
+ * them with @p redraw). A cast that stops says so on the status line. */
+static void cast_frame(struct ui *u, double t, int redraw)
+{
+    if (!u->casting)
+        return;
+    const struct screen *scr = &u->scr;
+    int rc = 0;
+    if (!u->cast_headed) {
+        u->cast_headed = 1;
+        const char *term = u->cast_snap ? "xterm-256color" : getenv("TERM");
+        rc = cast_header(&u->cast, scr->cols, scr->rows, cast_timestamp(), u->f.title, term);
+    } else if (u->ansi.cols && (scr->cols != u->ansi.cols || scr->rows != u->ansi.rows)) {
+        char size[32];
+        int n = snprintf(size, sizeof size, "%dx%d", scr->cols, scr->rows);
+        rc = cast_event(&u->cast, t, "r", size, (size_t)n);
+    }
+    if (!rc && ansi_frame(&u->ansi, scr, u->cast_snap ? u->scr.color : u->ncolors, redraw))
+        u->cast.err = ENOMEM, rc = -1;
+    if (!rc && u->ansi.len)
+        rc = cast_event(&u->cast, t, "o", u->ansi.buf, u->ansi.len);
+    if (rc && u->live && !u->cast_said) {
+        char why[512];
+        cast_why(u, why, sizeof why);
+        app_note_level(u, SCREEN_ERROR, "%s", why);
+        u->cast_said = 1;
+    }
+}
+
+/* The cast ended at @p t seconds: the terminal handed back, the file
+ * closed. @return 0, or 1 with the reason printed (after the terminal is
+ * restored) when it stopped early. */
+static int cast_finish(struct ui *u, double t)
+{
+    if (!u->casting)
+        return 0;
+    u->casting = 0;
+    if (u->cast_headed && !u->cast.err && !u->cast.full && ansi_end(&u->ansi) == 0)
+        cast_event(&u->cast, t, "o", u->ansi.buf, u->ansi.len);
+    int rc = cast_close(&u->cast);
+    ansi_free(&u->ansi);
+    if (rc) {
+        char why[512];
+        cast_why(u, why, sizeof why);
+        fprintf(stderr, "springball: %s\n", why);
+        return 1;
+    }
+    return 0;
+}
+
+/* --snapshot's cast: the screen drawn at wall time @p w, the note gone
+ * once its time is past, as a terminal shows it mid-wait. */
+static void cast_snap_frame(struct ui *u, double w)
+{
+    if (!u->cast_snap)
+        return;
+    char keep = u->f.note[0];
+    if (keep && w >= u->note_until) {
+        u->f.note[0] = 0;
+        screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+    }
+    cast_frame(u, w - u->cast_t0, 0);
+    u->f.note[0] = keep;
+}
+
 /* === The key script: one player, live and --snapshot === */
 
 /* A wait of --snapshot: T of simulated time while running, which a live
- * terminal spends in T / speed seconds, run at once. */
+ * terminal spends in T / speed seconds, run at once. The frames a
+ * terminal would draw are drawn when they matter: for the trails, and for
+ * a cast, which writes each at the wall time a terminal would show it. */
 static void snap_wait(struct ui *u, double t)
 {
+    double w0 = u->wall, speed = u->f.speed;
     u->wall += t / u->f.speed;
     u->snap_calls = APP_SNAP_CALLS(u);
     if (u->f.running && !u->f.help && u->drag == DRAG_BALL) {
         /* a ball held while running: frame by frame, as live */
-        double end = session_state(&u->ss)->t + t, frame = u->f.speed / u->o.fps;
+        double start = session_state(&u->ss)->t, end = start + t, frame = u->f.speed / u->o.fps;
         long frames = 0;
         while (session_state(&u->ss)->t < end && u->f.running && frames++ < 100000) {
-            u->target = fmin(end, session_state(&u->ss)->t + frame);
+            double to = fmin(end, session_state(&u->ss)->t + frame);
+            u->target = to;
             edit_hold(u);
             app_run_to_target(u, 0);
+            if (u->cast_snap && to < end) {
+                screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+                cast_snap_frame(u, w0 + (to - start) / speed);
+            }
             if (u->f.behind)
                 break;
         }
     } else if (u->f.running && !u->f.help) {
-        double end = session_state(&u->ss)->t + t;
-        if (u->f.trails) {
-            /* the frames a terminal would draw, for the trails
-             * (a plot samples every step itself) */
+        double start = session_state(&u->ss)->t, end = start + t;
+        if (u->f.trails || u->cast_snap) {
+            /* the frames a terminal would draw, for the trails and the
+             * cast (a plot samples every step itself) */
             double frame = u->f.speed / u->o.fps;
             long nf = (long)fmin(t / frame, 100000);
             for (long k = 1; k < nf && u->f.running && u->snap_calls > 0; k++) {
-                u->target = end - (double)(nf - k) * frame;
+                double to = end - (double)(nf - k) * frame;
+                u->target = to;
                 app_run_to_target(u, 0);
                 screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+                cast_snap_frame(u, w0 + (to - start) / speed);
             }
         }
         if (u->f.running) {
             u->target = end;
             app_run_to_target(u, 0);
         }
+    } else if (u->cast_snap && u->f.note[0] && u->note_until > w0 && u->note_until < u->wall) {
+        /* paused: the one change a terminal shows, the note going */
+        cast_snap_frame(u, u->note_until);
     }
 }
 
@@ -302,6 +426,7 @@ static void play(struct ui *u, double t)
         if (!u->live) {
             app_frame(u);
             screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+            cast_snap_frame(u, u->wall);
         }
     }
 }
@@ -362,10 +487,18 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
     }
     tutor_goto(u, 0, play_now);
     screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+    if (cast_open_file(u)) {
+        app_free(u);
+        free(u);
+        return 1;
+    }
+    u->cast_snap = u->casting;
+    u->cast_t0 = u->wall;
+    cast_frame(u, 0, 0);
     play(u, u->wall);
+    rc = cast_finish(u, u->wall - u->cast_t0);
     size_t need = screen_dump(&u->scr, NULL, 0, color);
     char *buf = malloc(need + 1);
-    rc = 0;
     if (!buf) {
         fputs("springball: out of memory\n", stderr);
         rc = 1;
@@ -449,6 +582,7 @@ static int loop(struct ui *u)
     double t_end = u->o.duration > 0 ? app_now() + u->o.duration : 0;
     double next = app_now();
     u->wall = next;
+    u->cast_t0 = next;
     app_resume_clock(u);
     relayout(u);
     if (u->nitems > 0)
@@ -494,6 +628,7 @@ static int loop(struct ui *u)
         frame(u, &w, next);
         term_mouse(u->f.mouse);
         term_flush(&u->scr, u->ncolors, u->redraw);
+        cast_frame(u, u->wall - u->cast_t0, u->redraw);
         u->redraw = 0;
         /* fps: frames over the last second; a gap (help, suspend) starts
          * the count again */
@@ -587,7 +722,9 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
     u->live = 1;
     help_fill(o->replay != NULL);
     term_catch_signals();
-    rc = term_begin();
+    rc = cast_open_file(u);
+    if (rc == 0)
+        rc = term_begin();
     if (rc == 0) {
         const char *nc = getenv("NO_COLOR");
         u->ncolors = term_colors(o->no_color || (nc && *nc));
@@ -598,6 +735,9 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         rc = loop(u);
     }
     term_end();
+    /* the cast's end after the terminal's: a message shows on a clean one */
+    if (cast_finish(u, u->wall - u->cast_t0) && rc == 0)
+        rc = 1;
     app_free(u);
     free(u);
     if (term_signal())

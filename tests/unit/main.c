@@ -42,6 +42,7 @@ static const struct {
     {"phet", test_phet},
     {"lesson", test_lesson},
     {"split", test_split},
+    {"cast", test_cast},
 };
 
 int main(int argc, char **argv)

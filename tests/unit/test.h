@@ -93,6 +93,7 @@ void test_traj(void);
 void test_phet(void);
 void test_lesson(void);
 void test_split(void);
+void test_cast(void);
 
 /* splitmix64, for reproducible scenes: test_seed, then test_urand for
  * doubles uniform in [0, 1) (each test file has its own state). */

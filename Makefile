@@ -6,6 +6,7 @@
 #   make bench      benchmarks (not part of the tests)
 #   make fuzz       libFuzzer harnesses (clang), FUZZTIME seconds each (not part of the tests)
 #   make readme-shot  the README's screenshot, made again by the program
+#   make readme-cast  the README's demo, man/demo.cast, made by the program
 #   make install    PREFIX=/usr/local DESTDIR= (binary, man page, scenes)
 
 CC        ?= cc
@@ -183,6 +184,10 @@ fuzz: $(FUZZ_BIN)
 readme-shot: $(BIN)
 	SPRINGBALL=./$(BIN) sh tests/readme-shot.sh -u
 
+# The README's demo: an asciicast of the break, made by the program (--cast).
+readme-cast: $(BIN)
+	SPRINGBALL=./$(BIN) sh tests/readme-cast.sh
+
 install: $(BIN)
 	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1 $(DESTDIR)$(DATADIR)/scenes/lessons
 	cp -f $(BIN) $(DESTDIR)$(BINDIR)/springball
@@ -198,6 +203,6 @@ uninstall:
 clean:
 	rm -rf build $(BIN)
 
-.PHONY: all test check bench fuzz fuzz-build readme-shot install uninstall clean
+.PHONY: all test check bench fuzz fuzz-build readme-shot readme-cast install uninstall clean
 
 -include $(wildcard $(O)/*/*.d $(O)/tests/*.d)

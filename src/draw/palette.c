@@ -3,6 +3,7 @@
  * balls (labels are in palette_label.c).
  */
 #include "palette.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -385,13 +386,8 @@ static int touching(const struct palette_ball *b, size_t n, size_t **at_out, siz
         for (size_t c = a + 1; c < m && ord[c].left <= right; c++) {
             if (!touch(p, &b[ord[c].i]))
                 continue;
-            if (np == cap) {
-                size_t (*g)[2] = realloc(pair, 2 * cap * sizeof *pair);
-                if (!g)
-                    goto fail;
-                pair = g;
-                cap *= 2;
-            }
+            if (util_grow(&pair, &cap, np + 1, sizeof *pair))
+                goto fail;
             pair[np][0] = ord[a].i;
             pair[np][1] = ord[c].i;
             np++;

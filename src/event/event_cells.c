@@ -5,6 +5,7 @@
  */
 #include "event_cells.h"
 #include "mem.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,12 +67,6 @@ void ev_cell_unlink(struct event_in *ev, size_t k)
     cl->n--;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static long clamp_cell(double q, double size, long n)
 {
     double c = floor(q / size);
@@ -104,7 +99,7 @@ int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *at)
         if (!rs)
             return -1;
         memcpy(rs, s->r, n * sizeof *rs);
-        qsort(rs, n, sizeof *rs, cmp_double);
+        qsort(rs, n, sizeof *rs, util_cmp_double);
         double med = rs[n / 2];
         rsmall = 0;
         for (size_t a = 0; a < n && rs[a] <= 4 * med; a++)

@@ -13,6 +13,7 @@
 #include "traj_impl.h"
 
 #include "text.h"
+#include "util.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -59,12 +60,6 @@ static int cmp_ll(const void *a, const void *b)
 
 /* === Opening === */
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 /* The 1st percentile of the positive nearest-neighbour distances of n
  * points, over a grid of about one point a cell (a neighbour closer than
  * a cell's side is in the 3 x 3 cells around); INFINITY when there are
@@ -90,7 +85,7 @@ static double nn_p1(const double *x, const double *y, size_t n)
         }
         double p1 = INFINITY;
         if (m > 0) {
-            qsort(d, m, sizeof *d, cmp_double);
+            qsort(d, m, sizeof *d, util_cmp_double);
             p1 = d[(size_t)(0.01 * (double)(m - 1))];
         }
         free(d);
@@ -147,7 +142,7 @@ static double nn_p1(const double *x, const double *y, size_t n)
     }
     double p1 = INFINITY;
     if (m > 0) {
-        qsort(d, m, sizeof *d, cmp_double);
+        qsort(d, m, sizeof *d, util_cmp_double);
         p1 = d[(size_t)(0.01 * (double)(m - 1))];
     }
     free(start), free(order), free(d), free(cell);

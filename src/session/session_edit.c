@@ -4,6 +4,7 @@
  * tags, the scene reset returns to. See session.h ("Live edits").
  */
 #include "session_impl.h"
+#include "util.h"
 
 #include <float.h>
 #include <math.h>
@@ -25,17 +26,7 @@ static void resize_timeline(struct session *ss);
 /* Grows a tag array to hold @p n. */
 int ss_tag_room(uint32_t **a, size_t *cap, size_t n)
 {
-    if (n <= *cap && *a)
-        return 0;
-    size_t c = *cap ? *cap : 16;
-    while (c < n)
-        c *= 2;
-    uint32_t *t = realloc(*a, c * sizeof *t);
-    if (!t)
-        return -1;
-    *a = t;
-    *cap = c;
-    return 0;
+    return util_grow(a, cap, n, sizeof **a);
 }
 
 /* A new timeline starts: its tags are the current ones. */

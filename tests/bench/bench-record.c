@@ -18,6 +18,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench.h"
 #include "formats.h"
 #include "numfmt.h"
 #include "record.h"
@@ -29,13 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static uint64_t rng_s = 7;
 static uint64_t rng(void)
@@ -51,15 +45,9 @@ static double u01(void)
     return (double)(rng() >> 11) * (1.0 / 9007199254740992.0);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
 static double median(double *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    qsort(v, (size_t)n, sizeof *v, util_cmp_double);
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
@@ -93,21 +81,21 @@ static int bench_print(long count, int runs)
             return 1;
         char buf[64];
         for (int r = 0; r < runs; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             size_t s = 0;
             for (long i = 0; i < count; i++)
                 s += numfmt_double(buf, v[i]);
-            double t1 = now();
+            double t1 = bench_now();
             for (long i = 0; i < count; i++)
                 s += (size_t)snprintf(buf, sizeof buf, "%.17g", v[i]);
-            double t2 = now();
+            double t2 = bench_now();
             sink += s;
             ta[r] = (t1 - t0) / (double)count * 1e9;
             tb[r] = (t2 - t1) / (double)count * 1e9;
         }
         double a = median(ta, runs), b = median(tb, runs);
-        qsort(ta, (size_t)runs, sizeof *ta, cmp_double);
-        qsort(tb, (size_t)runs, sizeof *tb, cmp_double);
+        qsort(ta, (size_t)runs, sizeof *ta, util_cmp_double);
+        qsort(tb, (size_t)runs, sizeof *tb, util_cmp_double);
         printf("%-11s %5.1f (%4.1f-%4.1f) %5.0f (%3.0f-%3.0f) %6.1fx\n", kinds[k], a, ta[0],
                ta[runs - 1], b, tb[0], tb[runs - 1], b / a);
         free(ta);
@@ -162,13 +150,13 @@ static double time_ours(const struct sim *s, int frames, const char *out, int th
         exit(1);
     if (threads)
         w.threads = threads;
-    double t0 = now();
+    double t0 = bench_now();
     for (int k = 0; k < frames; k++)
         record_xyz(&w, s, s->steps);
     *bytes = (long)(w.bytes + w.len) / frames;
     if (record_close(&w) || fclose(f))
         exit(1);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static int bench_frames(const char *scene_path, int frames, int runs, const char *out)
@@ -201,16 +189,16 @@ static int bench_frames(const char *scene_path, int frames, int runs, const char
         FILE *f = fopen(out, "wb");
         if (!f)
             return 1;
-        double t2 = now();
+        double t2 = bench_now();
         for (int k = 0; k < frames; k++)
             xyz_printf(f, &s);
         fflush(f);
         if (fclose(f))
             return 1;
-        double t3 = now();
+        double t3 = bench_now();
         for (int k = 0; k < 10; k++)
             sim_step(&s);
-        double t4 = now();
+        double t4 = bench_now();
         tb[r] = t3 - t2;
         tc[r] = t4 - t3;
     }
@@ -225,9 +213,9 @@ static int bench_frames(const char *scene_path, int frames, int runs, const char
     }
     double a = median(ta, runs) / frames, b = median(tb, runs) / frames;
     double c = median(tc, runs), d = median(td, runs) / frames;
-    qsort(ta, (size_t)runs, sizeof *ta, cmp_double);
-    qsort(tb, (size_t)runs, sizeof *tb, cmp_double);
-    qsort(td, (size_t)runs, sizeof *td, cmp_double);
+    qsort(ta, (size_t)runs, sizeof *ta, util_cmp_double);
+    qsort(tb, (size_t)runs, sizeof *tb, util_cmp_double);
+    qsort(td, (size_t)runs, sizeof *td, util_cmp_double);
     printf("n=%zu frames_per_s=%.3g spread=%.3g-%.3g threads=%d threads_frames_per_s=%.3g "
            "spread_threads=%.3g-%.3g printf_frames_per_s=%.3g spread_printf=%.3g-%.3g "
            "ratio=%.2f mb_per_frame=%.1f printf_mb_per_frame=%.1f mb_per_s=%.0f "

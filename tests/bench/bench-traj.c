@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench.h"
 #include "sim.h"
 #include "traj.h"
 
@@ -15,13 +16,6 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -37,31 +31,31 @@ int main(int argc, char **argv)
     }
     struct traj tr;
     struct traj_error err;
-    double t0 = now();
+    double t0 = bench_now();
     if (traj_open(&tr, argv[1], TRAJ_AUTO, NULL, NULL, &err)) {
         fprintf(stderr, "%s:%lld: %s\n", argv[1], err.line, err.msg);
         return 2;
     }
-    double t_index = now() - t0;
+    double t_index = bench_now() - t0;
     struct sim s;
     if (sim_init(&s, tr.n, &tr.p))
         return 1;
-    t0 = now();
+    t0 = bench_now();
     if (traj_sim(&tr, 0, &s, &err))
         return 2;
-    double t_first = now() - t0;
+    double t_first = bench_now() - t0;
     size_t n = tr.nframes > 1 ? tr.nframes - 1 : 1;
     double *fw = malloc(n * sizeof *fw), *bw = malloc(n * sizeof *bw);
     size_t nf = 0, nb = 0;
     for (size_t k = 1; k < tr.nframes && k <= 20; k++) {
-        t0 = now();
+        t0 = bench_now();
         traj_sim(&tr, k, &s, &err);
-        fw[nf++] = now() - t0;
+        fw[nf++] = bench_now() - t0;
     }
     for (size_t k = nf; k-- > 0 && nb < 10;) {
-        t0 = now();
+        t0 = bench_now();
         traj_sim(&tr, k, &s, &err);
-        bw[nb++] = now() - t0;
+        bw[nb++] = bench_now() - t0;
     }
     qsort(fw, nf, sizeof *fw, cmp);
     qsort(bw, nb, sizeof *bw, cmp);

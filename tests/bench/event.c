@@ -24,6 +24,7 @@
  * is on huge pages, from Linux's /proc/self/smaps_rollup, -1 without it).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench.h"
 #include "bigmem.h"
 #include "event.h"
 #include "formats.h"
@@ -70,13 +71,6 @@ static void resident(long *rss, long *huge)
             *huge = atol(line + 14);
     }
     fclose(f);
-}
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 /* splitmix64, for the lattice's directions */
@@ -167,17 +161,17 @@ int main(int argc, char **argv)
     long rss0, huge0, rss1, huge1;
     resident(&rss0, &huge0);
     double k0 = system_time();
-    double t0 = now();
+    double t0 = bench_now();
     if (event_init(&ev, &s, &cfg, NULL)) {
         fputs("bench-event: event_init failed\n", stderr);
         return 1;
     }
-    double t1 = now();
+    double t1 = bench_now();
     double k1 = system_time();
     resident(&rss1, &huge1);
     double c1 = cpu_time();
     long long done = event_step(&ev, events);
-    double t2 = now();
+    double t2 = bench_now();
     double c2 = cpu_time();
     struct event_diag d;
     event_diag(&ev, &d);

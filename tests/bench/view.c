@@ -24,6 +24,7 @@
  * (any version with view_ball, view_end and view_glyph).
  */
 #define _POSIX_C_SOURCE 200809L
+#include "bench.h"
 #include "scene.h"
 #include "sim.h"
 #include "view.h"
@@ -33,13 +34,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -136,15 +130,15 @@ int main(int argc, char **argv)
     double step_t = 0;
     long listed = 0, changed = 0, bytes = 0;
     for (int f = 0; f < frames + 1; f++) {
-        double a = now();
+        double a = bench_now();
         for (int k = 0; k < steps; k++)
             sim_step(&s);
-        double b = now();
+        double b = bench_now();
         view_begin(&v);
         for (size_t i = 0; i < s.n; i++)
             view_ball(&v, s.x[i], s.y[i], s.r[i], 1 + (uint32_t)(s.id[i] % 7 == 0));
         view_end(&v);
-        double c = now();
+        double c = bench_now();
         long ch;
         long by = flush(&t, &v, &ch);
         if (f == 0)

@@ -32,3 +32,24 @@ int test_start(struct session *ss, const char *text)
     sim_free(&s);
     return rc;
 }
+
+struct sim test_clone(const struct sim *s)
+{
+    struct sim c = {0};
+    sim_assign(&c, s);
+    return c;
+}
+
+void test_forward(struct session *ss, int n)
+{
+    for (int i = 0; i < n; i++)
+        session_forward(ss);
+}
+
+int test_backward(struct session *ss, int n)
+{
+    int ok = 1;
+    for (int i = 0; i < n; i++)
+        ok &= session_back(ss) == 0;
+    return ok;
+}

@@ -56,6 +56,13 @@ int test_load(struct sim *s, const char *text);
 /* A session started on scene text @p text; 0 on success (load.c). */
 int test_start(struct session *ss, const char *text);
 
+/* A copy of @p s made with sim_assign (free it with sim_free) (load.c). */
+struct sim test_clone(const struct sim *s);
+
+/* @p n moves forward; @p n moves back, 1 when each went (load.c). */
+void test_forward(struct session *ss, int n);
+int test_backward(struct session *ss, int n);
+
 struct view;
 
 /* Cells of the view's ball layer that show a ball this frame (test_view.c). */

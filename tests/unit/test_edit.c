@@ -41,27 +41,6 @@ static int same_state(const struct sim *a, const struct sim *b)
     return 1;
 }
 
-static struct sim clone(const struct sim *s)
-{
-    struct sim c = {0};
-    sim_assign(&c, s);
-    return c;
-}
-
-static void forward(struct session *ss, int n)
-{
-    for (int i = 0; i < n; i++)
-        session_forward(ss);
-}
-
-static int back(struct session *ss, int n)
-{
-    int ok = 1;
-    for (int i = 0; i < n; i++)
-        ok &= session_back(ss) == 0;
-    return ok;
-}
-
 /* The PhET worksheet from an empty table: two balls, masses 0.5 and 1.5,
  * one moving at 2 toward the other at an angle; run, step back, change a
  * mass, run again; every edit is one move, undone and redone exactly. */
@@ -78,36 +57,36 @@ static void test_worksheet(void)
     CHECK(session_set_velocity(&ss, 0, 1.9696155060244163, -0.34729635533386072) == 0);
     CHECK(ss.pos == 5 && ss.s.n == 2);
     CHECK(session_tag(&ss, 0) == 100 && session_tag(&ss, 1) == 101);
-    struct sim built = clone(&ss.s);
+    struct sim built = test_clone(&ss.s);
 
     /* each ',' undoes one edit, in order */
-    CHECK(back(&ss, 1));
+    CHECK(test_backward(&ss, 1));
     CHECK(ss.s.vx[sim_slot(&ss.s, 0)] == 0);
-    CHECK(back(&ss, 2));
+    CHECK(test_backward(&ss, 2));
     CHECK(ss.s.m[sim_slot(&ss.s, 0)] == 1);
-    CHECK(back(&ss, 1));
+    CHECK(test_backward(&ss, 1));
     CHECK(ss.s.n == 1 && session_tag(&ss, 0) == 100);
-    CHECK(back(&ss, 1));
+    CHECK(test_backward(&ss, 1));
     CHECK(ss.s.n == 0 && ss.pos == 0);
     CHECK(session_back(&ss) == -1);
     /* and '.' redoes them */
-    forward(&ss, 5);
+    test_forward(&ss, 5);
     CHECK(same_state(&ss.s, &built) && ss.s.t == 0);
     CHECK(session_tag(&ss, 1) == 101);
 
     /* run; back to the start of the run; the run comes back exactly */
-    forward(&ss, 300);
-    struct sim ran = clone(&ss.s);
+    test_forward(&ss, 300);
+    struct sim ran = test_clone(&ss.s);
     CHECK(ss.s.t > 14);
-    CHECK(back(&ss, 300));
+    CHECK(test_backward(&ss, 300));
     CHECK(same_state(&ss.s, &built) && ss.s.t == 0);
     CHECK(session_advance(&ss, ran.t, NULL, NULL) == 1);
     CHECK(same_state(&ss.s, &ran));
 
     /* back, a new mass: the future is cut, the run differs */
-    CHECK(back(&ss, 300));
+    CHECK(test_backward(&ss, 300));
     CHECK(session_set_mass(&ss, 1, 3) == 0);
-    forward(&ss, 300);
+    test_forward(&ss, 300);
     CHECK(!same_state(&ss.s, &ran));
     CHECK(ss.s.m[sim_slot(&ss.s, 1)] == 3);
 
@@ -116,7 +95,7 @@ static void test_worksheet(void)
     CHECK(test_start(&direct, "table 800 400\n"
                          "ball 200 220 1.9696155060244163 -0.34729635533386072 0.5 20\n"
                          "ball 400 180 0 0 3 20\n") == 0);
-    forward(&direct, 300);
+    test_forward(&direct, 300);
     CHECK(same_state(&ss.s, &direct.s));
     CHECK(ss.s.t == direct.s.t);
     session_free(&direct);
@@ -136,17 +115,17 @@ static void test_remove_move(void)
 {
     struct session ss;
     CHECK(test_start(&ss, "ball 100 100 1 0 1 10\nball 200 100 2 0 2 10\nball 300 100 3 0 3 10\n") == 0);
-    forward(&ss, 10);
-    struct sim before = clone(&ss.s);
+    test_forward(&ss, 10);
+    struct sim before = test_clone(&ss.s);
     CHECK(session_remove_ball(&ss, 1) == 0);
     CHECK(ss.s.n == 2 && ss.pos == 11);
     CHECK(session_tag(&ss, 0) == 0 && session_tag(&ss, 1) == 2);
     CHECK(ss.s.m[sim_slot(&ss.s, 1)] == 3);
-    forward(&ss, 20);
-    struct sim after = clone(&ss.s);
-    CHECK(back(&ss, 21));
+    test_forward(&ss, 20);
+    struct sim after = test_clone(&ss.s);
+    CHECK(test_backward(&ss, 21));
     CHECK(same_state(&ss.s, &before) && session_tag(&ss, 1) == 1);
-    forward(&ss, 21);
+    test_forward(&ss, 21);
     CHECK(same_state(&ss.s, &after) && session_tag(&ss, 1) == 2);
     CHECK(session_remove_ball(&ss, 5) == -1 && ss.msg);
 
@@ -167,7 +146,7 @@ static void test_remove_move(void)
     session_gesture(&ss, 0);
     CHECK(ss.pos == pos + 1);
     CHECK(ss.s.x[sim_slot(&ss.s, 1)] == 129);
-    CHECK(back(&ss, 1));
+    CHECK(test_backward(&ss, 1));
     CHECK(ss.s.x[sim_slot(&ss.s, 1)] != 129 && ss.s.x[sim_slot(&ss.s, 0)] == 55);
     sim_free(&before);
     sim_free(&after);
@@ -179,7 +158,7 @@ static void test_refused(void)
 {
     struct session ss;
     CHECK(test_start(&ss, "table 800 400\nwalls hard\nball 100 100 1 0 1 10\nball 300 100 0 0 1 10\n") == 0);
-    struct sim s0 = clone(&ss.s);
+    struct sim s0 = test_clone(&ss.s);
     CHECK(session_move(&ss, 0, 5, 100, 0) == -1); /* across the left wall */
     CHECK(ss.msg && strstr(ss.msg, "walls hard"));
     CHECK(session_add_ball(&ss, 795, 100, 0, 0, 1, 10, 7) == -1);
@@ -211,7 +190,7 @@ static void test_refused(void)
     p.restitution = 0.8;
     CHECK(session_set_params(&ss, &p) == 0);
     CHECK(ss.s.p.k == 20 && ss.s.p.restitution == 0.8);
-    CHECK(back(&ss, 1) && ss.s.p.k == 5 && ss.s.p.restitution == 1);
+    CHECK(test_backward(&ss, 1) && ss.s.p.k == 5 && ss.s.p.restitution == 1);
     session_free(&ss);
 }
 
@@ -222,15 +201,15 @@ static void test_event_edits(void)
     CHECK(test_start(&ss, "ball 100 200 5 0 1 20\nball 400 200 0 0 1 20\n") == 0);
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
     CHECK(session_advance(&ss, 10, NULL, NULL) == 1);
-    struct sim s10 = clone(&ss.s);
+    struct sim s10 = test_clone(&ss.s);
     CHECK(session_add_ball(&ss, 600, 200, -5, 0, 2, 20, 9) == 0);
     CHECK(ss.s.n == 3);
     CHECK(session_set_velocity(&ss, 1, 0, 3) == 0);
     CHECK(session_advance(&ss, 60, NULL, NULL) == 1);
-    struct sim s60 = clone(&ss.s);
+    struct sim s60 = test_clone(&ss.s);
     long long depth = session_depth(&ss);
     CHECK(depth >= 3);
-    CHECK(back(&ss, (int)depth));
+    CHECK(test_backward(&ss, (int)depth));
     CHECK(ss.s.n == 2 && ss.s.t == 0);
     CHECK(session_advance(&ss, 10, NULL, NULL) == 1);
     /* at t = 10 the edits made there are back (no time between) */
@@ -265,7 +244,7 @@ static void test_save_reload(void)
     p.restitution = 0.8;
     p.walls = SIM_WALLS_HARD;
     CHECK(session_set_params(&ss, &p) == 0);
-    forward(&ss, 777);
+    test_forward(&ss, 777);
     struct scene sc = {0};
     sc.p = ss.s.p;
     sc.n = sc.cap = ss.s.n;
@@ -308,7 +287,7 @@ static void test_session_scene(void)
     CHECK(session_add_ball(&ss, 100, 200, 3, 0.1, 1, 10, 0) == 0);
     CHECK(session_add_ball(&ss, 300, 200, 0, 0, 2, 12, 1) == 0);
     CHECK(session_add_ball(&ss, 500, 200, -1, 0, 3, 14, 2) == 0);
-    forward(&ss, 300);
+    test_forward(&ss, 300);
     struct scene now, start;
     CHECK(session_scene(&ss, SESSION_SCENE_NOW, (size_t)-1, 2, tag_color, NULL, &now) == 0);
     CHECK(now.n == 3 && now.cue == 3 && now.balls[1].color == 3 && same_params(&now.p, &ss.s.p));
@@ -446,15 +425,15 @@ static void test_group(void)
         struct session ss;
         CHECK(test_start(&ss, "ball 100 100 1 0 1 10\n") == 0);
         CHECK(session_set_engine(&ss, engine) == 0);
-        forward(&ss, 3);
+        test_forward(&ss, 3);
         long long pos = ss.pos;
         session_group(&ss, 1);
         for (int k = 0; k < 3; k++)
             CHECK(session_add_ball(&ss, 300 + 30 * k, 200, 0, 0, 1, 10, 50 + k) == 0);
         session_group(&ss, 0);
         CHECK(ss.pos == pos + 1 && ss.s.n == 4);
-        CHECK(back(&ss, 1) && ss.s.n == 1 && ss.pos == pos);
-        forward(&ss, 1);
+        CHECK(test_backward(&ss, 1) && ss.s.n == 1 && ss.pos == pos);
+        test_forward(&ss, 1);
         CHECK(ss.s.n == 4 && session_tag(&ss, 3) == 52 && session_tag(&ss, 1) == 50);
         CHECK(session_add_ball(&ss, 500, 300, 0, 0, 1, 10, 60) == 0);
         CHECK(ss.pos == pos + 2);
@@ -476,8 +455,8 @@ static void test_resize(void)
     CHECK(!ss.msg && ss.note == SESSION_NOTE_STOPS_HERE && ss.note_ball[0] == 3000);
     long long cap = ss.h.cap;
     CHECK((double)cap * 3000 * 8 * sizeof(double) <= 1.1 * SESSION_BUDGET);
-    forward(&ss, 20);
-    CHECK(back(&ss, 20));
+    test_forward(&ss, 20);
+    CHECK(test_backward(&ss, 20));
     CHECK(session_back(&ss) == -1 && ss.s.n == 3000);
     session_free(&ss);
 }

@@ -28,28 +28,6 @@ static int same(const struct session *a, const struct sim *b)
     return 1;
 }
 
-static struct sim clone(const struct sim *s)
-{
-    struct sim c;
-    sim_init(&c, s->n, &s->p);
-    sim_copy(&c, s);
-    return c;
-}
-
-static void forward(struct session *ss, int n)
-{
-    for (int i = 0; i < n; i++)
-        session_forward(ss);
-}
-
-static int back(struct session *ss, int n)
-{
-    int ok = 1;
-    for (int i = 0; i < n; i++)
-        ok &= session_back(ss) == 0;
-    return ok;
-}
-
 /* A kick, a k and a dt change stepped back over come back on the way
  * forward, exactly; the energy reference follows the position. */
 static void test_replay(void)
@@ -57,39 +35,39 @@ static void test_replay(void)
     struct session ss;
     CHECK(test_start(&ss, scene_builtin) == 0);
     double e_start = session_diag(&ss)->e_ref;
-    forward(&ss, 100);
+    test_forward(&ss, 100);
     CHECK(session_kick(&ss, 0, 0, 12) == 0); /* the cue ball straight up */
     double e_kick = session_diag(&ss)->e_ref;
     CHECK(e_kick != e_start);
-    forward(&ss, 50);
+    test_forward(&ss, 50);
     CHECK(session_set_k(&ss, 6.25) == 0);
-    forward(&ss, 30);
+    test_forward(&ss, 30);
     CHECK(session_set_dt(&ss, 0.04) == 0);
-    forward(&ss, 200);
-    struct sim end = clone(&ss.s);
+    test_forward(&ss, 200);
+    struct sim end = test_clone(&ss.s);
     CHECK(ss.pos == 381); /* the kick is a move of its own */
 
-    CHECK(back(&ss, 300)); /* to position 81, before all three */
+    CHECK(test_backward(&ss, 300)); /* to position 81, before all three */
     CHECK(ss.pos == 81);
     CHECK(ss.s.p.k == 5 && ss.s.p.dt == 0.05);
     CHECK(ss.s.vy[session_slot(&ss, 0)] == 0);
     CHECK(session_diag(&ss)->e_ref == e_start);
-    forward(&ss, 20); /* position 101: the kick is back */
+    test_forward(&ss, 20); /* position 101: the kick is back */
     CHECK(ss.s.vy[session_slot(&ss, 0)] != 0);
     CHECK(session_diag(&ss)->e_ref == e_kick);
-    forward(&ss, 280);
+    test_forward(&ss, 280);
     CHECK(same(&ss, &end));
     CHECK(ss.s.p.k == 6.25 && ss.s.p.dt == 0.04);
 
     /* Running forward (advance) replays as well. */
-    CHECK(back(&ss, 300));
+    CHECK(test_backward(&ss, 300));
     CHECK(session_advance(&ss, end.t, NULL, NULL) == 1);
     CHECK(same(&ss, &end));
 
     /* A new change cuts the future: the k and dt changes are gone. */
-    CHECK(back(&ss, 250)); /* position 130: after the kick, before k */
+    CHECK(test_backward(&ss, 250)); /* position 130: after the kick, before k */
     CHECK(session_kick(&ss, 0, 3, 0) == 0);
-    forward(&ss, 250);
+    test_forward(&ss, 250);
     CHECK(ss.s.p.k == 5 && ss.s.p.dt == 0.05);
     CHECK(!same(&ss, &end));
     sim_free(&end);
@@ -101,15 +79,15 @@ static void test_reset(void)
 {
     struct session ss;
     CHECK(test_start(&ss, scene_builtin) == 0);
-    forward(&ss, 40);
+    test_forward(&ss, 40);
     session_set_k(&ss, 7);
     CHECK(session_reset(&ss) == 0);
     CHECK(ss.s.t == 0 && ss.s.p.k == 5 && ss.pos == 0);
     CHECK(session_depth(&ss) == 0);
     CHECK(session_back(&ss) == -1);
     CHECK(ss.s.t == 0);
-    forward(&ss, 3);
-    CHECK(back(&ss, 3));
+    test_forward(&ss, 3);
+    CHECK(test_backward(&ss, 3));
     CHECK(session_back(&ss) == -1);
     CHECK(ss.s.t == 0);
     session_free(&ss);
@@ -121,34 +99,34 @@ static void test_event_mode(void)
 {
     struct session ss;
     CHECK(test_start(&ss, scene_builtin) == 0);
-    forward(&ss, 10);
+    test_forward(&ss, 10);
     CHECK(session_set_engine(&ss, SESSION_EVENT) == 0);
     CHECK(session_depth(&ss) == 0);
     CHECK(session_back(&ss) == -1);
     double t0 = ss.s.t;
     CHECK(session_advance(&ss, t0 + 25, NULL, NULL) == 1);
     CHECK(ss.s.t == t0 + 25);
-    forward(&ss, 3);
+    test_forward(&ss, 3);
     CHECK(session_kick(&ss, 0, -5, 5) == 0);
-    forward(&ss, 5);
+    test_forward(&ss, 5);
     CHECK(session_advance(&ss, ss.s.t + 10, NULL, NULL) == 1);
-    struct sim end = clone(&ss.s);
+    struct sim end = test_clone(&ss.s);
     long long ev_end = session_diag(&ss)->events;
     long long depth = session_depth(&ss);
     CHECK(depth == 11); /* the kick is a move of its own */
-    CHECK(back(&ss, 11));
+    CHECK(test_backward(&ss, 11));
     CHECK(ss.s.t == t0);
     CHECK(session_back(&ss) == -1);
-    forward(&ss, 5); /* through the kick */
+    test_forward(&ss, 5); /* through the kick */
     CHECK(ss.s.vx[session_slot(&ss, 0)] == -5);
     CHECK(session_advance(&ss, end.t, NULL, NULL) == 1);
     CHECK(same(&ss, &end));
     CHECK(session_diag(&ss)->events == ev_end);
     /* A new kick cuts the kept future. */
-    CHECK(back(&ss, 3));
+    CHECK(test_backward(&ss, 3));
     CHECK(session_kick(&ss, 0, 1, 0) == 0);
     CHECK(session_depth(&ss) == 9);
-    forward(&ss, 1);
+    test_forward(&ss, 1);
     CHECK(ss.s.t != end.t || !same(&ss, &end));
     /* Back to springs: a new timeline. */
     CHECK(session_set_engine(&ss, SESSION_SPRING) == 0);
@@ -228,7 +206,7 @@ static void test_samples(void)
 {
     struct session ss;
     CHECK(test_start(&ss, scene_builtin) == 0);
-    forward(&ss, 3);
+    test_forward(&ss, 3);
     CHECK(session_columns(&ss) == 0);
     session_sampling(&ss, 1);
     CHECK(session_columns(&ss) == 1 && session_column(&ss, 0)->t0 == ss.s.t);
@@ -239,7 +217,7 @@ static void test_samples(void)
     }
     CHECK(session_columns(&ss) == 11); /* now and 10 steps */
     CHECK(session_column(&ss, 10)->t1 == ss.s.t);
-    CHECK(back(&ss, 4));
+    CHECK(test_backward(&ss, 4));
     CHECK(session_columns(&ss) == 7);
     session_reset(&ss);
     CHECK(session_columns(&ss) == 1 && session_column(&ss, 0)->t0 == 0);

@@ -615,7 +615,7 @@ static int loop(struct ui *u)
          * paused, after T / speed seconds); then the items that follow */
         if (u->wait_sim && (!u->f.running || u->f.help ||
                             (u->tr && u->target >= u->wait_end) || /* replay: frames */
-                            session_state(&u->ss)->t + ((session_caps(&u->ss) & SESSION_CAP_STEPS) ? session_state(&u->ss)->p.dt * (1 - 1e-9) : 0) > u->wait_end))
+                            session_reached(&u->ss, u->wait_end)))
             u->wait_sim = 0;
         play(u, t);
         app_frame(u);

@@ -201,6 +201,11 @@ int session_back(struct session *ss)
     return ss_engine(ss)->back(ss);
 }
 
+int session_reached(const struct session *ss, double t)
+{
+    return ss_engine(ss)->reached(ss, t);
+}
+
 long long session_depth(const struct session *ss)
 {
     return ss_engine(ss)->depth(ss);

@@ -344,6 +344,11 @@ long long session_depth(const struct session *ss);
 /// paused with a message before the balls fly off to infinity.
 int session_advance(struct session *ss, double t, int (*more)(void *), void *arg);
 
+/// 1 when session_advance toward @p t has nothing more to do: the time
+/// rule of the live run and of a key script's waits, the engine's own
+/// (springs: one more step would pass t; events: the state is past t).
+int session_reached(const struct session *ss, double t);
+
 /// Back to the starting state (also k and dt), the engine kept: a new
 /// timeline. @return 0, or -1 when memory is short.
 int session_reset(struct session *ss);

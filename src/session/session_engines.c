@@ -47,12 +47,22 @@ static long long spring_depth(const struct session *ss)
     return ss->have_history ? history_depth(&ss->h) : 0;
 }
 
+/* The springs' time rule: the state has reached @p t when one more step
+ * would pass it (by more than a billionth of a step): an advance takes
+ * whole steps up to t, never past it, and a key script's wait ends there.
+ * On the grid of steps it agrees with sim_steps_until, which -H -T counts
+ * by: both end on the step at t. */
+static int spring_reached(const struct session *ss, double t)
+{
+    return ss->s.t + ss->s.p.dt * (1 - 1e-9) > t;
+}
+
 static int spring_advance(struct session *ss, double t, int (*more)(void *), void *arg)
 {
     long long n = 0;
     int unstable = session_contact_steps(ss) < SIM_PI / 2;
     double limit = 1000 * fabs(ss_spring_eref(ss));
-    while (ss->s.t + ss->s.p.dt * (1 - 1e-9) <= t) {
+    while (!spring_reached(ss, t)) {
         if (ss_spring_forward(ss) < 0)
             return -1;
         if (unstable && kinetic(&ss->s) > limit && limit > 0) {
@@ -108,6 +118,7 @@ const struct ss_engine ss_spring = {
     .back = spring_back,
     .depth = spring_depth,
     .advance = spring_advance,
+    .reached = spring_reached,
     .restart = spring_restart,
     .set = spring_set,
     .observed = spring_observed,
@@ -295,6 +306,12 @@ static void event_diag_fill(struct session *ss, struct session_diag *d)
     d->out = ed.out;
 }
 
+/* Events and frames reach a time exactly: past it, nothing more to do. */
+static int time_passed(const struct session *ss, double t)
+{
+    return ss->s.t > t;
+}
+
 static double event_eref(const struct session *ss)
 {
     return ss->e0;
@@ -307,6 +324,7 @@ const struct ss_engine ss_event = {
     .back = event_back,
     .depth = event_depth,
     .advance = events_advance,
+    .reached = time_passed,
     .restart = event_restart,
     .set = event_set,
     .observed = as_is,
@@ -364,6 +382,7 @@ const struct ss_engine ss_replay = {
     .back = replay_still,
     .depth = replay_depth,
     .advance = replay_advance,
+    .reached = time_passed,
     .restart = replay_restart,
     .set = replay_set,
     .observed = as_is,

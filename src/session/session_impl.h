@@ -34,6 +34,8 @@ struct ss_engine {
     long long (*depth)(const struct session *ss);
     /* toward time t (finite, the state finite): session_advance's contract */
     int (*advance)(struct session *ss, double t, int (*more)(void *), void *arg);
+    /* 1 when an advance toward t has nothing more to do (session_reached) */
+    int (*reached)(const struct session *ss, double t);
     /* a new timeline from ss->s after a reset */
     int (*restart)(struct session *ss);
     /* a run's setting (SESSION_SET_K, _SET_DT, _GRAVITY, _SET_E, _BORDER,

@@ -13,6 +13,19 @@
  * character repeat, no alternate screen: played into any terminal of the
  * frame's size, the bytes leave exactly the cells of the screen.
  *
+ * Why its own bytes, not curses driven on a pipe (newterm): curses writes
+ * what the terminfo entry of TERM offers and its optimiser picks (scrolling
+ * regions, insert and delete, REP in today's xterm-256color, ECH, clears
+ * that lean on bce), so that the played cast would depend on how well the
+ * player emulates each (asciinema's player does not do all of them) and on
+ * the TERM of the machine that made it; without a terminal (CI, a pipe)
+ * there may be no entry at all; and a second curses SCREEN beside the
+ * terminal's own would have to be switched in and out around every flush.
+ * These bytes are the same on every machine, a handful of sequences every
+ * emulator has, from the same cells term_flush writes (and, like it, only
+ * those that changed); tests/unit/test_cast.c plays them into a terminal
+ * of its own and checks every cell.
+ *
  * Cells that look alike are one: a blank is a blank whatever its colour or
  * attributes, reverse aside. A glyph that a terminal would not keep in its
  * cell (a wide character without its second cell or in the last column, a

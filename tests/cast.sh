@@ -192,6 +192,8 @@ pane live 80 24 "sh $tmpd/run $tmpd live $SB --paused --cast=$tmpd/live.cast --k
 wait_for live "values 1-"
 T resize-window -t live -x 100 -y 30
 wait_for live "values 1-"
+# the note gone (2.5 s), so that no frame comes between the screen read and q
+wait_gone live "arrows on"
 poll 80 settled live
 screen live | sed 's/ *$//' >"$tmpd/live.txt"
 keys live q

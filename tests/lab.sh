@@ -96,6 +96,21 @@ check "] ] [: back to its last step" has '1 contact ends at the next step \(1 st
 check "] ] [ [: back before it began" has ' step 260 .*' --keys='] ] [ [' scenes/headon.scene
 check "]: pauses" has ' paused ' --keys=']' scenes/headon.scene
 check "[: at the start, nothing back" has 'no contact event back to the start' --keys='[' scenes/headon.scene
+# issue 42.3: a click on the table gives enter to the kick; tab to a row
+# gives it back to the row (it kicked: "kick: ball 2 at 10")
+check "click on a ball, tab, enter: the row is edited" has '^:v -10 0' --paused --keys='i <click 16 8> tab enter' scenes/headon.scene
+check "click on the table, tab, enter: the row is edited" has '^:v -10 0' --paused --keys='i <click 40 4> tab enter' scenes/headon.scene
+check "click on the table, enter: a kick" has 'kick: ball 1 at 10' --paused --keys='i <click 40 4> enter' scenes/headon.scene
+# issue 42.4: r keeps the settings, e and 1-D as :restitution, and says so
+check "e e 1 r: kept and named" has 'reset; kept e 0\.80, 1-D on' --paused --keys='e e 1 r' scenes/headon.scene
+check "e e 1 r: the status line still has them" has ' e 0\.8  1-D$' --paused --keys='e e 1 r' scenes/headon.scene
+check "r alone: reset" has '─ reset$' --paused --keys='r' scenes/headon.scene
+# issue 42.2: history by a memory budget, not 1000 steps: from t 70 the
+# third [ reaches the collision at 13 (it stopped at t 19.95 with "back to
+# the start"); the least budget says where it stops and what it kept
+check "[ [ [ from t 70: back to the collision" has '^ t 13\.95 .*' --snapshot=120x12 --keys='<t 70> space [ [ [' scenes/headon.scene
+check ", from t 150 at 1000 steps' budget: the limit named" has 'history limit \(2488 steps kept\)' --history=0.0625 --snapshot=120x12 --keys='<t 150> space ,*3000'
+check "--history: a size too small refused (status 2)" sh -c '"$0" --history=0.01 --snapshot 2>"$1"; [ $? -eq 2 ] && grep -q "history.*megabytes" "$1"' "$SB" "$tmpd/err"
 check "]: the event engine steps with ." has "event mode: '.' steps one collision" --keys='m ]' scenes/headon.scene
 
 # --- e E b: restitution and border on the status line ---

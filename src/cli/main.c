@@ -93,6 +93,7 @@ static void usage(void)
 "      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
 "      --no-thread        step the run and draw in one thread (by default the\n"
 "                         run steps on a second one while a frame is drawn)\n"
+"      --history=MB       memory for stepping back, in megabytes (default 64)\n"
 "      --save-to=FILE     w saves the scene as FILE (or FILE-2, -3 ... when it\n"
 "                         exists; default springball-N.scene here)\n"
 "      --keys=KEYS        play the key script KEYS, e.g. '. . <t 40> space up*3\n"
@@ -183,7 +184,7 @@ static const char *save_to(const char *arg)
 }
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
-       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_PAUSED, OPT_CELL_ASPECT,
+       OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_HISTORY, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST };
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -208,6 +209,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"paused", no_argument, NULL, OPT_PAUSED},
         {"no-thread", no_argument, NULL, OPT_NO_THREAD},
         {"threads", required_argument, NULL, OPT_THREADS},
+        {"history", required_argument, NULL, OPT_HISTORY},
         {"cell-aspect", required_argument, NULL, OPT_CELL_ASPECT},
         {"snapshot", optional_argument, NULL, OPT_SNAPSHOT},
         {"keys", required_argument, NULL, OPT_KEYS},
@@ -297,6 +299,11 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->ui.threads = (int)v;
             break;
         }
+        case OPT_HISTORY:
+            o->ui.history_mb = cli_double("--history", optarg, 0, 0);
+            if (o->ui.history_mb < 0.0625 || o->ui.history_mb > 1048576)
+                cli_die("--history: '%s' must be 0.0625 to 1048576 (megabytes)", optarg);
+            break;
         case OPT_CELL_ASPECT:
             o->ui.cell_aspect = cli_double("--cell-aspect", optarg, 0, 1);
             if (o->ui.cell_aspect > 10)

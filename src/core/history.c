@@ -14,20 +14,45 @@ static int slot(const struct history *h, int i)
     return (h->first + i) % h->cap;
 }
 
+size_t history_per(size_t n)
+{
+    size_t cnt = n ? n : 1;
+    /* sim_assign's block of 8 arrays of doubles and its two of ids, each
+     * 64-byte aligned by mem.c (up to 64 bytes lost and a header of the
+     * allocator's), the slot's struct sim and its position. */
+    return cnt * (8 * sizeof(double) + 2 * sizeof(uint32_t)) + 2 * (64 + 16) +
+           sizeof(struct sim) + sizeof(long long);
+}
+
 void history_size(size_t n, size_t budget, long long depth, int *cap,
                   long long *every)
 {
-    /* sim_copy moves 8 arrays of n doubles. */
-    size_t per = (n ? n : 1) * 8 * sizeof(double) + sizeof(struct sim);
-    size_t c = budget / per;
-    if (c > (size_t)depth + 2)
-        c = (size_t)depth + 2;
+    size_t cnt = n ? n : 1;
+    size_t c = budget / history_per(n);
+    if (c > HISTORY_CAP_MAX)
+        c = HISTORY_CAP_MAX;
     if (c < 4)
         c = 4;
     *cap = (int)c;
-    /* (cap - 2) * every >= depth leaves one slot spare for a change. */
-    long long e = (depth + (long long)c - 3) / ((long long)c - 2);
+    /* A step back replays at most every - 1 steps: about HISTORY_REPLAY
+     * ball-steps, so a small scene's checkpoints lie further apart and the
+     * budget reaches further back; and (cap - 2) * every >= depth leaves
+     * one slot spare for a change. */
+    long long e = (long long)((HISTORY_REPLAY + cnt - 1) / cnt);
+    long long d = (depth + (long long)c - 3) / ((long long)c - 2);
+    if (d > e)
+        e = d;
     *every = e < 1 ? 1 : e;
+}
+
+long long history_reach(const struct history *h)
+{
+    return h->count > 0 ? h->high - h->pos[h->first] : 0;
+}
+
+int history_full(const struct history *h)
+{
+    return h->count > 0 && h->pos[h->first] > 0;
 }
 
 void history_free(struct history *h)
@@ -100,6 +125,8 @@ int history_stepped(struct history *h, const struct sim *s)
 {
     h->now++;
     assert(h->count > 0); /* history_init pushed the start */
+    if (h->now > h->high)
+        h->high = h->now;
     int last = slot(h, h->count - 1);
     if (h->now - h->pos[last] >= h->every)
         return push(h, s);

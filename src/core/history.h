@@ -28,6 +28,7 @@ struct history {
     int first, count;      ///< the ring: oldest slot and slots in use
     long long every;       ///< steps between regular checkpoints, >= 1
     long long now;         ///< position of the caller's current state
+    long long high;        ///< the furthest position stepped to
 };
 
 /// Starts a history whose position 0 is the state @p s (a change point).
@@ -41,10 +42,30 @@ int history_init(struct history *h, const struct sim *s, int cap, long long ever
 /// Frees the checkpoints. Safe on a zeroed struct.
 void history_free(struct history *h);
 
-/// Picks cap and every for a state of @p n balls so that the copies take
-/// at most about @p budget bytes and at least @p depth steps can be undone.
+/// Checkpoints a history keeps at most (an int, and the ring's array of
+/// struct sim allocated at once stays within the budget's reach).
+#define HISTORY_CAP_MAX (1 << 22)
+/// Ball-steps a step back replays at most, about (see history_size).
+#define HISTORY_REPLAY 1024
+
+/// Bytes a checkpoint of @p n balls takes, about (its arrays, the
+/// allocator's alignment and headers, its slot in the ring).
+size_t history_per(size_t n);
+
+/// Picks cap and every for a state of @p n balls: as many checkpoints as
+/// @p budget bytes hold (history_per each), every so that a step back
+/// replays about HISTORY_REPLAY ball-steps at most (2 balls: every 512),
+/// and at least @p depth steps can be undone whatever the budget.
 void history_size(size_t n, size_t budget, long long depth, int *cap,
                   long long *every);
+
+/// Steps the history holds: from its oldest checkpoint to the furthest
+/// position stepped to.
+long long history_reach(const struct history *h);
+
+/// 1 when the ring has dropped its oldest checkpoint (a step back cannot
+/// reach the history's start), else 0.
+int history_full(const struct history *h);
 
 /// Records that @p s has just taken one sim_step from the current state.
 /// @return 0, or -1 when a checkpoint could not be allocated (the history

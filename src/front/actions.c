@@ -108,6 +108,38 @@ void actions_back(struct ui *u, int key)
         note_edit_move(u, pos, "undone");
 }
 
+/* The note of r: what it kept of the settings that differ from the
+ * set-up's (issue 42.4), "reset" alone when none do. */
+static void reset_note(struct ui *u)
+{
+    const struct sim_params *p = &session_state(&u->ss)->p, *q = &session_start(&u->ss)->p;
+    char buf[160];
+    int n = snprintf(buf, sizeof buf, "reset");
+    const char *sep = "; kept ";
+#define KEPT(...)                                                              \
+    do {                                                                       \
+        if (n >= 0 && (size_t)n < sizeof buf)                                  \
+            n += snprintf(buf + n, sizeof buf - (size_t)n, "%s", sep);         \
+        if (n >= 0 && (size_t)n < sizeof buf)                                  \
+            n += snprintf(buf + n, sizeof buf - (size_t)n, __VA_ARGS__);       \
+        sep = ", ";                                                            \
+    } while (0)
+    if (p->restitution != q->restitution)
+        KEPT("e %.2f", p->restitution);
+    if (p->line != q->line)
+        KEPT("1-D %s", p->line ? "on" : "off");
+    if (p->k != q->k)
+        KEPT("k %.4g", p->k);
+    if (p->dt != q->dt)
+        KEPT("dt %.4g", p->dt);
+    if (lab_border(p) != lab_border(q))
+        KEPT("%s", lab_border_name(lab_border(p)));
+    if (p->gravity != q->gravity)
+        KEPT("gravity %s", p->gravity > 0 ? "on" : "off");
+#undef KEPT
+    app_note(u, "%s", buf);
+}
+
 void actions_reset(struct ui *u, int key)
 {
     (void)key;
@@ -122,7 +154,7 @@ void actions_reset(struct ui *u, int key)
     if (app_said(u))
         app_say(u, SCREEN_WARNING);
     else
-        app_note(u, "reset");
+        reset_note(u);
 }
 
 /* k K d D: k or dt down or up by 1.25, within the session's bounds. They
@@ -246,6 +278,11 @@ void actions_cue(struct ui *u, int key)
     u->f.cue = key == APP_KEY_BTAB ? (u->f.cue + n - 1) % n : (u->f.cue + 1) % n;
     u->f.aiming = 1;
     app_select(u, u->f.cue); /* marked, its row and contacts in the values panel */
+    /* to a row: enter edits it again after a click or an arrow gave it to
+     * the kick (issue 42.3) */
+    for (int i = 0; u->lab.ps.values && i < panel_count; i++)
+        if (panel_table[i] == &panel_values_class)
+            u->lab.ps.focus = i;
     app_note(u, "cue ball: ball %zu (selected)", u->f.cue + 1);
 }
 
@@ -389,6 +426,8 @@ void actions_contact(struct ui *u, int key)
     if (!ev.found) {
         if (session_nonfinite(&u->ss))
             app_say(u, SCREEN_ERROR);
+        else if (!fwd && session_said(&u->ss).note == SESSION_NOTE_HISTORY_LIMIT)
+            app_say(u, SCREEN_INFO);
         else if (ev.steps < most)
             app_note(u, "%s", fwd ? "no contact event ahead" : "no contact event back to the start");
         else

@@ -81,6 +81,10 @@ const char *app_said(struct ui *u)
         snprintf(u->said, sizeof u->said, "%zu ball%s: ',' stops here (memory)", b[0],
                  b[0] == 1 ? "" : "s");
         return u->said;
+    case SESSION_NOTE_HISTORY_LIMIT:
+        snprintf(u->said, sizeof u->said, "history limit (%zu %s kept)", b[0],
+                 session_caps(&u->ss) & SESSION_CAP_STEPS ? "steps" : "moves");
+        return u->said;
     case SESSION_NOTE_EVENT_FAULT:
         return words_event_fault(u->said, sizeof u->said, w.code, b[0], b[1]);
     case SESSION_NOTE_EVENT_STOP: {
@@ -422,6 +426,8 @@ int app_init(struct ui *u, const struct scene *sc, const char *name,
         return -1;
     int rc = session_init(&u->ss, &s);
     sim_free(&s);
+    if (!rc && o->history_mb > 0)
+        session_set_budget(&u->ss, (size_t)(o->history_mb * 1048576.0));
     if (rc)
         return -1;
     if (screen_init(&u->scr, sc, o->cell_aspect, color)) {

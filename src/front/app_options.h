@@ -33,6 +33,8 @@ struct ui_options {
                         ///< springs' step by sim_steps_until); < 0: never
     const struct lesson *lesson; ///< a lesson to run (tutor.h), or NULL
     const char *cast;   ///< --cast: the asciicast to write the frames to, or NULL
+    double history_mb;  ///< --history: megabytes the timeline may take (',');
+                        ///< 0: SESSION_BUDGET
     int no_thread;      ///< 1 (--no-thread): the terminal steps and draws in one
                         ///< thread; 0 (default): the run steps on a second one
     int threads;        ///< --threads: the threads a spring step may split over

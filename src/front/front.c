@@ -86,7 +86,7 @@ static const struct binding {
      ". ,", "one frame forward / back (pauses)"},
     {',', actions_back, actions_replay_move, ",", "one step back (pauses); '.' replays kicks and changes",
      "", NULL},
-    {'r', actions_reset, actions_replay_move, "r", "reset the scene (',' stops there)",
+    {'r', actions_reset, actions_replay_move, "r", "reset the balls, settings kept (',' stops there)",
      NULL, "the first frame"},
     {'k', actions_param, NULL, "k K", "stiffness k down / up (x1.25)", NULL, NULL},
     {'K', actions_param, NULL, NULL, NULL, NULL, NULL},

@@ -101,6 +101,7 @@ int session_init(struct session *ss, const struct sim *start)
     }
     sim_copy(&ss->s, start);
     sim_copy(&ss->start, start);
+    ss->budget = SESSION_BUDGET;
     ss->k0 = start->p.k;
     ss->dt0 = start->p.dt;
     ss->col = malloc(SESSION_COLS * sizeof *ss->col);
@@ -179,6 +180,7 @@ int session_set_engine(struct session *ss, int engine)
     memset(&ss->ev, 0, sizeof ss->ev);
     ss->engine = SESSION_SPRING;
     ss->nsnap = ss->snap0 = ss->snapnow = 0;
+    ss->snap_dropped = 0;
     ss->nonfinite = !sim_finite(&ss->s);
     if (ss_spring_timeline(ss))
         ss->msg = "out of memory: no stepping back";
@@ -192,6 +194,14 @@ int session_forward(struct session *ss)
     int rc = ss_engine(ss)->forward(ss);
     ss_start_follow(ss);
     return rc;
+}
+
+int session_set_budget(struct session *ss, size_t bytes)
+{
+    ss->budget = bytes < SESSION_BUDGET_MIN ? SESSION_BUDGET_MIN : bytes;
+    if (ss->engine != SESSION_SPRING)
+        return 0;
+    return ss_spring_timeline(ss);
 }
 
 int session_back(struct session *ss)
@@ -224,14 +234,34 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
     return ss_engine(ss)->advance(ss, t, more, arg);
 }
 
+/* The settings reset keeps (session_reset): @p now's onto s. */
+static void keep_settings(struct sim *s, const struct sim_params *now)
+{
+    s->p.k = now->k;
+    s->p.dt = now->dt;
+    s->p.restitution = now->restitution;
+    s->p.gravity = now->gravity;
+    s->p.softening = now->softening;
+    s->p.shape = now->shape;
+    s->p.walls = now->walls;
+    s->p.open = now->open;
+    s->p.line = now->line;
+    if (s->p.line)
+        for (size_t i = 0; i < s->n; i++)
+            s->vy[i] = 0;
+    sim_touch(s);
+}
+
 int session_reset(struct session *ss)
 {
     ss_hush(ss);
     ss->runaway = 0;
+    struct sim_params now = ss->s.p;
     if (sim_assign(&ss->s, &ss->start)) {
         ss->msg = "out of memory";
         return -1;
     }
+    keep_settings(&ss->s, &now);
     if (ss_tag_room(&ss->tag, &ss->captag, ss->start.n)) {
         ss->msg = "out of memory";
         return -1;

@@ -21,8 +21,9 @@
  *
  * How far back: the spring engine keeps checkpoints (history.h) and
  * replays sim_step from the nearest; the event engine keeps whole states
- * (one a move). Both keep at least SESSION_DEPTH moves within about
- * SESSION_BUDGET bytes; on a large scene fewer.
+ * (one a move). Both fill a budget of memory (ss->budget, by default
+ * SESSION_BUDGET bytes; session_set_budget): a small scene reaches back
+ * many minutes of running, a large one at least SESSION_DEPTH moves.
  *
  * The layer (src/session/): the session, its engines behind one table of
  * operations (session_engines.c), the timeline, edits, diagnostics, the
@@ -41,8 +42,10 @@
 
 /// Moves that ',' can undo at least (less on a scene too large for it).
 #define SESSION_DEPTH 1000
-/// Bytes of checkpoints and kept states at most, about.
+/// Bytes of checkpoints and kept states at most, about, by default.
 #define SESSION_BUDGET ((size_t)64 << 20)
+/// The least budget session_set_budget takes.
+#define SESSION_BUDGET_MIN ((size_t)64 << 10)
 /// Columns of the plots' envelope: when they are all in use, neighbours
 /// merge in pairs (each then covers twice the samples), so that memory
 /// stays bounded and no sample is ever left out of a minimum or maximum.
@@ -168,6 +171,8 @@ enum session_note {
     SESSION_NOTE_EVENT_STOP,        ///< the event engine stopped at a result not finite
                                     ///< (ev.stop): note_code (enum event_stop_cause),
                                     ///< balls note_ball[0] <= note_ball[1], at note_t; paused
+    SESSION_NOTE_HISTORY_LIMIT,     ///< a step back reached the oldest move the budget
+                                    ///< kept, after the start: note_ball[0] moves kept
 };
 
 /// Up to this many balls the session keeps the momentum diagram's memory
@@ -251,6 +256,8 @@ struct session {
     int gesture;        ///< a drag or wheel: edits of one ball merge
     int group;          ///< 0 off; 1 on; 2 on and its move made
     size_t sized_n;     ///< balls the history or the ring was sized for
+    size_t budget;      ///< bytes the history or the ring may take, about
+    int snap_dropped;   ///< the ring of states has dropped its oldest
     int edited;         ///< this timeline has edits
     int edited_params;  ///< ... of the parameters
 };
@@ -307,6 +314,11 @@ int session_init(struct session *ss, const struct sim *start);
 /// Frees everything. Safe on a zeroed struct.
 void session_free(struct session *ss);
 
+/// Sets the memory the timeline may take to about @p bytes (at least
+/// SESSION_BUDGET_MIN), and starts a new timeline at the current state.
+/// @return 0, or -1 when memory is short (then ',' says no).
+int session_set_budget(struct session *ss, size_t bytes);
+
 /// Switches engines with the current state: a new timeline. The event
 /// engine refuses what it cannot simulate, a non-finite state, a ball
 /// through a wall. @return 0, or -1 with ss->msg saying why (no change).
@@ -349,8 +361,10 @@ int session_advance(struct session *ss, double t, int (*more)(void *), void *arg
 /// (springs: one more step would pass t; events: the state is past t).
 int session_reached(const struct session *ss, double t);
 
-/// Back to the starting state (also k and dt), the engine kept: a new
-/// timeline. @return 0, or -1 when memory is short.
+/// Back to the starting state, the engine kept: a new timeline. The balls
+/// are the set-up's (the scene and its edits); the settings the keys change
+/// stay as they are (one rule, issue 42.4): k, dt, restitution, 1-D mode
+/// (its vy = 0), the border, gravity. @return 0, or -1 when memory is short.
 int session_reset(struct session *ss);
 
 /// Sets the velocity of scene ball @p ball to (vx, vy): a move of its own

@@ -332,7 +332,7 @@ static void resize_timeline(struct session *ss)
         history_free(&ss->h);
         int cap;
         long long every;
-        history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
+        history_size(ss->s.n, ss->budget, SESSION_DEPTH, &cap, &every);
         ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
     }
     ss_say(ss, SESSION_NOTE_STOPS_HERE);

@@ -26,10 +26,23 @@ static double kinetic(const struct sim *s)
 
 /* === The springs === */
 
+/* ',' refused at the oldest move kept: the limit's note when the budget
+ * dropped older ones, else "no further back". */
+static void back_refused(struct session *ss, int dropped, long long kept)
+{
+    if (dropped) {
+        ss_say(ss, SESSION_NOTE_HISTORY_LIMIT);
+        ss->note_ball[0] = (size_t)kept;
+    } else {
+        ss->msg = "no further back";
+    }
+}
+
 static int spring_back(struct session *ss)
 {
     if (!ss->have_history || history_back(&ss->h, &ss->s)) {
-        ss->msg = "no further back";
+        back_refused(ss, ss->have_history && history_full(&ss->h),
+                     ss->have_history ? history_reach(&ss->h) : 0);
         return -1;
     }
     ss->pos--;
@@ -131,7 +144,7 @@ const struct ss_engine ss_spring = {
 static int event_back(struct session *ss)
 {
     if (ss->nsnap == 0 || ss->snapnow == 0) {
-        ss->msg = "no further back";
+        back_refused(ss, ss->snap_dropped, (long long)ss->capsnap - 1);
         return -1;
     }
     int stopped = ss->nonfinite; /* at the state the engine stopped at */
@@ -206,6 +219,7 @@ static int event_restart(struct session *ss)
         memset(&ss->ev, 0, sizeof ss->ev);
         ss->engine = SESSION_SPRING;
         ss->nsnap = ss->snap0 = ss->snapnow = 0;
+        ss->snap_dropped = 0;
         ss_spring_timeline(ss);
         ss->msg = "reset: back to springs";
         return 0;

@@ -18,7 +18,7 @@ int ss_spring_timeline(struct session *ss)
         history_free(&ss->h);
     int cap;
     long long every;
-    history_size(ss->s.n, SESSION_BUDGET, SESSION_DEPTH, &cap, &every);
+    history_size(ss->s.n, ss->budget, SESSION_DEPTH, &cap, &every);
     ss->have_history = history_init(&ss->h, &ss->s, cap, every) == 0;
     ss->sized_n = ss->s.n;
     ss->pos = 0;
@@ -344,9 +344,9 @@ int ss_snap_keep(struct session *ss)
 {
     if (!ss->snap) {
         size_t per = sizeof(struct session_snap) + 8 * sizeof(double) * (ss->s.n ? ss->s.n : 1);
-        size_t cap = SESSION_BUDGET / per;
-        if (cap > SESSION_DEPTH + 1)
-            cap = SESSION_DEPTH + 1;
+        size_t cap = ss->budget / per;
+        if (cap > HISTORY_CAP_MAX)
+            cap = HISTORY_CAP_MAX;
         if (cap < 2)
             cap = 2;
         ss->snap = calloc(cap, sizeof *ss->snap);
@@ -355,6 +355,7 @@ int ss_snap_keep(struct session *ss)
         ss->sized_n = ss->s.n;
         ss->capsnap = cap;
         ss->nsnap = 0;
+        ss->snap_dropped = 0;
     }
     size_t idx;
     if (ss->nsnap > 0 && ss_snap_at(ss, ss->snapnow)->pos == ss->pos) {
@@ -363,6 +364,7 @@ int ss_snap_keep(struct session *ss)
         idx = ss->nsnap > 0 ? ss->snapnow + 1 : 0;
         if (idx == ss->capsnap) { /* full: drop the oldest */
             ss->snap0 = (ss->snap0 + 1) % ss->capsnap;
+            ss->snap_dropped = 1;
             idx--;
         }
     }
@@ -433,6 +435,7 @@ int ss_event_timeline(struct session *ss)
     ss->pos = 0;
     ss->nact = 0;
     ss->nsnap = ss->snap0 = ss->snapnow = 0;
+    ss->snap_dropped = 0;
     ss_touch(ss);
     ss->e0 = ss_energy(ss);
     if (ss_tags_mark(ss))

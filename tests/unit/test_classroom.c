@@ -73,8 +73,8 @@ static void test_border_action(void)
         session_forward(&ss);
     CHECK(ss.s.vx[0] == -10);
     /* no walls: the ball leaves the table */
-    session_reset(&ss);
-    CHECK(ss.s.p.walls == SIM_WALLS_SPRING);
+    session_reset(&ss); /* the border kept (issue 42.4) */
+    CHECK(ss.s.p.walls == SIM_WALLS_HARD && ss.s.x[0] == 700 && ss.s.vx[0] == 10);
     session_forward(&ss); /* the change is made at position 1 */
     CHECK(session_set_border(&ss, SIM_RECT, SIM_WALLS_SPRING, 15) == 0);
     CHECK(lab_border(&ss.s.p) == LAB_BORDER_NONE);

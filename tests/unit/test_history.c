@@ -150,12 +150,23 @@ static void test_bounded(void)
     sim_free(&s);
     history_free(&h);
 
-    /* Sizes: small scenes checkpoint every step; 10^4 balls stay within
-     * 64 MB and still reach 1000 steps back. */
+    /* Sizes (issue 42.2): by the budget, no cap of 1000 steps. Two balls
+     * reach back more than ten minutes at 20 t/s and dt 0.05 (400 steps a
+     * second: 240000 steps), the break's 16 more than five (120000); a step
+     * back replays at most about HISTORY_REPLAY ball-steps; 10^4 balls stay
+     * within 64 MB and still reach 1000 steps back. */
     int cap;
     long long every;
+    history_size(2, 64u << 20, 1000, &cap, &every);
+    CHECK((long long)(cap - 2) * every >= 240000);
+    CHECK(every * 2 <= HISTORY_REPLAY);
+    CHECK((size_t)cap * history_per(2) <= (64u << 20));
     history_size(16, 64u << 20, 1000, &cap, &every);
-    CHECK(every == 1 && (cap - 2) * every >= 1000);
+    CHECK((long long)(cap - 2) * every >= 120000);
+    CHECK(every * 16 <= HISTORY_REPLAY);
+    history_size(16, 1u << 20, 1000, &cap, &every); /* 1 MB: less far */
+    CHECK((size_t)cap * history_per(16) <= (1u << 20));
+    CHECK((cap - 2) * every >= 1000 && (long long)(cap - 2) * every < 120000);
     history_size(10000, 64u << 20, 1000, &cap, &every);
     CHECK((size_t)cap * 10000 * 64 <= (64u << 20));
     CHECK((cap - 2) * every >= 1000);

@@ -81,8 +81,8 @@ static void test_reset(void)
     CHECK(test_start(&ss, scene_builtin) == 0);
     test_forward(&ss, 40);
     session_set_k(&ss, 7);
-    CHECK(session_reset(&ss) == 0);
-    CHECK(ss.s.t == 0 && ss.s.p.k == 5 && ss.pos == 0);
+    CHECK(session_reset(&ss) == 0); /* the balls back, k kept (issue 42.4) */
+    CHECK(ss.s.t == 0 && ss.s.p.k == 7 && ss.pos == 0 && ss.s.x[0] == ss.start.x[0]);
     CHECK(session_depth(&ss) == 0);
     CHECK(session_back(&ss) == -1);
     CHECK(ss.s.t == 0);
@@ -90,6 +90,29 @@ static void test_reset(void)
     CHECK(test_backward(&ss, 3));
     CHECK(session_back(&ss) == -1);
     CHECK(ss.s.t == 0);
+    session_free(&ss);
+}
+
+/* Issue 42.2: the head-on pair run 3000 steps (t 150, past the collision
+ * at 13) steps back to t 0 exactly at the default budget; with the least
+ * budget the break stops at its limit and says how many steps it kept. */
+static void test_budget(void)
+{
+    struct session ss;
+    CHECK(test_start(&ss, "table 800 400\nball 200 200 10 0 1 20\nball 600 200 -10 0 1 20\n") == 0);
+    test_forward(&ss, 3000);
+    CHECK(test_backward(&ss, 3000));
+    CHECK(ss.s.t == 0 && ss.s.x[0] == 200 && ss.s.vx[0] == 10);
+    CHECK(session_back(&ss) == -1 && ss.note != SESSION_NOTE_HISTORY_LIMIT);
+    session_free(&ss);
+    CHECK(test_start(&ss, scene_builtin) == 0);
+    CHECK(session_set_budget(&ss, 0) == 0); /* the least: SESSION_BUDGET_MIN */
+    test_forward(&ss, 3000);
+    long long d = session_depth(&ss);
+    CHECK(d >= 1000 && d < 3000);
+    CHECK(test_backward(&ss, (int)d));
+    CHECK(session_back(&ss) == -1 && ss.note == SESSION_NOTE_HISTORY_LIMIT);
+    CHECK(ss.note_ball[0] == (size_t)d);
     session_free(&ss);
 }
 
@@ -391,6 +414,7 @@ void test_session(void)
     test_event_nan();
     test_replay();
     test_reset();
+    test_budget();
     test_event_mode();
     test_sync_energy();
     test_bounds();

@@ -1121,7 +1121,8 @@ static void rows_part(void *arg, int k)
         t[q] = pa[e];
         nbr[q] = pb[e];
     }
-    memcpy(pa + e0, t + e0, (e1 - e0) * sizeof *pa);
+    if (e1 > e0) /* an empty strip may have no list yet (pa NULL) */
+        memcpy(pa + e0, t + e0, (e1 - e0) * sizeof *pa);
     /* how far each block's rows reach (the running maximum is taken
      * over the blocks afterwards); cur[i - i0] is row i's end */
     for (size_t i0b = i0; i0b < i1; i0b += GRID_BLOCK) {

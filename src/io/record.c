@@ -108,6 +108,8 @@ static void units_written(struct record *w, unsigned long long done)
     size_t k = 0;
     while (k < w->nends && w->ends[k] <= done)
         w->whole = w->ends[k++];
+    if (k == 0)
+        return; /* also: no unit recorded yet, ends may be NULL */
     memmove(w->ends, w->ends + k, (w->nends - k) * sizeof *w->ends);
     w->nends -= k;
 }

@@ -138,6 +138,13 @@ n=0
 # played COLS ROWS ARGS...: --snapshot=COLSxROWS --cast with ARGS; its
 # output shown in a pane of that size; the pane's text, and --snapshot's
 played() {
+    played_in "$@"
+    rc=$?
+    name=$check_name # pane (lib.sh) sets name, which check prints
+    return $rc
+}
+played_in() {
+    check_name=$name
     cols=$1 rows=$2
     shift 2
     n=$((n + 1))
@@ -162,6 +169,10 @@ check "played: 120x40 trails, two plots" played 120 40 --keys='t <t 80> P P'
 check "played: --no-color, arrows" played 60 20 --no-color --keys='v p <t 30>' scenes/unequal.scene
 check "played: --ascii" played 100 30 --ascii --keys='v p <t 30>' scenes/unequal.scene
 check "played: the event engine" played 80 24 --keys='m <t 20> i' scenes/bowl.scene
+# the event engine's plots sample at each frame's end: a snapshot runs its
+# waits by the frames, cast or not (was: another plot without --cast)
+check "played: the event engine's energy plot" played 80 24 --keys='m P <t 20> i' scenes/bowl.scene
+check "played: the event engine's momentum diagram" played 80 24 --keys='m P P P <t 20> <t 5>' scenes/round.scene
 check "played: zoom, a panel" played 100 30 --keys='i <t 20> z z <t 10>' scenes/maxwell.scene
 check "played: a kick, the split view" played 80 24 --keys='up*3 enter <t 10> s <t 5>'
 sed 's/^title .*/title 台球 "q" \\ ☃ the break/' scenes/break.scene >"$tmpd/cjk.scene"

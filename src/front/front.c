@@ -374,17 +374,24 @@ static void snap_wait(struct ui *u, double t)
         }
     } else if (u->f.running && !u->f.help) {
         double start = session_state(&u->ss)->t, end = start + t;
-        if (u->f.trails || u->cast_snap) {
-            /* the frames a terminal would draw, for the trails and the
-             * cast (a plot samples every step itself) */
+        /* the event engine's plots take a sample where each frame's advance
+         * ends, as in a terminal (the springs' sample every step) */
+        int frame_samples = (session_caps(&u->ss) & SESSION_CAP_EXACT) &&
+                            u->lab.ps.plot != PANEL_PLOT_OFF;
+        int draw = u->f.trails || u->cast_snap;
+        if (draw || frame_samples) {
+            /* the frames a terminal would draw, for the trails, the cast
+             * and the event engine's plots: the same with --cast or not */
             double frame = u->f.speed / u->o.fps;
             long nf = (long)fmin(t / frame, 100000);
             for (long k = 1; k < nf && u->f.running && u->snap_calls > 0; k++) {
                 double to = end - (double)(nf - k) * frame;
                 u->target = to;
                 app_run_to_target(u, 0);
-                screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
-                cast_snap_frame(u, w0 + (to - start) / speed);
+                if (draw) {
+                    screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+                    cast_snap_frame(u, w0 + (to - start) / speed);
+                }
             }
         }
         if (u->f.running) {

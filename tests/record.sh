@@ -234,6 +234,32 @@ sig_stop() {
 }
 sig_stop HUP 129 spring
 sig_stop TERM 143 event
+# A recording to a reader that reads no more (a stalled pipe): SIGTERM
+# while the write waits still stops it (with SA_RESTART the write went on
+# waiting and the run never ended).
+if [ -r /proc/self/stat ]; then
+    rm -f "$tmp/stall"
+    mkfifo "$tmp/stall"
+    sleep 600 <"$tmp/stall" &
+    rd=$!
+    "$SB" -H -n 100000000 --traj=- scenes/break.scene >"$tmp/stall" 2>"$err" &
+    pid=$!
+    # the size's note said (the signals are caught), then asleep: the pipe
+    # is full and the write waits
+    poll 100 test -s "$err"
+    poll 100 sh -c 'read -r _ _ st _ <"/proc/$1/stat" && [ "$st" = S ]' sh $pid
+    kill -TERM $pid
+    check "stalled pipe: SIGTERM ends the run" poll 50 sh -c '! kill -0 $1 2>/dev/null' sh $pid
+    kill -KILL $pid 2>/dev/null
+    wait $pid
+    rc=$?
+    check "stalled pipe: dies of SIGTERM, status 143" [ "$rc" -eq 143 ]
+    check "stalled pipe: says so, not a write error" \
+        grep -q "^springball: SIGTERM: stopped at t = " "$err"
+    kill $rd 2>/dev/null
+    wait $rd 2>/dev/null
+    rm -f "$tmp/stall"
+fi
 # A file size limit: EFBIG reported, the file cut back to its last whole
 # frame (SIGXFSZ killed it, status 153, mid-row).
 rm -f "$tmp/lim.xyz"

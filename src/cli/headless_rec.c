@@ -189,7 +189,10 @@ int rec_active(const struct recorder *rec)
  * whole frame and row (as R's are in the terminal), and the program then
  * dies of the signal. A signal ignored when the run began (nohup) stays
  * ignored. The spring engine looks after every step, the event engine
- * after every frame.
+ * after every frame. No SA_RESTART: a write blocked on a pipe or terminal
+ * that reads no more (a stalled reader) returns EINTR, which the signal
+ * noted makes a stop, not a write error (with SA_RESTART the write went
+ * on waiting and SIGTERM could not stop the run).
  */
 static volatile sig_atomic_t rec_signal;
 
@@ -208,7 +211,6 @@ static void catch_signals(void)
         memset(&sa, 0, sizeof sa);
         sa.sa_handler = on_signal;
         sigemptyset(&sa.sa_mask);
-        sa.sa_flags = SA_RESTART;
         sigaction(sigs[k], &sa, NULL);
     }
 }
@@ -220,6 +222,15 @@ static int rec_stop(struct recorder *rec)
         return 0;
     rec->stopped = rec_signal;
     return 1;
+}
+
+/* A writer's error @p err, unless it is a write interrupted by a signal
+ * that stops the run (then noted in rec: a stop, not a failure). */
+static int write_failed(struct recorder *rec, int err)
+{
+    if (err == EINTR && rec_stop(rec))
+        return 0;
+    return err;
 }
 
 void rec_signal_exit(const struct recorder *rec, const struct sim *s)
@@ -266,6 +277,7 @@ static int rec_open(struct recorder *rec, const struct sim *s)
             rec->traj_path = NULL;
             return 1;
         }
+        ws[k]->stop = &rec_signal;
         *(k ? &rec->series_path : &rec->traj_path) = paths[k];
     }
     if (rec->series_path)
@@ -297,18 +309,18 @@ int rec_frame(struct recorder *rec, const struct sim *s, const struct event *ev)
         else
             record_series_row(&rec->series, o, s->steps);
     }
-    if (rec->traj.err && !rec->failed)
+    if (write_failed(rec, rec->traj.err) && !rec->failed)
         rec->failed = rec->traj_path, rec->err = rec->traj.err;
-    if (rec->series.err && !rec->failed)
+    if (write_failed(rec, rec->series.err) && !rec->failed)
         rec->failed = rec->series_path, rec->err = rec->series.err;
-    return rec->failed != NULL;
+    return rec->failed != NULL || rec->stopped;
 }
 
 /* Closes the files: returns 1 with the reason printed when a write failed. */
 int rec_close(struct recorder *rec)
 {
-    int e1 = rec->traj_path ? record_close(&rec->traj) : 0;
-    int e2 = rec->series_path ? record_close(&rec->series) : 0;
+    int e1 = rec->traj_path ? write_failed(rec, record_close(&rec->traj)) : 0;
+    int e2 = rec->series_path ? write_failed(rec, record_close(&rec->series)) : 0;
     sim_free(&rec->obs);
     if (!rec->failed && (e1 || e2)) {
         rec->failed = e1 ? rec->traj_path : rec->series_path;

@@ -114,15 +114,37 @@ static void units_written(struct record *w, unsigned long long done)
     w->nends -= k;
 }
 
-/* Writes @p len bytes, the next of the stream, unless a write failed. */
+/* Writes @p len bytes, the next of the stream, unless a write failed. By
+ * write(2) (the stream is unbuffered): fwrite goes on after a write that
+ * a signal cut short and waits again, so that a stop asked (w->stop) could
+ * not end a write to a pipe that reads no more. */
 static void put_out(struct record *w, const char *p, size_t len)
 {
     if (!len || w->err)
         return;
-    errno = 0;
-    size_t got = fwrite(p, 1, len, w->f);
-    if (got != len)
-        w->err = errno ? errno : EIO;
+    const int fd = fileno(w->f);
+    size_t got = 0;
+    if (fd < 0) {
+        errno = 0;
+        got = fwrite(p, 1, len, w->f);
+        if (got != len)
+            w->err = errno ? errno : EIO;
+    }
+    while (fd >= 0 && got < len) {
+        ssize_t n = write(fd, p + got, len - got);
+        int stop = w->stop && *w->stop;
+        if (n > 0) {
+            got += (size_t)n;
+            if (got < len && stop) /* cut short by the signal that stops */
+                w->err = EINTR;
+        } else if (n < 0 && errno == EINTR && !stop) {
+            continue;
+        } else {
+            w->err = n < 0 ? errno : EIO;
+        }
+        if (w->err)
+            break;
+    }
     units_written(w, w->bytes + got);
 }
 

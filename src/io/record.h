@@ -46,6 +46,7 @@
 #include "event.h"
 #include "sim.h"
 
+#include <signal.h>
 #include <stdio.h>
 
 /// The Properties of an extended-XYZ frame (see above).
@@ -70,6 +71,10 @@ struct record {
     unsigned long long whole; ///< bytes of the whole units written
     long long start;          ///< the file's offset at the first byte, -1
                               ///< when it is no regular file (not cut)
+    /// NULL, or a flag a signal handler sets to stop the run: a write that
+    /// a signal cut short (a pipe that reads no more) then ends with
+    /// EINTR instead of waiting again. The caller's to set after opening.
+    const volatile sig_atomic_t *stop;
 };
 
 /// Opens @p path for writing ("-" is standard output).

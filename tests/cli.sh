@@ -223,9 +223,12 @@ check "CR-only line ends read as lines" grep -qx 'ball 200 100 0 0 1 5 red' "$ou
 printf 'table 800 400\r\nball 100 100 0 0 1 5\r\n' | "$SPRINGBALL" -H - >"$out" 2>"$err"
 check "CR LF line ends still read" grep -qx 'ball 100 100 0 0 1 5' "$out"
 # The layering (issue 10): the broad phase knows nothing of the simulation.
-# grid.c compiles with grid.h, the allocator's mem.h and the C library alone.
-mkdir -p "$tmp.d" && cp src/core/grid.h src/core/mem.h src/core/grid.c "$tmp.d/"
+# grid.c and grid_build.c compile with grid.h, grid_impl.h, the allocator's
+# mem.h and the C library alone.
+mkdir -p "$tmp.d" && cp src/core/grid.h src/core/grid_impl.h src/core/mem.h src/core/grid.c \
+    src/core/grid_build.c "$tmp.d/"
 check "grid.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid.c"
+check "grid_build.c compiles without sim.h" ${CC:-cc} -std=c11 -fsyntax-only "$tmp.d/grid_build.c"
 rm -rf "$tmp.d"
 # No circle between sim and contact (issue 28): the contact laws compile with
 # contact.h, the parameters' types.h and the C library alone.

@@ -78,13 +78,13 @@ enum sim_status {
  * rectangle's step over the grid (sim_hooke_rect) then sweeps its balls
  * in up to nthreads parts, strips of cells in the cells' order, that may
  * run at once, and combines them into the same bits as one thread's
- * (sim.c, step_split): each part's terms on the balls the part before it
- * also reaches are listed and added after that part's, in cell order, by
+ * (sim_sweep.c, sim_sweep_split): each part's terms on the balls the part
+ * before it also reaches are listed and added after that part's, in cell order, by
  * whichever of the two parts ends last (no lock; no part waits for
- * another). A build of the neighbour list searches for its pairs in parts
- * too (grid_update_par), the same list. The rest (the list's sort into
- * rows, the general path's forces, the cell order) stays in the caller's
- * thread.
+ * another). A build of the neighbour list runs in parts too
+ * (grid_update_par: the balls into cells, the pair search, the sort into
+ * rows), the same list. The rest (the general path's forces, the cell
+ * order, the diagnostics) stays in the caller's thread.
  */
 struct sim_threads {
     /// Runs part(arg, k) for every k in 0 .. nparts - 1 (nparts at most
@@ -128,7 +128,7 @@ struct sim {
                                ///< x + y + v^2 overflowing says 0 too); nothing
                                ///< else sets it
     struct grid *grid;         ///< broad phase cache, NULL until needed
-    struct sim_scratch *scratch; ///< the step's own buffers (sim.c), NULL until needed
+    struct sim_scratch *scratch; ///< the step's own buffers (sim_impl.h), NULL until needed
     struct sim_threads *threads; ///< NULL: every step in one thread;
                                ///< the caller's to set, kept by sim_assign and the
                                ///< edits, not copied to another sim (sim_copy)

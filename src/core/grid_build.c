@@ -1,0 +1,760 @@
+/*
+ * grid_build.c - a build of the neighbour list (see grid.c): the balls
+ * into cells, the search for close pairs strip by strip, the sort of the
+ * pairs into rows; each pass in parts on the threads a caller lends
+ * (grid_update_par), the same list.
+ */
+#include "grid_impl.h"
+#include "mem.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int emit(struct grid *g, uint32_t a, uint32_t b)
+{
+    if (g->np == g->p_cap && grid_grow(&g->pa, &g->pb, &g->p_cap))
+        return -1;
+    g->pa[g->np] = a < b ? a : b;
+    g->pb[g->np] = a < b ? b : a;
+    g->np++;
+    return 0;
+}
+
+/* Whether centres (dx, dy) apart are closer than lim: the squares, or
+ * where the square overflows (centres more than about 1e154 apart, which
+ * a list of balls that size must still see) the distance itself. */
+static inline int closer(double dx, double dy, double lim)
+{
+    double d2 = dx * dx + dy * dy;
+    return d2 < lim * lim || (!(d2 <= DBL_MAX) && hypot(dx, dy) < lim);
+}
+
+/* Tests ball a against the balls cell_ball[k0..k1) and keeps the close
+ * ones. */
+static int test_range(struct grid *g, const struct grid_balls *s, uint32_t a,
+                      size_t k0, size_t k1)
+{
+    const double xa = s->x[a], ya = s->y[a], ra = s->r[a] + g->cut;
+    for (size_t k = k0; k < k1; k++) {
+        uint32_t b = g->cell_ball[k];
+        double dx = s->x[b] - xa, dy = s->y[b] - ya, lim = ra + s->r[b];
+        if (closer(dx, dy, lim) && emit(g, a, b))
+            return -1;
+    }
+    return 0;
+}
+
+static int test_pair(struct grid *g, const struct grid_balls *s, uint32_t a, uint32_t b)
+{
+    double dx = s->x[b] - s->x[a], dy = s->y[b] - s->y[a];
+    double lim = s->r[a] + s->r[b] + g->cut;
+    if (closer(dx, dy, lim))
+        return emit(g, a, b);
+    return 0;
+}
+
+/* Tests ball a against the balls of cells x0..x1 (x0 <= x1) of row cy,
+ * which are contiguous in cell_ball within a strip. */
+static int test_row(struct grid *g, const struct grid_balls *s, const uint32_t *cb,
+                    uint32_t a, size_t x0, size_t x1, size_t cy)
+{
+    while (x0 <= x1) {
+        size_t end = x0 | (g->strip - 1); /* the strip's last column */
+        size_t hi = end < x1 ? end : x1;
+        if (test_range(g, s, a, cb[cell_key(g, x0, cy)], cb[cell_key(g, hi, cy) + 1]))
+            return -1;
+        x0 = hi + 1;
+    }
+    return 0;
+}
+
+static int rows_par(struct grid *g, grid_run_fn *run, void *ctx, int np);
+
+/* Makes the candidate buffers hold at least @p need entries. */
+static int reserve_cand(struct cands *g, size_t need)
+{
+    if (g->cand_cap >= need)
+        return 0;
+    size_t cap = need > 2 * g->cand_cap ? need : 2 * g->cand_cap;
+    uint32_t *nc = mem_realloc(g->cand, cap * sizeof *nc);
+    if (nc)
+        g->cand = nc;
+    double *nx = mem_realloc(g->cxy, 2 * cap * sizeof *nx);
+    if (nx)
+        g->cxy = nx;
+    double *nr = mem_realloc(g->cr, cap * sizeof *nr);
+    if (nr)
+        g->cr = nr;
+    if (!nc || !nx || !nr)
+        return -1;
+    g->cand_cap = cap;
+    return 0;
+}
+
+/* A range cell_ball[k0 .. k1). */
+struct span {
+    uint32_t k0, k1;
+};
+
+/* Appends cell_ball[k0 .. k1) to dst, GRID_PAD entries at a time with no
+ * branch on the count for up to GRID_PAD of them (dst has room for
+ * GRID_PAD more, and cell_ball is padded). @return the count appended. */
+static inline uint32_t gather(uint32_t *restrict dst, const uint32_t *restrict cb,
+                              uint32_t k0, uint32_t k1)
+{
+    memcpy(dst, cb + k0, GRID_PAD * sizeof *dst);
+    for (uint32_t k = k0 + GRID_PAD; k < k1; k += GRID_PAD)
+        memcpy(dst + (k - k0), cb + k, GRID_PAD * sizeof *dst);
+    return k1 - k0;
+}
+
+/* Tests the first @p nown candidates of cand[0 .. m) (the balls of one
+ * cell) each against the candidates after it, and keeps the close pairs:
+ * writes every pair at pa[np], pb[np] (in either order: rows() puts the
+ * smaller first) and counts only the close ones, with no branch on the
+ * distance. The candidates' positions are cxy (side by side, in a row).
+ * With @p same (a constant where inlined) every ball has radius r0 and
+ * lim0 = (r0 + cut) + r0 has a square below DBL_MAX / 4: then every pair's
+ * limit is lim0, and a pair whose square overflows is more than
+ * sqrt(DBL_MAX) apart, never close; else the limit is (r_a + cut) + r_b,
+ * and where the square overflows the distance itself decides.
+ * @return 0, or -1 when memory is short. */
+static inline int test_cell(const struct grid *gr, struct cands *g, int same, uint32_t nown,
+                            uint32_t m)
+{
+    const uint32_t *restrict cand = g->cand;
+    const double *restrict cxy = g->cxy, *restrict cr = g->cr;
+    const double cut = gr->cut, lim0 = (gr->r0 + cut) + gr->r0, lim02 = lim0 * lim0;
+    for (uint32_t t = 0; t < nown; t++) {
+        /* Room for one ball's candidates (not the whole cell's: a cell of M
+         * balls has M^2, and a sparse table's few big cells may hold
+         * thousands). */
+        while (g->p_cap - g->np < m)
+            if (grid_grow(&g->pa, &g->pb, &g->p_cap))
+                return -1;
+        uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+        size_t np = g->np;
+        const uint32_t a = cand[t];
+        const double xa = cxy[2 * t], ya = cxy[2 * t + 1], ra = same ? 0 : cr[t] + cut;
+        for (uint32_t u = t + 1; u < m; u++) {
+            const uint32_t b = cand[u];
+            double dx = cxy[2 * u] - xa, dy = cxy[2 * u + 1] - ya;
+            double lim = lim0, lim2 = lim02;
+            if (!same) {
+                lim = ra + cr[u];
+                lim2 = lim * lim;
+            }
+            pa[np] = a;
+            pb[np] = b;
+            double d2 = dx * dx + dy * dy;
+            np += d2 < lim2;
+            if (!same && !(d2 <= DBL_MAX)) /* rare: a branch never taken */
+                np += hypot(dx, dy) < lim;
+        }
+        g->np = np;
+    }
+    return 0;
+}
+
+/* Whether the disc of radius r at (x, y), grown by @p margin, reaches past
+ * a wall of [0, w] x [0, h]. */
+static int wall_near(const struct grid_balls *b, size_t i, double margin)
+{
+    double r = b->r[i] + margin, x = b->x[i], y = b->y[i];
+    return r - x > 0 || x + r - b->w > 0 || r - y > 0 || y + r - b->h > 0;
+}
+
+/*
+ * Step 2 of a build (see there) over the strips st0 .. st1 - 1 into @p c:
+ * a ball against the rest of its cell and the cells E, NW, N, NE of it.
+ * Within a strip, its cell and E are one range of cell_ball, and NW..NE
+ * another; a strip's edge adds the cell across it. Cell numbers follow by
+ * addition: no division in the loop. Reads @p g and @p s alone, so that
+ * two threads may each take strips of their own.
+ * @return 0, or -1 when memory is short.
+ */
+static int strips(const struct grid *g, const struct grid_balls *s, const uint32_t *cb,
+                  struct cands *c, size_t st0, size_t st1)
+{
+    const long nx = g->nx, ny = g->ny;
+    const size_t S = g->strip, scells = S * (size_t)ny;
+    const double lim0 = (g->r0 + g->cut) + g->r0;
+    const int fast = g->same_r && lim0 * lim0 <= DBL_MAX / 4; /* see test_cell */
+    for (size_t st = st0, x0 = st0 * S; st < st1; st++, x0 += S) {
+        const size_t width = (size_t)nx - x0 < S ? (size_t)nx - x0 : S;
+        for (size_t cy = 0; cy < (size_t)ny; cy++) {
+            const size_t base = st * scells + cy * S; /* cell (x0, cy) */
+            const int up = cy + 1 < (size_t)ny;
+            for (size_t col = 0; col < width; col++) {
+                const size_t cl = base + col;
+                const uint32_t k0 = cb[cl], k1 = cb[cl + 1];
+                if (k0 == k1)
+                    continue;
+                const int last = col + 1 == width, across = last && x0 + width < (size_t)nx;
+                /* own cell and E in the strip; E across the strip's edge */
+                struct span sp[4];
+                int ns = 0;
+                sp[ns++] = (struct span){k0, last ? k1 : cb[cl + 2]};
+                if (across) {
+                    size_t e = cl + scells - col; /* (x0 + width, cy) */
+                    sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                }
+                if (up) {
+                    size_t lo = col > 0 ? col - 1 : 0, hi = last ? col : col + 1;
+                    sp[ns++] = (struct span){cb[base + S + lo], cb[base + S + hi + 1]};
+                    if (col == 0 && x0 > 0) { /* NW, across the left edge */
+                        size_t e = base + S - scells + S - 1;
+                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    } else if (across) { /* NE, across the right edge */
+                        size_t e = cl + scells - col + S;
+                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    }
+                }
+                /* The cell's balls first, then the other cells' (a
+                 * ball meets those after it), gathered with their
+                 * positions so that the tests read them in a row. */
+                size_t room = GRID_PAD;
+                for (int q = 0; q < ns; q++)
+                    room += sp[q].k1 - sp[q].k0 + GRID_PAD;
+                if (reserve_cand(c, room))
+                    return -1;
+                uint32_t m = 0;
+                for (int q = 0; q < ns; q++)
+                    m += gather(c->cand + m, g->cell_ball, sp[q].k0, sp[q].k1);
+                {
+                    const uint32_t *restrict cand = c->cand;
+                    double *restrict cxy = c->cxy;
+                    const double *restrict x = s->x, *restrict y = s->y;
+                    for (uint32_t u = 0; u < m; u++) {
+                        cxy[2 * u] = x[cand[u]];
+                        cxy[2 * u + 1] = y[cand[u]];
+                    }
+                    if (!fast)
+                        for (uint32_t u = 0; u < m; u++)
+                            c->cr[u] = s->r[cand[u]];
+                }
+                if (fast ? test_cell(g, c, 1, k1 - k0, m) : test_cell(g, c, 0, k1 - k0, m))
+                    return -1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* A build's step 2 in parts (see grid_update_par). */
+struct strips_job {
+    const struct grid *g;
+    const struct grid_balls *s;
+    const uint32_t *cb;
+    struct cands **c; /* part k's buffers */
+    size_t *st;       /* part k: strips st[k] .. st[k + 1] - 1 */
+    int *rc;
+};
+
+static void strips_part(void *arg, int k)
+{
+    struct strips_job *jb = arg;
+    jb->rc[k] = strips(jb->g, jb->s, jb->cb, jb->c[k], jb->st[k], jb->st[k + 1]);
+}
+
+/* The other parts' buffers of a build in @p np parts (see build).
+ * @return 0, or -1 when memory is short. */
+static int other_cands(struct grid *g, int np)
+{
+    if (g->nother < np - 1) {
+        struct cands *o = realloc(g->other, (size_t)(np - 1) * sizeof *o);
+        if (!o)
+            return -1;
+        for (int k = g->nother; k < np - 1; k++)
+            o[k] = (struct cands){0};
+        g->other = o;
+        g->nother = np - 1;
+    }
+    for (int k = 0; k < np - 1; k++) {
+        struct cands *o = &g->other[k];
+        if (!o->pa) { /* grid_grow() doubles: a start */
+            o->p_cap = g->n / (size_t)(4 * (np - 1)) + 16;
+            o->pa = mem_alloc(o->p_cap * sizeof *o->pa);
+            o->pb = mem_alloc(o->p_cap * sizeof *o->pb);
+            if (!o->pa || !o->pb) {
+                mem_free(o->pa);
+                mem_free(o->pb);
+                o->pa = o->pb = NULL;
+                o->p_cap = 0;
+                return -1;
+            }
+        }
+        o->np = 0;
+    }
+    return 0;
+}
+
+/* A build's step 1 in parts (see build): the cells of the slots
+ * [n k / np, n (k + 1) / np), WALL_BIT on those near a wall, LARGE_CELL
+ * for a large ball, and their positions into home. */
+struct slots_job {
+    struct grid *g;
+    const struct grid_balls *s;
+    double *home;
+    int np;
+};
+
+static void slots_part(void *arg, int k)
+{
+    const struct slots_job *jb = arg;
+    struct grid *g = jb->g;
+    const struct grid_balls *s = jb->s;
+    const size_t n = g->n;
+    const size_t i0 = (size_t)((double)n * k / jb->np), i1 = (size_t)((double)n * (k + 1) / jb->np);
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t c = s->r[i] > g->rlarge ? LARGE_CELL : cell_of(g, s->x[i], s->y[i]);
+        g->cellof[i] = c | (wall_near(s, i, g->skin) ? WALL_BIT : 0);
+    }
+    if (jb->home)
+        for (size_t i = i0; i < i1; i++) {
+            jb->home[2 * i] = s->x[i];
+            jb->home[2 * i + 1] = s->y[i];
+        }
+}
+
+int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
+               int nthreads)
+{
+    g->cut = (g->reach > 0 ? g->reach : 0) + g->skin;
+    g->c0 = 2 * g->rsmall + g->cut;
+    if (grid_geometry(g, s))
+        return -1;
+    /* Where the balls are now, to measure how far they get (see
+     * grid_update); without the memory, the bound alone decides. */
+    if (!g->home)
+        g->home = mem_alloc(2 * g->n * sizeof *g->home);
+    double *restrict home = g->home;
+    g->home_ok = 0;
+    const size_t n = g->n;
+    const long nx = g->nx, ny = g->ny;
+    const size_t ncell = g->nkeys;
+    uint32_t *cs = g->cs;
+
+    /* 1. small balls into cells: counting sort, stable by slot. The
+     * balls near a wall are found in the same pass over x, y; with parts
+     * on threads, each part takes a run of slots: its cells (the walls'
+     * mark in the top bit), and the positions as the build saw them
+     * (below); the count and the lists follow in slot order. */
+    memset(cs, 0, (ncell + 2) * sizeof *cs);
+    g->nlarge = 0;
+    g->nwall = 0;
+    int np = run && nthreads >= 2 && n >= (size_t)nthreads && ncell < LARGE_CELL ? nthreads : 1;
+    if (np > GRID_PARTS_MAX)
+        np = GRID_PARTS_MAX;
+    if (np >= 2) {
+        struct slots_job jb = {g, s, home, np};
+        run(ctx, np, slots_part, &jb);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = g->cellof[i];
+            if (c & WALL_BIT) {
+                if (g->nwall == g->wall_cap && grid_grow(&g->wall, NULL, &g->wall_cap))
+                    return -1;
+                g->wall[g->nwall++] = (uint32_t)i;
+                c &= ~WALL_BIT;
+                g->cellof[i] = c;
+            }
+            if (c == LARGE_CELL) {
+                g->cellof[i] = NO_CELL;
+                g->large[g->nlarge++] = (uint32_t)i;
+                continue;
+            }
+            cs[c + 2]++;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            if (wall_near(s, i, g->skin)) {
+                if (g->nwall == g->wall_cap && grid_grow(&g->wall, NULL, &g->wall_cap))
+                    return -1;
+                g->wall[g->nwall++] = (uint32_t)i;
+            }
+            if (s->r[i] > g->rlarge) {
+                g->cellof[i] = NO_CELL;
+                g->large[g->nlarge++] = (uint32_t)i;
+                continue;
+            }
+            uint32_t c = cell_of(g, s->x[i], s->y[i]);
+            g->cellof[i] = c;
+            cs[c + 2]++;
+        }
+    }
+    if (home) {
+        if (np < 2)
+            for (size_t i = 0; i < n; i++) {
+                home[2 * i] = s->x[i];
+                home[2 * i + 1] = s->y[i];
+            }
+        g->home_ok = 1;
+    }
+    for (size_t c = 0; c < ncell; c++)
+        cs[c + 2] += cs[c + 1];
+    /* Now cs[c + 1] is where cell c begins; filling by cs[c + 1]++
+     * leaves cs[c + 1] at its end, which is where cell c + 1 begins. */
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = g->cellof[i];
+        if (c != NO_CELL)
+            g->cell_ball[cs[c + 1]++] = (uint32_t)i;
+    }
+    /* cs[c + 1] = end of c = begin of c + 1: shift the view by one. */
+    memmove(cs + 1, cs, (ncell + 1) * sizeof *cs);
+    cs[0] = cs[1] = 0;
+    const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
+
+    /* 2. candidate pairs, strip by strip, row by row, cell by cell (the
+     * cells' order), in parts on the threads lent: the first strips into
+     * g's buffers, the others' into g->other's, whose pairs then follow in
+     * the parts' order. Which thread found a pair, and in which order,
+     * changes nothing: rows() sorts the pairs, each found once, into one
+     * list. */
+    struct cands own = {g->cand, g->cxy, g->cr, g->cand_cap, g->pa, g->pb, 0, g->p_cap};
+    const size_t S = g->strip, scells = S * (size_t)ny;
+    const size_t nst = ((size_t)nx + S - 1) / S;
+    np = run && nthreads >= 2 ? nthreads : 1;
+    if ((size_t)np > nst)
+        np = (int)nst;
+    if (np > GRID_PARTS_MAX)
+        np = GRID_PARTS_MAX;
+    int rc = 0;
+    if (np >= 2) {
+        if (other_cands(g, np))
+            return -1;
+        /* the strips cut where the small balls reach k / np of them */
+        size_t st[GRID_PARTS_MAX + 1];
+        struct cands *cp[GRID_PARTS_MAX];
+        int rcs[GRID_PARTS_MAX];
+        const size_t all = cb[nst * scells];
+        st[0] = 0;
+        st[np] = nst;
+        cp[0] = &own;
+        for (int k = 1; k < np; k++) {
+            size_t lo = st[k - 1] + 1, hi = nst - (size_t)(np - k);
+            while (lo < hi) {
+                size_t mid = lo + (hi - lo) / 2;
+                if ((size_t)np * cb[mid * scells] < (size_t)k * all)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            st[k] = lo;
+            cp[k] = &g->other[k - 1];
+        }
+        struct strips_job jb = {g, s, cb, cp, st, rcs};
+        run(ctx, np, strips_part, &jb);
+        for (int k = 0; k < np; k++)
+            rc |= rcs[k];
+    } else {
+        rc = strips(g, s, cb, &own, 0, nst);
+    }
+    g->cand = own.cand;
+    g->cxy = own.cxy;
+    g->cr = own.cr;
+    g->cand_cap = own.cand_cap;
+    g->pa = own.pa;
+    g->pb = own.pb;
+    g->np = own.np;
+    g->p_cap = own.p_cap;
+    if (rc)
+        return -1;
+    for (int k = 0; k < np - 1; k++) {
+        const struct cands *o = &g->other[k];
+        while (g->p_cap - g->np < o->np)
+            if (grid_grow(&g->pa, &g->pb, &g->p_cap))
+                return -1;
+        memcpy(g->pa + g->np, o->pa, o->np * sizeof *o->pa);
+        memcpy(g->pb + g->np, o->pb, o->np * sizeof *o->pb);
+        g->np += o->np;
+    }
+    for (size_t l = 0; l < g->nlarge; l++) {
+        uint32_t a = g->large[l];
+        double e = s->r[a] + g->rsmall + g->cut;
+        double xa = s->x[a] - g->x0, ya = s->y[a] - g->y0;
+        long x0 = cell_coord(xa - e, g->c, nx), x1 = cell_coord(xa + e, g->c, nx);
+        long y0 = cell_coord(ya - e, g->c, ny), y1 = cell_coord(ya + e, g->c, ny);
+        for (long cy = y0; cy <= y1; cy++)
+            if (test_row(g, s, cb, a, (size_t)x0, (size_t)x1, (size_t)cy))
+                return -1;
+        for (size_t m = l + 1; m < g->nlarge; m++)
+            if (test_pair(g, s, a, g->large[m]))
+                return -1;
+    }
+
+    if (np >= 2 && n >= (size_t)np * GRID_BLOCK ? rows_par(g, run, ctx, np) : grid_rows(g))
+        return -1;
+    g->valid = 1;
+    g->travel = 0;
+    g->moves = 0;
+    g->builds++;
+    return 0;
+}
+
+/* Steps 3 and 4 of a build, from the candidate pairs pa, pb (either way): the
+ * rows, each ascending, and how far each block's rows reach. */
+int grid_rows(struct grid *g)
+{
+    const size_t n = g->n;
+    /* 3. rows by the smaller slot, each row ascending: two stable
+     * counting sorts, by the larger slot and then by the smaller (a sort of
+     * each short row instead mispredicted a branch at nearly every row). */
+    const size_t np = g->np;
+    uint32_t *start = g->start;
+    while (g->nbr_cap < np)
+        if (grid_grow(&g->nbr, NULL, &g->nbr_cap))
+            return -1;
+    if (g->t_cap < np) {
+        size_t cap = g->p_cap;
+        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        g->t = nt;
+        g->t_cap = cap;
+    }
+    uint32_t *restrict pa = g->pa, *restrict pb = g->pb, *restrict t = g->t;
+    uint32_t *restrict nbr = g->nbr;
+    uint32_t *restrict cur = g->cellof; /* no longer needed: the cursors */
+    memset(start, 0, (n + 1) * sizeof *start);
+    memset(cur, 0, n * sizeof *cur);
+    for (size_t p = 0; p < np; p++) { /* the smaller slot first */
+        uint32_t a = pa[p], b = pb[p];
+        pa[p] = a < b ? a : b;
+        pb[p] = a < b ? b : a;
+        start[pa[p] + 1]++;
+        cur[pb[p]]++;
+    }
+    uint32_t sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint32_t c = cur[i];
+        cur[i] = sum;
+        sum += c;
+        start[i + 1] += start[i];
+    }
+    /* 3a. by the larger slot into (t, nbr) */
+    for (size_t p = 0; p < np; p++) {
+        uint32_t q = cur[pb[p]]++;
+        t[q] = pa[p];
+        nbr[q] = pb[p];
+    }
+    /* 3b. by the smaller, stably, into (pa, pb): pa is then the row of each
+     * entry (grid_pairs.pi), pb the list, copied to nbr. */
+    memcpy(cur, start, n * sizeof *cur);
+    for (size_t q = 0; q < np; q++) {
+        uint32_t e = cur[t[q]]++;
+        pa[e] = t[q];
+        pb[e] = nbr[q];
+    }
+    memcpy(nbr, pb, np * sizeof *nbr);
+    /* 4. how far each block's rows reach, and the balls near a wall. */
+    uint32_t reach_end = 0;
+    size_t window = GRID_BLOCK;
+    for (size_t b = 0, i0 = 0; i0 < n; b++, i0 += GRID_BLOCK) {
+        size_t i1 = n - i0 < GRID_BLOCK ? n : i0 + GRID_BLOCK;
+        if (reach_end < i1)
+            reach_end = (uint32_t)i1;
+        for (size_t i = i0; i < i1; i++)
+            if (start[i + 1] > start[i] && g->nbr[start[i + 1] - 1] >= reach_end)
+                reach_end = g->nbr[start[i + 1] - 1] + 1;
+        g->block_end[b] = reach_end;
+        if (reach_end - i0 > window)
+            window = reach_end - i0;
+    }
+    g->window = window;
+    return 0;
+}
+
+/*
+ * rows() in @p np parts on the threads lent (np * GRID_BLOCK <= n), the
+ * same list: the pairs cut into np runs, each run's pairs put the smaller
+ * slot first and counted by the range of rows they go to (the rows cut
+ * at blocks into np ranges); the runs then copy their pairs into their
+ * ranges' places in run order (t, nbr); each range sorts its own pairs
+ * into rows as rows() does all of them (by the larger slot, then stably
+ * by the smaller: its counts span its rows and the slots they reach) and
+ * notes how far each of its blocks' rows reach. Every pair is found once,
+ * so any sort gives the one list.
+ */
+struct rows_job {
+    struct grid *g;
+    int np, pass;
+    size_t npairs;
+    size_t rlo[GRID_ROWS_MAX + 1]; /* range r: rows rlo[r] .. rlo[r + 1] - 1 */
+    size_t base[GRID_ROWS_MAX + 1]; /* range r's pairs from base[r] */
+    int rc[GRID_ROWS_MAX];          /* pass 2's: -1 when memory is short */
+};
+
+static void rows_part(void *arg, int k)
+{
+    struct rows_job *jb = arg;
+    struct grid *g = jb->g;
+    const int np = jb->np;
+    uint32_t *restrict cnt = g->rcnt + (size_t)k * np;
+    const unsigned char *restrict brange = g->brange;
+    if (jb->pass < 2) {
+        const size_t p0 = jb->npairs * (size_t)k / (size_t)np;
+        const size_t p1 = jb->npairs * (size_t)(k + 1) / (size_t)np;
+        uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+        uint32_t lc[GRID_ROWS_MAX];
+        for (int r = 0; r < np; r++)
+            lc[r] = jb->pass == 0 ? 0 : cnt[r];
+        if (jb->pass == 0) {
+            for (size_t p = p0; p < p1; p++) {
+                uint32_t a = pa[p], b = pb[p];
+                uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+                pa[p] = lo;
+                pb[p] = hi;
+                lc[brange[lo / GRID_BLOCK]]++;
+            }
+        } else {
+            uint32_t *restrict t = g->t, *restrict nbr = g->nbr;
+            for (size_t p = p0; p < p1; p++) {
+                uint32_t q = lc[brange[pa[p] / GRID_BLOCK]]++;
+                t[q] = pa[p];
+                nbr[q] = pb[p];
+            }
+        }
+        for (int r = 0; r < np; r++)
+            cnt[r] = lc[r];
+        return;
+    }
+    /* pass 2: range k's rows, from (t, nbr) by the larger slot into
+     * (pa, pb), then by the smaller into (t, nbr), rows into pa; the
+     * counts span the rows and the slots they reach */
+    const size_t i0 = jb->rlo[k], i1 = jb->rlo[k + 1];
+    const size_t e0 = jb->base[k], e1 = jb->base[k + 1];
+    uint32_t *restrict start = g->start;
+    uint32_t *restrict t = g->t, *restrict nbr = g->nbr;
+    uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
+    uint32_t most = 0;
+    for (size_t e = e0; e < e1; e++)
+        most = nbr[e] > most ? nbr[e] : most;
+    const size_t hi = (size_t)most + 1 > i1 ? (size_t)most + 1 : i1;
+    if (hi - i0 > g->rscr_cap[k]) {
+        /* the hooks' allocators may be called from any thread (mem.h) */
+        uint32_t *c = mem_realloc(g->rscr[k], (hi - i0) * sizeof *c);
+        if (!c) {
+            jb->rc[k] = -1;
+            return;
+        }
+        g->rscr[k] = c;
+        g->rscr_cap[k] = hi - i0;
+    }
+    uint32_t *restrict cur = g->rscr[k];
+    memset(cur, 0, (hi - i0) * sizeof *cur);
+    for (size_t e = e0; e < e1; e++)
+        cur[nbr[e] - i0]++;
+    uint32_t sum = (uint32_t)e0;
+    for (size_t i = 0; i < hi - i0; i++) {
+        uint32_t c = cur[i];
+        cur[i] = sum;
+        sum += c;
+    }
+    for (size_t e = e0; e < e1; e++) {
+        uint32_t q = cur[nbr[e] - i0]++;
+        pa[q] = t[e];
+        pb[q] = nbr[e];
+    }
+    memset(cur, 0, (i1 - i0) * sizeof *cur);
+    for (size_t e = e0; e < e1; e++)
+        cur[pa[e] - i0]++;
+    sum = (uint32_t)e0;
+    for (size_t i = i0; i < i1; i++) {
+        uint32_t c = cur[i - i0];
+        start[i] = sum;
+        cur[i - i0] = sum;
+        sum += c;
+    }
+    if (i1 == g->n)
+        start[i1] = sum;
+    for (size_t e = e0; e < e1; e++) {
+        uint32_t q = cur[pa[e] - i0]++;
+        t[q] = pa[e];
+        nbr[q] = pb[e];
+    }
+    if (e1 > e0) /* an empty strip may have no list yet (pa NULL) */
+        memcpy(pa + e0, t + e0, (e1 - e0) * sizeof *pa);
+    /* how far each block's rows reach (the running maximum is taken
+     * over the blocks afterwards); cur[i - i0] is row i's end */
+    for (size_t i0b = i0; i0b < i1; i0b += GRID_BLOCK) {
+        const size_t i1b = i1 - i0b < GRID_BLOCK ? i1 : i0b + GRID_BLOCK;
+        uint32_t reach = (uint32_t)i1b;
+        for (size_t i = i0b; i < i1b; i++) {
+            const uint32_t end = cur[i - i0];
+            if (end > start[i] && nbr[end - 1] >= reach)
+                reach = nbr[end - 1] + 1;
+        }
+        g->bmax[i0b / GRID_BLOCK] = reach;
+    }
+}
+
+static int rows_par(struct grid *g, grid_run_fn *run, void *ctx, int np)
+{
+    const size_t n = g->n, npairs = g->np;
+    if (np > GRID_ROWS_MAX)
+        np = GRID_ROWS_MAX;
+    const size_t nblock = (n + GRID_BLOCK - 1) / GRID_BLOCK;
+    const size_t nc = GRID_ROWS_MAX * GRID_ROWS_MAX;
+    if (!g->rcnt && !(g->rcnt = malloc(nc * sizeof *g->rcnt)))
+        return grid_rows(g);
+    if (!g->bmax && !(g->bmax = mem_alloc(nblock * sizeof *g->bmax)))
+        return grid_rows(g);
+    if (!g->brange && !(g->brange = mem_alloc(nblock)))
+        return grid_rows(g);
+    while (g->nbr_cap < npairs)
+        if (grid_grow(&g->nbr, NULL, &g->nbr_cap))
+            return -1;
+    if (g->t_cap < npairs) {
+        size_t cap = g->p_cap;
+        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        g->t = nt;
+        g->t_cap = cap;
+    }
+    struct rows_job jb;
+    jb.g = g;
+    jb.np = np;
+    jb.npairs = npairs;
+    for (int r = 0; r <= np; r++) {
+        jb.rlo[r] = r == np ? n : nblock * (size_t)r / (size_t)np * GRID_BLOCK;
+        if (r > 0)
+            memset(g->brange + jb.rlo[r - 1] / GRID_BLOCK, r - 1,
+                   (r == np ? nblock : jb.rlo[r] / GRID_BLOCK) - jb.rlo[r - 1] / GRID_BLOCK);
+        if (r < np)
+            jb.rc[r] = 0;
+    }
+    jb.pass = 0;
+    run(ctx, np, rows_part, &jb);
+    /* each run's place in each range: ranges in order, runs in order */
+    uint32_t sum = 0;
+    for (int r = 0; r < np; r++) {
+        jb.base[r] = sum;
+        for (int k = 0; k < np; k++) {
+            uint32_t c = g->rcnt[(size_t)k * np + r];
+            g->rcnt[(size_t)k * np + r] = sum;
+            sum += c;
+        }
+    }
+    jb.base[np] = sum;
+    jb.pass = 1;
+    run(ctx, np, rows_part, &jb);
+    jb.pass = 2;
+    run(ctx, np, rows_part, &jb);
+    for (int r = 0; r < np; r++)
+        if (jb.rc[r])
+            return -1;
+    uint32_t reach_end = 0;
+    size_t window = GRID_BLOCK;
+    for (size_t b = 0; b < nblock; b++) {
+        reach_end = g->bmax[b] > reach_end ? g->bmax[b] : reach_end;
+        g->block_end[b] = reach_end;
+        if (reach_end - b * GRID_BLOCK > window)
+            window = reach_end - b * GRID_BLOCK;
+    }
+    g->window = window;
+    return 0;
+}
+

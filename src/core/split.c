@@ -16,19 +16,26 @@
  * thread asks first: when a helper is slow to wake (a busy machine) the
  * others run its parts, and the run waits for no one. The parts are
  * independent (sim.h), so who runs which changes no bit. A claim is a
- * compare-and-swap of the run's word: no lock.
+ * compare-and-swap of the run's word, no lock: the generation (high 32
+ * bits), the count of parts (next 16) and the next part (low 16), all in
+ * one word, so that a helper late from an earlier run can claim nothing
+ * of a later one, nor read one run's count with another's parts.
  */
+#define W_GEN(w) ((uint32_t)((w) >> 32))
+#define W_PARTS(w) ((uint32_t)((w) >> 16) & 0xffffu)
+#define W_NEXT(w) ((uint32_t)(w) & 0xffffu)
+
 static void claim_parts(struct split *sp, uint32_t gen)
 {
     uint64_t w = atomic_load(&sp->claim);
     for (;;) {
-        if ((uint32_t)(w >> 32) != gen || (uint32_t)w >= (uint32_t)atomic_load(&sp->nparts))
+        if (W_GEN(w) != gen || W_NEXT(w) >= W_PARTS(w))
             return;
         if (!atomic_compare_exchange_weak(&sp->claim, &w, w + 1))
             continue; /* w reloaded */
         /* claimed: part and arg are this run's until its parts all end */
-        sp->part(sp->arg, (int)(uint32_t)w);
-        if (atomic_fetch_add(&sp->done, 1) + 1 == atomic_load(&sp->nparts)) {
+        sp->part(sp->arg, (int)W_NEXT(w));
+        if (atomic_fetch_add(&sp->done, 1) + 1 == (int)W_PARTS(w)) {
             pthread_mutex_lock(&sp->mu);
             if (sp->waiting)
                 pthread_cond_signal(&sp->fin);
@@ -45,13 +52,17 @@ static void run(void *ctx, int nparts, void (*part)(void *arg, int k), void *arg
     struct split *sp = ctx;
     if (nparts <= 0)
         return;
-    atomic_store(&sp->nparts, nparts);
+    if (nparts > SPLIT_MAX) { /* not asked by the core: run the rest here */
+        for (int k = SPLIT_MAX; k < nparts; k++)
+            part(arg, k);
+        nparts = SPLIT_MAX;
+    }
     sp->part = part;
     sp->arg = arg;
     atomic_store(&sp->done, 0);
     pthread_mutex_lock(&sp->mu);
     const uint32_t gen = ++sp->gen;
-    atomic_store(&sp->claim, (uint64_t)gen << 32);
+    atomic_store(&sp->claim, (uint64_t)gen << 32 | (uint64_t)nparts << 16);
     if (nparts > 1)
         pthread_cond_broadcast(&sp->go);
     pthread_mutex_unlock(&sp->mu);
@@ -108,7 +119,6 @@ int split_start(struct split *sp, int nthreads, size_t min)
     sp->gen = 0;
     atomic_store(&sp->claim, 0);
     atomic_store(&sp->done, 0);
-    atomic_store(&sp->nparts, 0);
     sp->waiting = sp->quit = 0;
     sp->part = NULL;
     sp->arg = NULL;

@@ -23,12 +23,12 @@ struct split {
     struct sim_threads th; ///< to set as sim.threads while the helpers run
     int nhelpers;
     pthread_t helper[SPLIT_MAX - 1];
-    /* A run posted: its generation (high 32 bits) and the next part to
-     * claim (low 32), one word, so that a helper late from the run before
-     * claims nothing of this one; the parts ended. */
+    /* A run posted: its generation (high 32 bits), its count of parts
+     * (next 16) and the next part to claim (low 16), one word, so that a
+     * helper late from the run before claims nothing of this one (split.c,
+     * claim_parts); the parts ended. */
     _Atomic uint64_t claim;
     atomic_int done;
-    atomic_int nparts;
     void (*part)(void *arg, int k);
     void *arg;
     /* Sleeping: the helpers wait for a new generation (go), the caller

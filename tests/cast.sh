@@ -235,4 +235,13 @@ check "SIGHUP: status 129" [ "$(wait_rc hup)" = 129 ]
 check "SIGHUP: a whole cast" castcheck "$tmpd/hup.cast" 80 24 - >/dev/null
 check "SIGHUP: its last event" sh -c 'tail -n 1 "$0" | grep -q "?25h\"\]$"' "$tmpd/hup.cast"
 
+# the size cap, live: a note, the run goes on, status 1 at the end
+pane capl 80 24 "SPRINGBALL_CAST_MAX=20000 sh $tmpd/run $tmpd capl $SB --cast=$tmpd/capl.cast"
+check "live cap: a note says so" wait_for capl "size cap of 20000 bytes" 10
+check "live cap: the run goes on" wait_for capl "running"
+keys capl q
+check "live cap: status 1" [ "$(wait_rc capl)" = 1 ]
+check "live cap: a whole cast under the cap" castcheck "$tmpd/capl.cast" 80 24 - >/dev/null
+check "live cap: at most the cap" [ "$(wc -c <"$tmpd/capl.cast")" -le 20000 ]
+
 summary

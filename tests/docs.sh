@@ -1,7 +1,7 @@
 #!/bin/sh
 # docs.sh - the man page is the reference: every long option that
 # `springball --help` prints, every key of the terminal's key tables
-# (src/front/front.c: the one key table, bindings) and every scene directive (src/io/scene.c:
+# (src/front/front_keys.c: the one key table, bindings) and every scene directive (src/io/scene.c:
 # directives) appears in man/springball.1, and the other way round: every
 # option the page names, every key of its KEYS section and every directive
 # of its SCENE FORMAT section is one the program has; README.md's
@@ -10,7 +10,7 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 MAN=${MAN:-man/springball.1}
-TUI_SRC=${TUI_SRC:-src/front/front.c}
+TUI_SRC=${TUI_SRC:-src/front/front_keys.c}
 SCENE_SRC=${SCENE_SRC:-src/io/scene.c}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -3,7 +3,7 @@
  * the engine, gravity, speed, aim, kick and the cue ball, reverse, 1-D,
  * the border, contact events, what is shown, R, and the keys of a replay.
  * Each takes the key that called it (one handler serves k and K); the key
- * table that binds them is front.c's.
+ * table that binds them is front_keys.c's.
  */
 #ifndef ACTIONS_H
 #define ACTIONS_H

@@ -4,7 +4,7 @@
  * the selection, the clock of a run, set-up and the per-frame
  * bookkeeping. No curses: the terminal is term.c's; the keys are
  * actions.c's (the run) and edit.c's (the mouse, the table's contents,
- * ':' and w); the key table and the script player are front.c's.
+ * ':' and w); the key table is front_keys.c's, the script player front.c's.
  */
 #ifndef APP_H
 #define APP_H

@@ -1,13 +1,14 @@
 /*
- * front.c - the terminal front end's entry points (see front.h): the key
- * table with its help, the one key-script player of --keys (live and
- * --snapshot), --snapshot and the frame loop. The terminal is term.c's;
- * what the keys do, actions.c's and edit.c's.
+ * front.c - the terminal front end's entry points (see front.h): the one
+ * key-script player of --keys (live and --snapshot), --snapshot, --cast
+ * and the frame loop. The key table is front_keys.c's; the terminal,
+ * term.c's; what the keys do, actions.c's and edit.c's.
  */
 #ifndef _XOPEN_SOURCE
 #define _XOPEN_SOURCE 700
 #endif
 #include "front.h"
+#include "front_impl.h"
 
 #include "actions.h"
 #include "app.h"
@@ -29,8 +30,6 @@
 #include <string.h>
 #include <time.h>
 
-#define KEY_CTRL_L 12
-
 /* Milliseconds to wait for @p seconds, rounded up, in [0, one hour]: a wait
  * of any length (a script's <t 1e300>, an infinite one) is a poll that
  * sleeps; the loop wakes at most hourly to look again. */
@@ -40,200 +39,6 @@ static int ms_until(double seconds)
     if (!(ms > 0)) /* also NaN */
         return 0;
     return ms < 3600e3 ? (int)ms : 3600000;
-}
-
-/* The terminal's size, and the screen laid out again for it. */
-static void relayout(struct ui *u)
-{
-    if (u->live)
-        term_size(&u->cols, &u->rows);
-    app_relayout(u);
-}
-
-static void resize(struct ui *u, int key)
-{
-    (void)key;
-    relayout(u);
-}
-
-/* The mouse's row: its reports go to edit_mouse, never through the table. */
-static void by_mouse(struct ui *u, int key)
-{
-    (void)u;
-    (void)key;
-}
-
-/*
- * The key table: every key the program knows and where it works, in the
- * order the help lists them. `live` is what the key does on a simulation,
- * `replay` what it does in a replay (NULL: the key needs a simulation and a
- * replay says so). A row whose label is NULL shares the help entry above
- * (K next to k); a replay lists `rlabel` and `rhelp` where they are given
- * (an empty rlabel: shares the entry above in a replay), else the row's
- * own. Add a key by adding a row; the help of both is made from it.
- */
-static const struct binding {
-    int key;
-    void (*live)(struct ui *, int key);
-    void (*replay)(struct ui *, int key);
-    const char *label; /* as the help shows it */
-    const char *help;
-    const char *rlabel, *rhelp; /* a replay's, where they differ */
-} bindings[] = {
-    {' ', actions_pause, actions_replay_move, "space", "pause / resume",
-     NULL, "play / pause (the last frame: from the first)"},
-    {'.', actions_step, actions_replay_move, ".", "one step forward (pauses); event mode: one event",
-     ". ,", "one frame forward / back (pauses)"},
-    {',', actions_back, actions_replay_move, ",", "one step back (pauses); '.' replays kicks and changes",
-     "", NULL},
-    {'r', actions_reset, actions_replay_move, "r", "reset the balls, settings kept (',' stops there)",
-     NULL, "the first frame"},
-    {'k', actions_param, NULL, "k K", "stiffness k down / up (x1.25)", NULL, NULL},
-    {'K', actions_param, NULL, NULL, NULL, NULL, NULL},
-    {'d', actions_param, NULL, "d D", "time step dt down / up (x1.25)", NULL, NULL},
-    {'D', actions_param, NULL, NULL, NULL, NULL, NULL},
-    {'-', actions_speed, actions_speed, "- +", "speed down / up (x2)",
-     NULL, "speed down / up (x2): frames follow the recorded time"},
-    {'+', actions_speed, actions_speed, NULL, NULL, NULL, NULL},
-    {'=', actions_speed, actions_speed, NULL, NULL, NULL, NULL},
-    {APP_KEY_LEFT, actions_aim, NULL, "arrows", "aim the cue ball: the double arrow (5 degrees a press)", NULL, NULL},
-    {APP_KEY_RIGHT, actions_aim, NULL, NULL, NULL, NULL, NULL},
-    {APP_KEY_UP, actions_aim, NULL, NULL, NULL, NULL, NULL},
-    {APP_KEY_DOWN, actions_aim, NULL, NULL, NULL, NULL, NULL},
-    {'\r', actions_kick, NULL, "enter", "kick: the cue ball leaves along the aim at the kick speed", NULL, NULL},
-    {'\n', actions_kick, NULL, NULL, NULL, NULL, NULL},
-    {'<', actions_kick_speed, NULL, "< >", "kick speed down / up (x1.25)", NULL, NULL},
-    {'>', actions_kick_speed, NULL, NULL, NULL, NULL, NULL},
-    {'\t', actions_cue, actions_cue, "tab S-tab", "next / previous ball: the cue ball, selected",
-     NULL, "next / previous ball, selected"},
-    {APP_KEY_BTAB, actions_cue, actions_cue, NULL, NULL, NULL, NULL},
-    {APP_KEY_MOUSE, by_mouse, by_mouse, "click M", "select, aim at; drag a ball, its arrow; wheel; M: off",
-     NULL, "select a ball; wheel; M: mouse off"},
-    {'a', edit_add, NULL, "a x h w :", "add, remove, pusher, save; ':' a scene line or m r v x del", NULL, NULL},
-    {'x', edit_delete, NULL, NULL, NULL, NULL, NULL},
-    {APP_KEY_DELETE, edit_delete, NULL, NULL, NULL, NULL, NULL},
-    {'h', edit_pusher, NULL, NULL, NULL, NULL, NULL},
-    {'w', edit_save, actions_replay_save, NULL, NULL, "w", "save this frame as a scene that runs on"},
-    {':', edit_prompt, NULL, NULL, NULL, NULL, NULL},
-    {'M', actions_mouse, actions_mouse, NULL, NULL, NULL, NULL},
-    {'t', actions_trails, actions_trails, "t", "trails on / off", NULL, NULL},
-    {'m', actions_engine, NULL, "m", "engine: springs / exact events", NULL, NULL},
-    {'g', actions_gravity, NULL, "g", "gravity on / off", NULL, NULL},
-    {'R', actions_record, actions_record, "R", "record the states shown to springball-N.xyz, .csv / stop",
-     NULL, "record the frames shown to springball-N.xyz, .csv / stop"},
-    {KEY_CTRL_L, actions_redraw, actions_redraw, "C-l", "redraw the screen", NULL, NULL},
-    {'?', actions_help, actions_help, NULL, NULL, NULL, NULL}, /* the title line says "? help" */
-    {'q', actions_quit, actions_quit, "q Esc", "quit", NULL, NULL},
-    {27, actions_quit, actions_quit, NULL, NULL, NULL, NULL},
-    {'v', actions_lab, actions_lab, "v p f", "velocity / momentum / force arrows on / off",
-     "v p c", "velocity / momentum arrows, centre of mass"},
-    {'p', actions_lab, actions_lab, NULL, NULL, NULL, NULL},
-    {'f', actions_lab, NULL, NULL, NULL, NULL, NULL},
-    {'c', actions_lab, actions_lab, "c", "centre of mass (its path with the trails)", "", NULL},
-    {'n', actions_lab, actions_lab, "n", "ball numbers", NULL, NULL},
-    {'i', actions_lab, actions_lab, "i", "values panel: m x y v p KE, totals, the selected ball's contacts (PgUp, PgDn, wheel scroll; enter, a click: edit)",
-     NULL, "values panel of the frame (PgUp, PgDn scroll)"},
-    {APP_KEY_PGUP, actions_lab, actions_lab, NULL, NULL, NULL, NULL},
-    {APP_KEY_PGDN, actions_lab, actions_lab, NULL, NULL, NULL, NULL},
-    {'P', actions_lab, actions_lab, "P", "plot: energy, momentum, speeds, momentum diagram, off", NULL, NULL},
-    {']', actions_contact, actions_replay_move, "] [", "step to the next / previous contact event (springs)",
-     NULL, "ten frames forward / back"},
-    {'[', actions_contact, actions_replay_move, NULL, NULL, NULL, NULL},
-    {'e', actions_restitution, NULL, "e E", "restitution down / up 0.1 (both engines)", NULL, NULL},
-    {'E', actions_restitution, NULL, NULL, NULL, NULL, NULL},
-    {'b', actions_border, NULL, "b", "border: spring walls, hard walls, no walls", NULL, NULL},
-    {'1', actions_line, NULL, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)", NULL, NULL},
-    {'V', actions_reverse, NULL, "V", "reverse time: every velocity turned around, the run retraces its path", NULL, NULL},
-    {'s', actions_lab, NULL, "s", "split: the spring and the event engine side by side, time-locked", NULL, NULL},
-    {'l', tutor_keys, NULL, "l L A", "lesson: next, back, answer", NULL, NULL},
-    {'L', tutor_keys, NULL, NULL, NULL, NULL, NULL},
-    {'A', tutor_keys, NULL, NULL, NULL, NULL, NULL},
-    {'z', zoom_key, zoom_key, "z Z 0 F", "zoom in / out, the whole table; F: follow the selected ball",
-     NULL, "zoom in x2 on the selected ball / out / whole table; F: follow it on / off"},
-    {'Z', zoom_key, zoom_key, NULL, NULL, NULL, NULL},
-    {'0', zoom_key, zoom_key, NULL, NULL, NULL, NULL},
-    {'F', zoom_key, zoom_key, NULL, NULL, NULL, NULL},
-    {APP_KEY_RESIZE, resize, resize, NULL, NULL, NULL, NULL},
-    /* no key: the replay's help line for the keys it refuses */
-    {0, NULL, NULL, NULL, NULL, "k d e b g m s f", "a: x h : enter arrows: " ACTIONS_REPLAY_NO_SIM},
-};
-
-#define NBINDINGS (sizeof bindings / sizeof *bindings)
-
-static struct screen_help help[NBINDINGS + 32];
-static size_t nhelp;
-
-/* The row of @p key, or NULL. */
-static const struct binding *binding_of(int key)
-{
-    for (size_t i = 0; i < NBINDINGS; i++)
-        if (bindings[i].key == key && key != 0)
-            return &bindings[i];
-    return NULL;
-}
-
-static void replay_key(struct ui *u, int key)
-{
-    const struct binding *b = binding_of(key);
-    if (b && b->replay)
-        b->replay(u, key);
-    else if (b && b->live) /* a key of the live program that needs a simulation */
-        actions_replay_refuse(u, key);
-}
-
-static void help_fill(int replay)
-{
-    nhelp = 0;
-    for (size_t i = 0; i < NBINDINGS; i++) {
-        const struct binding *b = &bindings[i];
-        const char *label = b->label, *text = b->help;
-        if (replay) {
-            if (b->rlabel && !*b->rlabel)
-                continue; /* listed with the row above */
-            if (b->rlabel)
-                label = b->rlabel;
-            if (b->rhelp)
-                text = b->rhelp;
-            if (!b->replay && b->key != 0)
-                continue;
-        } else if (!b->live) {
-            continue;
-        }
-        if (label && text)
-            help[nhelp++] = (struct screen_help){label, text};
-    }
-}
-
-static void play_now(struct ui *u, const struct script_item *items, int n);
-
-static void handle_key(struct ui *u, int key)
-{
-    if (u->prompting && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
-        edit_prompt_key(u, key);
-        return;
-    }
-    if (key != APP_KEY_MOUSE && u->drag == DRAG_NONE)
-        session_gesture(&u->ss, 0);
-    if (u->f.help && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
-        /* The help is open: space turns the page, any other key closes. */
-        if (key == ' ' && u->f.help < u->scr.help_pages) {
-            u->f.help++;
-        } else {
-            u->f.help = 0;
-            app_resume_clock(u);
-        }
-        return;
-    }
-    if (u->tr) {
-        replay_key(u, key);
-        return;
-    }
-    if (tutor_key(u, key, play_now)) /* PgDn PgUp l L A, in a lesson */
-        return;
-    const struct binding *b = binding_of(key);
-    if (b && b->live)
-        b->live(u, key);
-    /* Unknown keys do nothing. */
 }
 
 /* === --cast (issue 45): the frames as an asciicast === */
@@ -339,7 +144,7 @@ static void cast_snap_frame(struct ui *u, double w)
     char keep = u->f.note[0];
     if (keep && w >= u->note_until) {
         u->f.note[0] = 0;
-        screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+        screen_draw(&u->scr, app_shown(u), &u->f, front_helps, front_nhelp);
     }
     cast_frame(u, w - u->cast_t0, 0);
     u->f.note[0] = keep;
@@ -366,7 +171,7 @@ static void snap_wait(struct ui *u, double t)
             edit_hold(u);
             app_run_to_target(u, 0);
             if (u->cast_snap && to < end) {
-                screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+                screen_draw(&u->scr, app_shown(u), &u->f, front_helps, front_nhelp);
                 cast_snap_frame(u, w0 + (to - start) / speed);
             }
             if (u->f.behind)
@@ -389,7 +194,7 @@ static void snap_wait(struct ui *u, double t)
                 u->target = to;
                 app_run_to_target(u, 0);
                 if (draw) {
-                    screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+                    screen_draw(&u->scr, app_shown(u), &u->f, front_helps, front_nhelp);
                     cast_snap_frame(u, w0 + (to - start) / speed);
                 }
             }
@@ -415,7 +220,7 @@ static void play(struct ui *u, double t)
     while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
         const struct script_item *it = &u->items[u->next_item++];
         if (it->kind == SCRIPT_KEY) {
-            handle_key(u, it->key);
+            front_key(u, it->key);
         } else if (it->kind == SCRIPT_CLICK) {
             edit_mouse(u, APP_MOUSE_PRESS, it->x, it->y, 0);
             edit_mouse(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
@@ -432,7 +237,7 @@ static void play(struct ui *u, double t)
         }
         if (!u->live) {
             app_frame(u);
-            screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+            screen_draw(&u->scr, app_shown(u), &u->f, front_helps, front_nhelp);
             cast_snap_frame(u, u->wall);
         }
     }
@@ -441,7 +246,7 @@ static void play(struct ui *u, double t)
 /* A lesson's keys (tutor.h): @p n items played at once, as
  * --snapshot plays them, in a terminal too; the script in progress is
  * kept. */
-static void play_now(struct ui *u, const struct script_item *items, int n)
+void front_play_now(struct ui *u, const struct script_item *items, int n)
 {
     struct script_item *keep = u->items;
     int nk = u->nitems, next = u->next_item, live = u->live, wait_sim = u->wait_sim;
@@ -481,7 +286,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         free(u);
         return rc == -2 ? 2 : 1;
     }
-    help_fill(o->replay != NULL);
+    front_help(o->replay != NULL);
     u->live = 0;
     u->cols = o->snap_cols;
     u->rows = o->snap_rows;
@@ -492,8 +297,8 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         free(u);
         return 1;
     }
-    tutor_goto(u, 0, play_now);
-    screen_draw(&u->scr, app_shown(u), &u->f, help, nhelp);
+    tutor_goto(u, 0, front_play_now);
+    screen_draw(&u->scr, app_shown(u), &u->f, front_helps, front_nhelp);
     if (cast_open_file(u)) {
         app_free(u);
         free(u);
@@ -570,7 +375,7 @@ static void frame(struct ui *u, struct worker *w, double next)
         if (!had)
             u->obs_next = t0 + OBS_SHARE * (app_now() - t0);
     }
-    screen_draw(&u->scr, &u->sh, &u->f, help, nhelp);
+    screen_draw(&u->scr, &u->sh, &u->f, front_helps, front_nhelp);
 }
 
 /* The worker's advance, when one runs, taken back: from here on the
@@ -591,7 +396,7 @@ static int loop(struct ui *u)
     u->wall = next;
     u->cast_t0 = next;
     app_resume_clock(u);
-    relayout(u);
+    front_relayout(u);
     if (u->nitems > 0)
         u->due = u->wall;
     int first = 1;
@@ -691,7 +496,7 @@ static int loop(struct ui *u)
             if (in.key == APP_KEY_MOUSE)
                 edit_mouse(u, in.mouse, in.x, in.y, in.mod);
             else
-                handle_key(u, in.key);
+                front_key(u, in.key);
         }
         /* Readable yet nothing to read, again and again: end of file. */
         empty_reads = got || wr == 0 ? 0 : empty_reads + 1;
@@ -727,7 +532,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         return rc == -2 ? 2 : 1;
     }
     u->live = 1;
-    help_fill(o->replay != NULL);
+    front_help(o->replay != NULL);
     term_catch_signals();
     rc = cast_open_file(u);
     if (rc == 0)
@@ -738,7 +543,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         u->scr.color = u->ncolors;
         u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
         term_mouse(u->f.mouse);
-        tutor_goto(u, 0, play_now);
+        tutor_goto(u, 0, front_play_now);
         rc = loop(u);
     }
     term_end();

@@ -1,9 +1,9 @@
 /*
  * front.h - the terminal front end: the entry points main.c calls (the
- * key table and the key-script player are front.c's).
+ * key table is front_keys.c's, the key-script player front.c's).
  *
  * The layer (src/front/): the terminal front end: curses in term.c alone,
- * the one key table (front.c), the controllers (app, actions, edit, zoom,
+ * the one key table (front_keys.c), the controllers (app, actions, edit, zoom,
  * tutor), the worker thread, recording and the split view's engines
  * (labscreen). It sees every layer beneath it, never cli.
  */

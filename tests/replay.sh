@@ -46,6 +46,36 @@ check "cut: frame 70 replays" [ $? -eq 0 ] && [ -s "$out" ]
 check "cut: the note" [ "$(head -n 1 "$err")" = "springball: $tmp/cut.xyz: cut after frame 70" ]
 check "cut: frames=71" grep -q ' frame=70 frames=71$' "$err"
 
+# Cut anywhere in a frame, a row or a header line (issue 43: a killed run's
+# file): the same note, never a line error. cut_at NAME FILE LINE CHARS:
+# FILE's first LINE - 1 lines and CHARS bytes of line LINE.
+cut_at() {
+    { head -n $(($3 - 1)) "$2"; sed -n "${3}p" "$2" | head -c "$4"; } >"$tmp/$1"
+}
+cut_note() { # cut_note NAME N: frame N is the last whole one
+    "$SB" -H -n "$2" "$tmp/$1" >"$out" 2>"$err"
+    check "cut $1: status 0" [ $? -eq 0 ]
+    check "cut $1: the note" [ "$(head -n 1 "$err")" = "springball: $tmp/$1: cut after frame $2" ]
+}
+cut_at mid-number.xyz "$tmp/break.xyz" $((71 * 18 + 3 + 5)) 20   # inside a row's number
+cut_note mid-number.xyz 70
+cut_at last-row.xyz "$tmp/break.xyz" $((71 * 18 + 18)) 30          # the frame's last row
+cut_note last-row.xyz 70
+cut_at comment.xyz "$tmp/break.xyz" $((71 * 18 + 2)) 40            # inside the comment line
+cut_note comment.xyz 70
+cut_at count.xyz "$tmp/break.xyz" $((71 * 18 + 1)) 1               # "1" of "16"
+cut_note count.xyz 70
+cut_at item.lammpstrj tests/replay/shuffled.lammpstrj 15 10         # "ITEM: NUMB"
+cut_note item.lammpstrj 0
+cut_at bounds.lammpstrj tests/replay/shuffled.lammpstrj 18 3        # "-10" of a bound
+cut_note bounds.lammpstrj 0
+cut_at row.lammpstrj tests/replay/shuffled.lammpstrj 24 6           # a row of frame 1
+cut_note row.lammpstrj 0
+# Another writer's last row without its line end, whole: read.
+head -c -1 tests/replay/shuffled.lammpstrj >"$tmp/unended.lammpstrj"
+"$SB" -H -n 1 "$tmp/unended.lammpstrj" >"$out" 2>"$err"
+check "an unended whole last row: frame 1 read" [ $? -eq 0 ] && not grep -q cut "$err"
+
 # Malformed: the first frame is status 2 at open; a later one when asked.
 sed '4s/ 200 / two /' "$tmp/break.xyz" >"$tmp/bad1.xyz"
 expect_fail 2 "$tmp/bad1.xyz:4: y: 'two' is not a number" "$SB" -H "$tmp/bad1.xyz"

@@ -32,6 +32,7 @@ struct scan {
     long long line;      /* lines consumed */
     int eof;
     char last;           /* the last byte consumed */
+    int unended;         /* skip_lines counted the file's last line, unended */
     long long size;
     void (*progress)(void *, double);
     void *arg;
@@ -62,6 +63,9 @@ int tj_fill(struct scan *sc);
  * *why set (a read error, a line too long). *off is its offset. */
 int tj_next_line(struct scan *sc, const char **s, size_t *len, long long *off,
                  const char **why);
+/* 1 when the line just read was the file's last and lacked its end: a
+ * frame's header line so is a cut frame, whatever it says. */
+int tj_at_cut(const struct scan *sc);
 /* A frame's N rows start here: skip them and index the frame. 1: indexed,
  * 0: the file ends inside them (tr->cut), -1: an error in err. */
 int tj_frame_rows(struct traj *tr, struct scan *sc, struct traj_frame *f, long long n,

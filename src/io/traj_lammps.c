@@ -33,6 +33,10 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
         size_t tl = tj_token(&p, end, &t);
         if (tl == 0)
             continue;
+        if (tj_at_cut(sc)) {
+            tr->cut = have_step || tr->nframes; /* cut inside an ITEM line */
+            return 0;
+        }
         if (tl != 5 || memcmp(t, "ITEM:", 5))
             return tj_fail(err, sc->line, "expected an ITEM: line, found '%s'",
                         tj_shown(s, len, buf, sizeof buf));
@@ -52,8 +56,8 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
             rc = tj_next_line(sc, &value, &vl, &off, &why);
             line = sc->line;
             unsigned long long st;
-            if (rc <= 0 || !tj_is_count(value, vl, &st)) {
-                if (rc == 0) {
+            if (rc <= 0 || tj_at_cut(sc) || !tj_is_count(value, vl, &st)) {
+                if (rc == 0 || (rc > 0 && tj_at_cut(sc))) {
                     tr->cut = 1;
                     return 0;
                 }
@@ -66,7 +70,7 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
         } else if ((il >= 4 && !memcmp(item, "TIME", 4) && il == 4) ||
                    (il >= 5 && !memcmp(item, "UNITS", 5))) {
             rc = tj_next_line(sc, &value, &vl, &off, &why);
-            if (rc == 0) {
+            if (rc == 0 || (rc > 0 && tj_at_cut(sc))) {
                 tr->cut = 1;
                 return 0;
             }
@@ -74,7 +78,7 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
                 return tj_fail(err, sc->line, "TIME: expected a number");
         } else if (il >= 15 && !memcmp(item, "NUMBER OF ATOMS", 15)) {
             rc = tj_next_line(sc, &value, &vl, &off, &why);
-            if (rc == 0) {
+            if (rc == 0 || (rc > 0 && tj_at_cut(sc))) {
                 tr->cut = 1;
                 return 0;
             }
@@ -92,7 +96,7 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
             double b[3][3];
             for (int a = 0; a < 3; a++) {
                 rc = tj_next_line(sc, &value, &vl, &off, &why);
-                if (rc == 0) {
+                if (rc == 0 || (rc > 0 && tj_at_cut(sc))) {
                     tr->cut = 1;
                     return 0;
                 }

@@ -247,6 +247,7 @@ static long long skip_lines(struct scan *sc, long long n)
     if (done < n && sc->eof && sc->last != '\n' && sc->last != 0) {
         done++;
         sc->last = '\n';
+        sc->unended = 1;
     }
     sc->line += done;
     return done;
@@ -268,6 +269,37 @@ static int add_frame(struct traj *tr, const struct traj_frame *f, struct traj_er
     return 0;
 }
 
+int tj_at_cut(const struct scan *sc)
+{
+    return sc->eof && sc->pos == sc->len && sc->last != '\n';
+}
+
+/* The file's last line, a frame's last row, lacks its end: 1 when it was
+ * cut (what a killed writer leaves) rather than written so. springball's
+ * recordings end every line; another's last row is cut when its fields
+ * are not the rows' (a plain XYZ row has at least 3). */
+static int last_row_cut(const struct traj *tr, const struct scan *sc)
+{
+    if (tr->have_params == 1)
+        return 1;
+    long long size = sc->base + (long long)sc->len;
+    char tail[4096];
+    long long from = size > (long long)sizeof tail ? size - (long long)sizeof tail : 0;
+    ssize_t got = pread(sc->fd, tail, (size_t)(size - from), (off_t)from);
+    if (got != (ssize_t)(size - from))
+        return 1;
+    const char *e = tail + got, *p = e;
+    while (p > tail && p[-1] != '\n')
+        p--;
+    if (p == tail && from > 0)
+        return 1; /* a row over 4 KiB, unended */
+    const char *t;
+    int fields = 0;
+    while (tj_token(&p, e, &t) > 0)
+        fields++;
+    return tr->c.ncols > 0 ? fields != tr->c.ncols : fields < 3;
+}
+
 /* A frame's N rows start here: skip them and index the frame. 1: indexed,
  * 0: the file ends inside them (tr->cut), -1: an error in err. */
 int tj_frame_rows(struct traj *tr, struct scan *sc, struct traj_frame *f, long long n,
@@ -275,10 +307,11 @@ int tj_frame_rows(struct traj *tr, struct scan *sc, struct traj_frame *f, long l
 {
     f->rows = sc->base + (long long)sc->pos;
     f->line = sc->line + 1;
+    sc->unended = 0;
     long long got = skip_lines(sc, n);
     if (got < 0)
         return tj_fail(err, sc->line, "%s", strerror(errno));
-    if (got < n) {
+    if (got < n || (sc->unended && last_row_cut(tr, sc))) {
         tr->cut = 1;
         return 0;
     }

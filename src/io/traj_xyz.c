@@ -299,6 +299,10 @@ int tj_index_xyz(struct traj *tr, struct scan *sc, struct traj_error *err)
         const char *p = s, *t;
         if (tj_token(&p, s + len, &t) == 0)
             continue; /* blank lines between frames */
+        if (tj_at_cut(sc)) {
+            tr->cut = 1; /* cut inside the count line */
+            return 0;
+        }
         unsigned long long n;
         char buf[64];
         if (!tj_is_count(s, len, &n))
@@ -315,8 +319,8 @@ int tj_index_xyz(struct traj *tr, struct scan *sc, struct traj_error *err)
         rc = tj_next_line(sc, &s, &len, &off, &why);
         if (rc < 0)
             return tj_fail(err, sc->line, "%s", why);
-        if (rc == 0) {
-            tr->cut = 1;
+        if (rc == 0 || tj_at_cut(sc)) {
+            tr->cut = 1; /* cut before or inside the comment line */
             return 0;
         }
         if (xyz_comment(tr, s, len, &f, sc->line, err))

@@ -171,4 +171,13 @@ Yodel.' -e '/^\.SH KEYS/,/^\.SH LIVE EDITS/s/^\.B space$/.BR space ", " Q/' \
     check "a map without session.c fails" grep -q "src/session/session.c is not in the module map" "$tmp/inner"
     check "a map with sessions.[ch] fails" grep -q "names src/session/sessions.\[ch\], which is not there" "$tmp/inner"
 fi
+# The break's energy the man page quotes after 10^5 and 10^6 steps is what
+# --stats prints (issue 43: it quoted 51.42, the stored velocities' energy,
+# where --stats prints 51.136).
+for n in 100000 1000000; do
+    e=$("$SPRINGBALL" -H -n $n --stats scenes/break.scene 2>&1 >/dev/null | sed 's/.* e=\([^ ]*\) .*/\1/')
+    want=$(printf '%.2f' "$e")
+    if [ $n = 100000 ]; then after='10⁵ steps'; else after='10⁶'; fi
+    check "man: the break's energy after $after is $want" grep -q "$want after $after" man/springball.1
+done
 summary

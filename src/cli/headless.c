@@ -26,7 +26,7 @@ static const char *num(char *buf, double v)
     return buf;
 }
 
-static int print_stats(const struct sim *run, int threads)
+int headless_stats(const struct sim *run, int threads, const char *more)
 {
     /* the observed state (sim.h): what the screen and --series show */
     struct sim_diag d;
@@ -57,7 +57,7 @@ static int print_stats(const struct sim *run, int threads)
     /* Steps split over threads (split.h): the most threads a step ran on. */
     if (threads > 1)
         fprintf(stderr, " threads=%d", threads);
-    fputc('\n', stderr);
+    fprintf(stderr, "%s\n", more ? more : "");
     sim_free(&obs);
     return 0;
 }
@@ -335,7 +335,7 @@ int headless_run(const struct options *o, const struct scene *sc)
      * ball's line. */
     if (o->stats && o->engine == ENGINE_EVENT)
         print_event_stats(&s, &ev);
-    else if (o->stats && print_stats(&s, threads))
+    else if (o->stats && headless_stats(&s, threads, NULL))
         erc = 1;
     if (!rec_stdout)
         formats_write(stdout, sc, &s);

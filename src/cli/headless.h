@@ -67,6 +67,11 @@ void headless_check_outputs(const struct options *o);
 /// run time, 2 bad input), with a message printed.
 int headless_run(const struct options *o, const struct scene *sc);
 
+/// The --stats line of the spring state @p run on standard error: its
+/// observed state's diagnostics in the shortest digits, " threads=N" when
+/// @p threads > 1, then @p more (NULL: nothing). @return 0, or 1 (memory).
+int headless_stats(const struct sim *run, int threads, const char *more);
+
 /// --export=lammps: writes PREFIX.in and PREFIX.data. @return the exit status.
 int headless_export(const struct options *o, const struct scene *sc);
 

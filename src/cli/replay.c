@@ -7,6 +7,7 @@
 #include "replay.h"
 
 #include "formats.h"
+#include "headless.h"
 #include "scene.h"
 #include "sim.h"
 #include "traj.h"
@@ -51,21 +52,14 @@ static void progress(void *arg, double done)
     fflush(stderr);
 }
 
-/* The diagnostics line of -H --stats, then the frame's place. */
+/* The diagnostics line of -H --stats, a scene's (headless_stats: the
+ * observed state, the shortest digits), then the frame's place. */
 static void print_stats(const struct sim *s, size_t k, const struct traj *tr)
 {
-    struct sim_diag d;
-    if (sim_diag(s, &d)) {
-        fputs("springball: --stats: out of memory\n", stderr);
-        return;
-    }
-    fprintf(stderr, "t=%.17g steps=%lld ke=%.17g pe=%.17g e=%.17g px=%.17g "
-                    "py=%.17g contacts=%ld",
-            s->t, s->steps, d.ke, d.pe, d.e, d.px, d.py, d.contacts);
-    if (s->p.gx != 0 || s->p.gy != 0)
-        fprintf(stderr, " pf=%.17g", d.pf);
-    fprintf(stderr, " frame=%zu frames=%zu%s\n", k, tr->nframes,
-            tr->v_diff ? " v=differences" : "");
+    char more[96];
+    snprintf(more, sizeof more, " frame=%zu frames=%zu%s", k, tr->nframes,
+             tr->v_diff ? " v=differences" : "");
+    headless_stats(s, 1, more);
 }
 
 /* -H: frame k printed as a scene that runs on. */

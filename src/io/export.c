@@ -181,7 +181,11 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
         mtot += s->m[i];
     fprintf(f, "# springball scene%s%s as a LAMMPS run: %zu balls, table ",
             run->title ? ": " : "", run->title ? run->title : "", s->n);
-    num(f, p->w), fputs(" x ", f), num(f, p->h), fputs(", k ", f), num(f, p->k);
+    if (p->shape == SIM_CIRCLE) /* read back by the replay (traj_lammps.c) */
+        fputs("circle ", f), num(f, 0.5 * p->w);
+    else
+        num(f, p->w), fputs(" x ", f), num(f, p->h);
+    fputs(", k ", f), num(f, p->k);
     fputs(", dt ", f), num(f, p->dt), fputs(", restitution ", f), num(f, e);
     fprintf(f, ", %llu steps.\n", run->steps);
     fputs("# Serial:   lmp -in THIS_FILE\n"

@@ -271,7 +271,12 @@ int traj_open(struct traj *tr, const char *path, int format,
     if (progress && sc.progress)
         progress(arg, 1);
     char in_name[4096];
-    int have_in = tr->format == TRAJ_LAMMPS && tj_lammps_in(tr, in_name, sizeof in_name);
+    const char *in_why = NULL;
+    int have_in = tr->format == TRAJ_LAMMPS && tj_lammps_in(tr, in_name, sizeof in_name, &in_why);
+    if (in_why) {
+        const char *slash = strrchr(in_name, '/');
+        note(tr, "%s skipped: %s", slash ? slash + 1 : in_name, in_why);
+    }
     if (have_in) {
         const char *slash = strrchr(in_name, '/');
         note(tr, "k %g, dt %g%s from %s", tr->p.k, tr->p.dt,
@@ -409,6 +414,27 @@ int traj_scene(struct traj *tr, size_t k, struct scene *sc, struct traj_error *e
     for (size_t b = 0; b < tr->n; b++)
         sc->balls[b] = (struct scene_ball){sl->x[b], sl->y[b], sl->vx[b], sl->vy[b],
                                            sl->m[b], sl->r[b], sl->color[b], 0};
+    /* The file's velocities are observed ones (every writer's: --traj, R,
+     * ASE, LAMMPS); a scene holds the spring engine's stored ones, from
+     * which a run goes on (sim.h): rebuilt, so that the frame printed runs
+     * on as the recorded run did (they differ by dt/2 F/m wherever a
+     * contact, a wall or a field acts). */
+    struct sim s;
+    if (scene_to_sim(sc, &s)) {
+        scene_free(sc);
+        return tj_nomem(err);
+    }
+    int rc = sim_unobserve(&s, s.vx, s.vy);
+    for (size_t b = 0; rc == SIM_OK && b < tr->n; b++) {
+        size_t i = sim_slot(&s, b);
+        sc->balls[b].vx = s.vx[i];
+        sc->balls[b].vy = s.vy[i];
+    }
+    sim_free(&s);
+    if (rc != SIM_OK) {
+        scene_free(sc);
+        return tj_nomem(err);
+    }
     if (tr->p.shape == SIM_OPEN && tr->fr[0].has_box) {
         const double *bx = tr->fr[0].box;
         sc->view = (struct scene_view){bx[0], bx[1], bx[2], bx[3]};

@@ -85,7 +85,8 @@ int tj_index_xyz(struct traj *tr, struct scan *sc, struct traj_error *err);
 int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err);
 /* PREFIX.in beside a LAMMPS dump PREFIX.*: dt, k, walls, field, and the
  * table of springball's export. @return 1 when found and read. */
-int tj_lammps_in(struct traj *tr, char *name, size_t size);
+/* (*why: why a PREFIX.in there was skipped, else NULL) */
+int tj_lammps_in(struct traj *tr, char *name, size_t size, const char **why);
 
 /* traj_frame.c */
 void tj_slot_free(struct traj_slot *sl);

@@ -8,9 +8,16 @@
 
 #include "text.h"
 
+/* The most bytes of PREFIX.in read. */
+#define TJ_IN_MAX (1 << 20)
+
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
 {
@@ -102,6 +109,9 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
                 }
                 if (rc < 0 || tj_numbers(value, vl, b[a], 3) != 2 + tri)
                     return tj_fail(err, sc->line, "BOX BOUNDS: expected %d numbers", 2 + tri);
+                if (a < 2 && !isfinite(b[a][1] - b[a][0]))
+                    return tj_fail(err, sc->line, "BOX BOUNDS: the box is beyond the range "
+                                                  "of double");
             }
             if (tri && (b[0][2] != 0 || b[1][2] != 0 || b[2][2] != 0))
                 return tj_fail(err, sc->line, "a triclinic box (tilt xy xz yz not 0) "
@@ -123,15 +133,23 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
                 cols++, cl--;
             if (tr->nframes == 0) {
                 if (cl >= sizeof tr->props)
-                    return tj_fail(err, line, "ATOMS: too many columns");
+                    return tj_fail(err, line, "ATOMS: the column names take more than "
+                                              "%zu characters", sizeof tr->props - 1);
                 memcpy(tr->props, cols, cl);
                 tr->props[cl] = 0;
                 tj_cols_none(&tr->c);
                 const char *q = cols, *ce = cols + cl, *ct;
                 size_t ctl;
                 int col = 0;
-                while ((ctl = tj_token(&q, ce, &ct)) > 0)
+                while ((ctl = tj_token(&q, ce, &ct)) > 0) {
+                    const char *q2 = cols, *ct2;
+                    size_t ctl2;
+                    while ((ctl2 = tj_token(&q2, ct, &ct2)) > 0)
+                        if (ctl2 == ctl && !memcmp(ct2, ct, ctl))
+                            return tj_fail(err, line, "ATOMS: column '%.*s' twice",
+                                           (int)(ctl > 40 ? 40 : ctl), ct);
                     tj_column(&tr->c, ct, ctl, col++, 1);
+                }
                 tr->c.ncols = col;
                 if (tr->c.x < 0 || tr->c.y < 0)
                     return tj_fail(err, line, "ATOMS: no x y (or xs ys) columns");
@@ -154,8 +172,9 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
 
 /* PREFIX.in beside a LAMMPS dump PREFIX.*: dt, k, walls, field, and the
  * table of springball's export. @return 1 when found and read. */
-int tj_lammps_in(struct traj *tr, char *name, size_t size)
+int tj_lammps_in(struct traj *tr, char *name, size_t size, const char **why)
 {
+    *why = NULL;
     const char *slash = strrchr(tr->path, '/');
     const char *dot = strrchr(slash ? slash + 1 : tr->path, '.');
     size_t base = dot ? (size_t)(dot - tr->path) : strlen(tr->path);
@@ -163,17 +182,51 @@ int tj_lammps_in(struct traj *tr, char *name, size_t size)
         return 0;
     memcpy(name, tr->path, base);
     memcpy(name + base, ".in", 4);
-    FILE *f = fopen(name, "r");
-    if (!f)
+    /* Read with bounds, as a scene is: a regular file alone (a FIFO there
+     * hung the replay, a link to /dev/zero read for ever), at most
+     * TJ_IN_MAX bytes, no NUL byte; else skipped with a note. */
+    int fd = open(name, O_RDONLY | O_NONBLOCK);
+    if (fd < 0)
         return 0;
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > TJ_IN_MAX) {
+        *why = fstat(fd, &st) || !S_ISREG(st.st_mode) ? "not a regular file"
+                                                      : "larger than 1 MB";
+        close(fd);
+        return 0;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    ssize_t got = text ? read(fd, text, (size_t)st.st_size) : -1;
+    close(fd);
+    if (got < 0 || memchr(text, 0, (size_t)got)) {
+        *why = got < 0 ? "cannot be read" : "a NUL byte";
+        free(text);
+        return 0;
+    }
+    text[got] = 0;
     struct sim_params p = tr->p;
     char line[1024];
     int any = 0;
-    while (fgets(line, sizeof line, f)) {
+    for (const char *at = text; *at;) {
+        const char *nl = strchr(at, '\n');
+        size_t ll = nl ? (size_t)(nl - at) : strlen(at);
+        snprintf(line, sizeof line, "%.*s", (int)(ll < sizeof line ? ll : sizeof line - 1), at);
+        at += ll + (nl != NULL);
         double a, b, c, d;
         char w[16];
-        const char *tab = strstr(line, "table ");
-        if (line[0] == '#' && tab && sscanf(tab, "table %lf x %lf", &a, &b) == 2 &&
+        /* the export's first line: "... N balls, table W x H, ..." or
+         * "table circle R" (the title before it may say "table" too) */
+        const char *tab = strstr(line, " balls, table ");
+        tab = tab ? tab + 8 : NULL;
+        if (line[0] == '#' && tab && sscanf(tab, "table circle %lf", &a) == 1 && a > 0 &&
+            isfinite(2 * a)) {
+            p.shape = SIM_CIRCLE;
+            p.w = p.h = 2 * a;
+            any |= 4;
+            const char *e = strstr(line, "restitution ");
+            if (e && sscanf(e, "restitution %lf", &c) == 1 && c > 0 && c <= 1)
+                p.restitution = c;
+        } else if (line[0] == '#' && tab && sscanf(tab, "table %lf x %lf", &a, &b) == 2 &&
             a > 0 && b > 0 && isfinite(a) && isfinite(b)) {
             p.w = a;
             p.h = b;
@@ -198,7 +251,7 @@ int tj_lammps_in(struct traj *tr, char *name, size_t size)
             p.gy = a * c;
         }
     }
-    fclose(f);
+    free(text);
     if (!any)
         return 0;
     tr->p = p;

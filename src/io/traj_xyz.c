@@ -146,6 +146,20 @@ static int properties(struct traj *tr, const char *v, size_t vl, long long line,
             count == 0 || count > 64)
             return tj_fail(err, line, "Properties: '%.*s' is not name:type:count",
                         (int)(vl > 60 ? 60 : vl), v);
+        for (const char *q = v; q < f[0];) { /* a name twice */
+            const char *n0 = q;
+            while (q < f[0] && *q != ':')
+                q++;
+            if ((size_t)(q - n0) == fl[0] && !memcmp(n0, f[0], fl[0]))
+                return tj_fail(err, line, "Properties: '%.*s' twice", (int)(fl[0] > 40 ? 40 : fl[0]),
+                               f[0]);
+            for (int skip = 0; skip < 2 && q < f[0]; skip++) { /* past :type:count */
+                q++;
+                while (q < f[0] && *q != ':')
+                    q++;
+            }
+            q += q < f[0]; /* and the ':' before the next name */
+        }
         if (f[1][0] == 'R' || (f[1][0] == 'S' && count == 1) || f[1][0] == 'I')
             tj_column(c, f[0], fl[0], col, (int)count);
         col += (int)count;
@@ -179,6 +193,34 @@ static int lattice(const char *v, size_t vl, double box[4], long long line,
 static int params_text(struct traj *tr, const char *v, size_t vl, const double box[4],
                        long long line, struct traj_error *err)
 {
+    /* Only the run's parameters (RECORDING in the man page): a ball or a
+     * random directive here would add balls, or cost seconds, from a
+     * comment. */
+    static const char *const allowed[] = {"table", "k", "dt", "restitution", "walls",
+                                          "contact", "gravity", "friction", "field", "open"};
+    for (size_t i = 0; i < vl;) {
+        if ((unsigned char)v[i] < ' ' && v[i] != '\t')
+            return tj_fail(err, line, "springball=: a control byte");
+        while (i < vl && (v[i] == ' ' || v[i] == '\t'))
+            i++;
+        size_t w = i;
+        while (w < vl && v[w] != ' ' && v[w] != '\t' && v[w] != ';' && v[w] != '#')
+            w++;
+        int ok = w == i;
+        for (size_t a = 0; !ok && a < sizeof allowed / sizeof *allowed; a++)
+            ok = strlen(allowed[a]) == w - i && !memcmp(allowed[a], v + i, w - i);
+        if (!ok)
+            return tj_fail(err, line, "springball=: '%.*s' is not a run parameter (table, "
+                                      "k, dt, restitution, walls, contact, gravity, "
+                                      "friction, field, open)",
+                           (int)(w - i > 40 ? 40 : w - i), v + i);
+        while (i < vl && v[i] != ';') {
+            if ((unsigned char)v[i] < ' ' && v[i] != '\t')
+                return tj_fail(err, line, "springball=: a control byte");
+            i++;
+        }
+        i += i < vl;
+    }
     char *text = malloc(vl + 80);
     if (!text)
         return tj_nomem(err);
@@ -269,6 +311,9 @@ static int xyz_comment(struct traj *tr, const char *s, size_t len, struct traj_f
         f->box[2] = origin[0] + lat_box[2];
         f->box[3] = origin[1] + lat_box[3];
         f->has_box = 1;
+        for (int i = 0; i < 4; i++)
+            if (!isfinite(f->box[i]) || (i >= 2 && !isfinite(f->box[i] - f->box[i - 2])))
+                return tj_fail(err, line, "Lattice: the box is beyond the range of double");
     }
     if (!have_t)
         f->t = NAN; /* set from the step or the index later */

@@ -35,6 +35,25 @@ int session_scene(const struct session *ss, int when, size_t skip, size_t cue,
         o->r = s->r[i];
         o->color = color && tag ? color(arg, tag[b]) : SCENE_COLOR_NONE;
     }
+    /* A replay's frame holds observed velocities; a scene the stored
+     * ones it runs on from (sim_unobserve), as -H prints a frame. */
+    if (ss->engine == SESSION_REPLAY && when == SESSION_SCENE_NOW) {
+        struct sim t = {0};
+        if (sim_assign(&t, s) || sim_unobserve(&t, t.vx, t.vy) != SIM_OK) {
+            sim_free(&t);
+            free(sc->balls);
+            sc->balls = NULL;
+            return -1;
+        }
+        for (size_t b = 0, k = 0; b < s->n; b++) {
+            if (b == skip)
+                continue;
+            size_t i = sim_slot(&t, b);
+            sc->balls[k].vx = t.vx[i];
+            sc->balls[k++].vy = t.vy[i];
+        }
+        sim_free(&t);
+    }
     if (cue < s->n && cue != skip)
         sc->cue = cue + 1 - (skip < cue);
     return 0;

@@ -117,8 +117,12 @@ $(O)/unit: $(UNIT_OBJ) $(LIB)
 $(O)/bench-grid: tests/bench/bench-grid.c $(LIB)
 	$(CC) $(SB_CFLAGS) $(INC_ALL) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
-test: $(BIN) $(O)/unit
-	SPRINGBALL=./$(BIN) UNIT=$(O)/unit sh tests/run.sh
+# The fake IMD servers and scripted client of tests/imd.sh.
+$(O)/imdfake: tests/imdfake.c $(LIB)
+	$(CC) $(SB_CFLAGS) $(INC_ALL) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(LDLIBS)
+
+test: $(BIN) $(O)/unit $(O)/imdfake
+	SPRINGBALL=./$(BIN) UNIT=$(O)/unit IMDFAKE=$(O)/imdfake sh tests/run.sh
 
 # Benchmark drivers link the core like the unit tests.
 $(O)/bench-event: tests/bench/event.c $(LIB)
@@ -162,7 +166,7 @@ check:
 FUZZ_CC    ?= clang
 FUZZTIME   ?= 60
 FUZZ_SAN    = -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
-FUZZ_NAMES  = scene universe particles detect view sim command numfmt session script traj lesson
+FUZZ_NAMES  = scene universe particles detect view sim command numfmt session script traj lesson imd
 FUZZ_BIN    = $(FUZZ_NAMES:%=build/fuzz/fuzz_%)
 # The layers up to draw, and the one front-end file a harness drives (the : line).
 FUZZ_SRC    = $(foreach l,core event io session draw,$(wildcard src/$(l)/*.c)) src/front/command.c

@@ -46,6 +46,10 @@ struct options {
     int snapshot;            /* --snapshot: print one screen, no terminal */
     struct ui_options ui;    /* the terminal front end */
     struct rec_options rec;  /* recording and export (issue 15) */
+    const char *connect;     /* --connect=HOST:PORT (issue 40); NULL: none */
+    int have_trate;
+    unsigned long long trate; /* --trate=N: frames every N steps */
+    int imd_port;            /* --imd=PORT: fix imd in an export; 0: none */
 };
 
 enum { ENGINE_SPRING, ENGINE_EVENT };

@@ -81,6 +81,8 @@ int headless_export(const struct options *o, const struct scene *sc)
         .steps = steps,
         .every = every,
         .title = sc->title,
+        .imd_port = o->imd_port,
+        .imd_trate = o->have_trate ? o->trate : every ? every : 10,
     };
     struct file_id scene_id, id;
     int have_in = o->scene_path && file_id(o->scene_path, 0, &scene_id, 0) == 0 &&

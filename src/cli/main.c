@@ -8,6 +8,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bigmem.h"
 #include "cli.h"
+#include "connect.h"
+#include "imd.h"
 #include "formats.h"
 #include "gravity.h"
 #include "headless.h"
@@ -79,6 +81,13 @@ static void usage(void)
 "                         write PREFIX.in and PREFIX.data, the scene as a\n"
 "                         LAMMPS run of -n/-T steps (lmp -in PREFIX.in),\n"
 "                         dumping every --every steps; then exit\n"
+"      --imd=PORT         with --export: add fix imd on PORT (nowait on), so\n"
+"                         that --connect can watch the run\n"
+"\n"
+"A running simulation (IMD: LAMMPS fix imd), headless:\n"
+"      --connect=HOST:PORT  print the -n N-th frame received (from 1) as a scene,\n"
+"                         then leave the run going; SCENE: the run's own scene\n"
+"      --trate=N          ask for a frame every N steps (--imd: fix imd's trate)\n"
 "\n"
 "Terminal front end (press ? in it for the keys):\n"
 "      --fps=N            draw at most N frames a second (default 30)\n"
@@ -185,7 +194,8 @@ static const char *save_to(const char *arg)
 
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_HISTORY, OPT_PAUSED, OPT_CELL_ASPECT,
-       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST };
+       OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST,
+       OPT_CONNECT, OPT_TRATE, OPT_IMD };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -216,6 +226,9 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"no-mouse", no_argument, NULL, OPT_NO_MOUSE},
         {"save-to", required_argument, NULL, OPT_SAVE_TO},
         {"cast", required_argument, NULL, OPT_CAST},
+        {"connect", required_argument, NULL, OPT_CONNECT},
+        {"trate", required_argument, NULL, OPT_TRATE},
+        {"imd", required_argument, NULL, OPT_IMD},
         REC_LONGOPTS
         {NULL, 0, NULL, 0},
     };
@@ -328,6 +341,27 @@ static void parse_options(int argc, char **argv, struct options *o)
                 cli_die("--cast: the file name is empty");
             o->ui.cast = optarg;
             break;
+        case OPT_CONNECT: {
+            char host[128], port[16], msg[256];
+            if (imd_split(optarg, host, sizeof host, port, sizeof port, msg, sizeof msg))
+                cli_die("--connect: %s", msg);
+            o->connect = optarg;
+            break;
+        }
+        case OPT_TRATE:
+            o->have_trate = 1;
+            o->trate = cli_count("--trate", optarg);
+            if (o->trate < 1 || o->trate > 2147483647ull)
+                cli_die("--trate: '%s' must be from 1 to 2147483647", optarg);
+            break;
+        case OPT_IMD: {
+            unsigned long long port = cli_count("--imd", optarg);
+            if (port < 1024 || port > 65535)
+                cli_die("--imd: '%s' is not a port from 1024 to 65535 (fix imd takes no lower)",
+                        optarg);
+            o->imd_port = (int)port;
+            break;
+        }
         case OPT_TRAJ: case OPT_SERIES: case OPT_EVERY: case OPT_EVERY_T:
         case OPT_EXPORT:
             headless_option(c, optarg, argc, argv, &o->rec);
@@ -521,6 +555,36 @@ static int replay(const struct options *o)
     return replay_main(o->scene_path, o->format, &ro, &o->ui);
 }
 
+/* --connect=HOST:PORT (connect.h), with the scene it was made from. */
+static int connect_run(const struct options *o)
+{
+    if (!o->headless)
+        cli_die("--connect is headless for now: add -H");
+    if (o->have_steps && o->steps == 0)
+        cli_die("--connect: -n counts frames from 1");
+    if (o->have_time || o->rec.export_prefix || o->engine != ENGINE_SPRING || o->have_k ||
+        o->have_dt || o->have_theta || o->rec.every || o->rec.every_t > 0)
+        cli_die("--connect watches a run elsewhere: -T, -k, --dt, --theta, --engine, "
+                "--export and --every set a simulation here");
+    struct scene sc;
+    struct lesson lesson = {0};
+    const char *name;
+    if (o->scene_path) {
+        if (replay_is_run(o->scene_path, o->format))
+            cli_die("--connect takes a scene, not a recorded run");
+        load_scene(o, &sc, &name, &lesson);
+        if (lesson.nstep) {
+            lesson_free(&lesson);
+            scene_free(&sc);
+            cli_die("--connect takes a scene, not a lesson");
+        }
+    }
+    int rc = connect_headless(o, o->scene_path ? &sc : NULL);
+    if (o->scene_path)
+        scene_free(&sc);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     struct options o;
@@ -538,6 +602,12 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     /* So is a file over its size limit (ulimit -f): EFBIG, not SIGXFSZ. */
     signal(SIGXFSZ, SIG_IGN);
+    if (o.connect)
+        return connect_run(&o);
+    if (o.have_trate && !o.imd_port)
+        cli_die("--trate sets the frame rate of --connect or of --imd's fix imd");
+    if (o.imd_port && !o.rec.export_prefix)
+        cli_die("--imd=PORT adds fix imd to --export=lammps");
     if (formats_run_name(o.format) && !o.scene_path)
         cli_die("--format=%s replays a recorded run: give its FILE",
                 formats_run_name(o.format));

@@ -259,5 +259,10 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
                    "radius mass\n", run->every, run->dump_prefix);
         fputs("dump_modify traj element X sort id format float %.17g\n", f);
     }
+    if (run->imd_port)
+        fprintf(f, "\n# Interactive MD: springball --connect=HOST:%d (or VMD) watches the\n"
+                   "# run and pulls balls; nowait on: the run never waits for a viewer.\n"
+                   "fix imd all imd %d trate %llu nowait on\n",
+                run->imd_port, run->imd_port, run->imd_trate);
     fprintf(f, "run %llu\n", run->steps);
 }

@@ -60,6 +60,8 @@ struct export_run {
     unsigned long long steps; ///< run length
     unsigned long long every; ///< dump interval in steps (0: no dump)
     const char *title;    ///< for the comments; may be NULL
+    int imd_port;         ///< fix imd on this port (nowait on); 0: none
+    unsigned long long imd_trate; ///< its frames every imd_trate steps
 };
 
 /// Writes the data file (balls in scene order, ids from 1).

@@ -8,12 +8,12 @@
 # build/fuzz/ as crash-*, leak-*, timeout-* or oom-*, and stops the script.
 #
 # FUZZTIME   seconds per harness (default 60)
-# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session script traj lesson)
+# FUZZERS    which harnesses (default: scene universe particles detect view sim command numfmt session script traj lesson imd)
 # FUZZFLAGS  more libFuzzer flags, e.g. -runs=1000
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 FUZZTIME=${FUZZTIME:-60}
-FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session script traj lesson"}
+FUZZERS=${FUZZERS:-"scene universe particles detect view sim command numfmt session script traj lesson imd"}
 FUZZFLAGS=${FUZZFLAGS:-}
 B=build/fuzz
 
@@ -56,6 +56,17 @@ printf '\000\001\002\005\016\001\003\004\003\003\017\000\007\040' > "$B/seed-ses
 printf '\007\001\001\001\005\003\004\022\001\011\005\005\023\000\012' > "$B/seed-session/events"
 mkdir -p "$B/seed-script" # key scripts (--keys)
 printf '%s' '. . <t 40> space up*3 <click 3 4> <:k 20> <wheel up 3 4 mod> C-l <drag 5 6>' > "$B/seed-script/demo"
+# imd: a piece size, the handshake, a frame of 2 atoms (all 1.0), ENERGIES,
+# a frame (all 2.0); printf alone holds NUL bytes
+mkdir -p "$B/seed-imd"
+{
+    printf '\007\000\000\000\004\002\000\000\000\000\000\000\002\000\000\000\002'
+    for i in 1 2 3 4 5 6; do printf '\000\000\200\077'; done
+    printf '\000\000\000\001\000\000\000\001'
+    for i in 1 2 3 4 5 6 7 8 9 10; do printf '\000\000\000\000'; done
+    printf '\000\000\000\002\000\000\000\002'
+    for i in 1 2 3 4 5 6; do printf '\000\000\000\100'; done
+} > "$B/seed-imd/stream"
 
 status=0
 for z in $FUZZERS; do

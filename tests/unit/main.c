@@ -43,6 +43,7 @@ static const struct {
     {"lesson", test_lesson},
     {"split", test_split},
     {"cast", test_cast},
+    {"imd", test_imd},
 };
 
 int main(int argc, char **argv)

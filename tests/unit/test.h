@@ -101,6 +101,7 @@ void test_phet(void);
 void test_lesson(void);
 void test_split(void);
 void test_cast(void);
+void test_imd(void);
 
 /* splitmix64, for reproducible scenes: test_seed, then test_urand for
  * doubles uniform in [0, 1) (each test file has its own state). */

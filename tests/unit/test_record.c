@@ -458,7 +458,7 @@ static void test_export(void)
     free(text);
 
     f = tmpfile();
-    struct export_run run = {"x.data", "x", 250, 10, sc.title};
+    struct export_run run = {"x.data", "x", 250, 10, sc.title, 0, 0};
     export_lammps_in(f, &s, &run);
     text = slurp(f, &len);
     fclose(f);

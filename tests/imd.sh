@@ -1,0 +1,235 @@
+#!/bin/sh
+# imd.sh - --connect (IMD, issue 40): the fake servers of tests/imdfake.c,
+# good and hostile, then a real LAMMPS run with fix imd (skipped with a
+# message when lmp is not installed): frames against its own dump, PAUSE,
+# a force pulse, DISCONNECT and KILL. Every wait is for a condition (a
+# port file, a line in LAMMPS's output, a process's end); the one span of
+# time is PAUSE's "no frame for 1 s".
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+IMDFAKE=${IMDFAKE:-build/imdfake}
+if [ ! -x "$IMDFAKE" ]; then
+    echo "imd: $IMDFAKE is not built (make $IMDFAKE)"
+    bad "imdfake built"
+    summary
+    exit
+fi
+FAKE=$(cd "$(dirname "$IMDFAKE")" && pwd)/$(basename "$IMDFAKE")
+tmp=$(mktemp -d)
+pids=""
+cleanup() {
+    for p in $pids; do kill "$p" 2>/dev/null; done
+    rm -rf "$tmp"
+}
+trap cleanup EXIT
+out=$tmp/out
+err=$tmp/err
+
+# serve MODE [N [FRAMES]]: a fake server in the background; $port its port
+serve() {
+    rm -f "$tmp/port"
+    "$FAKE" serve "$1" "$tmp/port" "${2:-3}" "${3:-5}" >"$tmp/sent" 2>&1 &
+    pids="$pids $!"
+    poll 100 test -s "$tmp/port" || echo "imd: the fake server did not start"
+    port=$(cat "$tmp/port")
+}
+
+# --- good servers ---------------------------------------------------------
+# frame 2 of 3 atoms, one step a frame at dt 0.05: x = 20 + i, y = 2i + 1,
+# velocities (frame 3 - frame 1) / (2 dt) = 200
+serve good
+"$SB" -H --connect=127.0.0.1:$port -n 2 >"$out" 2>"$err"
+check "good: -n 2 succeeds" test $? -eq 0
+check "good: frame 2's balls" test "$(grep '^ball' "$out" | cut -d' ' -f2-5 | tr '\n' ' ')" = \
+    "20 1 200 0 21 3 200 0 22 5 200 0 "
+check "good: velocities are said to be differences" grep -q "differences of frames" "$err"
+check "good: z was dropped, and said" grep -q "z was dropped" "$err"
+wait
+check "good: GO, then DISCONNECT" test "$(tr '\n' ' ' <"$tmp/sent")" = "GO 0 DISCONNECT 0 "
+cp "$out" "$tmp/good"
+
+serve swapped
+"$SB" -H --connect=127.0.0.1:$port -n 2 >"$out" 2>"$err"
+check "swapped byte order: the same frame" cmp -s "$out" "$tmp/good"
+serve energies
+"$SB" -H --connect=127.0.0.1:$port -n 2 >"$out" 2>"$err"
+check "ENERGIES blocks skipped: the same frame" cmp -s "$out" "$tmp/good"
+
+# the last frame when the run ends first; --trate counts steps and is sent
+serve end 3 4
+"$SB" -H --connect=127.0.0.1:$port --trate=10 --stats >"$out" 2>"$err"
+check "to the end: the last frame" grep -q '^ball 40 1 ' "$out"
+check "to the end: step 40 at trate 10" grep -q 'steps=40 ' "$err"
+serve good
+"$SB" -H --connect=127.0.0.1:$port -n 2 --trate=10 >"$out" 2>"$err"
+wait
+check "--trate is sent" test "$(tr '\n' ' ' <"$tmp/sent")" = "GO 0 TRATE 10 DISCONNECT 0 "
+
+# --traj and --series record every frame
+serve good 3 5
+"$SB" -H --connect=127.0.0.1:$port -n 4 --traj="$tmp/t.xyz" --series="$tmp/s.csv" >"$out" 2>"$err"
+check "--traj: frames 1 to 4" test "$(grep -c '^3$' "$tmp/t.xyz")" -eq 4
+check "--series: a header and 4 rows" test "$(wc -l <"$tmp/s.csv")" -eq 5
+
+# a scene gives masses, radii and the table; its ball count must match
+printf 'table 100 50\nball 0 0 0 0 2 0.4\nball 0 0 0 0 3 0.4\nball 0 0 0 0 4 0.4\n' >"$tmp/three.scene"
+serve good
+"$SB" -H --connect=127.0.0.1:$port -n 2 "$tmp/three.scene" >"$out" 2>"$err"
+check "a scene: its table" grep -q '^table 100 50' "$out"
+check "a scene: its masses and radii" grep -q '^ball 22 5 200 0 4 0.4' "$out"
+printf 'table 100 50\nball 1 1 0 0 2 0.4\n' >"$tmp/one.scene"
+serve good
+expect_fail 1 "springball: --connect=127.0.0.1:$port: frame 1 has 3 atoms, not 1 as the scene's balls" \
+    "$SB" -H --connect=127.0.0.1:$port -n 2 "$tmp/one.scene"
+
+# --- hostile servers: a message each, exit 1, nothing printed -------------
+# hostile MODE MESSAGE: the first line of stderr after the two notes
+hostile() {
+    serve "$1"
+    "$SB" -H --connect=127.0.0.1:$port -n 3 >"$out" 2>"$err"
+    rc=$?
+    got=$(head -n 1 "$err")
+    want="springball: --connect=127.0.0.1:$port: $2"
+    if [ $rc -eq 1 ] && [ ! -s "$out" ] && [ "$got" = "$want" ]; then
+        ok
+    else
+        bad "hostile $1: status $rc, '$got' (want 1, '$want')"
+    fi
+}
+hostile shake "the server's first message is type 2 (FCOORDS), not a handshake (type 4): is this an IMD server (LAMMPS fix imd)?"
+hostile version "the server's handshake gives IMD version 3 (or 50331648 in the other byte order), not 2"
+hostile huge "frame 2 claims 2147483648 atoms, more than the 100000000 a frame may hold"
+hostile big "frame 2 claims 2147483647 atoms, more than the 100000000 a frame may hold"
+hostile resize "frame 2 has 4 atoms, not 3 as the first"
+hostile nan "frame 2: atom 3's y is not a number"
+hostile cut "the server closed the link in the middle of frame 2 (18 of 36 bytes)"
+hostile type "the server sent PAUSE (type 7), which only a client sends, after frame 1"
+hostile stall "the server stopped sending in the middle of frame 2 (18 of 36 bytes) for 5 s"
+
+# a port nobody listens on: refused at once (well within 10 s)
+port=$("$FAKE" port)
+expect_fail 1 "springball: --connect=127.0.0.1:$port: cannot connect: Connection refused" \
+    "$SB" -H --connect=127.0.0.1:$port -n 1
+expect_fail 2 "springball: --connect: '127.0.0.1' is not HOST:PORT" \
+    "$SB" -H --connect=127.0.0.1 -n 1
+expect_fail 2 "springball: --connect: -n counts frames from 1" \
+    "$SB" -H --connect=127.0.0.1:5 -n 0
+expect_fail 2 "springball: --connect is headless for now: add -H" \
+    "$SB" --connect=127.0.0.1:5
+
+# --- --export=lammps --imd -------------------------------------------------
+(cd "$tmp" && "$SB" --export=lammps ex -n 400 --imd=5678 --trate=10 "$OLDPWD/scenes/headon.scene")
+check "--imd: fix imd, nowait on, before the run" \
+    test "$(grep -A1 '^fix imd' "$tmp/ex.in" | tr '\n' ' ')" = "fix imd all imd 5678 trate 10 nowait on run 400 "
+expect_fail 2 "springball: --imd: '80' is not a port from 1024 to 65535 (fix imd takes no lower)" \
+    "$SB" --export=lammps "$tmp/ex" -n 10 --imd=80 scenes/headon.scene
+expect_fail 2 "springball: --imd=PORT adds fix imd to --export=lammps" \
+    "$SB" -H -n 10 --imd=5678 scenes/headon.scene
+
+# --- LAMMPS ---------------------------------------------------------------
+if ! command -v lmp >/dev/null 2>&1; then
+    echo "imd: lmp is not installed: the runs with fix imd are skipped"
+    summary
+    exit
+fi
+here=$(pwd)
+
+# lammps NAME: starts lmp on $tmp/NAME.in in the background ($lpid)
+lammps() {
+    (cd "$tmp" && exec lmp -in "$1.in" -log "$1.log" -screen "$1.screen") &
+    lpid=$!
+    pids="$pids $lpid"
+}
+
+# listening CMD...: CMD (a client) once fix imd listens: again while its
+# connection is refused (LAMMPS buffers its screen, so no line says when;
+# a probe would be taken as the client), 30 s at most. Output in $out, $err.
+listening() {
+    i=0
+    while :; do
+        "$@" >"$out" 2>"$err"
+        rc=$?
+        grep -q "Connection refused" "$err" && [ $i -lt 300 ] || return $rc
+        sleep 0.1
+        i=$((i + 1))
+    done
+}
+
+# export NAME SCENE ARGS...: the scene with fix imd on a free port
+# (nowait off: the run waits for us, so frame k is step 10 k)
+export_imd() {
+    nm=$1 sc=$2
+    shift 2
+    lport=$("$FAKE" port)
+    case $sc in /*) ;; *) sc=$here/$sc ;; esac
+    (cd "$tmp" && "$SB" --export=lammps "$nm" --imd="$lport" --trate=10 "$@" "$sc") &&
+        sed -i 's/nowait on$/nowait off/' "$tmp/$nm.in"
+}
+
+# looping NAME N: NAME.in runs (nowait on) 100 steps at a time until the
+# file go is there, then its N steps, then says "springball-test: the end"
+looping() {
+    sed -i -e 's/nowait off$/nowait on/' -e "s/^run $2\$/label wait\nrun 100\nif \"\$(is_file(go))\" then \"jump SELF done\"\njump SELF wait\nlabel done\nrun $2\nprint \"springball-test: the end\"/" \
+        "$tmp/$1.in"
+}
+
+# frames against the run's own dump at the same steps (1e-4 relative)
+export_imd brk scenes/break.scene -n 200 --every 10
+lammps brk
+listening "$SB" -H --connect=127.0.0.1:$lport -n 5 --trate=10 scenes/break.scene
+check "LAMMPS: -n 5 at trate 10 ($(head -n 1 "$err"))" test $? -eq 0
+cp "$out" "$tmp/brk.out"
+wait "$lpid"
+check "LAMMPS: the run went on to its end" grep -q "^Loop time" "$tmp/brk.log"
+awk '/^ITEM: TIMESTEP/ { getline; s = $1; on = 0; next } /^ITEM: ATOMS/ { on = (s == 50); next }
+     /^ITEM/ { on = 0 } on { print $3, $4 }' "$tmp/brk.lammpstrj" >"$tmp/brk.dump"
+grep '^ball' "$tmp/brk.out" | awk '{ print $2, $3 }' >"$tmp/brk.got"
+check "LAMMPS: frame 5 is step 50 of the dump (1e-4 relative)" awk '
+    NR == FNR { x[FNR] = $1; y[FNR] = $2; n = FNR; next }
+    { dx = $1 - x[FNR]; dy = $2 - y[FNR]; if (dx < 0) dx = -dx; if (dy < 0) dy = -dy
+      if (dx > 1e-4 * (x[FNR] < 0 ? -x[FNR] : x[FNR]) + 1e-9 ||
+          dy > 1e-4 * (y[FNR] < 0 ? -y[FNR] : y[FNR]) + 1e-9) bad++; m++ }
+    END { exit !(m == n && n == 16 && !bad) }' "$tmp/brk.dump" "$tmp/brk.got"
+
+# PAUSE stops the steps: the frames under way arrive, then none for 1 s
+# (unpaused, this run sends thousands a second); after PAUSE again, the
+# next frame
+export_imd pau scenes/headon.scene -n 100000
+lammps pau
+listening "$FAKE" client 127.0.0.1:$lport frames 2 pause quiet 1000 pause frames 1 kill
+check "PAUSE: the frames stop, and come again ($(cat "$err"))" test $? -eq 0
+k=$(sed -n 's/^quiet after frame //p' "$out")
+check "PAUSE: the next frame after the pause ($k)" grep -q "^frame $((k + 1)) " "$out"
+wait "$lpid"
+check "PAUSE: LAMMPS paused and went on" grep -q "Continuing run on IMD client request" "$tmp/pau.screen"
+check "KILL: LAMMPS ended on the client's request" grep -q "terminated on IMD request" "$tmp/pau.screen"
+
+# a force on one free ball, standing while the run's last 2000 steps go:
+# each step adds F dt / m (1 %). F dt / m = 0.03 * 0.05 / 2 = 0.00075 is
+# the most frequent change of vx from a step to the next (half of it on
+# the steps that send a frame, where fix imd of IMD v2 adds no force)
+printf 'table 1000 1000\nball 500 500 0 0 2 10\n' >"$tmp/one.scene"
+export_imd pul "$tmp/one.scene" -n 2000 --every 1
+looping pul 2000
+lammps pul
+listening "$FAKE" client 127.0.0.1:$lport frames 1 force 0 0.03 0 0 touch "$tmp/go" rest
+check "a force: the client read to the run's end ($(cat "$err"))" test $? -eq 0
+wait "$lpid"
+rm -f "$tmp/go"
+check "a force: dv per step is F dt / m" awk '
+    /^ITEM: ATOMS/ { getline; v = $6; if (have && v != last) c[sprintf("%.6g", v - last)]++
+                     last = v; have = 1 }
+    END { for (d in c) if (c[d] > best) { best = c[d]; mode = d + 0 }
+          exit !(mode > 0.00075 * 0.99 && mode < 0.00075 * 1.01 && best > 1000) }' \
+    "$tmp/pul.lammpstrj"
+
+# DISCONNECT leaves the run going to its end: a run that loops until told
+export_imd dis scenes/headon.scene -n 400
+looping dis 400
+lammps dis
+listening "$SB" -H --connect=127.0.0.1:$lport -n 3 && touch "$tmp/go"
+check "DISCONNECT: a frame printed" grep -q '^ball' "$out"
+wait "$lpid"
+check "DISCONNECT: LAMMPS ran to its end" grep -q "^springball-test: the end" "$tmp/dis.screen"
+check "DISCONNECT: LAMMPS saw the client leave" grep -q "IMD client detached" "$tmp/dis.screen"
+summary

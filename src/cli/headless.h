@@ -50,6 +50,7 @@ struct options {
     int have_trate;
     unsigned long long trate; /* --trate=N: frames every N steps */
     int imd_port;            /* --imd=PORT: fix imd in an export; 0: none */
+    int follow;              /* --follow: a recorded run still being written */
 };
 
 enum { ENGINE_SPRING, ENGINE_EVENT };

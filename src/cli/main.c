@@ -88,6 +88,8 @@ static void usage(void)
 "      --connect=HOST:PORT  print the -n N-th frame received (from 1) as a scene,\n"
 "                         then leave the run going; SCENE: the run's own scene\n"
 "      --trate=N          ask for a frame every N steps (--imd: fix imd's trate)\n"
+"      --follow           with -H and a recorded run still being written: wait\n"
+"                         for frame -n N (or time -T) to land in it\n"
 "\n"
 "Terminal front end (press ? in it for the keys):\n"
 "      --fps=N            draw at most N frames a second (default 30)\n"
@@ -195,7 +197,7 @@ static const char *save_to(const char *arg)
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_HISTORY, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST,
-       OPT_CONNECT, OPT_TRATE, OPT_IMD };
+       OPT_CONNECT, OPT_TRATE, OPT_IMD, OPT_FOLLOW };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -229,6 +231,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"connect", required_argument, NULL, OPT_CONNECT},
         {"trate", required_argument, NULL, OPT_TRATE},
         {"imd", required_argument, NULL, OPT_IMD},
+        {"follow", no_argument, NULL, OPT_FOLLOW},
         REC_LONGOPTS
         {NULL, 0, NULL, 0},
     };
@@ -348,6 +351,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             o->connect = optarg;
             break;
         }
+        case OPT_FOLLOW: o->follow = 1; break;
         case OPT_TRATE:
             o->have_trate = 1;
             o->trate = cli_count("--trate", optarg);
@@ -537,6 +541,8 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
 /* A recorded run as SCENE (replay.h): nothing is simulated. */
 static int replay(const struct options *o)
 {
+    if (o->follow && !o->headless)
+        cli_die("--follow is headless for now: add -H");
     if (o->rec.traj || o->rec.series || o->rec.export_prefix)
         cli_die("a recorded run is replayed, not simulated: drop --traj, --series "
                   "and --export");
@@ -551,7 +557,7 @@ static int replay(const struct options *o)
         return 2;
     }
     struct replay_options ro = {o->headless, o->stats, o->snapshot, o->have_steps,
-                                o->steps, o->have_time, o->time};
+                                o->steps, o->have_time, o->time, o->follow};
     return replay_main(o->scene_path, o->format, &ro, &o->ui);
 }
 
@@ -611,7 +617,9 @@ int main(int argc, char **argv)
     if (formats_run_name(o.format) && !o.scene_path)
         cli_die("--format=%s replays a recorded run: give its FILE",
                 formats_run_name(o.format));
-    if (o.scene_path && replay_is_run(o.scene_path, o.format))
+    if (o.follow && !o.scene_path)
+        cli_die("--follow follows a recorded run: give its FILE");
+    if (o.scene_path && (o.follow || replay_is_run(o.scene_path, o.format)))
         return replay(&o);
     /* (a replay's -n is a frame) */
     if (o.have_steps && !o.headless && !o.rec.export_prefix)

@@ -13,9 +13,13 @@
 #include "traj.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -102,6 +106,89 @@ static int headless(struct traj *tr, const char *path, const struct replay_optio
     return 0;
 }
 
+static volatile sig_atomic_t stopped;
+static void on_stop(int sig)
+{
+    stopped = sig;
+}
+
+/* 1 when the file's last byte is not a newline (a line being written). */
+static int partial_line(const char *path, long long size)
+{
+    if (size <= 0)
+        return 1;
+    int fd = open(path, O_RDONLY);
+    char c = '\n';
+    if (fd >= 0) {
+        if (pread(fd, &c, 1, (off_t)(size - 1)) != 1)
+            c = '\n';
+        close(fd);
+    }
+    return c != '\n';
+}
+
+/* -H --follow: the file indexed again each time it has grown (looked at
+ * every REPLAY_FOLLOW_POLL s; nothing else is done meanwhile), until the
+ * frame asked for (-n) or the time (-T) is there; without either, the
+ * last frame now. A file without a whole frame yet, or ending in a line
+ * being written, is waited for. */
+static int follow(const char *path, int tf, const struct replay_options *ro)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    long long seen = -1;
+    int said = 0;
+    while (!stopped) {
+        struct stat st;
+        long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+        if (size != seen && size > 0) {
+            seen = size;
+            struct traj tr;
+            struct traj_error err;
+            if (traj_open(&tr, path, tf, NULL, NULL, &err)) {
+                if (err.nomem) {
+                    fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+                    return 1;
+                }
+                if (!partial_line(path, size) && !strstr(err.msg, "whole frame") &&
+                    !strstr(err.msg, "ends")) {
+                    fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+                    return 2;
+                }
+            } else {
+                int there = ro->have_frame ? ro->frame < tr.nframes
+                          : ro->have_time ? tr.fr[tr.nframes - 1].t >= ro->time : 1;
+                if (there) {
+                    if (tr.notes[0])
+                        fprintf(stderr, "springball: %s: %s\n", path, tr.notes);
+                    int rc = headless(&tr, path, ro);
+                    traj_close(&tr);
+                    return rc;
+                }
+                traj_close(&tr);
+            }
+        }
+        if (!said) {
+            if (ro->have_frame)
+                fprintf(stderr, "springball: %s: waiting for frame %llu\n", path, ro->frame);
+            else if (ro->have_time)
+                fprintf(stderr, "springball: %s: waiting for a frame at time %g\n", path,
+                        ro->time);
+            else
+                fprintf(stderr, "springball: %s: waiting for a whole frame\n", path);
+            said = 1;
+        }
+        struct timespec ts = {0, (long)(REPLAY_FOLLOW_POLL * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+    fprintf(stderr, "springball: %s: stopped by a signal while following\n", path);
+    return 1;
+}
+
 int replay_main(const char *path, int format, const struct replay_options *ro,
                 const struct ui_options *ui)
 {
@@ -109,6 +196,8 @@ int replay_main(const char *path, int format, const struct replay_options *ro,
     struct traj_error err;
     int tf = format == FORMATS_XYZ ? TRAJ_XYZ : format == FORMATS_LAMMPSTRJ ? TRAJ_LAMMPS
                                                                            : TRAJ_AUTO;
+    if (ro->follow)
+        return follow(path, tf, ro);
     int tty = isatty(STDERR_FILENO);
     if (traj_open(&tr, path, tf, tty ? progress : NULL, (void *)path, &err)) {
         if (err.line > 0)

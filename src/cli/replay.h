@@ -16,6 +16,7 @@ struct replay_options {
     unsigned long long frame;
     int have_time;          ///< -T T: the last frame at or before time T
     double time;
+    int follow;             ///< --follow: the file is still being written
 };
 
 /// 1 when @p path names a recorded run: @p format (from --format) is
@@ -25,6 +26,9 @@ struct replay_options {
 /// so is any other file (a FIFO, a pipe, a device), which is opened once,
 /// by the loader, and sniffed from the bytes it read.
 int replay_is_run(const char *path, int format);
+
+/// Seconds between two looks at a followed file that has not grown.
+#define REPLAY_FOLLOW_POLL 0.25
 
 /// Opens the run at @p path and prints a frame (headless) or plays it
 /// (terminal, --snapshot with @p ui). Messages go to standard error as

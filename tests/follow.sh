@@ -1,0 +1,65 @@
+#!/bin/sh
+# follow.sh - -H --follow (issue 40): a recorded run read while a writer
+# appends to it: the frame asked for is waited for, a frame cut in the
+# middle is not an error, the result is the frame a finished file gives;
+# a file that is no recording is still an error at once. Every wait is
+# for a condition (a line on standard error, a process's end).
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+tmp=$(mktemp -d)
+pid=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# grow FILE FULL K: FILE holds FULL's first K lines
+grow() { head -n "$3" "$2" >"$1"; }
+# follow_case NAME FULL CUT ARGS...: FULL cut after CUT lines, followed with
+# ARGS, then the rest appended once springball says it waits; the frame
+# must be what the whole file gives
+follow_case() {
+    nm=$1 full=$2 cut=$3
+    shift 3
+    ext=${full##*.}
+    f=$tmp/$nm.$ext
+    grow "$f" "$full" "$cut"
+    "$SB" -H "$@" "$full" >"$tmp/$nm.want" 2>/dev/null
+    "$SB" -H --follow "$@" "$f" >"$tmp/$nm.got" 2>"$tmp/$nm.err" &
+    pid=$!
+    poll 100 grep -qs "waiting for" "$tmp/$nm.err"
+    check "$nm: waits ($(head -n 1 "$tmp/$nm.err"))" grep -q "waiting for" "$tmp/$nm.err"
+    tail -n +"$((cut + 1))" "$full" >>"$f"
+    wait "$pid"
+    rc=$?
+    pid=
+    check "$nm: ends once the frame is there (status $rc)" test "$rc" -eq 0
+    check "$nm: the frame of the whole file" cmp -s "$tmp/$nm.want" "$tmp/$nm.got"
+}
+
+"$SB" -H -n 200 --every 10 --traj="$tmp/break.xyz" scenes/break.scene >/dev/null
+per=$(( $(wc -l <"$tmp/break.xyz") / 21 ))
+# three frames and a half: the fourth is being written
+follow_case xyz "$tmp/break.xyz" $((3 * per + 5)) -n 8
+follow_case xyz-time "$tmp/break.xyz" $((2 * per)) -T 7.5
+# a LAMMPS dump cut in its second (and last) frame
+follow_case lammps tests/replay/shuffled.lammpstrj 15 -n 1
+# nothing yet: an empty file
+: >"$tmp/empty.xyz"
+"$SB" -H --follow -n 1 "$tmp/empty.xyz" >"$tmp/e.out" 2>"$tmp/e.err" &
+pid=$!
+poll 100 grep -qs "waiting for frame 1" "$tmp/e.err"
+check "an empty file: waited for" grep -q "waiting for frame 1" "$tmp/e.err"
+head -n $((2 * per)) "$tmp/break.xyz" >>"$tmp/empty.xyz"
+wait "$pid"
+rc=$?
+pid=
+check "an empty file: frame 1 once written ($rc)" test "$rc" -eq 0
+
+out=$tmp/out
+err=$tmp/err
+printf 'hello world\n' >"$tmp/bad.xyz"
+expect_fail 2 "$tmp/bad.xyz:1: expected the ball count of frame 0, found 'hello world'" \
+    "$SB" -H --follow "$tmp/bad.xyz"
+expect_fail 2 "springball: --follow is headless for now: add -H" \
+    "$SB" --follow "$tmp/bad.xyz"
+expect_fail 2 "springball: --follow follows a recorded run: give its FILE" \
+    "$SB" -H --follow
+summary

@@ -149,10 +149,10 @@ $(O)/bench-traj: tests/bench/bench-traj.c $(LIB)
 	@mkdir -p $(@D)
 	$(CC) $(SB_CFLAGS) $(INC_ALL) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ -lm $(THREAD_LIBS) $(LDLIBS)
 
-bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record $(O)/bench-floor $(O)/bench-traj
+bench: $(BIN) $(O)/bench-event $(O)/bench-grid $(O)/bench-view $(O)/bench-record $(O)/bench-floor $(O)/bench-traj $(O)/imdfake
 	SPRINGBALL=./$(BIN) BENCH_EVENT=$(O)/bench-event BENCH_GRID=$(O)/bench-grid \
 	    BENCH_VIEW=$(O)/bench-view BENCH_RECORD=$(O)/bench-record \
-	    BENCH_FLOOR=$(O)/bench-floor BENCH_TRAJ=$(O)/bench-traj sh tests/bench/run.sh
+	    BENCH_FLOOR=$(O)/bench-floor BENCH_TRAJ=$(O)/bench-traj IMDFAKE=$(O)/imdfake sh tests/bench/run.sh
 
 # float-cast-overflow: a NaN or an out-of-range double converted to an
 # integer (gcc leaves it out of "undefined").

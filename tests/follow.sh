@@ -2,7 +2,8 @@
 # follow.sh - -H --follow (issue 40): a recorded run read while a writer
 # appends to it: the frame asked for is waited for, a frame cut in the
 # middle is not an error, the result is the frame a finished file gives;
-# a file that is no recording is still an error at once. Every wait is
+# a file that is no recording is still an error at once; a 3-D run's z is
+# dropped, and said. Every wait is
 # for a condition (a line on standard error, a process's end).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -55,6 +56,16 @@ check "an empty file: frame 1 once written ($rc)" test "$rc" -eq 0
 
 out=$tmp/out
 err=$tmp/err
+
+# a 3-D run (tests/replay/3d.lammpstrj, z from 5 to 80): drawn at (x, y),
+# and said
+"$SB" -H -n 1 tests/replay/3d.lammpstrj >"$out" 2>"$err"
+check "3-D: printed at (x, y)" grep -q '^ball 30 12 0 0 1 ' "$out"
+check "3-D: z was dropped, and said" grep -q "a 3-D run: z was dropped (seen from above)" "$err"
+"$SB" -H -n 1 tests/replay/headon.xyz >"$out" 2>"$err"
+check "2-D: nothing said of z" not grep -q "z was dropped" "$err"
+"$SB" --snapshot=60x20 --no-color tests/replay/3d.lammpstrj >"$out" 2>"$err"
+check "3-D: --snapshot draws it" grep -q "frame 0/2" "$out"
 printf 'hello world\n' >"$tmp/bad.xyz"
 expect_fail 2 "$tmp/bad.xyz:1: expected the ball count of frame 0, found 'hello world'" \
     "$SB" -H --follow "$tmp/bad.xyz"

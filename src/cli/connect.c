@@ -281,8 +281,8 @@ int connect_headless(const struct options *o, const struct scene *base)
                             "protocol: one step a frame (--trate=N sets and counts it)\n",
                     o->connect);
         if (zdrop)
-            fprintf(stderr, "springball: --connect=%s: a 3-D run: z was dropped\n",
-                    o->connect);
+            fprintf(stderr, "springball: --connect=%s: a 3-D run: z was dropped (seen from "
+                            "above)\n", o->connect);
     }
 out:
     imd_close(c, !ended);

@@ -358,6 +358,8 @@ int traj_open(struct traj *tr, const char *path, int format,
         traj_close(tr);
         return -1;
     }
+    if (tr->has_z)
+        note(tr, "a 3-D run: z was dropped (seen from above)");
     if (!f0->has_box && !(tr->have_params & 4) && tr->p.shape == SIM_RECT) {
         /* No box: the balls' extent and a margin of a diameter. */
         const struct traj_slot *sl = tj_get(tr, 0, 0, 0, err);

@@ -72,6 +72,7 @@ struct traj_slot {
 struct traj_cols {
     int ncols;          ///< fields in a row; 0: plain XYZ (at least 3)
     int x, y, vx, vy, px, py, r, diameter, m, species, id, cr, cg, cb;
+    int z;              ///< a 3-D run's z, only looked at (drawn from above)
     int scaled;         ///< LAMMPS xs ys: fractions of the box
 };
 
@@ -91,6 +92,7 @@ struct traj {
     int have_params;         ///< 1: springball=, 2: PREFIX.in
     int have_dt;             ///< the frames' times are in time units
     int v_diff;              ///< velocities are differences of positions
+    int has_z;               ///< a frame read had a z other than 0 (dropped)
     double r_rule;           ///< the radius given when the file has none, or 0
     double shift_x, shift_y; ///< added to every position read
     char notes[512];         ///< what was assumed, for the user

@@ -81,7 +81,7 @@ static int slot_alloc(struct traj_slot *sl, size_t n)
 }
 
 /* What a row's values are, by column (see colmap). */
-enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, NV };
+enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, Z, NV };
 
 /// Columns a row is looked at for (the later ones are skipped).
 #define TRAJ_MAP 1024
@@ -90,7 +90,7 @@ enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, NV };
 static void colmap(const struct traj_cols *c, signed char map[TRAJ_MAP])
 {
     const int want[NV] = {c->x, c->y, c->vx, c->vy, c->px, c->py, c->r,
-                          c->diameter, c->m, c->cr, c->cg, c->cb, c->id};
+                          c->diameter, c->m, c->cr, c->cg, c->cb, c->id, c->z};
     memset(map, -1, TRAJ_MAP);
     for (int w = 0; w < NV; w++)
         if (want[w] >= 0 && want[w] < TRAJ_MAP && map[want[w]] < 0)
@@ -107,7 +107,8 @@ static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f
     size_t tl;
     double v[NV] = {0};
     static const char *const names[NV] = {"x", "y", "vx", "vy", "px", "py", "radius",
-                                          "diameter", "mass", "red", "green", "blue", "id"};
+                                          "diameter", "mass", "red", "green", "blue", "id",
+                                          "z"};
     const char *sp = NULL;
     size_t spl = 0;
     int col = 0;
@@ -144,6 +145,8 @@ static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f
             return tj_fail(err, line, "id %.17g twice in one frame", v[ID]);
         tr->seen[b] = 1;
     }
+    if (v[Z] != 0)
+        tr->has_z = 1;
     double x = v[X], y = v[Y];
     if (c->scaled & 1)
         x = f->box[0] + x * (f->box[2] - f->box[0]);

@@ -75,6 +75,8 @@ void tj_column(struct traj_cols *c, const char *name, size_t len, int col, int c
                        !strcmp(lc, "position"))) {
         c->x = col;
         c->y = col + 1;
+        if (count >= 3)
+            c->z = col + 2;
     } else if (count >= 2 && (!strcmp(lc, "velo") || !strcmp(lc, "vel") ||
                               !strcmp(lc, "velocities") || !strcmp(lc, "velocity"))) {
         c->vx = col;
@@ -107,6 +109,9 @@ void tj_column(struct traj_cols *c, const char *name, size_t len, int col, int c
             c->x = col, c->scaled |= 1;
         else if (!strcmp(lc, "ys") || !strcmp(lc, "ysu"))
             c->y = col, c->scaled |= 2;
+        else if (!strcmp(lc, "z") || !strcmp(lc, "zu") || !strcmp(lc, "zs") ||
+                 !strcmp(lc, "zsu"))
+            c->z = col;
         else if (!strcmp(lc, "vx"))
             c->vx = col;
         else if (!strcmp(lc, "vy"))
@@ -116,7 +121,7 @@ void tj_column(struct traj_cols *c, const char *name, size_t len, int col, int c
 
 void tj_cols_none(struct traj_cols *c)
 {
-    *c = (struct traj_cols){0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
+    *c = (struct traj_cols){0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
 }
 
 /* Properties=name:T:n:name:T:n... */
@@ -302,6 +307,7 @@ static int xyz_comment(struct traj *tr, const char *s, size_t len, struct traj_f
         tr->c.species = 0;
         tr->c.x = 1;
         tr->c.y = 2;
+        tr->c.z = 3;
     } else if (!first && !have_props && tr->props[0]) {
         return tj_fail(err, line, "frame %zu has no Properties, the first has", tr->nframes);
     }

@@ -19,7 +19,8 @@
 #     session on a second thread while it draws), and owns no engine (the
 #     split view's two engines are the front end's, labscreen.h);
 #  7. above the session (draw, front, cli) no file names struct session's
-#     fields: it reads the session through its functions.
+#     fields: it reads the session through its functions;
+#  8. no source file over 1 000 lines, no front-end file over 600.
 # Each failure names the file, the wall or the circle.
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -166,4 +167,12 @@ done
 printf 'double f(struct ui *u) { return u->ss.s.t + session_pos(&u->ss); }\n' >"$tmp/fields.c"
 check "the check sees a field read" \
     sh -c 'grep -cE "(^|[^_a-zA-Z0-9])ss(\.|->)[a-z_]+" "$0" | grep -qx 1' "$tmp/fields.c"
+# 8. sizes: no source file over 1 000 lines, no front-end file over 600
+#    (split a file by concept before it grows past them)
+for f in src/*/*.[ch]; do
+    n=$(wc -l <"$f")
+    lim=1000
+    case $f in src/front/*) lim=600 ;; esac
+    if [ "$n" -le "$lim" ]; then ok; else bad "$f has $n lines (at most $lim)"; fi
+done
 summary

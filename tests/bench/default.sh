@@ -2,7 +2,8 @@
 # default.sh - the spring step in the scenes people run: the default k = 5
 # and dt = 0.05, a gas of equal discs (r = 1, m = 1) at packing 0.3 and
 # speed 1 (`random N 1 1 1 7` on a square table), single-threaded, and
-# split over two threads (bench-grid run -t: the terminal's split step).
+# split over two threads (bench-grid run -t: --threads=2's split step, the
+# helpers made once).
 #
 # bench-grid times sim_step alone (median of 3 runs of STEPS steps, one
 # after the other): wall-clock ns per ball-step and the processor time's

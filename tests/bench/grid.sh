@@ -2,7 +2,8 @@
 # grid.sh - the spring step with the grid broad phase against the O(n^2)
 # loop and against LAMMPS, on a 2D gas of equal discs (r = 1, m = 1,
 # packing 0.4, and 0.8 at 10^3 balls, k = 1000, dt = 0.002),
-# single-threaded.
+# single-threaded; then on two threads (--threads=2, bench-grid run -t)
+# against LAMMPS on two MPI ranks (mpirun -np 2), when mpirun is installed.
 #
 # bench-grid writes one configuration per N (a jittered lattice mixed for
 # 1000 steps) as a scene and as a LAMMPS data file; both programs start
@@ -38,9 +39,11 @@ fi
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
 median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
 
-printf '%-12s %6s | %-11s %7s %9s %8s %7s | %10s | %-11s %7s %9s %6s\n' \
+have_mpi=0
+[ "$have_lmp" = 1 ] && command -v mpirun >/dev/null 2>&1 && have_mpi=1
+printf '%-12s %6s | %-11s %7s %9s %8s %7s | %10s | %-11s %7s %9s %6s | %7s %7s %6s\n' \
     "N (packing)" steps "ball-steps/s" "ns/step" "contacts" "peak MB" "B/ball" "O(N^2) ns" \
-    "LAMMPS b-s/s" "ns/step" "contacts" "ratio"
+    "LAMMPS b-s/s" "ns/step" "contacts" "ratio" "2 thr" "np 2" "ratio2"
 for row in $ROWS; do
     n=${row%%:*} phi=${row#*:}
     case $n in
@@ -84,9 +87,28 @@ for row in $ROWS; do
             tail -n 5 "$tmp/log.1" >&2
         fi
     fi
-    printf '%-12s %6s | %-11s %7s %9s %8.1f %7s | %10s | %-11s %7s %9s %6s\n' \
+    # two threads against two ranks: ns a ball-step, and LAMMPS's over ours
+    ns2=$(field ns_per_ballstep "$("$BENCH_GRID" run -t "$steps" "$runs" "$tmp/gas.scene")")
+    lns2=- ratio2=-
+    if [ "$have_mpi" = 1 ]; then
+        for r in 1 2 3; do
+            OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1 \
+                mpirun --oversubscribe -np 2 "$LMP" -nocite -in tests/bench/grid.lmp \
+                -var data "$tmp/gas.data" -var steps "$steps" \
+                -log "$tmp/log2.$r" -screen none >/dev/null 2>&1
+            sed -n 's/^Loop time of \([^ ]*\) on 2 procs.*/\1/p' "$tmp/log2.$r"
+        done >"$tmp/loops2"
+        if [ "$(wc -l <"$tmp/loops2")" -eq 3 ]; then
+            loop2=$(median <"$tmp/loops2")
+            lns2=$(awk -v n="$n" -v s="$steps" -v t="$loop2" 'BEGIN {printf "%.4g", 1e9 * t / (n * s)}')
+            ratio2=$(awk -v a="$lns2" -v b="$ns2" 'BEGIN {printf "%.2f", a / b}')
+        else
+            lns2=failed
+        fi
+    fi
+    printf '%-12s %6s | %-11s %7s %9s %8.1f %7s | %10s | %-11s %7s %9s %6s | %7s %7s %6s\n' \
         "$n ($phi)" "$steps" "$bs" "$ns" "$cpb" "$(awk -v r="$rss" 'BEGIN {print r / 1048576}')" \
-        "$bpb" "$brute" "$lbs" "$lns" "$lcpb" "$ratio"
+        "$bpb" "$brute" "$lbs" "$lns" "$lcpb" "$ratio" "$ns2" "$lns2" "$ratio2"
     [ "$n" -ge 1000000 ] && big_n=$n big_ns=$(field cpu_ns_per_ballstep "$line")
 done
 # The memory floor of the largest N: a pass that only reads and writes x,
@@ -98,4 +120,6 @@ if [ -n "${big_n:-}" ]; then
         "springball $big_ns ns (processor time), $(awk -v a="$big_ns" -v b="$fns" 'BEGIN {printf "%.2f", a / b}')x the floor"
 fi
 echo "ns/step: ns per ball-step; contacts: touching neighbours per ball at the"
-echo "end; ratio: springball's ball-steps/s over LAMMPS's."
+echo "end; ratio: springball's ball-steps/s over LAMMPS's; 2 thr: springball's ns"
+echo "a ball-step on two threads; np 2: LAMMPS's on two MPI ranks; ratio2: np 2's"
+echo "time over 2 thr's."

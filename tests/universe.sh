@@ -86,6 +86,8 @@ expect_fail 2 "$B/short-row.txt:4: body 2: expected 6 fields (x y vx vy mass nam
 expect_fail 2 "$B/long-row.txt:3: body 1: expected 6 fields (x y vx vy mass name), found 7" "$SPRINGBALL" -H $B/long-row.txt
 expect_fail 2 "$B/bad-number.txt:4: body 2: vx: '3.0e0x4' is not a number" "$SPRINGBALL" -H $B/bad-number.txt
 expect_fail 2 "$B/nan.txt:3: body 1: y: 'nan' is not a finite number" "$SPRINGBALL" -H $B/nan.txt
+# a first x of nan is no species: not read as an XYZ replay (issue 43)
+expect_fail 2 "$B/nan-first.txt:3: body 1: x: 'nan' is not a finite number" "$SPRINGBALL" -H $B/nan-first.txt
 expect_fail 2 "$B/zero-mass.txt:4: body 2: mass must not be 0" "$SPRINGBALL" -H $B/zero-mass.txt
 expect_fail 2 "$B/bad-radius.txt:2: radius: 'big' is not a number" "$SPRINGBALL" -H $B/bad-radius.txt
 expect_fail 2 "$B/negative-radius.txt:2: radius must be > 0" "$SPRINGBALL" -H $B/negative-radius.txt

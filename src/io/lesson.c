@@ -331,6 +331,15 @@ static int parse_line(struct parser *ps, struct lesson *ls, char *s, char *e, in
         free(line);
         if (n < 0)
             return TEXT_FAIL(ps, "keys: %s", msg);
+        /* Opening a lesson plays its keys: none may write a file (R
+         * records, w saves); the reader presses those. */
+        for (int i = 0; i < n; i++)
+            if (items[i].kind == SCRIPT_KEY && (items[i].key == 'R' || items[i].key == 'w')) {
+                int key = items[i].key;
+                free(items);
+                return TEXT_FAIL(ps, "keys: %c writes files, which a lesson's keys do not "
+                                     "(say so, and the reader presses it)", key);
+            }
         free(items);
         if (append(&st->keys, " ", rest, rend))
             return TEXT_FAIL(ps, "out of memory");

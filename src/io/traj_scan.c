@@ -107,6 +107,20 @@ static int is_number(const char *s, size_t len)
     return len > 0 && text_double(s, len, &v) == 0;
 }
 
+/* What strtod reads whole, nan and inf too: a universe's or a particle
+ * file's row may start with one (no species is named so). */
+static int reads_as_double(const char *s, size_t len)
+{
+    char buf[64];
+    if (len >= sizeof buf)
+        return 0;
+    memcpy(buf, s, len);
+    buf[len] = 0;
+    char *end;
+    strtod(buf, &end);
+    return end == buf + len;
+}
+
 int traj_detect(const char *head, size_t len)
 {
     const char *end = head + len, *next, *p, *t;
@@ -134,7 +148,7 @@ int traj_detect(const char *head, size_t len)
     size_t len3 = line_of(row, end, &next);
     p = row;
     size_t tl = tj_token(&p, row + len3, &t);
-    if (tl == 0 || is_number(t, tl))
+    if (tl == 0 || is_number(t, tl) || reads_as_double(t, tl))
         return TRAJ_AUTO;
     tl = tj_token(&p, row + len3, &t);
     return tl && is_number(t, tl) ? TRAJ_XYZ : TRAJ_AUTO;

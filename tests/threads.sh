@@ -57,6 +57,11 @@ check "10^5 balls: --threads=2 ran on two" grep -q ' threads=2$' "$err"
 check "5000 balls: one thread by default" not grep -q 'threads=' "$err"
 SPRINGBALL_SPLIT=0 "$SPRINGBALL" -H -n 5 --threads=4 --stats "$tmpd/big.scene" >/dev/null 2>"$err"
 check "SPRINGBALL_SPLIT=0: one thread" not grep -q 'threads=' "$err"
+# --no-thread: one thread headless too, whatever --threads and
+# SPRINGBALL_SPLIT say (man: --no-thread, SPRINGBALL_SPLIT)
+SPRINGBALL_SPLIT=1 "$SPRINGBALL" -H -n 5 --threads=4 --no-thread --stats "$tmpd/dense.scene" \
+    >/dev/null 2>"$err"
+check "--no-thread: one thread headless" not grep -q 'threads=' "$err"
 # the event engine and the general path step in one thread
 SPRINGBALL_SPLIT=1 "$SPRINGBALL" -H -n 5 --threads=4 --stats --engine=event \
     "$tmpd/dense.scene" >/dev/null 2>"$err"

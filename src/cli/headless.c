@@ -184,9 +184,12 @@ enum { FINITE_EVERY = 64 };
  */
 static int run_steps(const struct options *o, struct sim *s, struct recorder *rec);
 
-/* The threads a run's steps may use (--threads, else the processors). */
+/* The threads a run's steps may use (--threads, else the processors;
+ * --no-thread: one, as in the terminal). */
 static int run_threads(const struct options *o)
 {
+    if (o->ui.no_thread)
+        return 1;
     return o->ui.threads > 0 ? o->ui.threads : split_cpus();
 }
 

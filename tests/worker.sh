@@ -135,7 +135,8 @@ check "1e5: ',' back" wait_for e5 " step $((st - 1)) "
 keys e5 '.'
 check "1e5: '.' forth" wait_for e5 " step $st "
 e2=$(status e5 | sed -n 's/.* E \([-0-9.e+]*\) .*/\1/p')
-check "1e5: paused, E is the state's ($e1, after , and . $e2)" [ -n "$e1" ] && [ "$e1" = "$e2" ]
+check "1e5: paused, E is the state's ($e1, after , and . $e2)" \
+    sh -c '[ -n "$1" ] && [ "$1" = "$2" ]' sh "$e1" "$e2"
 keys e5 q
 
 summary

@@ -77,30 +77,11 @@ static struct screen_cell norm(const struct screen *scr, int x, int y)
     return c;
 }
 
+/* The cell's glyph (a scalar value: norm blanks any other) as UTF-8. */
 static void utf8(struct ansi *a, uint32_t c)
 {
     char b[4];
-    size_t n;
-    if (c < 0x80) {
-        b[0] = (char)c;
-        n = 1;
-    } else if (c < 0x800) {
-        b[0] = (char)(0xc0 | c >> 6);
-        b[1] = (char)(0x80 | (c & 0x3f));
-        n = 2;
-    } else if (c < 0x10000) {
-        b[0] = (char)(0xe0 | c >> 12);
-        b[1] = (char)(0x80 | (c >> 6 & 0x3f));
-        b[2] = (char)(0x80 | (c & 0x3f));
-        n = 3;
-    } else {
-        b[0] = (char)(0xf0 | c >> 18);
-        b[1] = (char)(0x80 | (c >> 12 & 0x3f));
-        b[2] = (char)(0x80 | (c >> 6 & 0x3f));
-        b[3] = (char)(0x80 | (c & 0x3f));
-        n = 4;
-    }
-    put(a, b, n);
+    put(a, b, (size_t)screen_utf8_put(b, c));
 }
 
 /* The cursor to (x, y): nothing when it is there, along its row over at

@@ -324,6 +324,10 @@ int screen_width(const char *s);
 /// Columns of one code point: 0 (combining), 1 or 2.
 int screen_cp_width(uint32_t cp);
 
+/// Code point @p c (at most U+10FFFF) as UTF-8 into @p out (4 bytes of
+/// room). @return the bytes written, 1 to 4.
+int screen_utf8_put(char *out, uint32_t c);
+
 /// The drift of @p e from @p ref as the status line writes it
 /// ("+0.125%", "0.000%", "+2.5e+03%", "?").
 void screen_drift(char *buf, size_t size, double e, double ref);

@@ -50,7 +50,7 @@ int screen_utf8_next(const char *s, uint32_t *cp)
     return n;
 }
 
-static int utf8_put(char *out, uint32_t c)
+int screen_utf8_put(char *out, uint32_t c)
 {
     if (c < 0x80) {
         out[0] = (char)c;
@@ -231,7 +231,7 @@ size_t screen_dump(const struct screen *scr, char *buf, size_t size, int ansi)
                 attr = c->attr;
             }
             char u[4];
-            emit(&o, u, (size_t)utf8_put(u, c->ch));
+            emit(&o, u, (size_t)screen_utf8_put(u, c->ch));
         }
         if (ansi && (fg || attr))
             emits(&o, "\033[0m");

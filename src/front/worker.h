@@ -51,7 +51,4 @@ int worker_join(struct worker *w);
 /// Ends the helpers a job made (no job may run: worker_join first).
 void worker_free(struct worker *w);
 
-/// Ends the helpers a job made (no job may run: worker_join first).
-void worker_free(struct worker *w);
-
 #endif

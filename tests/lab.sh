@@ -96,6 +96,10 @@ check "] ] [: back to its last step" has '1 contact ends at the next step \(1 st
 check "] ] [ [: back before it began" has ' step 260 .*' --keys='] ] [ [' scenes/headon.scene
 check "]: pauses" has ' paused ' --keys=']' scenes/headon.scene
 check "[: at the start, nothing back" has 'no contact event back to the start' --keys='[' scenes/headon.scene
+# issue 42.5: a sticky pair has no spring: the contact says so (it showed
+# "k·s 2.5" while no force acts)
+check "sticky: the contact line says no spring" has 'ball 1 +s 0\.5  stuck: no spring' --keys='i tab <t 25>' "$tmpd/sticky.scene"
+check "sticky: no k·s" hasnt 'k·s' --keys='i tab <t 25>' "$tmpd/sticky.scene"
 # issue 42.3: a click on the table gives enter to the kick; tab to a row
 # gives it back to the row (it kicked: "kick: ball 2 at 10")
 check "click on a ball, tab, enter: the row is edited" has '^:v -10 0' --paused --keys='i <click 16 8> tab enter' scenes/headon.scene

@@ -149,6 +149,8 @@ struct lab_contact {
                     ///< term sim_forces adds for it
     int touching;   ///< the law counts it as a contact (Hooke: always; the
                     ///< exponential law: gap below eps, not just within range)
+    int stuck;      ///< a sticky pair (restitution 0): no law, no force (fs, fd,
+                    ///< f, fx, fy all 0)
 };
 
 /// Lists the contacts of scene ball @p ball: the spring walls it presses

@@ -44,6 +44,17 @@ static int pair_contact(const struct sim *s, const struct contact_law *law,
         c->touching = 1;
         c->vn = ((s->vx[j] - s->vx[i]) * dx + (s->vy[j] - s->vy[i]) * dy) / d;
         f = fd;
+    } else if (s->p.restitution == 0 && s->p.contact != SIM_CONTACT_NONE) {
+        /* sticky: no pair law (sim.c's stick), an impulse when they meet;
+         * touching, no force (issue 42.5: it showed k s 2.5) */
+        double ov = s->r[i] + s->r[j] - d;
+        if (!(0 < ov))
+            return 0;
+        c->s = ov;
+        c->touching = 1;
+        c->stuck = 1;
+        c->vn = ((s->vx[j] - s->vx[i]) * dx + (s->vy[j] - s->vy[i]) * dy) / d;
+        f = 0;
     } else {
         /* general_pair: the law at gap d - (r_i + r_j) */
         double gap = d - (s->r[i] + s->r[j]);

@@ -138,6 +138,12 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
                 snprintf(who, sizeof who, "%s", wall_name(q->partner - LAB_WALL));
             else
                 snprintf(who, sizeof who, "ball %zu", q->partner + 1);
+            if (q->stuck) { /* sticky: no spring acts */
+                snprintf(buf, sizeof buf, "  %-11s s %s  stuck: no spring", who,
+                         num(a, sizeof a, q->s));
+                plot_text(p, indent(p, buf), row++, buf, PANEL_TEXT);
+                continue;
+            }
             /* Hooke: the overlap and k s; another law: the gap and its force */
             int len = snprintf(buf, sizeof buf, "  %-11s %s %s  %s %s", who,
                                hooke ? "s" : "gap", num(a, sizeof a, hooke ? q->s : -q->s),

@@ -2,15 +2,20 @@
  * cli.c - what the command line's files share: messages on stderr and
  * numbers from options' arguments. See cli.h.
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
 #include "cli.h"
 
 #include "text.h"
 
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Prints "springball: " and the message on stderr with its control bytes
  * shown as '?' (an argument echoed there cannot drive the terminal), then
@@ -67,4 +72,25 @@ unsigned long long cli_count(const char *opt, const char *arg)
     if (errno == ERANGE)
         cli_die("%s: '%s' is too large", opt, arg);
     return v;
+}
+
+volatile sig_atomic_t cli_stop;
+
+static void on_stop(int sig)
+{
+    cli_stop = sig;
+}
+
+void cli_catch_stops(void)
+{
+    static const int sigs[] = {SIGHUP, SIGINT, SIGTERM};
+    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
+        struct sigaction old, sa;
+        if (sigaction(sigs[k], NULL, &old) || old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_stop;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[k], &sa, NULL);
+    }
 }

@@ -9,6 +9,8 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include <signal.h>
+
 /// Prints "springball: " and the message (printf's @p fmt) on stderr with
 /// its control bytes shown as '?' (an argument echoed there cannot drive
 /// the terminal), then a newline.
@@ -23,5 +25,15 @@ double cli_double(const char *opt, const char *arg, double lo, int lo_open);
 
 /// A whole number in decimal digits alone from @p arg; else a usage error.
 unsigned long long cli_count(const char *opt, const char *arg);
+
+/// The signal (SIGHUP, SIGINT or SIGTERM) that asked a headless run to
+/// stop, or 0: set by the handler cli_catch_stops installs.
+extern volatile sig_atomic_t cli_stop;
+
+/// Makes SIGHUP, SIGINT and SIGTERM note themselves in cli_stop instead of
+/// ending the process, so that a run stops between frames and closes its
+/// files whole. A signal ignored when the run began (nohup) stays ignored.
+/// No SA_RESTART: a write blocked on a reader that stalled returns EINTR.
+void cli_catch_stops(void);
 
 #endif

@@ -25,12 +25,6 @@ struct frames {
     size_t n;
 };
 
-static volatile sig_atomic_t stop;
-static void on_signal(int sig)
-{
-    stop = sig;
-}
-
 /* Radius when nothing gives one: half the smallest distance between
  * neighbours (sorted by x, the sweep stops once x alone is farther). */
 static int cmp_x(const void *a, const void *b)
@@ -202,15 +196,10 @@ int connect_headless(const struct options *o, const struct scene *base)
         }
         out.have_series = 1;
     }
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    cli_catch_stops();
     unsigned long long want = o->have_steps ? o->steps : 0; /* 0: to the end */
     int ended = 0, done = 0, zdrop = 0;
-    while (!done && !stop) {
+    while (!done && !cli_stop) {
         int r = imd_next(c, 1000);
         if (r == IMD_NEXT_WAIT)
             continue;
@@ -250,7 +239,7 @@ int connect_headless(const struct options *o, const struct scene *base)
         if (want && fr.k[1] == want)
             done = 1;
     }
-    if (!rc && !done && fr.k[2] && (ended || stop || !want)) {
+    if (!rc && !done && fr.k[2] && (ended || cli_stop || !want)) {
         /* the last frame, one-sided */
         float *t = fr.f[0];
         fr.f[0] = fr.f[1], fr.k[0] = fr.k[1];
@@ -262,13 +251,13 @@ int connect_headless(const struct options *o, const struct scene *base)
         }
     }
     if (!rc && want && !done) {
-        if (stop)
+        if (cli_stop)
             fprintf(stderr, "springball: --connect=%s: stopped by a signal after frame %llu\n",
                     o->connect, c->r.frames);
         else
             fprintf(stderr, "springball: --connect=%s: the run ended after %llu frames, "
                             "before frame %llu\n", o->connect, c->r.frames, want);
-        rc = stop ? 1 : 2;
+        rc = cli_stop ? 1 : 2;
     } else if (!rc && !fr.k[1] && !fr.k[2]) {
         fprintf(stderr, "springball: --connect=%s: no frame came\n", o->connect);
         rc = 1;

@@ -194,33 +194,12 @@ int rec_active(const struct recorder *rec)
  * noted makes a stop, not a write error (with SA_RESTART the write went
  * on waiting and SIGTERM could not stop the run).
  */
-static volatile sig_atomic_t rec_signal;
-
-static void on_signal(int sig)
-{
-    rec_signal = sig;
-}
-
-static void catch_signals(void)
-{
-    static const int sigs[] = {SIGHUP, SIGINT, SIGTERM};
-    for (size_t k = 0; k < sizeof sigs / sizeof *sigs; k++) {
-        struct sigaction old, sa;
-        if (sigaction(sigs[k], NULL, &old) || old.sa_handler == SIG_IGN)
-            continue;
-        memset(&sa, 0, sizeof sa);
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(sigs[k], &sa, NULL);
-    }
-}
-
 /* 1 when a signal asks the run to stop (noted in rec). */
 static int rec_stop(struct recorder *rec)
 {
-    if (!rec_signal)
+    if (!cli_stop)
         return 0;
-    rec->stopped = rec_signal;
+    rec->stopped = cli_stop;
     return 1;
 }
 
@@ -252,7 +231,7 @@ void rec_init(struct recorder *rec, const struct rec_options *r, int events)
 {
     memset(rec, 0, sizeof *rec);
     if (r->traj || r->series)
-        catch_signals();
+        cli_catch_stops();
     rec->want_traj = r->traj;
     rec->want_series = r->series;
     rec->events = events;
@@ -277,7 +256,7 @@ static int rec_open(struct recorder *rec, const struct sim *s)
             rec->traj_path = NULL;
             return 1;
         }
-        ws[k]->stop = &rec_signal;
+        ws[k]->stop = &cli_stop;
         *(k ? &rec->series_path : &rec->traj_path) = paths[k];
     }
     if (rec->series_path)

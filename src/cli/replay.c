@@ -4,6 +4,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "cli.h"
 #include "replay.h"
 
 #include "formats.h"
@@ -106,12 +107,6 @@ static int headless(struct traj *tr, const char *path, const struct replay_optio
     return 0;
 }
 
-static volatile sig_atomic_t stopped;
-static void on_stop(int sig)
-{
-    stopped = sig;
-}
-
 /* 1 when the file's last byte is not a newline (a line being written). */
 static int partial_line(const char *path, long long size)
 {
@@ -134,15 +129,10 @@ static int partial_line(const char *path, long long size)
  * being written, is waited for. */
 static int follow(const char *path, int tf, const struct replay_options *ro)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_stop;
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    cli_catch_stops();
     long long seen = -1;
     int said = 0;
-    while (!stopped) {
+    while (!cli_stop) {
         struct stat st;
         long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
         if (size != seen && size > 0) {

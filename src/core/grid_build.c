@@ -72,6 +72,24 @@ static int test_row(struct grid *g, const struct grid_balls *s, const uint32_t *
 
 static int rows_par(struct grid *g, grid_run_fn *run, void *ctx, int np);
 
+/* Room for the rows of @p np pairs: the neighbour list, and the sort's
+ * scratch as long as the pair lists (p_cap). @return 0, or -1 (memory). */
+static int rows_room(struct grid *g, size_t np)
+{
+    while (g->nbr_cap < np)
+        if (grid_grow(&g->nbr, NULL, &g->nbr_cap))
+            return -1;
+    if (g->t_cap < np) {
+        size_t cap = g->p_cap;
+        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
+        if (!nt)
+            return -1;
+        g->t = nt;
+        g->t_cap = cap;
+    }
+    return 0;
+}
+
 /* Makes the candidate buffers hold at least @p need entries. */
 static int reserve_cand(struct cands *g, size_t need)
 {
@@ -503,17 +521,8 @@ int grid_rows(struct grid *g)
      * each short row instead mispredicted a branch at nearly every row). */
     const size_t np = g->np;
     uint32_t *start = g->start;
-    while (g->nbr_cap < np)
-        if (grid_grow(&g->nbr, NULL, &g->nbr_cap))
-            return -1;
-    if (g->t_cap < np) {
-        size_t cap = g->p_cap;
-        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
-        if (!nt)
-            return -1;
-        g->t = nt;
-        g->t_cap = cap;
-    }
+    if (rows_room(g, np))
+        return -1;
     uint32_t *restrict pa = g->pa, *restrict pb = g->pb, *restrict t = g->t;
     uint32_t *restrict nbr = g->nbr;
     uint32_t *restrict cur = g->cellof; /* no longer needed: the cursors */
@@ -703,17 +712,8 @@ static int rows_par(struct grid *g, grid_run_fn *run, void *ctx, int np)
         return grid_rows(g);
     if (!g->brange && !(g->brange = mem_alloc(nblock)))
         return grid_rows(g);
-    while (g->nbr_cap < npairs)
-        if (grid_grow(&g->nbr, NULL, &g->nbr_cap))
-            return -1;
-    if (g->t_cap < npairs) {
-        size_t cap = g->p_cap;
-        uint32_t *nt = mem_realloc(g->t, cap * sizeof *nt);
-        if (!nt)
-            return -1;
-        g->t = nt;
-        g->t_cap = cap;
-    }
+    if (rows_room(g, npairs))
+        return -1;
     struct rows_job jb;
     jb.g = g;
     jb.np = np;

@@ -292,18 +292,15 @@ void grid_free(struct grid *g)
         return;
     mem_free(g->cs);
     mem_free(g->cell_ball);
-    mem_free(g->cand);
-    mem_free(g->cxy);
-    mem_free(g->cr);
+    mem_free(g->pxy);
+    mem_free(g->pr);
+    mem_free(g->kcol);
     free(g->rcnt);
     mem_free(g->bmax);
     mem_free(g->brange);
     for (int k = 0; k < GRID_ROWS_MAX; k++)
         mem_free(g->rscr[k]);
     for (int k = 0; k < g->nother; k++) {
-        mem_free(g->other[k].cand);
-        mem_free(g->other[k].cxy);
-        mem_free(g->other[k].cr);
         mem_free(g->other[k].pa);
         mem_free(g->other[k].pb);
     }

@@ -90,91 +90,10 @@ static int rows_room(struct grid *g, size_t np)
     return 0;
 }
 
-/* Makes the candidate buffers hold at least @p need entries. */
-static int reserve_cand(struct cands *g, size_t need)
-{
-    if (g->cand_cap >= need)
-        return 0;
-    size_t cap = need > 2 * g->cand_cap ? need : 2 * g->cand_cap;
-    uint32_t *nc = mem_realloc(g->cand, cap * sizeof *nc);
-    if (nc)
-        g->cand = nc;
-    double *nx = mem_realloc(g->cxy, 2 * cap * sizeof *nx);
-    if (nx)
-        g->cxy = nx;
-    double *nr = mem_realloc(g->cr, cap * sizeof *nr);
-    if (nr)
-        g->cr = nr;
-    if (!nc || !nx || !nr)
-        return -1;
-    g->cand_cap = cap;
-    return 0;
-}
-
 /* A range cell_ball[k0 .. k1). */
 struct span {
     uint32_t k0, k1;
 };
-
-/* Appends cell_ball[k0 .. k1) to dst, GRID_PAD entries at a time with no
- * branch on the count for up to GRID_PAD of them (dst has room for
- * GRID_PAD more, and cell_ball is padded). @return the count appended. */
-static inline uint32_t gather(uint32_t *restrict dst, const uint32_t *restrict cb,
-                              uint32_t k0, uint32_t k1)
-{
-    memcpy(dst, cb + k0, GRID_PAD * sizeof *dst);
-    for (uint32_t k = k0 + GRID_PAD; k < k1; k += GRID_PAD)
-        memcpy(dst + (k - k0), cb + k, GRID_PAD * sizeof *dst);
-    return k1 - k0;
-}
-
-/* Tests the first @p nown candidates of cand[0 .. m) (the balls of one
- * cell) each against the candidates after it, and keeps the close pairs:
- * writes every pair at pa[np], pb[np] (in either order: rows() puts the
- * smaller first) and counts only the close ones, with no branch on the
- * distance. The candidates' positions are cxy (side by side, in a row).
- * With @p same (a constant where inlined) every ball has radius r0 and
- * lim0 = (r0 + cut) + r0 has a square below DBL_MAX / 4: then every pair's
- * limit is lim0, and a pair whose square overflows is more than
- * sqrt(DBL_MAX) apart, never close; else the limit is (r_a + cut) + r_b,
- * and where the square overflows the distance itself decides.
- * @return 0, or -1 when memory is short. */
-static inline int test_cell(const struct grid *gr, struct cands *g, int same, uint32_t nown,
-                            uint32_t m)
-{
-    const uint32_t *restrict cand = g->cand;
-    const double *restrict cxy = g->cxy, *restrict cr = g->cr;
-    const double cut = gr->cut, lim0 = (gr->r0 + cut) + gr->r0, lim02 = lim0 * lim0;
-    for (uint32_t t = 0; t < nown; t++) {
-        /* Room for one ball's candidates (not the whole cell's: a cell of M
-         * balls has M^2, and a sparse table's few big cells may hold
-         * thousands). */
-        while (g->p_cap - g->np < m)
-            if (grid_grow(&g->pa, &g->pb, &g->p_cap))
-                return -1;
-        uint32_t *restrict pa = g->pa, *restrict pb = g->pb;
-        size_t np = g->np;
-        const uint32_t a = cand[t];
-        const double xa = cxy[2 * t], ya = cxy[2 * t + 1], ra = same ? 0 : cr[t] + cut;
-        for (uint32_t u = t + 1; u < m; u++) {
-            const uint32_t b = cand[u];
-            double dx = cxy[2 * u] - xa, dy = cxy[2 * u + 1] - ya;
-            double lim = lim0, lim2 = lim02;
-            if (!same) {
-                lim = ra + cr[u];
-                lim2 = lim * lim;
-            }
-            pa[np] = a;
-            pb[np] = b;
-            double d2 = dx * dx + dy * dy;
-            np += d2 < lim2;
-            if (!same && !(d2 <= DBL_MAX)) /* rare: a branch never taken */
-                np += hypot(dx, dy) < lim;
-        }
-        g->np = np;
-    }
-    return 0;
-}
 
 /* Whether the disc of radius r at (x, y), grown by @p margin, reaches past
  * a wall of [0, w] x [0, h]. */
@@ -184,87 +103,148 @@ static int wall_near(const struct grid_balls *b, size_t i, double margin)
     return r - x > 0 || x + r - b->w > 0 || r - y > 0 || y + r - b->h > 0;
 }
 
+/* Candidates a span test takes with no branch on their count (see
+ * span_test): the cell order's arrays are padded by GRID_PAD >= it. */
+#define SPAN_K 4
+#if SPAN_K > GRID_PAD
+#error "SPAN_K must be at most GRID_PAD"
+#endif
+
+/* Tests ball @p a at (xa, ya) against the balls k0 .. k1 - 1 of the cell
+ * order (cell_ball, their positions side by side in @p pxy and, unless
+ * @p same, their radii in @p pr), writing every pair at pa[np], pb[np] and
+ * counting the close ones (where the square overflows, the distance
+ * decides; see search): the first SPAN_K with no
+ * branch on the count (those past k1 are read, never counted), the rest
+ * one by one. @p ra is r_a + cut, @p lim2 the square of the limit when
+ * @p same. pa, pb have room for SPAN_K + (k1 - k0) more. @return np. */
+static inline size_t span_test(uint32_t a, double xa, double ya, double ra, int same,
+                               double lim2same, const double *restrict pxy,
+                               const double *restrict pr, const uint32_t *restrict ball,
+                               uint32_t k0, uint32_t k1, uint32_t *restrict pa,
+                               uint32_t *restrict pb, size_t np)
+{
+    for (uint32_t j = 0; j < SPAN_K; j++) {
+        const uint32_t k = k0 + j;
+        double dx = pxy[2 * k] - xa, dy = pxy[2 * k + 1] - ya, lim = 0, lim2 = lim2same;
+        if (!same) {
+            lim = ra + pr[k];
+            lim2 = lim * lim;
+        }
+        double d2 = dx * dx + dy * dy;
+        pa[np] = a;
+        pb[np] = ball[k];
+        np += (size_t)((d2 < lim2) & (k < k1));
+        if (!same && !(d2 <= DBL_MAX) && k < k1) /* rare: see search */
+            np += hypot(dx, dy) < lim;
+    }
+    for (uint32_t k = k0 + SPAN_K; k < k1; k++) {
+        double dx = pxy[2 * k] - xa, dy = pxy[2 * k + 1] - ya, lim = 0, lim2 = lim2same;
+        if (!same) {
+            lim = ra + pr[k];
+            lim2 = lim * lim;
+        }
+        double d2 = dx * dx + dy * dy;
+        pa[np] = a;
+        pb[np] = ball[k];
+        np += d2 < lim2;
+        if (!same && !(d2 <= DBL_MAX))
+            np += hypot(dx, dy) < lim;
+    }
+    return np;
+}
+
 /*
- * Step 2 of a build (see there) over the strips st0 .. st1 - 1 into @p c:
- * a ball against the rest of its cell and the cells E, NW, N, NE of it.
- * Within a strip, its cell and E are one range of cell_ball, and NW..NE
- * another; a strip's edge adds the cell across it. Cell numbers follow by
- * addition: no division in the loop. Reads @p g and @p s alone, so that
+ * Step 2 of a build (see there) over the strips st0 .. st1 - 1 into @p c,
+ * ball by ball in the cell order: each ball against the balls after it in
+ * its cell and E of it (one range of the order within a strip), and those
+ * of the cells NW, N, NE (another); a strip's edge adds the cells across
+ * it. Empty cells cost nothing, and each range's first SPAN_K tests take
+ * no branch on its length: on a sparse table (cells of a ball or less, a
+ * list built at nearly every step) the cell by cell search mispredicted a
+ * loop's end several times a ball. The pairs are the ones the cells give
+ * (rows() sorts them): the same list. Reads @p g and @p s alone, so that
  * two threads may each take strips of their own.
  * @return 0, or -1 when memory is short.
  */
-static int strips(const struct grid *g, const struct grid_balls *s, const uint32_t *cb,
-                  struct cands *c, size_t st0, size_t st1)
+static inline int ball_strips(const struct grid *g, const uint32_t *cb, struct cands *c,
+                              size_t st0, size_t st1, int same)
 {
-    const long nx = g->nx, ny = g->ny;
-    const size_t S = g->strip, scells = S * (size_t)ny;
-    const double lim0 = (g->r0 + g->cut) + g->r0;
-    const int fast = g->same_r && lim0 * lim0 <= DBL_MAX / 4; /* see test_cell */
-    for (size_t st = st0, x0 = st0 * S; st < st1; st++, x0 += S) {
-        const size_t width = (size_t)nx - x0 < S ? (size_t)nx - x0 : S;
-        for (size_t cy = 0; cy < (size_t)ny; cy++) {
-            const size_t base = st * scells + cy * S; /* cell (x0, cy) */
-            const int up = cy + 1 < (size_t)ny;
-            for (size_t col = 0; col < width; col++) {
-                const size_t cl = base + col;
-                const uint32_t k0 = cb[cl], k1 = cb[cl + 1];
-                if (k0 == k1)
-                    continue;
-                const int last = col + 1 == width, across = last && x0 + width < (size_t)nx;
-                /* own cell and E in the strip; E across the strip's edge */
-                struct span sp[4];
+    const size_t ny = (size_t)g->ny, S = g->strip, scells = S * ny;
+    const size_t nst = ((size_t)g->nx + S - 1) / S;
+    const double *restrict pxy = g->pxy, *restrict pr = g->pr;
+    const uint32_t *restrict ball = g->cell_ball;
+    const unsigned char *restrict kcol = g->kcol;
+    const double cut = g->cut, lim0 = (g->r0 + cut) + g->r0, lim02 = lim0 * lim0;
+    size_t np = c->np;
+    for (size_t st = st0; st < st1; st++) {
+        for (size_t cy = 0; cy < ny; cy++) {
+            const size_t base = st * scells + cy * S; /* cell (st S, cy) */
+            const uint32_t kr0 = cb[base], kr1 = cb[base + S];
+            const int up = cy + 1 < ny;
+            for (uint32_t k = kr0; k < kr1; k++) {
+                const size_t col = kcol[k], cl = base + col;
+                /* own and E; NW .. NE; the cells across the edges */
+                const uint32_t e1 = col + 1 < S ? cb[cl + 2] : cb[cl + 1];
+                uint32_t u0 = 0, u1 = 0;
+                if (up) {
+                    u0 = cb[col > 0 ? cl + S - 1 : cl + S];
+                    u1 = cb[col + 1 < S ? cl + S + 2 : cl + S + 1];
+                }
+                struct span sp[3];
                 int ns = 0;
-                sp[ns++] = (struct span){k0, last ? k1 : cb[cl + 2]};
-                if (across) {
-                    size_t e = cl + scells - col; /* (x0 + width, cy) */
+                if (col == 0 && st > 0 && up) { /* NW */
+                    size_t e = base + S - scells + S - 1;
                     sp[ns++] = (struct span){cb[e], cb[e + 1]};
                 }
-                if (up) {
-                    size_t lo = col > 0 ? col - 1 : 0, hi = last ? col : col + 1;
-                    sp[ns++] = (struct span){cb[base + S + lo], cb[base + S + hi + 1]};
-                    if (col == 0 && x0 > 0) { /* NW, across the left edge */
-                        size_t e = base + S - scells + S - 1;
-                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
-                    } else if (across) { /* NE, across the right edge */
-                        size_t e = cl + scells - col + S;
-                        sp[ns++] = (struct span){cb[e], cb[e + 1]};
-                    }
+                if (col + 1 == S && st + 1 < nst) { /* E, NE */
+                    size_t e = base + scells;
+                    sp[ns++] = (struct span){cb[e], cb[e + 1]};
+                    if (up)
+                        sp[ns++] = (struct span){cb[e + S], cb[e + S + 1]};
                 }
-                /* The cell's balls first, then the other cells' (a
-                 * ball meets those after it), gathered with their
-                 * positions so that the tests read them in a row. */
-                size_t room = GRID_PAD;
+                size_t need = 2 * SPAN_K + (e1 - k - 1) + (u1 - u0);
                 for (int q = 0; q < ns; q++)
-                    room += sp[q].k1 - sp[q].k0 + GRID_PAD;
-                if (reserve_cand(c, room))
-                    return -1;
-                uint32_t m = 0;
-                for (int q = 0; q < ns; q++)
-                    m += gather(c->cand + m, g->cell_ball, sp[q].k0, sp[q].k1);
-                {
-                    const uint32_t *restrict cand = c->cand;
-                    double *restrict cxy = c->cxy;
-                    const double *restrict x = s->x, *restrict y = s->y;
-                    for (uint32_t u = 0; u < m; u++) {
-                        cxy[2 * u] = x[cand[u]];
-                        cxy[2 * u + 1] = y[cand[u]];
+                    need += SPAN_K + sp[q].k1 - sp[q].k0;
+                while (c->p_cap - np < need)
+                    if (grid_grow(&c->pa, &c->pb, &c->p_cap)) {
+                        c->np = np;
+                        return -1;
                     }
-                    if (!fast)
-                        for (uint32_t u = 0; u < m; u++)
-                            c->cr[u] = s->r[cand[u]];
-                }
-                if (fast ? test_cell(g, c, 1, k1 - k0, m) : test_cell(g, c, 0, k1 - k0, m))
-                    return -1;
+                uint32_t *restrict pa = c->pa, *restrict pb = c->pb;
+                const uint32_t a = ball[k];
+                const double xa = pxy[2 * k], ya = pxy[2 * k + 1];
+                const double ra = same ? 0 : pr[k] + cut;
+                np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, ball, k + 1, e1, pa, pb, np);
+                if (up)
+                    np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, ball, u0, u1, pa, pb, np);
+                for (int q = 0; q < ns; q++)
+                    np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, ball, sp[q].k0,
+                                   sp[q].k1, pa, pb, np);
             }
         }
     }
+    c->np = np;
     return 0;
+}
+
+/* Step 2 over the strips st0 .. st1 - 1: ball by ball (see ball_strips). */
+static int search(const struct grid *g, const uint32_t *cb, struct cands *c, size_t st0,
+                  size_t st1)
+{
+    /* Every pair's limit is lim0 when the radii are equal and its square
+     * is below DBL_MAX / 4: then a pair whose square overflows is more
+     * than sqrt(DBL_MAX) apart, never close; else the limit is
+     * (r_a + cut) + r_b, and where the square overflows the distance
+     * itself decides. */
+    const double lim0 = (g->r0 + g->cut) + g->r0;
+    const int fast = g->same_r && lim0 * lim0 <= DBL_MAX / 4; /* as grid_build's need_r */
+    return fast ? ball_strips(g, cb, c, st0, st1, 1) : ball_strips(g, cb, c, st0, st1, 0);
 }
 
 /* A build's step 2 in parts (see grid_update_par). */
 struct strips_job {
     const struct grid *g;
-    const struct grid_balls *s;
     const uint32_t *cb;
     struct cands **c; /* part k's buffers */
     size_t *st;       /* part k: strips st[k] .. st[k + 1] - 1 */
@@ -274,7 +254,7 @@ struct strips_job {
 static void strips_part(void *arg, int k)
 {
     struct strips_job *jb = arg;
-    jb->rc[k] = strips(jb->g, jb->s, jb->cb, jb->c[k], jb->st[k], jb->st[k + 1]);
+    jb->rc[k] = search(jb->g, jb->cb, jb->c[k], jb->st[k], jb->st[k + 1]);
 }
 
 /* The other parts' buffers of a build in @p np parts (see build).
@@ -351,6 +331,28 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
     double *restrict home = g->home;
     g->home_ok = 0;
     const size_t n = g->n;
+    /* The cell order's arrays (see ball_strips), and its radii when the
+     * pairs' limits differ (see search). */
+    const double lim0 = (g->r0 + g->cut) + g->r0;
+    const int need_r = !(g->same_r && lim0 * lim0 <= DBL_MAX / 4);
+    if (!g->pxy) {
+        g->pxy = mem_alloc(2 * (n + GRID_PAD) * sizeof *g->pxy);
+        g->kcol = mem_alloc(n + GRID_PAD);
+        if (!g->pxy || !g->kcol) {
+            mem_free(g->pxy);
+            mem_free(g->kcol);
+            g->pxy = NULL;
+            g->kcol = NULL;
+            return -1;
+        }
+        memset(g->pxy + 2 * n, 0, 2 * GRID_PAD * sizeof *g->pxy);
+        memset(g->kcol + n, 0, GRID_PAD);
+    }
+    if (need_r && !g->pr) {
+        if (!(g->pr = mem_alloc((n + GRID_PAD) * sizeof *g->pr)))
+            return -1;
+        memset(g->pr + n, 0, GRID_PAD * sizeof *g->pr);
+    }
     const long nx = g->nx, ny = g->ny;
     const size_t ncell = g->nkeys;
     uint32_t *cs = g->cs;
@@ -416,21 +418,28 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
      * leaves cs[c + 1] at its end, which is where cell c + 1 begins. */
     for (size_t i = 0; i < n; i++) {
         uint32_t c = g->cellof[i];
-        if (c != NO_CELL)
-            g->cell_ball[cs[c + 1]++] = (uint32_t)i;
+        if (c != NO_CELL) {
+            uint32_t k = cs[c + 1]++;
+            g->cell_ball[k] = (uint32_t)i;
+            g->kcol[k] = (unsigned char)(c & (g->strip - 1));
+            g->pxy[2 * k] = s->x[i];
+            g->pxy[2 * k + 1] = s->y[i];
+            if (need_r)
+                g->pr[k] = s->r[i];
+        }
     }
     /* cs[c + 1] = end of c = begin of c + 1: shift the view by one. */
     memmove(cs + 1, cs, (ncell + 1) * sizeof *cs);
     cs[0] = cs[1] = 0;
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
-    /* 2. candidate pairs, strip by strip, row by row, cell by cell (the
-     * cells' order), in parts on the threads lent: the first strips into
+    /* 2. close pairs, strip by strip, row by row, ball by ball in the
+     * cells' order (see ball_strips), in parts on the threads lent: the first strips into
      * g's buffers, the others' into g->other's, whose pairs then follow in
      * the parts' order. Which thread found a pair, and in which order,
      * changes nothing: rows() sorts the pairs, each found once, into one
      * list. */
-    struct cands own = {g->cand, g->cxy, g->cr, g->cand_cap, g->pa, g->pb, 0, g->p_cap};
+    struct cands own = {g->pa, g->pb, 0, g->p_cap};
     const size_t S = g->strip, scells = S * (size_t)ny;
     const size_t nst = ((size_t)nx + S - 1) / S;
     np = run && nthreads >= 2 ? nthreads : 1;
@@ -462,17 +471,13 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
             st[k] = lo;
             cp[k] = &g->other[k - 1];
         }
-        struct strips_job jb = {g, s, cb, cp, st, rcs};
+        struct strips_job jb = {g, cb, cp, st, rcs};
         run(ctx, np, strips_part, &jb);
         for (int k = 0; k < np; k++)
             rc |= rcs[k];
     } else {
-        rc = strips(g, s, cb, &own, 0, nst);
+        rc = search(g, cb, &own, 0, nst);
     }
-    g->cand = own.cand;
-    g->cxy = own.cxy;
-    g->cr = own.cr;
-    g->cand_cap = own.cand_cap;
     g->pa = own.pa;
     g->pb = own.pb;
     g->np = own.np;

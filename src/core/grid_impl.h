@@ -11,14 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* One thread's buffers of a build's candidate pairs (see build): a
- * cell's candidates with their positions, and the close pairs found. */
+/* One thread's buffer of a build's candidate pairs (see build): the
+ * close pairs found. */
 struct cands {
-    uint32_t *cand;     /* a cell's candidates, cap cand_cap */
-    double *cxy;        /* their x, y side by side, and r when radii differ
-                           (cr), cap cand_cap */
-    double *cr;
-    size_t cand_cap;
     uint32_t *pa, *pb;  /* candidate pairs (either way), cap p_cap */
     size_t np, p_cap;
 };
@@ -53,16 +48,15 @@ struct grid {
     uint32_t *cs;       /* nkeys + 2: cell c holds cell_ball[cs[c+1]..cs[c+2]) */
     uint32_t *cell_ball;/* n + GRID_PAD: small balls by cell (the pad is
                            read by gather's fixed-size copies, never used) */
-    uint32_t *cand;     /* a cell's candidates (see build), cap cand_cap */
-    double *cxy;        /* their x, y side by side, and r when radii differ
-                           (cr), cap cand_cap */
-    double *cr;
-    size_t cand_cap;
     struct cands *other;/* the other parts' when a build has parts (part
                            k's in other[k - 1]), nother of them */
     int nother;
     int same_r;         /* every ball has radius r0 (radii never change) */
     double r0;
+    double *pxy;        /* the small balls' x, y in the cell order (as
+                           cell_ball), side by side, padded by GRID_PAD */
+    double *pr;         /* their radii when radii differ, padded */
+    unsigned char *kcol;/* their cells' columns within a strip, padded */
     uint32_t *cellof;   /* n: cell of each slot (UINT32_MAX: large); scratch */
     uint32_t *large;    /* nlarge: large slots */
     size_t nlarge;
@@ -94,7 +88,8 @@ struct grid {
 #define WALL_BIT 0x80000000u
 #define LARGE_CELL 0x7fffffffu
 
-/* Entries a gather copies at a time (see gather). */
+/* Entries past n that the cell order's arrays hold (read, never used, by
+ * span_test's tests without a branch on their count). */
 #define GRID_PAD 8
 
 /* Clamps q into [lo, hi] (NaN gives lo). */

@@ -108,7 +108,7 @@ int grid_geometry(struct grid *g, const struct grid_balls *b)
         x1 = x > x1 ? x : x1;
         y0 = y < y0 ? y : y0;
         y1 = y > y1 ? y : y1;
-        off += !(x >= 0 && x <= tw && y >= 0 && y <= th);
+        off += !((x >= 0) & (x <= tw) & (y >= 0) & (y <= th)); /* no branch */
     }
     double bx0 = 0, bx1 = tw, by0 = 0, by1 = th;
     if (off > g->n / 16 + 8 &&

@@ -11,6 +11,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static int emit(struct grid *g, uint32_t a, uint32_t b)
 {
@@ -100,15 +103,25 @@ struct span {
 static int wall_near(const struct grid_balls *b, size_t i, double margin)
 {
     double r = b->r[i] + margin, x = b->x[i], y = b->y[i];
-    return r - x > 0 || x + r - b->w > 0 || r - y > 0 || y + r - b->h > 0;
+    /* | not ||: no branch (NaN compares false either way) */
+    return (r - x > 0) | (x + r - b->w > 0) | (r - y > 0) | (y + r - b->h > 0);
 }
 
 /* Candidates a span test takes with no branch on their count (see
  * span_test): the cell order's arrays are padded by GRID_PAD >= it. */
-#define SPAN_K 4
+#define SPAN_K 4 /* span_order's size */
 #if SPAN_K > GRID_PAD
 #error "SPAN_K must be at most GRID_PAD"
 #endif
+
+/* For each set m of the SPAN_K first candidates (bit j: the j-th), the
+ * set's members in order (then 0s), and last their count. */
+static const unsigned char span_order[1 << SPAN_K][SPAN_K + 1] = {
+    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 1}, {1, 0, 0, 0, 1}, {0, 1, 0, 0, 2},
+    {2, 0, 0, 0, 1}, {0, 2, 0, 0, 2}, {1, 2, 0, 0, 2}, {0, 1, 2, 0, 3},
+    {3, 0, 0, 0, 1}, {0, 3, 0, 0, 2}, {1, 3, 0, 0, 2}, {0, 1, 3, 0, 3},
+    {2, 3, 0, 0, 2}, {0, 2, 3, 0, 3}, {1, 2, 3, 0, 3}, {0, 1, 2, 3, 4},
+};
 
 /* Tests ball @p a at (xa, ya) against the balls k0 .. k1 - 1 of the cell
  * order (cell_ball, their positions side by side in @p pxy and, unless
@@ -124,20 +137,44 @@ static inline size_t span_test(uint32_t a, double xa, double ya, double ra, int 
                                uint32_t k0, uint32_t k1, uint32_t *restrict pa,
                                uint32_t *restrict pb, size_t np)
 {
-    for (uint32_t j = 0; j < SPAN_K; j++) {
-        const uint32_t k = k0 + j;
-        double dx = pxy[2 * k] - xa, dy = pxy[2 * k + 1] - ya, lim = 0, lim2 = lim2same;
-        if (!same) {
-            lim = ra + pr[k];
-            lim2 = lim * lim;
+    unsigned m = 0; /* bit j: candidate k0 + j is close */
+#if defined(__SSE2__)
+    if (same) {
+        /* two candidates a vector: the same products and sums */
+        const __m128d pa2 = _mm_set_pd(ya, xa), l2 = _mm_set1_pd(lim2same);
+        for (uint32_t j = 0; j < SPAN_K; j += 2) {
+            __m128d d0 = _mm_sub_pd(_mm_loadu_pd(pxy + 2 * (k0 + j)), pa2);
+            __m128d d1 = _mm_sub_pd(_mm_loadu_pd(pxy + 2 * (k0 + j + 1)), pa2);
+            d0 = _mm_mul_pd(d0, d0);
+            d1 = _mm_mul_pd(d1, d1);
+            __m128d d2 = _mm_add_pd(_mm_unpacklo_pd(d0, d1), _mm_unpackhi_pd(d0, d1));
+            m |= (unsigned)_mm_movemask_pd(_mm_cmplt_pd(d2, l2)) << j;
         }
-        double d2 = dx * dx + dy * dy;
-        pa[np] = a;
-        pb[np] = ball[k];
-        np += (size_t)((d2 < lim2) & (k < k1));
-        if (!same && !(d2 <= DBL_MAX) && k < k1) /* rare: see search */
-            np += hypot(dx, dy) < lim;
+        const uint32_t left = k1 - k0; /* k1 >= k0 */
+        m &= (1u << (left < SPAN_K ? left : SPAN_K)) - 1;
+    } else
+#endif
+    {
+        for (uint32_t j = 0; j < SPAN_K; j++) {
+            const uint32_t k = k0 + j;
+            double dx = pxy[2 * k] - xa, dy = pxy[2 * k + 1] - ya, lim = 0, lim2 = lim2same;
+            if (!same) {
+                lim = ra + pr[k];
+                lim2 = lim * lim;
+            }
+            double d2 = dx * dx + dy * dy;
+            m |= (unsigned)((d2 < lim2) & (k < k1)) << j;
+            if (!same && !(d2 <= DBL_MAX) && k < k1) /* rare: see search */
+                m |= (unsigned)(hypot(dx, dy) < lim) << j;
+        }
     }
+    /* the close ones written first, in order, by a table: no branch */
+    const unsigned char *o = span_order[m];
+    for (uint32_t j = 0; j < SPAN_K; j++) {
+        pa[np + j] = a;
+        pb[np + j] = ball[k0 + o[j]];
+    }
+    np += o[SPAN_K];
     for (uint32_t k = k0 + SPAN_K; k < k1; k++) {
         double dx = pxy[2 * k] - xa, dy = pxy[2 * k + 1] - ya, lim = 0, lim2 = lim2same;
         if (!same) {
@@ -317,6 +354,38 @@ static void slots_part(void *arg, int k)
         }
 }
 
+/* A build's cell order in parts (see step 1): the positions (and radii)
+ * of the small balls k in [m k / np, m (k + 1) / np) of cell_ball (m of
+ * them), and their cells' columns. */
+struct fill_job {
+    struct grid *g;
+    const struct grid_balls *s;
+    size_t m;
+    int np, need_r;
+};
+
+static void fill_part(void *arg, int k)
+{
+    const struct fill_job *jb = arg;
+    struct grid *g = jb->g;
+    const struct grid_balls *s = jb->s;
+    const size_t k0 = jb->m * (size_t)k / (size_t)jb->np;
+    const size_t k1 = jb->m * (size_t)(k + 1) / (size_t)jb->np;
+    const uint32_t *restrict ball = g->cell_ball, *restrict cellof = g->cellof;
+    double *restrict pxy = g->pxy;
+    unsigned char *restrict kcol = g->kcol;
+    const uint32_t cmask = (uint32_t)g->strip - 1;
+    for (size_t q = k0; q < k1; q++) {
+        const uint32_t i = ball[q];
+        kcol[q] = (unsigned char)(cellof[i] & cmask);
+        pxy[2 * q] = s->x[i];
+        pxy[2 * q + 1] = s->y[i];
+    }
+    if (jb->need_r)
+        for (size_t q = k0; q < k1; q++)
+            g->pr[q] = s->r[ball[q]];
+}
+
 int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
                int nthreads)
 {
@@ -416,16 +485,27 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
         cs[c + 2] += cs[c + 1];
     /* Now cs[c + 1] is where cell c begins; filling by cs[c + 1]++
      * leaves cs[c + 1] at its end, which is where cell c + 1 begins. */
-    for (size_t i = 0; i < n; i++) {
-        uint32_t c = g->cellof[i];
-        if (c != NO_CELL) {
-            uint32_t k = cs[c + 1]++;
-            g->cell_ball[k] = (uint32_t)i;
-            g->kcol[k] = (unsigned char)(c & (g->strip - 1));
-            g->pxy[2 * k] = s->x[i];
-            g->pxy[2 * k + 1] = s->y[i];
-            if (need_r)
-                g->pr[k] = s->r[i];
+    if (np >= 2) {
+        /* the cell order's positions in parts, after (see fill_part) */
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = g->cellof[i];
+            if (c != NO_CELL)
+                g->cell_ball[cs[c + 1]++] = (uint32_t)i;
+        }
+        struct fill_job jb = {g, s, cs[ncell + 1], np, need_r};
+        run(ctx, np, fill_part, &jb);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            uint32_t c = g->cellof[i];
+            if (c != NO_CELL) {
+                uint32_t k = cs[c + 1]++;
+                g->cell_ball[k] = (uint32_t)i;
+                g->kcol[k] = (unsigned char)(c & (g->strip - 1));
+                g->pxy[2 * k] = s->x[i];
+                g->pxy[2 * k + 1] = s->y[i];
+                if (need_r)
+                    g->pr[k] = s->r[i];
+            }
         }
     }
     /* cs[c + 1] = end of c = begin of c + 1: shift the view by one. */
@@ -516,6 +596,17 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
     return 0;
 }
 
+/* The larger of @p reach and one past the last slot of the row whose
+ * entries are nbr[e0 .. e1) (rows ascend: its last), with no branch on
+ * whether the row is empty (a third of the rows, at random, on a sparse
+ * table). */
+static inline uint32_t row_reach(uint32_t e0, uint32_t e1, const uint32_t *nbr, uint32_t reach)
+{
+    const uint32_t all = 0u - (uint32_t)(e1 > e0); /* all ones, or 0 */
+    const uint32_t v = (nbr[(e1 - 1) & all] + 1) & all; /* nbr holds an entry */
+    return v > reach ? v : reach;
+}
+
 /* Steps 3 and 4 of a build, from the candidate pairs pa, pb (either way): the
  * rows, each ascending, and how far each block's rows reach. */
 int grid_rows(struct grid *g)
@@ -570,8 +661,7 @@ int grid_rows(struct grid *g)
         if (reach_end < i1)
             reach_end = (uint32_t)i1;
         for (size_t i = i0; i < i1; i++)
-            if (start[i + 1] > start[i] && g->nbr[start[i + 1] - 1] >= reach_end)
-                reach_end = g->nbr[start[i + 1] - 1] + 1;
+            reach_end = row_reach(start[i], start[i + 1], nbr, reach_end);
         g->block_end[b] = reach_end;
         if (reach_end - i0 > window)
             window = reach_end - i0;
@@ -695,11 +785,8 @@ static void rows_part(void *arg, int k)
     for (size_t i0b = i0; i0b < i1; i0b += GRID_BLOCK) {
         const size_t i1b = i1 - i0b < GRID_BLOCK ? i1 : i0b + GRID_BLOCK;
         uint32_t reach = (uint32_t)i1b;
-        for (size_t i = i0b; i < i1b; i++) {
-            const uint32_t end = cur[i - i0];
-            if (end > start[i] && nbr[end - 1] >= reach)
-                reach = nbr[end - 1] + 1;
-        }
+        for (size_t i = i0b; i < i1b; i++)
+            reach = row_reach(start[i], cur[i - i0], nbr, reach);
         g->bmax[i0b / GRID_BLOCK] = reach;
     }
 }

@@ -19,6 +19,7 @@ tmp=$(mktemp -d)
 pids=""
 cleanup() {
     for p in $pids; do kill "$p" 2>/dev/null; done
+    if [ -n "${sock:-}" ]; then T kill-server 2>/dev/null; fi
     rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -114,8 +115,10 @@ expect_fail 2 "springball: --connect: '127.0.0.1' is not HOST:PORT" \
     "$SB" -H --connect=127.0.0.1 -n 1
 expect_fail 2 "springball: --connect: -n counts frames from 1" \
     "$SB" -H --connect=127.0.0.1:5 -n 0
-expect_fail 2 "springball: --connect is headless for now: add -H" \
+expect_fail 2 "springball: standard output is not a terminal (use -H for a headless run)" \
     "$SB" --connect=127.0.0.1:5
+expect_fail 2 "springball: --connect shows a run as it goes: in a terminal, or with -H" \
+    "$SB" --snapshot --connect=127.0.0.1:5
 
 # --- --export=lammps --imd -------------------------------------------------
 (cd "$tmp" && "$SB" --export=lammps ex -n 400 --imd=5678 --trate=10 "$OLDPWD/scenes/headon.scene")
@@ -125,6 +128,107 @@ expect_fail 2 "springball: --imd: '80' is not a port from 1024 to 65535 (fix imd
     "$SB" --export=lammps "$tmp/ex" -n 10 --imd=80 scenes/headon.scene
 expect_fail 2 "springball: --imd=PORT adds fix imd to --export=lammps" \
     "$SB" -H -n 10 --imd=5678 scenes/headon.scene
+
+# --- the terminal: a run that goes on (imdfake's live servers) ------------
+# sent ERE: what the client sent (the fake server's log) matches, 5 s at most
+sent() { poll 50 grep -qE -- "$1" "$tmp/sent"; }
+tmpd=$tmp
+tmux_open imd
+run_wrapper
+# the frames drawn as they come, velocities from differences, said
+serve live
+pane lv 80 24 "sh $tmpd/run $tmpd lv $SB --ascii --connect=127.0.0.1:$port"
+check "terminal: frames come" wait_for lv "frame [0-9]+ +t [0-9.]+ +step [0-9]+"
+check "terminal: velocities said to be differences" wait_for lv "v from differences of frames"
+check "terminal: the title says live, running, the frame rate" \
+    wait_for lv "live . running . a frame / 1 step"
+# space pauses the run itself (PAUSE), and resumes it
+T send-keys -t lv ' '
+check "terminal: space sends PAUSE" sent "^PAUSE 0"
+check "terminal: paused, said" wait_for lv "the run is paused: space resumes it"
+T send-keys -t lv ' '
+check "terminal: space again resumes" wait_for lv "live . running"
+check "terminal: ... with PAUSE again" test "$(grep -c '^PAUSE 0' "$tmp/sent")" -eq 2
+# - and + the frame rate (TRATE), counted in the steps
+T send-keys -t lv -- '-'
+check "terminal: - sends TRATE 2" sent "^TRATE 2"
+check "terminal: - a frame every 2 steps" wait_for lv "a frame / 2 steps"
+T send-keys -t lv '+'
+check "terminal: + sends TRATE 1" sent "^TRATE 1"
+T send-keys -t lv '+'
+check "terminal: + at trate 1 says so" wait_for lv "a frame every step already"
+# a drag from ball 1 (the lowest: the last row of the table with a ball
+# in it) to the right pushes it right: a positive force on atom 0
+xy=$(screen lv | awk 'NR > 2 && NR < 23 && /@/ { i = index($0, "@"); s = substr($0, i)
+    n = match(s, /[^@]/) - 1; r = NR; c = i + int(n / 2) } END { print c, r }')
+sgr lv "0;${xy% *};${xy#* }M"
+sgr lv "0;78;${xy#* }m"
+check "terminal: a drag pushes ball 1 right ($xy)" sent "^MDCOMM 1 atom 0 force (0\.[0-9]*[1-9]|[1-9])[0-9.e+-]* [-0-9.e+]+ 0$"
+# enter pushes the cue ball: a force on atom 0, taken away at the next frame
+T send-keys -t lv Enter
+check "terminal: enter sends a force on atom 0" sent "^MDCOMM 1 atom 0 force -?(0\.[0-9]*[1-9]|[1-9])[0-9.e+-]* 0 0"
+check "terminal: ... and its end at the next frame" sent "^MDCOMM 1 atom 0 force 0 0 0"
+check "terminal: the push said" wait_for lv "push: ball 1 toward v"
+# the help open: the frames are still taken (a run waits on a viewer that
+# stops reading)
+T send-keys -t lv '?'
+wait_for lv "keys 1/" >/dev/null
+f1=$(status lv | sed -n 's/.*frame \([0-9]*\).*/\1/p')
+later() { f2=$(status lv | sed -n 's/.*frame \([0-9]*\).*/\1/p'); [ "${f2:-0}" -gt "${f1:-0}" ]; }
+check "terminal: frames come with the help open ($f1)" poll 50 later
+T send-keys -t lv Escape
+wait_gone lv "keys 1/" >/dev/null
+# :kill asks once; any other key keeps the run, y ends it (KILL)
+T send-keys -t lv ':kill' Enter
+check "terminal: :kill asks" wait_for lv "end the run itself\? y ends it"
+T send-keys -t lv n
+check "terminal: another key keeps it" wait_for lv "the run goes on"
+check "terminal: ... no KILL sent" not grep -q KILL "$tmp/sent"
+T send-keys -t lv ':kill' Enter
+wait_for lv "y ends it" >/dev/null
+T send-keys -t lv y
+check "terminal: y sends KILL" sent "^KILL 0"
+check "terminal: the run ended, said" wait_for lv "the run was ended"
+T send-keys -t lv q
+check "terminal: q after the end exits 0" test "$(wait_rc lv)" = 0
+# q disconnects and leaves the run going: the server takes the next client
+serve live
+pane lq 80 24 "sh $tmpd/run $tmpd lq $SB --connect=127.0.0.1:$port"
+wait_for lq "frame [0-9]+" >/dev/null
+T send-keys -t lq q
+check "terminal: q exits 0" test "$(wait_rc lq)" = 0
+check "terminal: q sends DISCONNECT" sent "^DISCONNECT 0"
+"$SB" -H --connect=127.0.0.1:$port -n 2 >"$out" 2>"$err"
+check "terminal: the run went on for the next client" test $? -eq 0
+kill $pids 2>/dev/null
+# a link closed between frames (the run ended, or not) says so; r reconnects
+serve drop
+pane ld 80 24 "sh $tmpd/run $tmpd ld $SB --connect=127.0.0.1:$port"
+check "terminal: a closed link is said" wait_for ld "the run ended, or its link closed: r reconnects"
+T send-keys -t ld r
+check "terminal: r reconnects" sent "^client 2"
+check "terminal: ... and the frames come again" wait_for ld "live . running"
+T send-keys -t ld q
+check "terminal: q after a reconnect exits 0" test "$(wait_rc ld)" = 0
+kill $pids 2>/dev/null
+# a run that sends nothing: the terminal waits, counting, and q quits at once
+printf 'table 20 10\nball 5 1 0 0 1 0.5\nball 8 3 0 0 1 0.5\nball 11 5 0 0 1 0.5\n' >"$tmp/three.scene"
+serve slow
+pane lw 80 24 "sh $tmpd/run $tmpd lw $SB --connect=127.0.0.1:$port $tmp/three.scene"
+check "terminal: a silent run: waiting, counted" wait_for lw "waiting for the run \([2-9] s\)"
+T send-keys -t lw q
+check "terminal: q quits a waiting link" test "$(wait_rc lw)" = 0
+kill $pids 2>/dev/null
+# hostile servers in the terminal: the link drops with the reason; the
+# terminal is restored
+for m in nan stall; do
+    serve $m
+    pane "h$m" 80 24 "sh $tmpd/run $tmpd h$m $SB --connect=127.0.0.1:$port"
+    check "terminal: hostile $m: the link drops" wait_for "h$m" "the link dropped" 10
+    T send-keys -t "h$m" q
+    check "terminal: hostile $m: q exits 0" test "$(wait_rc "h$m")" = 0
+    kill $pids 2>/dev/null
+done
 
 # --- LAMMPS ---------------------------------------------------------------
 if ! command -v lmp >/dev/null 2>&1; then
@@ -232,4 +336,27 @@ check "DISCONNECT: a frame printed" grep -q '^ball' "$out"
 wait "$lpid"
 check "DISCONNECT: LAMMPS ran to its end" grep -q "^springball-test: the end" "$tmp/dis.screen"
 check "DISCONNECT: LAMMPS saw the client leave" grep -q "IMD client detached" "$tmp/dis.screen"
+
+# the terminal on a LAMMPS run (nowait off: it waits for its viewer; a
+# probe first, which connects once fix imd listens and leaves): frames
+# drawn, space pauses the run itself, :kill and y end it
+export_imd trm scenes/break.scene -n 10000000
+lammps trm
+listening "$FAKE" client 127.0.0.1:$lport frames 1 bye
+pane lt 80 24 "sh $tmpd/run $tmpd lt $SB --connect=127.0.0.1:$lport --trate=10 $here/scenes/break.scene"
+check "LAMMPS, terminal: frames drawn" wait_for lt "frame [0-9]+ +t [0-9.]+ +step [0-9]+0 " 30
+check "LAMMPS, terminal: the scene's title" shows lt "The break +live"
+T send-keys -t lt ' '
+check "LAMMPS, terminal: space pauses the run" wait_for lt "live . paused"
+T send-keys -t lt ' '
+check "LAMMPS, terminal: space again resumes it" wait_for lt "live . running"
+T send-keys -t lt ':kill' Enter
+wait_for lt "y ends it" >/dev/null
+T send-keys -t lt y
+check "LAMMPS, terminal: :kill ends it" wait_for lt "the run was ended"
+wait "$lpid"
+check "LAMMPS, terminal: LAMMPS paused and went on" grep -q "Continuing run on IMD client request" "$tmp/trm.screen"
+check "LAMMPS, terminal: LAMMPS ended on the request" grep -q "terminated on IMD request" "$tmp/trm.screen"
+T send-keys -t lt q
+check "LAMMPS, terminal: q exits 0" test "$(wait_rc lt)" = 0
 summary

@@ -15,7 +15,12 @@
  *       2^31 atoms), big (2^31 - 1 atoms), resize (frame 2 has one atom
  *       more), nan (a NaN in frame 2), stall (half of frame 2, then
  *       silence until the client leaves), cut (half of frame 2, then
- *       close), silent (no handshake), type (a PAUSE from the server)
+ *       close), silent (no handshake), type (a PAUSE from the server);
+ *       for the terminal, runs that go on (serve_live): live (a frame
+ *       every 40 ms until KILL, PAUSE and TRATE obeyed, what comes
+ *       printed, MDCOMM with its first force; DISCONNECT: the next
+ *       client), live3d (z = i), drop (the first link closed after 10
+ *       frames), slow (no frame ever)
  *   imdfake client HOST:PORT CMD...
  *       frames K (read K frames, print the last's first atom), pause,
  *       quiet MS (read the frames under way until none comes for MS ms,
@@ -27,6 +32,7 @@
 #include "imd.h"
 
 #include <arpa/inet.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -214,6 +220,130 @@ static int serve(const char *mode, const char *portfile, int n, int frames)
     return 0;
 }
 
+/* === Live servers: a run that goes on, paced, for the terminal === */
+
+/* All of @p n bytes, or -1 (the client left). */
+static int put_live(int fd, const void *p, size_t n)
+{
+    const char *c = p;
+    while (n) {
+        ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
+        if (w <= 0)
+            return -1;
+        c += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* One message from the client, printed; its effect on the run. @return
+ * 0, 1 the client left (DISCONNECT or closed), 2 KILL. */
+static int take_msg(int fd, int *paused, int *trate)
+{
+    unsigned char h[8];
+    size_t got = 0;
+    while (got < 8) {
+        ssize_t r = read(fd, h + got, 8 - got);
+        if (r <= 0)
+            return 1;
+        got += (size_t)r;
+    }
+    int32_t t, l;
+    imd_header_get(h, &t, &l);
+    if (t == IMD_MDCOMM && l > 0 && l < 1000) { /* indices, then forces */
+        unsigned char b[16000];
+        size_t need = (size_t)l * 16;
+        got = 0;
+        while (got < need) {
+            ssize_t r = read(fd, b + got, need - got);
+            if (r <= 0)
+                return 1;
+            got += (size_t)r;
+        }
+        int32_t i0;
+        float f[3];
+        memcpy(&i0, b, 4);
+        memcpy(f, b + (size_t)l * 4, 12);
+        printf("MDCOMM %ld atom %ld force %.6g %.6g %.6g\n", (long)l, (long)i0, f[0], f[1], f[2]);
+    } else {
+        printf("%s %ld\n", imd_type_name(t), (long)l);
+    }
+    fflush(stdout);
+    if (t == IMD_PAUSE)
+        *paused = !*paused;
+    if (t == IMD_TRATE && l > 0)
+        *trate = l;
+    return t == IMD_KILL ? 2 : t == IMD_DISCONNECT ? 1 : 0;
+}
+
+/* live: a frame every 40 ms (none while paused) to each client in turn,
+ * until KILL; atom i at (5 + 3 i + 0.3 sin(step / 20), 2 i + 1, z), z 0
+ * (live3d: i). drop: the first client's link closed after FRAMES frames.
+ * slow: the handshake, then no frame ever. */
+static int serve_live(const char *mode, const char *portfile, int n)
+{
+    int port, ls = listener(&port);
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", portfile);
+    FILE *pf = fopen(tmp, "w");
+    if (!pf)
+        return 1;
+    fprintf(pf, "%d\n", port);
+    fclose(pf);
+    rename(tmp, portfile);
+    long long step = 0;
+    int trate = 1, paused = 0, clients = 0;
+    float *f = malloc((size_t)n * 12);
+    for (;;) {
+        int fd = accept(ls, NULL, NULL);
+        if (fd < 0 || !f)
+            return 1;
+        clients++;
+        printf("client %d\n", clients);
+        fflush(stdout);
+        unsigned char h[8];
+        imd_handshake_put(h, 0);
+        if (put_live(fd, h, 8)) {
+            close(fd);
+            continue;
+        }
+        int rc = 0, sent = 0;
+        paused = 0;
+        for (;;) {
+            struct pollfd p = {fd, POLLIN, 0};
+            int r = poll(&p, 1, 40);
+            if (r > 0) {
+                rc = take_msg(fd, &paused, &trate);
+                if (rc)
+                    break;
+                continue;
+            }
+            if (paused || !strcmp(mode, "slow") || r < 0)
+                continue;
+            step += trate;
+            for (int i = 0; i < n; i++) {
+                f[3 * i] = (float)(5 + 3 * i + 0.3 * sin(0.05 * (double)step));
+                f[3 * i + 1] = (float)(2 * i + 1);
+                f[3 * i + 2] = !strcmp(mode, "live3d") ? (float)i : 0;
+            }
+            header(fd, IMD_FCOORDS, n);
+            if (put_live(fd, f, (size_t)n * 12)) {
+                rc = 1;
+                break;
+            }
+            if (!strcmp(mode, "drop") && clients == 1 && ++sent >= 10)
+                break;
+        }
+        close(fd);
+        if (rc == 2) {
+            printf("killed\n");
+            fflush(stdout);
+            free(f);
+            return 0;
+        }
+    }
+}
+
 static int client(const char *hostport, int argc, char **argv)
 {
     struct imd_conn *c = malloc(sizeof *c);
@@ -302,6 +432,10 @@ int main(int argc, char **argv)
         printf("%d\n", port);
         return 0;
     }
+    if (argc >= 4 && !strcmp(argv[1], "serve") &&
+        (!strcmp(argv[2], "live") || !strcmp(argv[2], "live3d") || !strcmp(argv[2], "drop") ||
+         !strcmp(argv[2], "slow")))
+        return serve_live(argv[2], argv[3], argc > 4 ? atoi(argv[4]) : 3);
     if (argc >= 4 && !strcmp(argv[1], "serve"))
         return serve(argv[2], argv[3], argc > 4 ? atoi(argv[4]) : 3, argc > 5 ? atoi(argv[5]) : 5);
     if (argc >= 3 && !strcmp(argv[1], "client"))

@@ -33,7 +33,7 @@ static int cmp_x(const void *a, const void *b)
     return (p[0] > q[0]) - (p[0] < q[0]);
 }
 
-static double made_up_radius(const float *xyz, size_t n)
+double connect_radius(const float *xyz, size_t n)
 {
     if (n < 2)
         return 1;
@@ -76,7 +76,7 @@ static int frame_scene(const struct frames *fr, const struct scene *base,
     const float *a = fr->k[0] ? fr->f[0] : fr->f[1], *b = fr->k[2] ? fr->f[2] : fr->f[1];
     double tf = (double)trate * out->p.dt;
     double span = tf * (double)((fr->k[2] ? fr->k[2] : fr->k[1]) - (fr->k[0] ? fr->k[0] : fr->k[1]));
-    double r = base ? 0 : made_up_radius(fr->f[1], n);
+    double r = base ? 0 : connect_radius(fr->f[1], n);
     double x1 = 0, y1 = 0;
     for (size_t i = 0; i < n; i++) {
         struct scene_ball *sb = &out->balls[i];

@@ -29,4 +29,8 @@
 /// printed.
 int connect_headless(const struct options *o, const struct scene *sc);
 
+/// The radius a frame without one gives every ball: half the smallest
+/// distance between two of its @p n points (x y z floats; z ignored), or 1.
+double connect_radius(const float *xyz, size_t n);
+
 #endif

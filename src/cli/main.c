@@ -9,6 +9,7 @@
 #include "bigmem.h"
 #include "cli.h"
 #include "connect.h"
+#include "live.h"
 #include "imd.h"
 #include "formats.h"
 #include "gravity.h"
@@ -564,8 +565,16 @@ static int replay(const struct options *o)
 /* --connect=HOST:PORT (connect.h), with the scene it was made from. */
 static int connect_run(const struct options *o)
 {
-    if (!o->headless)
-        cli_die("--connect is headless for now: add -H");
+    if (o->snapshot)
+        cli_die("--connect shows a run as it goes: in a terminal, or with -H");
+    if (!o->headless && (o->have_steps || o->stats || o->rec.traj || o->rec.series))
+        cli_die("-n, --stats, --traj and --series of --connect are headless: add -H "
+                "(in the terminal, R records the frames shown)");
+    if (!o->headless && !isatty(STDOUT_FILENO)) {
+        fputs("springball: standard output is not a terminal "
+              "(use -H for a headless run)\n", stderr);
+        return 2;
+    }
     if (o->have_steps && o->steps == 0)
         cli_die("--connect: -n counts frames from 1");
     if (o->have_time || o->rec.export_prefix || o->engine != ENGINE_SPRING || o->have_k ||
@@ -585,7 +594,8 @@ static int connect_run(const struct options *o)
             cli_die("--connect takes a scene, not a lesson");
         }
     }
-    int rc = connect_headless(o, o->scene_path ? &sc : NULL);
+    int rc = o->headless ? connect_headless(o, o->scene_path ? &sc : NULL)
+                         : live_connect(o, o->scene_path ? &sc : NULL);
     if (o->scene_path)
         scene_free(&sc);
     return rc;

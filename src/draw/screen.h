@@ -125,6 +125,12 @@ struct front {
     int replay;            ///< 1: the state is a recorded frame (SESSION_REPLAY)
     size_t frame, frames;  ///< the frame shown (from 0) and how many the file has
     int v_diff;            ///< its velocities are differences of positions
+    /* a live run (issue 40): frames of a run elsewhere (SESSION_CAP_REMOTE) */
+    int remote;            ///< 1: the state is the live run's last frame (frame: its number)
+    char remote_state[16]; ///< the title's word: live, paused, waiting, dropped, ended
+    char remote_note[96];  ///< the status line's warning, or ""
+    int remote_alert;      ///< the warning in the alert colour (the link dropped)
+    long long trate;       ///< its steps a frame
     /* zoom (issue 26): z Z 0 F */
     double zoom;           ///< the table this many times larger (1, 2, 4...); 0 or 1: whole
     int nofollow;          ///< 1: the zoomed view stays put; 0: it follows the cue ball

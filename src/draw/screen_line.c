@@ -158,10 +158,17 @@ void screen_draw_title(struct screen *scr, const struct shown *sh, const struct 
     fmt_speed(sp, sizeof sp, f->speed);
     struct screen_line r = {0};
     add(&r, 2, 0, 0, "%s", f->replay ? "replay" : sh->engine_name ? sh->engine_name : "spring");
-    const char *state = sh->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
+    const char *state = f->remote ? f->remote_state
+                      : sh->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
-    struct piece *p = add(&r, 2, 0, 0, "speed %s t/s", sp);
-    snprintf(p->brief, sizeof p->brief, "%st/s", sp);
+    struct piece *p;
+    if (f->remote) { /* the run's pace is its own: its frames' rate */
+        p = add(&r, 2, 0, 0, "a frame / %lld step%s", f->trate, f->trate == 1 ? "" : "s");
+        snprintf(p->brief, sizeof p->brief, "trate %lld", f->trate);
+    } else {
+        p = add(&r, 2, 0, 0, "speed %s t/s", sp);
+        snprintf(p->brief, sizeof p->brief, "%st/s", sp);
+    }
     p = add(&r, 3, 0, 0, "? help");
     snprintf(p->brief, sizeof p->brief, "?");
     int cols = scr->cols;
@@ -234,15 +241,25 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     if (f->replay) {
         p = add(&l, 1, 0, SCREEN_BOLD, "frame %zu/%zu", f->frame, f->frames);
         snprintf(p->brief, sizeof p->brief, "%zu/%zu", f->frame, f->frames);
+    } else if (f->remote) {
+        p = add(&l, 1, 0, SCREEN_BOLD, "frame %zu", f->frame);
+        snprintf(p->brief, sizeof p->brief, "%zu", f->frame);
+    }
+    if (f->remote && f->remote_note[0]) {
+        p = add(&l, 0, f->remote_alert ? SCREEN_ALERT : SCREEN_WARN, SCREEN_BOLD, "%s",
+                f->remote_note);
+        snprintf(p->brief, sizeof p->brief, "%s", f->remote_state);
     }
     /* One moment on the line: while the sums are an older observation's
      * (shown.h: bounded while the run steps on the worker), t and the step
      * are that observation's too, not the table's newer state. */
     const int older = !f->replay && (sh->caps & SESSION_CAP_OBSERVES) && !sh->observed;
     add(&l, 1, 0, 0, "t %.2f", older ? d->t : s->t);
-    if (f->replay) {
+    if (f->replay || f->remote) {
         add(&l, 1, 0, 0, "step %lld", s->steps);
-        if (f->v_diff)
+        if (f->v_diff && f->remote)
+            add(&l, 3, SCREEN_WARN, 0, "v from differences of frames");
+        else if (f->v_diff)
             add(&l, 3, SCREEN_WARN, 0, "v from positions");
     } else if ((sh->caps & SESSION_CAP_EXACT)) {
         add(&l, 4, 0, 0, "events %lld", d->events);
@@ -259,7 +276,9 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     }
     /* The energies apart (kinetic, and the springs' when there are
      * springs), their sum with its drift, the total momentum. */
-    if (isfinite(d->e)) {
+    if (isfinite(d->e) && f->remote) { /* no reference to drift from */
+        add(&l, 2, 0, 0, "E %.6g", d->e);
+    } else if (isfinite(d->e)) {
         p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);
         snprintf(p->brief, sizeof p->brief, "E %.4g", d->e);
     } else {
@@ -323,7 +342,7 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
         snprintf(p->brief, sizeof p->brief, "REC");
     }
     add(&l, 9, 0, 0, "%zu ball%s", s->n, s->n == 1 ? "" : "s");
-    if (!f->replay)
+    if (!f->replay && !f->remote)
         add(&l, 10, 0, SCREEN_DIM, "back %lld", sh->depth);
     int w = scr->cols - 1;
     fit(&l, w, 2);

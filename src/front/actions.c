@@ -525,5 +525,6 @@ void actions_replay_save(struct ui *u, int key)
 void actions_replay_refuse(struct ui *u, int key)
 {
     (void)key;
-    app_note(u, ACTIONS_REPLAY_NO_SIM);
+    app_note(u, (session_caps(&u->ss) & SESSION_CAP_REMOTE) ? ACTIONS_REMOTE_NO_SIM
+                                                             : ACTIONS_REPLAY_NO_SIM);
 }

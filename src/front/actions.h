@@ -12,6 +12,8 @@ struct ui;
 
 /// What a replay says to a key that needs a simulation.
 #define ACTIONS_REPLAY_NO_SIM "replay: no simulation - w saves this frame as a scene"
+/// What a live run says to a key that needs a simulation here.
+#define ACTIONS_REMOTE_NO_SIM "live: the run is elsewhere - w saves this frame as a scene"
 
 void actions_pause(struct ui *u, int key);       ///< space
 void actions_step(struct ui *u, int key);        ///< .

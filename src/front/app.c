@@ -428,8 +428,15 @@ int app_init(struct ui *u, const struct scene *sc, const char *name,
     sim_free(&s);
     if (!rc && o->history_mb > 0)
         session_set_budget(&u->ss, (size_t)(o->history_mb * 1048576.0));
-    if (rc)
+    if (rc) {
+        if (o->live)
+            o->live->ops->close(o->live, 1);
         return -1;
+    }
+    if (o->live && session_live(&u->ss, o->live, o->live_trate, o->live_first)) {
+        session_free(&u->ss);
+        return -1;
+    }
     if (screen_init(&u->scr, sc, o->cell_aspect, color)) {
         session_free(&u->ss);
         return -1;
@@ -449,6 +456,10 @@ int app_init(struct ui *u, const struct scene *sc, const char *name,
     f->mouse = o->mouse;
     /* set-up mode: an empty table, or --paused, waits for its balls */
     f->running = !o->paused && (sc->n > 0 || o->replay);
+    if (o->live) { /* the frames are polled while it runs */
+        f->remote = 1;
+        f->running = 1;
+    }
     u->pause_armed = o->pause_at >= 0;
     if (sc->n > 0) {
         f->cue = default_cue(sc);
@@ -505,6 +516,7 @@ void app_frame(struct ui *u)
 {
     if (u->f.note[0] && u->wall >= u->note_until)
         u->f.note[0] = 0;
+
     app_fix_cue(u);
     /* the split view follows the session's time */
     if (u->lab.ps.split) {

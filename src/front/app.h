@@ -29,7 +29,7 @@ struct script_item;
 struct traj;
 
 /// What the held mouse button does.
-enum drag { DRAG_NONE, DRAG_EMPTY, DRAG_BALL, DRAG_VELOCITY, DRAG_PUSHER };
+enum drag { DRAG_NONE, DRAG_EMPTY, DRAG_BALL, DRAG_VELOCITY, DRAG_PUSHER, DRAG_PUSH };
 
 /// The front end's state.
 struct ui {
@@ -80,6 +80,10 @@ struct ui {
     /* replay (issue 30): a recorded run played back, nothing simulated */
     struct traj *tr;       ///< the run, or NULL
     struct sim fsim;       ///< the frame read, then shown
+    /* a live run (remote.h) */
+    int kill_armed;        ///< ':kill' asked: the next key answers
+    unsigned long long live_frames; ///< frames seen
+    double live_seen;      ///< the wall time the last frame was seen
     struct lesson_view lesson; ///< a lesson (tutor.h): its step, its answer
     /* --cast (issue 45): the frames shown, as an asciicast */
     int casting;           ///< 1: a cast is open (front.c's cast_*)

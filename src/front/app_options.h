@@ -9,6 +9,7 @@
 #define SAVE_TO_MAX 4000
 
 struct lesson;
+struct link;
 struct traj;
 
 /// Options of the terminal front end (see springball(1)).
@@ -28,6 +29,11 @@ struct ui_options {
     struct traj *replay; ///< a recorded run (traj.h) to play back instead of
                          ///< simulating the scene (its first frame), or NULL
                          ///< (at most SAVE_TO_MAX bytes)
+    struct link *live;  ///< a run going on elsewhere (link.h), its frames shown as
+                        ///< they come (session_live), or NULL; the front end
+                        ///< owns it (closed on every path)
+    long long live_trate; ///< its steps a frame (1 when unknown)
+    unsigned long long live_first; ///< its frames the scene was made from (0: none)
     int paused;         ///< 1: start paused (--paused; an empty table always does)
     double pause_at;    ///< -T: the run pauses once on reaching this time (the
                         ///< springs' step by sim_steps_until); < 0: never

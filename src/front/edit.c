@@ -12,6 +12,7 @@
 #include "files.h"
 #include "numfmt.h"
 #include "panel.h"
+#include "remote.h"
 #include "scene.h"
 #include "session_scene.h"
 
@@ -57,6 +58,26 @@ void edit_mouse(struct ui *u, int kind, int x, int y, int mod)
 {
     if (u->scr.lay.too_small || u->prompting)
         return;
+    if (session_caps(&u->ss) & SESSION_CAP_REMOTE) { /* a live run: select, drag: push */
+        if (kind == APP_MOUSE_PRESS) {
+            size_t b = screen_ball_at(&u->scr, app_shown(u), x, y);
+            u->drag = DRAG_NONE;
+            if (b < session_state(&u->ss)->n) {
+                u->f.cue = b;
+                u->drag = DRAG_PUSH;
+                app_select(u, b);
+                app_note(u, "ball %zu (selected; drag to push it)", b + 1);
+            }
+        } else if (kind == APP_MOUSE_RELEASE && u->drag == DRAG_PUSH) {
+            u->drag = DRAG_NONE;
+            if (screen_ball_at(&u->scr, app_shown(u), x, y) != u->f.cue) {
+                double wx, wy;
+                screen_to_world(&u->scr, x, y, &wx, &wy);
+                remote_drag(u, u->f.cue, wx, wy);
+            }
+        }
+        return;
+    }
     if (u->tr) { /* replay: a click selects, nothing moves */
         size_t b = kind == APP_MOUSE_PRESS ? screen_ball_at(&u->scr, app_shown(u), x, y) : (size_t)-1;
         if (b < session_state(&u->ss)->n) {
@@ -345,6 +366,8 @@ static int run_command(struct ui *u, const char *line)
 {
     struct command c;
     char err[256];
+    if (session_caps(&u->ss) & SESSION_CAP_REMOTE)
+        return remote_command(u, line);
     if (command_parse(&c, line, session_observed(&u->ss), err, sizeof err)) {
         app_note_level(u, SCREEN_ERROR, "%s", err);
         return -1;
@@ -440,7 +463,8 @@ void edit_prompt(struct ui *u, int key)
 {
     (void)key;
     u->prompting = 1;
-    u->f.running = 0;
+    if (!(session_caps(&u->ss) & SESSION_CAP_REMOTE)) /* a live run's frames keep coming */
+        u->f.running = 0;
     u->f.help = 0;
     command_open(&u->cl);
     prompt_show(u);

@@ -13,6 +13,7 @@
 #include "actions.h"
 #include "app.h"
 #include "edit.h"
+#include "remote.h"
 #include "tutor.h"
 #include "script.h"
 #include "term.h"
@@ -286,7 +287,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         free(u);
         return rc == -2 ? 2 : 1;
     }
-    front_help(o->replay != NULL);
+    front_help(o->replay ? FRONT_HELP_REPLAY : o->live ? FRONT_HELP_REMOTE : FRONT_HELP_LIVE);
     u->live = 0;
     u->cols = o->snap_cols;
     u->rows = o->snap_rows;
@@ -347,7 +348,8 @@ static int reads_balls(const struct ui *u)
  * --no-thread, not a replay (which simulates nothing). */
 static int threaded(const struct ui *u)
 {
-    return u->f.running && !u->f.help && u->live && !u->o.no_thread && !u->tr;
+    return u->f.running && !u->f.help && u->live && !u->o.no_thread &&
+           (session_caps(&u->ss) & SESSION_CAP_SIMULATES);
 }
 
 /* The live frame: the state the last advance reached is taken (shown.h)
@@ -386,6 +388,14 @@ static void join(struct ui *u, struct worker *w)
         app_run_end(u, worker_join(w), 1);
 }
 
+/* 1 when the loop advances the run: running, the help closed; a live
+ * run's frames are taken with the help open too (a viewer that stops
+ * reading stalls a run that waits on its socket). */
+static int advancing(const struct ui *u)
+{
+    return u->f.running && (!u->f.help || u->f.remote);
+}
+
 static int loop(struct ui *u)
 {
     int rc = 0, empty_reads = 0;
@@ -414,7 +424,7 @@ static int loop(struct ui *u)
             dtw = 1 / u->o.fps;
         if (t_end > 0 && t >= t_end)
             break;
-        if (u->f.running && !u->f.help) {
+        if (advancing(u)) {
             u->target += dtw * u->f.speed;
             /* a wait of the script ends exactly where a snapshot's does */
             if (u->wait_sim && u->target > u->wait_end)
@@ -431,8 +441,10 @@ static int loop(struct ui *u)
             u->wait_sim = 0;
         play(u, t);
         app_frame(u);
+        if (u->f.remote)
+            remote_frame(u); /* the link's state in the title and status words */
         /* the frame's time: the next one is due 1 / fps after this one */
-        if (u->f.running && !u->f.help) {
+        if (advancing(u)) {
             next += 1 / u->o.fps;
             if (next < t)
                 next = t;
@@ -457,7 +469,7 @@ static int loop(struct ui *u)
             u->fps_since = tf;
         }
         int ms;
-        if (u->f.running && !u->f.help) {
+        if (advancing(u)) {
             if (next < tf)
                 next = tf;
             ms = ms_until(next - tf);
@@ -532,7 +544,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         return rc == -2 ? 2 : 1;
     }
     u->live = 1;
-    front_help(o->replay != NULL);
+    front_help(o->replay ? FRONT_HELP_REPLAY : o->live ? FRONT_HELP_REMOTE : FRONT_HELP_LIVE);
     term_catch_signals();
     rc = cast_open_file(u);
     if (rc == 0)

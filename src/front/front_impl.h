@@ -14,7 +14,9 @@
 void front_key(struct ui *u, int key);
 /// The help of the live program (0) or of a replay (1), from the table,
 /// into front_helps[0 .. front_nhelp).
-void front_help(int replay);
+void front_help(int mode);
+/// front_help's modes: a simulation, a replay, a run going on elsewhere.
+enum { FRONT_HELP_LIVE = 0, FRONT_HELP_REPLAY = 1, FRONT_HELP_REMOTE = 2 };
 extern struct screen_help front_helps[];
 extern size_t front_nhelp;
 /// The terminal's size, and the screen laid out again for it.

@@ -6,6 +6,7 @@
 #include "front_impl.h"
 
 #include "actions.h"
+#include "remote.h"
 #include "edit.h"
 #include "term.h"
 #include "tutor.h"
@@ -131,7 +132,48 @@ static const struct binding {
 
 #define NBINDINGS (sizeof bindings / sizeof *bindings)
 
-struct screen_help front_helps[NBINDINGS + 32];
+/*
+ * A run going on elsewhere (SESSION_CAP_REMOTE): these rows first, then a
+ * replay's (what looks works as in a replay; what needs a simulation
+ * says so). A row without a label is listed with the one above.
+ */
+static const struct binding remote_bindings[] = {
+    {' ', remote_key, NULL, "space", "pause / resume the run itself (IMD PAUSE)", NULL, NULL},
+    {'-', remote_key, NULL, "- +", "fewer / more frames: the run's trate x2 / /2 (IMD TRATE)", NULL, NULL},
+    {'+', remote_key, NULL, NULL, NULL, NULL, NULL},
+    {'=', remote_key, NULL, NULL, NULL, NULL, NULL},
+    {'\r', remote_key, NULL, "enter", "push the cue ball along the aim toward the kick speed (a force pulse, IMD MDCOMM)", NULL, NULL},
+    {'\n', remote_key, NULL, NULL, NULL, NULL, NULL},
+    {APP_KEY_LEFT, actions_aim, NULL, "arrows < >", "aim the push; its speed down / up", NULL, NULL},
+    {APP_KEY_RIGHT, actions_aim, NULL, NULL, NULL, NULL, NULL},
+    {APP_KEY_UP, actions_aim, NULL, NULL, NULL, NULL, NULL},
+    {APP_KEY_DOWN, actions_aim, NULL, NULL, NULL, NULL, NULL},
+    {'<', actions_kick_speed, NULL, NULL, NULL, NULL, NULL},
+    {'>', actions_kick_speed, NULL, NULL, NULL, NULL, NULL},
+    {APP_KEY_MOUSE, by_mouse, NULL, "click", "select a ball; drag from a ball: push it by the velocity drawn", NULL, NULL},
+    {'r', remote_key, NULL, "r", "reconnect after the link dropped", NULL, NULL},
+    {':', edit_prompt, NULL, ":", "':kill' ends the run itself (asks once)", NULL, NULL},
+    {'q', actions_quit, NULL, "q Esc", "quit: disconnect, the run goes on", NULL, NULL},
+    {27, actions_quit, NULL, NULL, NULL, NULL, NULL},
+    {'w', edit_save, NULL, "w", "save this frame as a scene that runs on", NULL, NULL},
+    {'.', remote_key, NULL, NULL, NULL, NULL, NULL},
+    {',', remote_key, NULL, NULL, NULL, NULL, NULL},
+    {']', remote_key, NULL, NULL, NULL, NULL, NULL},
+    {'[', remote_key, NULL, NULL, NULL, NULL, NULL},
+};
+
+#define NREMOTE (sizeof remote_bindings / sizeof *remote_bindings)
+
+/* The live run's row of @p key, or NULL. */
+static const struct binding *remote_of(int key)
+{
+    for (size_t i = 0; i < NREMOTE; i++)
+        if (remote_bindings[i].key == key)
+            return &remote_bindings[i];
+    return NULL;
+}
+
+struct screen_help front_helps[NBINDINGS + NREMOTE + 32];
 size_t front_nhelp;
 
 /* The row of @p key, or NULL. */
@@ -152,12 +194,24 @@ static void replay_key(struct ui *u, int key)
         actions_replay_refuse(u, key);
 }
 
-void front_help(int replay)
+void front_help(int mode)
 {
     front_nhelp = 0;
+    int replay = mode != FRONT_HELP_LIVE;
+    if (mode == FRONT_HELP_REMOTE)
+        for (size_t i = 0; i < NREMOTE; i++)
+            if (remote_bindings[i].label)
+                front_helps[front_nhelp++] =
+                    (struct screen_help){remote_bindings[i].label, remote_bindings[i].help};
     for (size_t i = 0; i < NBINDINGS; i++) {
         const struct binding *b = &bindings[i];
         const char *label = b->label, *text = b->help;
+        if (mode == FRONT_HELP_REMOTE && b->key != 0 && remote_of(b->key))
+            continue; /* listed above */
+        if (mode == FRONT_HELP_REMOTE && b->key == 0) {
+            front_helps[front_nhelp++] = (struct screen_help){b->rlabel, ACTIONS_REMOTE_NO_SIM};
+            continue;
+        }
         if (replay) {
             if (b->rlabel && !*b->rlabel)
                 continue; /* listed with the row above */
@@ -191,6 +245,16 @@ void front_key(struct ui *u, int key)
             u->f.help = 0;
             app_resume_clock(u);
         }
+        return;
+    }
+    if (session_caps(&u->ss) & SESSION_CAP_REMOTE) {
+        const struct binding *r = remote_of(key);
+        if (u->kill_armed) /* ':kill' asked: this key answers */
+            remote_key(u, key);
+        else if (r)
+            r->live(u, key);
+        else
+            replay_key(u, key);
         return;
     }
     if (u->tr) {

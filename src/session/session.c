@@ -14,6 +14,7 @@ static const struct ss_engine *const engines[] = {
     [SESSION_SPRING] = &ss_spring,
     [SESSION_EVENT] = &ss_event,
     [SESSION_REPLAY] = &ss_replay,
+    [SESSION_LIVE] = &ss_live,
 };
 
 const struct ss_engine *ss_engine(const struct session *ss)
@@ -131,6 +132,7 @@ int session_init(struct session *ss, const struct sim *start)
 
 void session_free(struct session *ss)
 {
+    ss_live_free(ss);
     if (ss->have_history)
         history_free(&ss->h);
     event_free(&ss->ev);

@@ -36,6 +36,7 @@
 
 #include "event.h"
 #include "history.h"
+#include "link.h"
 #include "sim.h"
 
 #include <stddef.h>
@@ -63,6 +64,8 @@ enum session_engine {
     SESSION_EVENT = 1,  ///< exact hard balls (event.h)
     SESSION_REPLAY = 2, ///< a recorded run shown frame by frame (session_show):
                         ///< nothing is simulated, the state is observed as it is
+    SESSION_LIVE = 3,   ///< a run going on elsewhere, its frames as they come
+                        ///< through a link (link.h; session_live)
 };
 
 /// What an engine can do: the front end asks these, never which engine
@@ -78,6 +81,10 @@ enum session_cap {
                                      ///< gravity, sticky contacts and 1-D mode
     SESSION_CAP_OBSERVES = 1u << 4,  ///< the observed state is derived from the stored one
                                      ///< (springs: v + dt/2 F/m), not the state itself
+    SESSION_CAP_REMOTE = 1u << 5,    ///< the run is elsewhere, seen through a link
+                                     ///< (session_live): its frames come as they are made;
+                                     ///< it is paused, its frame rate set and its balls
+                                     ///< pushed through the link (what the link can do)
 };
 
 /// User actions, recorded on the timeline.
@@ -260,6 +267,7 @@ struct session {
     int snap_dropped;   ///< the ring of states has dropped its oldest
     int edited;         ///< this timeline has edits
     int edited_params;  ///< ... of the parameters
+    struct session_live *live; ///< SESSION_LIVE: the link and what came (session_live.c)
 };
 
 /// What the engine running can do (enum session_cap bits).
@@ -517,5 +525,80 @@ void session_group(struct session *ss, int on);
 
 /// The tag of scene ball @p ball (UINT32_MAX when there is none).
 uint32_t session_tag(const struct session *ss, size_t ball);
+
+/*
+ * A live run (SESSION_LIVE): frames of a run going on elsewhere, through a
+ * link (link.h: IMD, a file still being written). The session polls the
+ * link when it advances (never waiting): each frame becomes the state,
+ * its positions as sent, its velocities as sent or, when the link sends
+ * none (IMD), differences of the last two frames over their time (steps
+ * of the start's dt). Nothing is simulated here, and nothing goes back.
+ * The front end asks session_caps for SESSION_CAP_REMOTE and
+ * session_live_info for what the link can do; the session has no clock:
+ * how long no frame came is the front end's to measure.
+ */
+
+/// What the link of a live run does now.
+enum session_live_state {
+    SESSION_LIVE_RUNNING = 0, ///< frames come (or will)
+    SESSION_LIVE_DROPPED = 1, ///< the link failed: info.msg; reconnect may mend it
+    SESSION_LIVE_ENDED = 2,   ///< the run ended, or closed the link between frames
+    SESSION_LIVE_KILLED = 3,  ///< ended by session_live_kill
+};
+
+/// What a live run's link can do (struct link_ops not NULL).
+enum session_live_can {
+    SESSION_LIVE_CAN_PAUSE = 1u << 0,
+    SESSION_LIVE_CAN_TRATE = 1u << 1,
+    SESSION_LIVE_CAN_FORCE = 1u << 2,
+    SESSION_LIVE_CAN_KILL = 1u << 3,
+    SESSION_LIVE_CAN_RECONNECT = 1u << 4,
+};
+
+/// A live run as the front end shows it.
+struct session_live_info {
+    int state;                 ///< enum session_live_state
+    unsigned can;              ///< enum session_live_can bits
+    int paused;                ///< paused by session_live_pause
+    unsigned long long frames; ///< the number of the last frame taken (the first is 1;
+                               ///< frames that came together count, the last is shown)
+    long long trate;           ///< steps a frame, as counted
+    int v_diff;                ///< velocities are differences of frames
+    int z;                     ///< a frame had a z other than 0 (3-D: dropped)
+    int pulse;                 ///< a force pulse is standing (until the next frame)
+    const char *where;         ///< the link's HOST:PORT or file
+    const char *msg;           ///< why it dropped or ended, or ""
+};
+
+/// Makes the engine SESSION_LIVE on @p link, which the session owns from
+/// here on (closed with DISCONNECT by session_free or session_live_close).
+/// The state now (the first frame, or the scene given) stays until a frame
+/// comes; @p trate is the steps a frame the run was asked for (1 when
+/// unknown); @p first_k: the link's frames already taken (the state is the
+/// last of them), 0 for none.
+/// @return 0, or -1 when memory is short (the link closed).
+int session_live(struct session *ss, struct link *link, long long trate,
+                 unsigned long long first_k);
+
+/// What the live run's link does now (zeroed when not live).
+struct session_live_info session_live_info(const struct session *ss);
+
+/// Pauses or resumes the run (a toggle). @return 0, or -1 (ss->msg).
+int session_live_pause(struct session *ss);
+
+/// Asks for a frame every @p trate steps (1 .. 2^31 - 1), counted so from
+/// the next frame on. @return 0, or -1 (ss->msg).
+int session_live_trate(struct session *ss, long long trate);
+
+/// Pushes scene ball @p ball toward velocity (vx, vy): a force pulse of
+/// m dv / (trate dt) (dv from the velocity shown) standing for one frame,
+/// taken away when the next frame comes. @return 0, or -1 (ss->msg).
+int session_live_push(struct session *ss, size_t ball, double vx, double vy);
+
+/// Ends the run. @return 0, or -1 (ss->msg).
+int session_live_kill(struct session *ss);
+
+/// Opens the link again after it dropped. @return 0, or -1 (ss->msg).
+int session_live_reconnect(struct session *ss);
 
 #endif

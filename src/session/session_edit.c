@@ -344,6 +344,10 @@ static void resize_timeline(struct session *ss)
 static int edits(struct session *ss, struct session_action *as, size_t n)
 {
     ss_hush(ss);
+    if (ss_engine(ss)->caps & SESSION_CAP_REMOTE) { /* its balls are the run's */
+        ss->msg = "the run is elsewhere: its balls are pushed, not edited";
+        return -1;
+    }
     ss->runaway = 0;
     for (size_t k = 0; k < n; k++) {
         const char *why = edit_check(ss, &as[k]);

@@ -47,7 +47,10 @@ struct ss_engine {
     /* the energy reference of the diagnostics */
     double (*eref)(const struct session *ss);
 };
-extern const struct ss_engine ss_spring, ss_event, ss_replay;
+extern const struct ss_engine ss_spring, ss_event, ss_replay, ss_live;
+
+/* session_live.c: the live engine's link closed (DISCONNECT when up), its state freed. */
+void ss_live_free(struct session *ss);
 
 /* The engine running (session.c). */
 const struct ss_engine *ss_engine(const struct session *ss);

@@ -95,12 +95,13 @@ static int bulk(const struct grid *g, const struct grid_balls *b, const double *
  * fewer balls share one.
  * @return 0, or -1 when memory is short.
  */
-int grid_geometry(struct grid *g, const struct grid_balls *b)
+void grid_box(const struct grid *g, const struct grid_balls *b, size_t i0, size_t i1,
+              struct grid_box *bx)
 {
     const double tw = b->w > 0 ? b->w : 1, th = b->h > 0 ? b->h : 1;
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     size_t off = 0;
-    for (size_t i = 0; i < g->n; i++) {
+    for (size_t i = i0; i < i1; i++) {
         if (g->any_large && b->r[i] > g->rlarge)
             continue;
         double x = b->x[i], y = b->y[i];
@@ -110,6 +111,21 @@ int grid_geometry(struct grid *g, const struct grid_balls *b)
         y1 = y > y1 ? y : y1;
         off += !((x >= 0) & (x <= tw) & (y >= 0) & (y <= th)); /* no branch */
     }
+    *bx = (struct grid_box){x0, x1, y0, y1, off};
+}
+
+int grid_geometry(struct grid *g, const struct grid_balls *b)
+{
+    struct grid_box bx;
+    grid_box(g, b, 0, g->n, &bx);
+    return grid_geometry_box(g, b, &bx);
+}
+
+int grid_geometry_box(struct grid *g, const struct grid_balls *b, const struct grid_box *bx)
+{
+    const double tw = b->w > 0 ? b->w : 1, th = b->h > 0 ? b->h : 1;
+    double x0 = bx->x0, x1 = bx->x1, y0 = bx->y0, y1 = bx->y1;
+    const size_t off = bx->off;
     double bx0 = 0, bx1 = tw, by0 = 0, by1 = th;
     if (off > g->n / 16 + 8 &&
         (bulk(g, b, b->x, tw, &bx0, &bx1) || bulk(g, b, b->y, th, &by0, &by1)))
@@ -347,16 +363,61 @@ int grid_grow(uint32_t **a, uint32_t **b, size_t *cap)
  * (the fastest ball at one step is not the fastest at the next, and
  * collisions turn balls back). NaN when a position is not finite.
  */
-static double displacement(const struct grid *g, const struct grid_balls *b)
+static void moved_range(const struct grid *g, const struct grid_balls *b, size_t i0,
+                        size_t i1, double *most2, int *badp)
 {
     const double *restrict x = b->x, *restrict y = b->y, *restrict h = g->home;
     double most = 0;
     int bad = 0;
-    for (size_t i = 0; i < g->n; i++) {
+    for (size_t i = i0; i < i1; i++) {
         double dx = x[i] - h[2 * i], dy = y[i] - h[2 * i + 1];
         double d2 = dx * dx + dy * dy;
         bad |= !(d2 <= DBL_MAX);
         most = d2 > most ? d2 : most;
+    }
+    *most2 = most;
+    *badp = bad;
+}
+
+/* displacement in parts: part k's slots [n k / np, n (k + 1) / np) */
+struct moved_job {
+    const struct grid *g;
+    const struct grid_balls *b;
+    int np;
+    double most[GRID_PARTS_MAX];
+    int bad[GRID_PARTS_MAX];
+};
+
+static void moved_part(void *arg, int k)
+{
+    struct moved_job *jb = arg;
+    const size_t n = jb->g->n;
+    moved_range(jb->g, jb->b, n * (size_t)k / (size_t)jb->np,
+                n * (size_t)(k + 1) / (size_t)jb->np, &jb->most[k], &jb->bad[k]);
+}
+
+/* The largest of the parts' (or one thread's) squares: the same in any
+ * order (they are +0 or more). */
+static double displacement(const struct grid *g, const struct grid_balls *b, grid_run_fn *run,
+                           void *ctx, int nthreads)
+{
+    double most = 0;
+    int bad = 0;
+    int np = run && nthreads >= 2 && g->n >= (size_t)nthreads * 1024 ? nthreads : 1;
+    if (np > GRID_PARTS_MAX)
+        np = GRID_PARTS_MAX;
+    if (np >= 2) {
+        struct moved_job jb;
+        jb.g = g;
+        jb.b = b;
+        jb.np = np;
+        run(ctx, np, moved_part, &jb);
+        for (int k = 0; k < np; k++) {
+            most = jb.most[k] > most ? jb.most[k] : most;
+            bad |= jb.bad[k];
+        }
+    } else {
+        moved_range(g, b, 0, g->n, &most, &bad);
     }
     return bad ? NAN : sqrt(most);
 }
@@ -414,7 +475,7 @@ int grid_update_par(struct grid *g, const struct grid_balls *s, grid_run_fn *run
         /* The bound says stale: measure. When the farthest ball is still
          * a step's bound inside the limit, the list stays, and the bound
          * starts again from the measure. */
-        double d = displacement(g, s);
+        double d = displacement(g, s, run, ctx, nthreads);
         if (d + g->last_move <= limit) {
             g->travel = d;
             return 0;

@@ -354,6 +354,47 @@ static void slots_part(void *arg, int k)
         }
 }
 
+/* The box of the balls in parts (see grid_box), then the cells. */
+struct box_job {
+    const struct grid *g;
+    const struct grid_balls *s;
+    int np;
+    struct grid_box bx[GRID_PARTS_MAX];
+};
+
+static void box_part(void *arg, int k)
+{
+    struct box_job *jb = arg;
+    const size_t n = jb->g->n;
+    grid_box(jb->g, jb->s, n * (size_t)k / (size_t)jb->np, n * (size_t)(k + 1) / (size_t)jb->np,
+             &jb->bx[k]);
+}
+
+static int box_parts(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
+                     int nthreads)
+{
+    int np = run && nthreads >= 2 && g->n >= (size_t)nthreads * 1024 ? nthreads : 1;
+    if (np > GRID_PARTS_MAX)
+        np = GRID_PARTS_MAX;
+    if (np < 2)
+        return grid_geometry(g, s);
+    struct box_job jb;
+    jb.g = g;
+    jb.s = s;
+    jb.np = np;
+    run(ctx, np, box_part, &jb);
+    struct grid_box all = jb.bx[0];
+    for (int k = 1; k < np; k++) {
+        const struct grid_box *b = &jb.bx[k];
+        all.x0 = b->x0 < all.x0 ? b->x0 : all.x0;
+        all.x1 = b->x1 > all.x1 ? b->x1 : all.x1;
+        all.y0 = b->y0 < all.y0 ? b->y0 : all.y0;
+        all.y1 = b->y1 > all.y1 ? b->y1 : all.y1;
+        all.off += b->off;
+    }
+    return grid_geometry_box(g, s, &all);
+}
+
 /* A build's cell order in parts (see step 1): the positions (and radii)
  * of the small balls k in [m k / np, m (k + 1) / np) of cell_ball (m of
  * them), and their cells' columns. */
@@ -391,7 +432,7 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
 {
     g->cut = (g->reach > 0 ? g->reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
-    if (grid_geometry(g, s))
+    if (box_parts(g, s, run, ctx, nthreads))
         return -1;
     /* Where the balls are now, to measure how far they get (see
      * grid_update); without the memory, the bound alone decides. */

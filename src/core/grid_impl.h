@@ -126,9 +126,22 @@ static inline uint32_t cell_of(const struct grid *g, double x, double y)
 /// @return 0, or -1 when memory is short (then what grew stays grown).
 int grid_grow(uint32_t **a, uint32_t **b, size_t *cap);
 
+/* The box of the small balls' centres among the slots i0 .. i1 - 1, and
+ * how many are off the table (see grid_geometry): parts' boxes join by
+ * their least and largest, in any order. */
+struct grid_box {
+    double x0, x1, y0, y1;
+    size_t off;
+};
+void grid_box(const struct grid *g, const struct grid_balls *b, size_t i0, size_t i1,
+              struct grid_box *bx);
+
 /// The cells for the balls @p b (see grid.c). @return 0, or -1 when
 /// memory is short (the grid keeps its old cells).
 int grid_geometry(struct grid *g, const struct grid_balls *b);
+
+/// grid_geometry from the box @p bx of all the balls.
+int grid_geometry_box(struct grid *g, const struct grid_balls *b, const struct grid_box *bx);
 
 /// A build of the list for the balls @p s, its passes in up to
 /// @p nthreads parts run by @p run (NULL: one thread) (grid_build.c).

@@ -93,6 +93,7 @@ while read -r w; do
         tab|Tab) c="'\\t'" ;;
         S-Tab|shift-tab) c=APP_KEY_BTAB ;;
         Esc) c=27 ;;
+        F5) c=APP_KEY_F5 ;;
         Delete) c=APP_KEY_DELETE ;;
         Ctrl-L) c=KEY_CTRL_L ;;
         arrow) c=APP_KEY_LEFT ;;

@@ -107,7 +107,7 @@ a=$("$SPRINGBALL" --snapshot=200x60 --no-color --keys 'A' scenes/lessons/gas.les
 check "80x24 beside the plot: the law's a whole ($a)" grep -q "^⣿ balls  ━ Maxwell-$a  " "$out"
 # the help lists the lesson's keys
 { snap '?' $M; snap '? space' $M; snap '? space space' $M; } >"$out"
-check "? lists l L A" grep -q 'l L A  *lesson: next, back, answer' "$out"
+check "? lists l L A F5" grep -q 'l L A F5  *lesson: next, back, answer, the step again' "$out"
 
 # README.md's picture of the lesson panel is the program's own
 awk '/^## Lessons/{on=1} on && /^```text/{p=1; next} p && /^```/{exit} p' README.md >"$out"
@@ -198,5 +198,42 @@ near "gas 3: E kept" "$(answer  scenes/lessons/gas.lesson 3)" 6272 31
 within "gas 4: cooled" "$(answer  scenes/lessons/gas.lesson 4)" 0 28.6
 within "gas 5: the heavy ball moved" "$(answer  scenes/lessons/gas.lesson 5)" 0.5 160
 within "gas 6: a Brownian walk" "$(answer  scenes/lessons/gas.lesson 6)" 0.5 320
+
+# Issue 42.6: a presenter's remote in a lesson. Esc (and q) asked nothing
+# and quit at once: now they ask, y quits, any other key stays
+snap 'esc' $M >"$out"
+check "esc in a lesson asks" grep -q 'quit the lesson? y: quit, any other key: stay' "$out"
+snap 'esc x l l' $M >"$out"
+check "esc, another key: the lesson goes on (l l: step 2)" grep -q 'step 2/10' "$out"
+snap 'esc y l l' $M >"$out"
+check "esc y: quit (no key after it is played)" grep -q 'step 1/10' "$out"
+snap 'q n' $M >"$out"
+check "q in a lesson asks too" grep -q 'the lesson goes on' "$out"
+check "esc outside a lesson quits at once" sh -c "\"$SPRINGBALL\" --snapshot=100x30 --no-color --keys 'esc i' scenes/headon.scene | grep -qv 'values'"
+# --step=N and :step N open a step, as N-1 PgDn's would
+snap 'l l l' $M >"$out"
+"$SPRINGBALL" --snapshot=100x30 --no-color --step=3 $M >"$err.2" 2>"$err"
+check "--step=3 opens on the screen of step 3" cmp -s "$out" "$err.2"
+snap '<:step 3>' $M >"$err.2"
+check ":step 3 opens on the screen of step 3" cmp -s "$out" "$err.2"
+rm -f "$err.2"
+snap '<:step 11>' $M >"$out"
+check ":step 11: the lesson has steps 1 to 10" grep -q 'step: the lesson has steps 1 to 10' "$out"
+expect_fail 2 "springball: --step: the lesson has steps 1 to 10" "$SPRINGBALL" --snapshot --step=11 $M
+expect_fail 2 "springball: --step opens a lesson at a step: give a lesson (scenes/lessons/*.lesson)" \
+    "$SPRINGBALL" --snapshot --step=2 scenes/headon.scene
+# F5 opens the step shown again; b blanks the screen, any key shows it again
+snap 'l l l space <t 5> x f5' $M >"$err.2"
+snap 'l l l' $M >"$out"
+check "f5: the step from its start (the note)" grep -q 'step 3 from its start' "$err.2"
+check "f5: the step from its start (the screen)" sh -c "head -n 28 '$out' >'$out.a'; head -n 28 '$err.2' | cmp -s - '$out.a'"
+rm -f "$out.a" "$err.2"
+snap 'b' $M >"$out"
+check "b in a lesson: a blank screen" sh -c "! grep -q '[^ ]' '$out'"
+snap 'b space' $M >"$out"
+check "b, a key: the screen again (paused still)" sh -c "grep -q 'step 1/10' '$out' && grep -q paused '$out'"
+# Issue 42.8: in a lesson the values' rule said PgDn, which turns the page
+snap 'i' $L/gas.lesson >"$out"
+check "the values' rule in a lesson: wheel tab, not PgDn" sh -c "grep -q 'values 1-[0-9]*/197 wheel tab' '$out' && ! grep -q PgDn.*─ '$out'"
 
 summary

@@ -101,6 +101,7 @@ static void usage(void)
 "      --ascii            ASCII glyphs only (also in a non-UTF-8 locale)\n"
 "      --no-color         no colour (also when NO_COLOR is set)\n"
 "      --paused           start paused, to set the scene up (an empty table does)\n"
+"      --step=N           a lesson opens at step N (1 = the first)\n"
 "      --cell-aspect=A    a character cell is A times as tall as wide (default 2)\n"
 "      --no-mouse         leave the mouse to the terminal (key M toggles it)\n"
 "      --no-thread        step the run and draw in one thread (by default the\n"
@@ -198,7 +199,7 @@ static const char *save_to(const char *arg)
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_HISTORY, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST,
-       OPT_CONNECT, OPT_TRATE, OPT_IMD, OPT_FOLLOW };
+       OPT_CONNECT, OPT_TRATE, OPT_IMD, OPT_FOLLOW, OPT_STEP };
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -233,6 +234,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"trate", required_argument, NULL, OPT_TRATE},
         {"imd", required_argument, NULL, OPT_IMD},
         {"follow", no_argument, NULL, OPT_FOLLOW},
+        {"step", required_argument, NULL, OPT_STEP},
         REC_LONGOPTS
         {NULL, 0, NULL, 0},
     };
@@ -353,6 +355,13 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         }
         case OPT_FOLLOW: o->follow = 1; break;
+        case OPT_STEP: {
+            unsigned long long v = cli_count("--step", optarg);
+            if (v < 1)
+                cli_die("--step: '%s' must be 1 or more (a lesson's steps count from 1)", optarg);
+            o->ui.step = v > 1000000 ? 1000000 : (size_t)v;
+            break;
+        }
         case OPT_TRATE:
             o->have_trate = 1;
             o->trate = cli_count("--trate", optarg);
@@ -639,6 +648,14 @@ int main(int argc, char **argv)
     struct lesson lesson = {0};
     const char *name;
     load_scene(&o, &sc, &name, &lesson);
+    if (o.ui.step && (!lesson.nstep || o.ui.step > lesson.nstep)) {
+        size_t nstep = lesson.nstep;
+        scene_free(&sc);
+        lesson_free(&lesson);
+        if (!nstep)
+            cli_die("--step opens a lesson at a step: give a lesson (scenes/lessons/*.lesson)");
+        cli_die("--step: the lesson has steps 1 to %zu", nstep);
+    }
     if (!o.headless && !o.snapshot && !o.rec.export_prefix && !isatty(STDOUT_FILENO)) {
         scene_free(&sc);
         lesson_free(&lesson);

@@ -77,6 +77,8 @@ struct panel_values {
     int ascii;       ///< 1: ASCII only ("sum", "k*s")
     int free_scroll; ///< 1: the user paged away: do not follow the selected ball
     int hard;        ///< 1: the event engine's state (hard balls: no springs to list)
+    int lesson;      ///< 1: PgUp and PgDn turn a lesson's pages: the rule names the
+                     ///< wheel and Tab, which scroll it there
 };
 
 /// Draws the values panel of @p s. Rows from the top: the header, a row
@@ -90,8 +92,11 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o);
 
 /// The values panel's name on its rule into @p buf: "values", or with
 /// @p rows of the @p n balls shown from @p scroll on, which and the keys
-/// that page ("values 1-11/16 PgDn", "values 6-16/16 PgUp"). @return buf.
-const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, size_t n);
+/// that page ("values 1-11/16 PgDn", "values 6-16/16 PgUp"); in a lesson
+/// (@p lesson 1), where PgDn turns the page, what scrolls it there
+/// ("values 1-11/16 wheel tab"). @return buf.
+const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, size_t n,
+                               int lesson);
 
 struct panel_state;
 

@@ -178,7 +178,8 @@ static int values_want(void *self, const struct shown *sh, int *w, int *h)
 /* The panel's name on its rule, with the rows shown when they are not all
  * ("values 1-11/16 PgDn"), as a scrolling list's frame says where it is
  * and which keys move it (the header row has no room at 80-100 columns). */
-const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, size_t n)
+const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, size_t n,
+                               int lesson)
 {
     if (rows <= 0 || (size_t)rows >= n) {
         snprintf(buf, size, "values");
@@ -186,7 +187,7 @@ const char *panel_values_title(char *buf, size_t size, size_t scroll, int rows, 
     }
     size_t last = scroll + (size_t)rows;
     snprintf(buf, size, "values %zu-%zu/%zu %s", scroll + 1, last, n,
-             scroll == 0 ? "PgDn" : last >= n ? "PgUp" : "PgUp PgDn");
+             lesson ? "wheel tab" : scroll == 0 ? "PgDn" : last >= n ? "PgUp" : "PgUp PgDn");
     return buf;
 }
 
@@ -208,7 +209,8 @@ static void values_draw(void *self, const struct panel_area *a)
     ps->rows = panel_values(&p, a->sh->obs, &ps->pv);
     char name[64];
     panel_rule(a->scr, r,
-               panel_values_title(name, sizeof name, ps->pv.scroll, ps->rows, a->sh->obs->n),
+               panel_values_title(name, sizeof name, ps->pv.scroll, ps->rows, a->sh->obs->n,
+                                  ps->pv.lesson),
                a->f->glyphs);
     panel_blit(a->scr, r.x, r.y + 1, &p, a->f->glyphs);
     free(p.cell);

@@ -297,6 +297,8 @@ void screen_draw(struct screen *scr, const struct shown *sh, const struct front 
         screen_text(scr, c2 > 0 ? c2 : 0, row + 1, scr->cols, 0, 0, l2);
         return;
     }
+    if (f->blank) /* a presenter's blank screen: nothing at all */
+        return;
     screen_draw_table(scr, sh, f);
     screen_draw_arrow(scr, sh, f);
     screen_draw_zoom(scr, f);

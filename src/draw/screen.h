@@ -135,6 +135,8 @@ struct front {
     double zoom;           ///< the table this many times larger (1, 2, 4...); 0 or 1: whole
     int nofollow;          ///< 1: the zoomed view stays put; 0: it follows the cue ball
     double zoom_x, zoom_y; ///< where the view is centred when it does not follow
+    /* a lesson shown to a class (issue 42.6) */
+    int blank;             ///< 1: the screen is blank (a presenter's b): nothing drawn
 };
 
 /// Tags (session_tag) the front end gives balls: a scene ball keeps its

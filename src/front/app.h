@@ -85,6 +85,10 @@ struct ui {
     unsigned long long live_frames; ///< frames seen
     double live_seen;      ///< the wall time the last frame was seen
     struct lesson_view lesson; ///< a lesson (tutor.h): its step, its answer
+    int step_key;          ///< the key handled is one of a lesson step's own keys
+                           ///< (played from the lesson, not pressed)
+    int asking;            ///< a lesson: "quit?" is asked, the next key answers
+    size_t goto_step;      ///< ':step N' asked for step N (1-based); 0: none
     /* --cast (issue 45): the frames shown, as an asciicast */
     int casting;           ///< 1: a cast is open (front.c's cast_*)
     int cast_snap;         ///< 1: --snapshot's cast, its frames drawn by the script's player

@@ -23,6 +23,7 @@ enum app_key {
     APP_KEY_BTAB = SCRIPT_BTAB, ///< shift-tab
     APP_KEY_PGUP = SCRIPT_PGUP,
     APP_KEY_PGDN = SCRIPT_PGDN,
+    APP_KEY_F5 = SCRIPT_F5,
     APP_KEY_DELETE = 0x110100,  ///< the Delete key
     APP_KEY_HOME,
     APP_KEY_END,

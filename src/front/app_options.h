@@ -6,6 +6,8 @@
 #define APP_OPTIONS_H
 
 /// The longest --save-to name (w adds "-N" before its extension).
+#include <stddef.h>
+
 #define SAVE_TO_MAX 4000
 
 struct lesson;
@@ -38,6 +40,7 @@ struct ui_options {
     double pause_at;    ///< -T: the run pauses once on reaching this time (the
                         ///< springs' step by sim_steps_until); < 0: never
     const struct lesson *lesson; ///< a lesson to run (tutor.h), or NULL
+    size_t step;        ///< --step: the lesson opens at this step (1-based); 0: the first
     const char *cast;   ///< --cast: the asciicast to write the frames to, or NULL
     double history_mb;  ///< --history: megabytes the timeline may take (',');
                         ///< 0: SESSION_BUDGET

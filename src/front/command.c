@@ -51,6 +51,7 @@ static int verb(struct command *c, const struct text_token *tok, int ntok,
         {"v", "v VX VY", {"vx", "vy"}, COMMAND_VELOCITY, 2, 0},
         {"x", "x X Y", {"x", "y"}, COMMAND_POSITION, 2, 0},
         {"del", "del", {NULL, NULL}, COMMAND_DELETE, 0, 0},
+        {"step", "step N", {"step", NULL}, COMMAND_STEP, 1, 1},
     };
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
         if (!is(tok[0], verbs[i].name))

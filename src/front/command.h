@@ -33,6 +33,7 @@ enum command_kind {
     COMMAND_POSITION, ///< its position becomes (a, b)
     COMMAND_DELETE,   ///< it is removed
     COMMAND_CUE,      ///< `cue N`: ball N (1-based, in a) becomes the selected one
+    COMMAND_STEP,     ///< `step N`: a lesson's step N (1-based, in a)
 };
 
 /// A parsed command. Free with command_free.

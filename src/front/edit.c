@@ -414,6 +414,19 @@ static int run_command(struct ui *u, const char *line)
         app_select(u, u->f.cue);
         app_note(u, "cue ball: ball %zu", u->f.cue + 1);
         break;
+    case COMMAND_STEP: {
+        size_t nstep = u->lesson.ls ? u->lesson.ls->nstep : 0;
+        if (!nstep) {
+            app_note_level(u, SCREEN_ERROR, "step: no lesson open (springball scenes/lessons/momentum.lesson)");
+            rc = -1;
+        } else if (c.a != floor(c.a) || c.a > (double)nstep) {
+            app_note_level(u, SCREEN_ERROR, "step: the lesson has steps 1 to %zu", nstep);
+            rc = -1;
+        } else {
+            u->goto_step = (size_t)c.a;
+        }
+        break;
+    }
     case COMMAND_TITLE:
         snprintf(u->title_buf, sizeof u->title_buf, "%s", c.title);
         u->f.title = u->title_buf;

@@ -221,7 +221,10 @@ static void play(struct ui *u, double t)
     while (u->next_item < u->nitems && !u->wait_sim && t >= u->due && !u->quit) {
         const struct script_item *it = &u->items[u->next_item++];
         if (it->kind == SCRIPT_KEY) {
+            /* a lesson step's own keys ('.' steps) are not a presenter's */
+            u->step_key = u->lesson.playing || u->lesson.demo;
             front_key(u, it->key);
+            u->step_key = 0;
         } else if (it->kind == SCRIPT_CLICK) {
             edit_mouse(u, APP_MOUSE_PRESS, it->x, it->y, 0);
             edit_mouse(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
@@ -298,7 +301,7 @@ int ui_snapshot(const struct scene *sc, const char *name, const struct ui_option
         free(u);
         return 1;
     }
-    tutor_goto(u, 0, front_play_now);
+    tutor_goto(u, o->step ? o->step - 1 : 0, front_play_now);
     screen_draw(&u->scr, app_shown(u), &u->f, front_helps, front_nhelp);
     if (cast_open_file(u)) {
         app_free(u);
@@ -555,7 +558,7 @@ int ui_run(const struct scene *sc, const char *name, const struct ui_options *o)
         u->scr.color = u->ncolors;
         u->scr.bg = palette_bg_from_colorfgbg(getenv("COLORFGBG"));
         term_mouse(u->f.mouse);
-        tutor_goto(u, 0, front_play_now);
+        tutor_goto(u, o->step ? o->step - 1 : 0, front_play_now);
         rc = loop(u);
     }
     term_end();

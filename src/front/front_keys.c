@@ -117,7 +117,8 @@ static const struct binding {
     {'1', actions_line, NULL, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)", NULL, NULL},
     {'V', actions_reverse, NULL, "V", "reverse time: every velocity turned around, the run retraces its path", NULL, NULL},
     {'s', actions_lab, NULL, "s", "split: the spring and the event engine side by side, time-locked", NULL, NULL},
-    {'l', tutor_keys, NULL, "l L A", "lesson: next, back, answer", NULL, NULL},
+    {'l', tutor_keys, NULL, "l L A F5", "lesson: next, back, answer, the step again (Esc q ask first; b blank)", NULL, NULL},
+    {APP_KEY_F5, tutor_keys, NULL, NULL, NULL, NULL, NULL},
     {'L', tutor_keys, NULL, NULL, NULL, NULL, NULL},
     {'A', tutor_keys, NULL, NULL, NULL, NULL, NULL},
     {'z', zoom_key, zoom_key, "z Z 0 F", "zoom in / out, the whole table; F: follow the selected ball",
@@ -233,8 +234,15 @@ void front_key(struct ui *u, int key)
 {
     if (u->prompting && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {
         edit_prompt_key(u, key);
+        if (u->goto_step) { /* ':step N' */
+            size_t to = u->goto_step - 1;
+            u->goto_step = 0;
+            tutor_goto(u, to, front_play_now);
+        }
         return;
     }
+    if (tutor_presenter(u, key, front_play_now)) /* in a lesson: Esc q asks, F5, b */
+        return;
     if (key != APP_KEY_MOUSE && u->drag == DRAG_NONE)
         session_gesture(&u->ss, 0);
     if (u->f.help && key != APP_KEY_RESIZE && key != APP_KEY_MOUSE) {

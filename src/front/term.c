@@ -317,6 +317,7 @@ static int app_key(int ch)
     case KEY_BTAB: return APP_KEY_BTAB;
     case KEY_PPAGE: return APP_KEY_PGUP;
     case KEY_NPAGE: return APP_KEY_PGDN;
+    case KEY_F(5): return APP_KEY_F5;
     case KEY_DC: return APP_KEY_DELETE;
     case KEY_HOME: return APP_KEY_HOME;
     case KEY_END: return APP_KEY_END;

@@ -7,6 +7,7 @@
 #include "lesson_panel.h"
 #include "script.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@ int tutor_open(struct ui *u)
     if (!u->o.lesson)
         return 0;
     lv->ls = u->o.lesson;
+    u->lab.ps.pv.lesson = 1; /* PgUp PgDn are the lesson's: the values' rule says so */
     /* the title row names the lesson, not the file it came from (nor the
      * scene it runs on: the lesson's text says what that is) */
     if (lv->ls->title && lv->ls->title[0])
@@ -168,6 +170,45 @@ int tutor_key(struct ui *u, int key, tutor_player play)
         tutor_goto(u, to, play);
         if (to == lv->step && lv->step == 0)
             app_note(u, "the first step, again");
+        return 1;
+    }
+    return 0;
+}
+
+int tutor_presenter(struct ui *u, int key, tutor_player play)
+{
+    struct lesson_view *lv = &u->lesson;
+    if (!lv->ls || lv->playing || u->step_key || key == APP_KEY_RESIZE)
+        return 0;
+    if (u->asking) {
+        u->asking = 0;
+        if (key == 'y' || key == 'Y' || key == 'q') {
+            u->quit = 1;
+        } else {
+            u->f.note[0] = 0;
+            app_note(u, "the lesson goes on");
+        }
+        return 1;
+    }
+    if (u->f.blank) { /* any key, a click, shows the screen again */
+        u->f.blank = 0;
+        u->redraw = 1;
+        return 1;
+    }
+    if (key == 27 || key == 'q') {
+        u->asking = 1;
+        app_note_level(u, SCREEN_WARNING, "quit the lesson? y: quit, any other key: stay");
+        u->note_until = INFINITY; /* until it is answered */
+        return 1;
+    }
+    if (key == APP_KEY_F5) {
+        tutor_goto(u, lv->step, play);
+        app_note(u, "step %zu from its start", lv->step + 1);
+        return 1;
+    }
+    if (key == 'b') {
+        u->f.blank = 1;
+        u->redraw = 1;
         return 1;
     }
     return 0;

@@ -38,6 +38,12 @@ int tutor_goto(struct ui *u, size_t step, tutor_player play);
 /// The lesson's keys. @return 1 when @p key was the lesson's, else 0.
 int tutor_key(struct ui *u, int key, tutor_player play);
 
+/// A presentation remote's keys in a lesson, pressed (not a step's own
+/// keys): Esc and q ask "quit the lesson?" (y or q quits, any other key
+/// stays), F5 opens the step shown again, b blanks the screen (any key
+/// shows it again). @return 1 when @p key was taken, else 0.
+int tutor_presenter(struct ui *u, int key, tutor_player play);
+
 /// l, L and A of the key table, reached when no lesson is open (else
 /// tutor_key takes them first): a note that says how to open one.
 void tutor_keys(struct ui *u, int key);

@@ -14,7 +14,7 @@ static const struct {
     {"space", ' '}, {"enter", '\r'}, {"esc", 27}, {"tab", '\t'},
     {"up", SCRIPT_UP}, {"down", SCRIPT_DOWN}, {"left", SCRIPT_LEFT}, {"right", SCRIPT_RIGHT},
     {"backspace", SCRIPT_BACKSPACE}, {"btab", SCRIPT_BTAB}, {"pgup", SCRIPT_PGUP},
-    {"pgdn", SCRIPT_PGDN},
+    {"pgdn", SCRIPT_PGDN}, {"f5", SCRIPT_F5},
 };
 
 /* The longest <...> item, without its brackets. */

@@ -53,6 +53,7 @@ enum script_special {
     SCRIPT_BTAB, ///< shift-tab
     SCRIPT_PGUP,
     SCRIPT_PGDN,
+    SCRIPT_F5,   ///< F5 (a presentation remote's start-the-show key)
 };
 
 struct script_item {

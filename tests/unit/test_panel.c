@@ -162,12 +162,15 @@ static void test_values_scroll(void)
     CHECK(strncmp(row_text(&p, 1), "  13", 4) == 0);
     /* which rows show: on the panel's rule (the header has no room) */
     char name[64];
-    CHECK(strcmp(panel_values_title(name, sizeof name, o.scroll, 4, 16),
+    CHECK(strcmp(panel_values_title(name, sizeof name, o.scroll, 4, 16, 0),
                  "values 13-16/16 PgUp") == 0);
-    CHECK(strcmp(panel_values_title(name, sizeof name, 0, 11, 16), "values 1-11/16 PgDn") == 0);
-    CHECK(strcmp(panel_values_title(name, sizeof name, 2, 11, 16),
+    CHECK(strcmp(panel_values_title(name, sizeof name, 0, 11, 16, 0), "values 1-11/16 PgDn") == 0);
+    CHECK(strcmp(panel_values_title(name, sizeof name, 2, 11, 16, 0),
                  "values 3-13/16 PgUp PgDn") == 0);
-    CHECK(strcmp(panel_values_title(name, sizeof name, 0, 16, 16), "values") == 0);
+    CHECK(strcmp(panel_values_title(name, sizeof name, 0, 16, 16, 0), "values") == 0);
+    /* in a lesson PgDn turns the page: the rule names what scrolls there */
+    CHECK(strcmp(panel_values_title(name, sizeof name, 2, 11, 16, 1),
+                 "values 3-13/16 wheel tab") == 0);
     CHECK(strcmp(row_text(&p, 7), "   ball 16: no contact") == 0);
     /* back up to the first ball */
     o.selected = 0;

@@ -214,7 +214,7 @@ overflow="the scene's sizes or strengths are beyond the range of double (no dt h
 expect_fail 1 "springball: the forces overflow at step 1 (t = 0.05): $overflow" sh -c "printf 'ball 100 100 1 0 1 1e308\n' | \"$SPRINGBALL\" -H -n 10 -"
 expect_fail 1 "springball: the forces overflow at step 27 (t = 1.35): $overflow" sh -c "printf 'contact exp 1e-300 1e300\nball 100 100 1 0 1 10\nball 125 100 -3 0 1 10\n' | \"$SPRINGBALL\" -H -n 100 -"
 expect_fail 2 "<stdin>:1: particle count must be between 1 and 268435455" sh -c "printf '1234567890123456789\n0.5 0.5 0 0 0.1 1 0 0 0\n' | \"$SPRINGBALL\" -H -"
-expect_fail 2 "springball: option '--st' is ambiguous: --steps, --stiffness, --stats" "$SPRINGBALL" -H --st 3
+expect_fail 2 "springball: option '--st' is ambiguous: --steps, --stiffness, --stats, --step" "$SPRINGBALL" -H --st 3
 expect_fail 2 "springball: option '--headless' takes no value" "$SPRINGBALL" --headless=1
 expect_fail 2 "<stdin>:1: unknown directive '<U+FEFF>table'" sh -c "printf '\357\273\277\357\273\277table 800 400\n' | \"$SPRINGBALL\" -H -"
 expect_fail 2 "<stdin>:2: colour '#12345g' is not #rrggbb (six hex digits)" sh -c "printf 'k 5\nball 100 100 0 0 1 5 #12345g\n' | \"$SPRINGBALL\" -H -"

@@ -74,7 +74,7 @@ void lab_totals(const struct sim *s, struct lab_totals *t)
 
 double lab_round_total(double total, double abs_sum, size_t n)
 {
-    double tol = 4 * DBL_EPSILON * (double)(n ? n : 1);
+    double tol = fmax(4 * DBL_EPSILON * (double)(n ? n : 1), 1e-10);
     return fabs(total) <= tol * abs_sum ? 0 : total;
 }
 
@@ -95,6 +95,7 @@ static int layout_total(const struct lab_layout *lay)
 
 void lab_layout(struct lab_layout *lay, int width)
 {
+    memset(lay->zero, 0, sizeof lay->zero);
     /* Drop order: x y first, then px py. */
     static const int drop[][LAB_NCOL] = {
         {1, 1, 1, 1, 1, 1, 1, 1, 1},
@@ -114,6 +115,24 @@ void lab_layout(struct lab_layout *lay, int width)
     memcpy(lay->show, drop[2], sizeof lay->show);
     lay->width = width >= BALL_W + 4 * 6 ? 5 : 4;
     lay->total = layout_total(lay);
+}
+
+void lab_layout_noise(struct lab_layout *lay, const struct sim *s)
+{
+    double v = 0, p = 0, ke = 0;
+    for (size_t i = 0; i < s->n; i++) {
+        struct lab_row r;
+        lab_row(s, i, &r);
+        double sv = hypot(r.vx, r.vy), sp = hypot(r.px, r.py);
+        v = isfinite(sv) && sv > v ? sv : v;
+        p = isfinite(sp) && sp > p ? sp : p;
+        ke = isfinite(r.ke) && r.ke > ke ? r.ke : ke;
+    }
+    for (int c = 0; c < LAB_NCOL; c++)
+        lay->zero[c] = 0;
+    lay->zero[LAB_COL_VX] = lay->zero[LAB_COL_VY] = 1e-12 * v;
+    lay->zero[LAB_COL_PX] = lay->zero[LAB_COL_PY] = 1e-12 * p;
+    lay->zero[LAB_COL_KE] = 1e-24 * ke;
 }
 
 /* Appends @p s right-aligned in @p w characters at *pos. */
@@ -169,6 +188,9 @@ char *lab_row_line(char *buf, size_t cap, const struct lab_layout *lay,
     double val[LAB_NCOL] = {0, row->m, row->x, row->y, row->vx, row->vy,
                             row->px, row->py, row->ke};
     int blank[LAB_NCOL] = {0};
+    for (int c = 0; c < LAB_NCOL; c++)
+        if (fabs(val[c]) <= lay->zero[c])
+            val[c] = 0; /* rounding noise (lab_layout_noise) */
     char first[32];
     snprintf(first, sizeof first, "%zu", row->ball + 1);
     return line(buf, cap, lay, first, val, blank);

@@ -92,10 +92,21 @@ struct lab_layout {
                         ///< column is 4); a number takes width - 1 at most
                         ///< (4 at least), so numbers stand two blanks apart
     int total;          ///< characters of a whole line
+    double zero[LAB_NCOL]; ///< a value of that column at or under this magnitude is
+                        ///< shown as 0: rounding noise (lab_layout_noise); 0: none
 };
 
+/// The rounding noise of each column of @p s's rows into lay->zero: a
+/// velocity or momentum component within 1e-12 of the largest such
+/// magnitude of any ball, a KE within 1e-24 of the largest KE (the
+/// square of the same), shows as 0 (vy 2.21e-26 after a head-on that
+/// leaves it 0, KE 2.2e-26 of a ball at rest up to rounding).
+void lab_layout_noise(struct lab_layout *lay, const struct sim *s);
+
 /// @p total, or 0 when it lies within the rounding of a sum of @p n terms
-/// whose magnitudes add up to @p abs_sum (|total| <= 4 n eps abs_sum).
+/// whose magnitudes add up to @p abs_sum, or of a run's steps, each exact
+/// but for its rounding (|total| <= max(4 n eps, 1e-10) abs_sum: the
+/// break's Σp read (-3.411e-13, 0) after a while, Σ|p| 20).
 double lab_round_total(double total, double abs_sum, size_t n);
 
 /// Picks the columns that fit in @p width characters: all of them when

@@ -48,6 +48,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
     }
     struct lab_layout lay;
     lab_layout(&lay, p->w);
+    lab_layout_noise(&lay, s);
     struct lab_totals tot;
     lab_totals(s, &tot);
     size_t sel = o->selected < s->n ? o->selected : PANEL_NONE;

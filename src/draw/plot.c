@@ -236,6 +236,10 @@ char *plot_fmt(char *buf, size_t cap, double v, int width)
         for (int dec = dmax; dec >= 0; dec--) {
             char t[400];
             int len = snprintf(t, sizeof t, "%.*f", dec, v);
+            /* 9.99996 rounds up to "10.0000": a digit more than the
+             * column's others ("-10.0000" beside "10.000") */
+            if (dec > 0 && sig_digits(t) > PLOT_DIGITS)
+                continue;
             if (len > 0 && len <= width && (size_t)len < sizeof fix) {
                 memcpy(fix, t, (size_t)len + 1);
                 fsig = sig_digits(fix);
@@ -318,49 +322,108 @@ static char *compact(char *buf, size_t cap, double v, int width)
     return plot_fmt(buf, cap, v, width);
 }
 
-/* The y labels and the axis line. */
-static void y_axis(struct plot *p, const struct plot_frame *f, int lw, uint32_t color)
+/* The round step (1, 2 or 5 times a power of ten) that cuts @p span into
+ * at most @p most steps; at least 1 when @p integer (counts). */
+static double tick_step(double span, int most, int integer)
 {
-    char num[64];
-    int mid = f->top + (f->h - 1) / 2;
-    for (int row = f->top; row < f->top + f->h; row++) {
-        int label = row == f->top || row == f->top + f->h - 1 || (row == mid && f->h >= 5);
-        plot_text(p, lw, row, label ? "┤" : "│", color);
-        if (!label)
-            continue;
-        double v;
-        if (row == f->top)
-            v = f->y1;
-        else if (row == f->top + f->h - 1)
-            v = f->y0;
-        else /* the value at the middle of the row */
-            v = f->y1 - (row - f->top + 0.5) / f->h * (f->y1 - f->y0);
-        plot_text(p, 0, row, compact(num, sizeof num, v, lw), color);
+    if (!(span > 0) || !isfinite(span) || most < 1)
+        return 0;
+    double e = pow(10, floor(log10(span / most)));
+    static const double mult[] = {1, 2, 5, 10, 20};
+    double step = e;
+    for (size_t k = 0; k < sizeof mult / sizeof *mult; k++) {
+        step = mult[k] * e;
+        if (span / step <= most)
+            break;
     }
+    if (integer && step < 1)
+        step = 1;
+    return step;
 }
 
-/* The x labels: x0 under the left edge, x1 ending at the right edge, the
- * axis' name between them when it fits. */
-static void x_axis(struct plot *p, const struct plot_frame *f, const char *name,
+/* The labels of an axis from @p lo to @p hi: the multiples of @p step in
+ * it, each passed to @p put with its value (k step, so 0.1 * 3 reads
+ * 0.3, never 0.30000000000000004). */
+static void ticks(double lo, double hi, double step,
+                  void (*put)(void *ctx, double v), void *ctx)
+{
+    if (!(step > 0))
+        return;
+    double k0 = ceil(lo / step - 1e-9), k1 = floor(hi / step + 1e-9);
+    for (double k = k0; k <= k1 && k - k0 < 64; k++)
+        put(ctx, k * step + 0.0); /* + 0: no "-0" */
+}
+
+struct axis_ctx {
+    struct plot *p;
+    const struct plot_frame *f;
+    int lw, last, integer;
+    uint32_t color;
+};
+
+/* A y tick: "┤" and the value at the row the value maps to. */
+static void y_tick(void *ctx, double v)
+{
+    struct axis_ctx *a = ctx;
+    double dx, dy;
+    plot_map(a->f, a->f->x0, v, &dx, &dy);
+    int row = (int)floor(dy / 4);
+    if (row < a->f->top || row >= a->f->top + a->f->h || row == a->last)
+        return;
+    char num[64];
+    plot_text(a->p, a->lw, row, "┤", a->color);
+    plot_text(a->p, 0, row, compact(num, sizeof num, v, a->lw), a->color);
+    a->last = row;
+}
+
+/* The y labels and the axis line: round values (1, 2, 5 x 10^n), a row
+ * apart at least, whole numbers for counts (@p integer); the row a value
+ * maps to is the row its line passes. */
+static void y_axis(struct plot *p, const struct plot_frame *f, int lw, int integer,
                    uint32_t color)
 {
-    char a[64], b[64], t[64];
+    for (int row = f->top; row < f->top + f->h; row++)
+        plot_text(p, lw, row, "│", color);
+    int most = f->h >= 5 ? f->h / 2 : 1;
+    if (most > 5)
+        most = 5;
+    struct axis_ctx a = {p, f, lw, -1, integer, color};
+    ticks(f->y0, f->y1, tick_step(f->y1 - f->y0, most, integer), y_tick, &a);
+}
+
+/* An x tick: the value centred on the column it maps to, when it does not
+ * run into the label before it. */
+static void x_tick(void *ctx, double v)
+{
+    struct axis_ctx *a = ctx;
+    double dx, dy;
+    plot_map(a->f, v, a->f->y0, &dx, &dy);
+    char t[64], num[64];
+    compact(t, sizeof t, v, 9);
+    snprintf(num, sizeof num, "%s", t + strspn(t, " "));
+    int len = (int)strlen(num), col = (int)floor(dx / 2) - (len - 1) / 2;
+    if (col < a->f->left)
+        col = a->f->left;
+    if (col + len > a->f->left + a->f->w)
+        col = a->f->left + a->f->w - len;
+    if ((a->last >= 0 && col < a->last + 3) || col < a->f->left)
+        return;
+    a->last = plot_text(a->p, col, a->p->h - 1, num, a->color);
+}
+
+/* The x labels on the last row: round values across the data, a few
+ * columns apart; the axis' name under the y labels. */
+static void x_axis(struct plot *p, const struct plot_frame *f, int lw, const char *name,
+                   uint32_t color)
+{
     int row = p->h - 1;
-    compact(t, sizeof t, f->x0, 9);
-    snprintf(a, sizeof a, "%s", t + strspn(t, " "));
-    compact(t, sizeof t, f->x1, 9);
-    snprintf(b, sizeof b, "%s", t + strspn(t, " "));
-    int la = (int)strlen(a), lb = (int)strlen(b);
-    int end = f->left + f->w;
-    plot_text(p, f->left, row, a, color);
-    if (f->left + la + 1 + lb <= end)
-        plot_text(p, end - lb, row, b, color);
-    if (name) {
-        int ln = (int)strlen(name); /* ASCII names */
-        int at = f->left + (f->w - ln) / 2;
-        if (at > f->left + la && at + ln < end - lb)
-            plot_text(p, at, row, name, color);
-    }
+    if (name && (int)strlen(name) <= lw) /* ASCII names */
+        plot_text(p, lw - (int)strlen(name), row, name, color);
+    /* labels of up to 5 characters, 3 blanks apart */
+    int most = f->w / 8 > 1 ? f->w / 8 : 1;
+    struct axis_ctx a = {p, f, lw, -1, 0, color};
+    ticks(f->x0, f->x1, tick_step(f->x1 - f->x0, most, 0), x_tick, &a);
+    (void)a.last;
 }
 
 /* "━ name" entries on row 0 from column @p col; returns the next column. */
@@ -441,8 +504,8 @@ int plot_lines(struct plot *p, const struct plot_series *ser, int nser,
     int col = 0;
     for (int k = 0; k < nser; k++)
         col = legend(p, col, "━", ser[k].name, ser[k].color);
-    y_axis(p, &f, lw, opt->axis_color);
-    x_axis(p, &f, opt->xname, opt->axis_color);
+    y_axis(p, &f, lw, 0, opt->axis_color);
+    x_axis(p, &f, lw, opt->xname, opt->axis_color);
     for (int k = 0; k < nser; k++) {
         double px = NAN, py = NAN;
         for (size_t i = 0; i < ser[k].n; i++) {
@@ -499,8 +562,8 @@ int plot_hist(struct plot *p, const long *count, int nbins, double v0,
     f.y1 = top * 1.05;
     int col = legend(p, 0, "⣿", opt->bar_name, opt->bar_color);
     legend(p, col, "━", curve ? opt->curve_name : NULL, opt->curve_color);
-    y_axis(p, &f, lw, opt->axis_color);
-    x_axis(p, &f, opt->xname, opt->axis_color);
+    y_axis(p, &f, lw, 1, opt->axis_color);
+    x_axis(p, &f, lw, opt->xname, opt->axis_color);
     for (int b = 0; b < nbins; b++) {
         int xa = L + (int)((long)b * W / nbins), xb = L + (int)((long)(b + 1) * W / nbins);
         if (xb - xa >= 3)

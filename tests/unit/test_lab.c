@@ -726,10 +726,15 @@ static void test_table(void)
     t.apy = 1.5;
     lab_total_line(buf, sizeof buf, &lay, &t);
     CHECK(!strstr(buf, "e-1"));
-    /* well beyond it: shown */
-    t.py = -1e-12;
+    /* within a run's rounding (1e-10 of the scale: the break's Σp read
+     * (-3.411e-13, 0), issue 42.10): 0; well beyond it: shown */
+    t.py = -3.411e-13;
+    t.apy = 20;
     lab_total_line(buf, sizeof buf, &lay, &t);
-    CHECK(strstr(buf, "-1e-12") != NULL);
+    CHECK(!strstr(buf, "e-13"));
+    t.py = -1e-8;
+    lab_total_line(buf, sizeof buf, &lay, &t);
+    CHECK(strstr(buf, "-1e-08") != NULL);
     /* numbers stand two blanks apart or more, at every width: "0 -0.08867"
      * (one) read tight at 80 columns */
     struct lab_row tight = {0};
@@ -776,6 +781,37 @@ static void test_fmt(void)
     CHECK(strlen(plot_fmt(b, sizeof b, -123456789.0, 9)) == 9);
     /* rounds to zero at this width: the exponent keeps the digits */
     CHECK(strcmp(plot_fmt(b, sizeof b, -3e-12, 8), "-3.0e-12") == 0);
+    /* a carry into a new digit keeps a column's precision: "-10.000"
+     * beside "10.000", not "-10.0000" (issue 42.10) */
+    CHECK(strcmp(plot_fmt(b, sizeof b, -9.99996, 8), " -10.000") == 0);
+    CHECK(strcmp(plot_fmt(b, sizeof b, 0.0999996, 8), " 0.10000") == 0);
+    /* rounding noise in a row: vy 2.21e-26 beside vx 10, a KE of 2.2e-26
+     * beside 50, show as 0; a small value that is not noise stays */
+    struct sim s;
+    struct sim_params sp = sim_default_params();
+    char line[256];
+    if (sim_init(&s, 2, &sp)) {
+        CHECK(0);
+        return;
+    }
+    s.m[0] = s.m[1] = 1;
+    s.r[0] = s.r[1] = 1;
+    s.vx[0] = 10;
+    s.vy[0] = 2.21e-26;
+    s.vx[1] = 2.1e-13;
+    s.vy[1] = 1e-3;
+    sim_touch(&s);
+    struct lab_layout lay;
+    lab_layout(&lay, 120);
+    lab_layout_noise(&lay, &s);
+    struct lab_row r;
+    lab_row(&s, 0, &r);
+    lab_row_line(line, sizeof line, &lay, &r);
+    CHECK(!strstr(line, "e-26") && !strstr(line, "e-25"));
+    lab_row(&s, 1, &r);
+    lab_row_line(line, sizeof line, &lay, &r);
+    CHECK(!strstr(line, "e-13") && strstr(line, "0.001") != NULL);
+    sim_free(&s);
 }
 
 void test_lab(void)

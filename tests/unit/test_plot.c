@@ -188,12 +188,17 @@ static void test_line_plot(void)
     /* legend, labels */
     CHECK(strcmp(text_at(&p, 1, 0, 8), " KE  ? E") == 0);
     CHECK(plot_at(&p, 2, 0)->color == 1 && plot_at(&p, 7, 0)->color == 2);
-    CHECK(strcmp(text_at(&p, 0, 1, 7), "    105") == 0);
-    CHECK(strcmp(text_at(&p, 0, H - 2, 7), "     -5") == 0);
-    CHECK(ch_at(&p, 7, 1) == 0x2524 && ch_at(&p, 7, 2) == 0x2502);
+    /* round ticks (1, 2, 5 x 10^n) at the rows their values map to, not
+     * the range's ends (105, -5; issue 42.10) */
+    CHECK(strcmp(text_at(&p, 0, 1, 7), "    100") == 0);
+    CHECK(strcmp(text_at(&p, 0, 5, 7), "     50") == 0);
+    CHECK(strcmp(text_at(&p, 0, H - 2, 7), "      0") == 0);
+    CHECK(ch_at(&p, 7, 1) == 0x2524 && ch_at(&p, 7, 2) == 0x2502 && ch_at(&p, 7, 5) == 0x2524);
+    /* x ticks 0, 5, 10 at their columns; the axis' name under the y labels */
     CHECK(strcmp(text_at(&p, 8, H - 1, 2), "0 ") == 0);
+    CHECK(strcmp(text_at(&p, 24, H - 1, 1), "5") == 0);
     CHECK(strcmp(text_at(&p, W - 2, H - 1, 2), "10") == 0);
-    CHECK(ch_at(&p, 8 + (W - 8 - 1) / 2, H - 1) == 't');
+    CHECK(ch_at(&p, 6, H - 1) == 't');
     /* zero: the range starts at 0 when nothing is below it */
     opt.zero = 1;
     CHECK(plot_lines(&p, s + 1, 1, &opt, &f) == 0);
@@ -235,8 +240,20 @@ static void test_histogram(void)
         CHECK(dots_in(&p, L + 16 * b, L + 16 * b + 15, B - hgt, B) == 15 * hgt);
     }
     CHECK(strcmp(text_at(&p, 1, 0, 6), " balls") == 0);
-    CHECK(strstr(text_at(&p, 8, H - 1, 32), "speed") != NULL);
+    CHECK(strcmp(text_at(&p, 2, H - 1, 5), "speed") == 0);
     CHECK(strcmp(text_at(&p, W - 2, H - 1, 2), " 8") == 0);
+    /* speed ticks 0 2 4 6 8; counts whole: 0 2 4 (4.2 at the top) */
+    CHECK(strcmp(text_at(&p, 16, H - 1, 1), "2") == 0 && strcmp(text_at(&p, 24, H - 1, 1), "4") == 0);
+    CHECK(strcmp(text_at(&p, 0, 1, 7), "      4") == 0 && strcmp(text_at(&p, 0, 5, 7), "      2") == 0);
+    {
+        long three[4] = {3, 1, 2, 0}; /* up to 3.15: ticks of 0.5 would show */
+        CHECK(plot_hist(&p, three, 4, 0, 8, NULL, NULL, &opt, &f) == 0);
+        int frac = 0;
+        for (int r = 1; r < H - 1; r++)
+            frac |= strchr(text_at(&p, 0, r, 7), '.') != NULL;
+        CHECK(!frac);
+        CHECK(plot_hist(&p, count, 4, 0, 8, NULL, NULL, &opt, &f) == 0);
+    }
     /* a curve at 2 balls a bin: one dot row across, in its colour */
     CHECK(plot_hist(&p, count, 4, 0, 8, half, NULL, &opt, &f) == 0);
     double dx, dy;

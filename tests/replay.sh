@@ -119,10 +119,19 @@ else
 fi
 # --- The terminal front end: --snapshot, then a live terminal in tmux ---
 snap() { "$SB" --no-color --snapshot="$@"; }
+# Issue 42.11: the momentum diagram of a replay fills "before" (it said
+# "no contact yet" through the contact); no aim mark, handle nor aim legend
+# (a replay refuses aiming)
+"$SB" -H -T 40 --every 5 --traj="$tmp/h.xyz" scenes/unequal.scene >/dev/null 2>&1
+snap 80x24 --keys 'space P P P P .*120' "$tmp/h.xyz" >"$out"
+check "replay: the momentum diagram's before, at t 21.5" grep -q 'before the contact (t 21.5)  Σp (10, 0)' "$out"
+snap 80x24 --keys 'space v' "$tmp/h.xyz" >"$out"
+check "replay: no aim mark, handle or aim legend" sh -c "! grep -q '⇒\|◆\|aim' '$out'"
 # The values panel of frame 50 is step 500's, and at a time of contacts too.
 for t in 25 40; do
-    snap 100x40 --keys "<t $t> space i" "$tmp/break.xyz" | sed '1d;$d' >"$tmp/rv"
-    snap 100x40 --keys "<t $t> space i" scenes/break.scene | sed '1d;$d' >"$tmp/lv"
+    # (from the values panel's rule on: a replay has no aim mark nor handle)
+    snap 100x40 --keys "<t $t> space i" "$tmp/break.xyz" | sed '1,/values/d;$d' >"$tmp/rv"
+    snap 100x40 --keys "<t $t> space i" scenes/break.scene | sed '1,/values/d;$d' >"$tmp/lv"
     check "values panel at t $t: the recording's frame is the run's state" cmp -s "$tmp/rv" "$tmp/lv"
 done
 status_of() { snap 100x30 --keys "$1" "$2" | tail -n 1; }

@@ -60,7 +60,8 @@ static const uint32_t *slot_colours(struct screen *scr, const struct shown *sh)
 
 int screen_aim_shown(const struct front *f)
 {
-    return (f->aiming || !f->running) && !f->open;
+    /* a replay refuses aiming: no mark, no legend for it (issue 42.11) */
+    return (f->aiming || !f->running) && !f->open && !f->replay;
 }
 
 /* Draws the balls of @p s into view @p v and the view into rectangle

@@ -164,8 +164,9 @@ void app_fix_cue(struct ui *u)
         u->f.arrow_t = u->arrow_t0;
     size_t pusher = app_pusher_ball(u);
     u->f.pusher = pusher != (size_t)-1;
+    /* a replay cannot aim nor edit: no handle (issue 42.11) */
     u->f.arrow = (!u->f.running || u->drag == DRAG_VELOCITY) && n > 0 && !u->f.open &&
-                 !u->f.prompt && u->f.cue != pusher;
+                 !u->f.prompt && u->f.cue != pusher && !u->f.replay;
 }
 
 /* After an edit: the session's note (an overlap) or ours; a refusal warns. */

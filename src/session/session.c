@@ -351,6 +351,10 @@ int session_show(struct session *ss, const struct sim *frame)
     ss->nonfinite = !sim_finite(&ss->s);
     ss_touch(ss);
     ss_rewind_samples(ss);
+    /* each frame shown is a move of the momentum diagram's memory: a
+     * replay's contact fills "before" too (it said "no contact yet") */
+    if (ss->momenta && !ss->nonfinite)
+        ss_pm_sample(ss);
     if (first) {
         ss->nact = 0;
         ss->pos = 0;

@@ -131,6 +131,14 @@ static void pm_sample(struct session *ss)
     pm_add(ss, o->t, px, py, o->n);
 }
 
+void ss_pm_sample(struct session *ss)
+{
+    if (ss->s.n <= SESSION_PMEM_MAX)
+        pm_sample(ss);
+    else
+        ss_pm_forget(ss);
+}
+
 void session_momenta(struct session *ss, int on)
 {
     ss->momenta = on != 0;

@@ -120,5 +120,8 @@ void ss_sample_now(struct session *ss);
 void ss_sample_event(struct session *ss);
 int ss_sampled(const struct session *ss);
 void ss_pm_forget(struct session *ss);
+/// The observed state now into the momentum diagram's memory (forgotten
+/// above SESSION_PMEM_MAX balls): a replay's frame shown.
+void ss_pm_sample(struct session *ss);
 
 #endif

@@ -32,7 +32,7 @@ check "the scene is untouched" cmp -s scenes/break.scene "$tmpd/s.scene"
 expect_fail 1 "springball: $tmpd: cannot write: Is a directory" "$SB" --snapshot --cast="$tmpd"
 expect_fail 1 "springball: $tmpd/no/x.cast: cannot write: No such file or directory" \
     "$SB" --snapshot --cast="$tmpd/no/x.cast"
-expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)" \
+expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, f5, C-x, M-x)" \
     "$SB" --snapshot --cast="$tmpd/bad.cast" --keys=foo
 check "a bad script writes no cast" test ! -e "$tmpd/bad.cast"
 if [ -w /dev/full ]; then

@@ -94,6 +94,8 @@ while read -r w; do
         S-Tab|shift-tab) c=APP_KEY_BTAB ;;
         Esc) c=27 ;;
         F5) c=APP_KEY_F5 ;;
+        M-e) c="APP_KEY_ALT | 'e'" ;;
+        M-E) c="APP_KEY_ALT | 'E'" ;;
         Delete) c=APP_KEY_DELETE ;;
         Ctrl-L) c=KEY_CTRL_L ;;
         arrow) c=APP_KEY_LEFT ;;

@@ -33,7 +33,7 @@ snap -T 7.31 --keys='<t 10> space <t 5>' scenes/headon.scene >"$out"
 check "-T: space goes on past T" grep -q "^ t 12.35  step 247 " "$out"
 snap -T 7.31 --engine=event --keys='<t 100>' scenes/headon.scene >"$out"
 check "-T: the event engine pauses at T" grep -q "^ t 7.31  events " "$out"
-expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)" "$SB" --snapshot --keys=foo
+expect_fail 2 "springball: --keys: 'foo': not a key (a character, space, enter, esc, tab, btab, up, down, left, right, pgup, pgdn, f5, C-x, M-x)" "$SB" --snapshot --keys=foo
 expect_fail 2 "springball: --keys: <t -1>: the wait must be a finite time >= 0" "$SB" --snapshot --keys='<t -1>'
 expect_fail 2 "springball: --keys: '<t 1': no closing '>'" "$SB" --snapshot --keys='<t 1'
 expect_fail 2 "springball: --keys: 'up*0': a count from 1 to 100000 after '*'" "$SB" --snapshot --keys='up*0'

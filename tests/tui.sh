@@ -484,4 +484,36 @@ check "burst: before the contact at t 13" shows pd "^before the contact \(t 13\)
 keys pd q
 check "burst: q exits 0" [ "$(wait_rc pd)" = 0 ]
 
+# Issue 42: the control bar, live. C shows it above the status line; a
+# click on an item is its key; Alt-e (Esc e at once) and a drag on the
+# elasticity's value move it by 0.01; then Esc in a lesson asks first
+start cb 80 24 "--paused" scenes/headon.scene
+wait_braille cb
+keys cb C
+check "bar: C shows it" wait_for cb "space pause \. step v vectors"
+row=$(screen cb | grep -n "space pause" | cut -d: -f1)
+col=$(screen cb | sed -n "${row}p" | awk '{ print index($0, "v vectors") }')
+sgr cb "0;$col;${row}M"
+sgr cb "0;$col;${row}m"
+check "bar: a click on v: velocity arrows" wait_for cb "velocity arrows on"
+keys cb M-e
+check "bar: Alt-e: restitution 0.99" wait_for cb "e E e 0\.99"
+col=$(screen cb | sed -n "${row}p" | awk '{ print index($0, "e 0.99") + 2 }')
+sgr cb "0;$col;${row}M"
+sgr cb "32;$((col - 4));${row}M"
+sgr cb "0;$((col - 4));${row}m"
+check "bar: a drag 4 cells left: 0.95" wait_for cb "e E e 0\.95"
+keys cb q
+check "bar: q exits 0" [ "$(wait_rc cb)" = 0 ]
+start ls 80 24 scenes/lessons/momentum.lesson
+check "lesson: opens" wait_for ls "step 1/10"
+keys ls Escape
+check "lesson: Esc asks" wait_for ls "quit the lesson\? y: quit"
+keys ls x
+check "lesson: another key stays" wait_for ls "the lesson goes on"
+keys ls Escape
+wait_for ls "quit the lesson\? y: quit" >/dev/null
+keys ls y
+check "lesson: Esc y quits, status 0" [ "$(wait_rc ls)" = 0 ]
+
 summary

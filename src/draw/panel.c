@@ -31,7 +31,7 @@ void panel_state_free(struct panel_state *ps)
 
 const struct panel_class *const panel_table[] = {
     &panel_values_class, &panel_plot_class, &panel_overlay_class, &panel_status_class,
-    &panel_split_class,
+    &panel_split_class, &panel_bar_class,
 };
 const int panel_count = (int)(sizeof panel_table / sizeof *panel_table);
 

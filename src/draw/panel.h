@@ -144,6 +144,8 @@ struct panel_overlay {
                                  ///< legend names its head beside the arrows'
     const struct view *view;     ///< the table's cells (its map the grid's): labels
                                  ///< keep off its balls; NULL: not known
+    int handle;                  ///< 1: the velocity handle (screen_draw_arrow) is at
+    int handle_col, handle_row;  ///< this cell of the grid, which labels keep off
     int legend_row, legend_x0, legend_x1; ///< out: the legend's cells as drawn,
                                  ///< [x0, x1) of that row (x1 == x0: none)
 };
@@ -197,6 +199,17 @@ enum panel_keycode {
     PANEL_KEY_PGDN,            ///< PgDn, wheel down: down a page
 };
 
+/// The control bar's items at most (panel_bar.c).
+#define PANEL_BAR_MAX 16
+/// What panel_bar_at gives for the elasticity's value: a drag or the wheel
+/// there sets it in steps of 0.01 (beyond Unicode, as the key codes).
+#define PANEL_BAR_ELASTIC 0x130000
+
+/// Where a click on the control bar lands: columns [x0, x1) play @p key.
+struct panel_bar_hit {
+    int x0, x1, key;
+};
+
 /// The lab's display state: what is shown, kept by the front end.
 struct panel_state {
     struct panel_overlay ov; ///< arrows and their scales, numbers, centre of
@@ -216,7 +229,17 @@ struct panel_state {
      * the front end (labscreen.h owns both engines and syncs them) */
     const struct sim *split_hard; ///< its state at the session's time, or NULL
     long long split_collisions;   ///< its collisions so far
+    /* the control bar (C), its items as drawn last */
+    int bar;                 ///< 1: the control bar is shown
+    int bar_y;               ///< its screen row as drawn last
+    struct panel_bar_hit hit[PANEL_BAR_MAX];
+    int nhit;
 };
+
+/// The key a click on screen cell (@p x, @p y) of the control bar plays
+/// (a character, PANEL_BAR_ELASTIC on the elasticity's value), or 0 (not
+/// on an item, or the bar hidden).
+int panel_bar_at(const struct panel_state *ps, int x, int y);
 
 /// Everything off, no ball selected, cells twice as tall as wide.
 void panel_state_init(struct panel_state *ps);
@@ -227,7 +250,7 @@ void panel_state_free(struct panel_state *ps);
 
 /// The classes of the lab's panels, each over a struct panel_state.
 extern const struct panel_class panel_values_class, panel_plot_class, panel_overlay_class,
-    panel_status_class, panel_split_class;
+    panel_status_class, panel_split_class, panel_bar_class;
 
 /// The lab's panels in the order the screen shows them (the values panel
 /// above or left of the plot).

@@ -191,6 +191,11 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
      * ones are both seen */
     int both = (o->arrows & PANEL_ARROW_V) && (o->arrows & PANEL_ARROW_P);
     struct labels L = {calloc((size_t)p->w * (size_t)p->h + 1, 1), m, o->view};
+    /* the velocity handle is drawn over the table after the overlay: no
+     * label under it or against it ("0.000◆6◁" was "0.0006" under it) */
+    if (L.taken && o->handle && o->handle_col >= 0 && o->handle_col < p->w && o->handle_row >= 0 &&
+        o->handle_row < p->h)
+        L.taken[o->handle_row * p->w + o->handle_col] = 1;
     size_t nshown = n > PANEL_MANY ? 1 : n, nst = 0;
     struct stub *st = malloc((3 * nshown + 1) * sizeof *st);
     for (int k = 2; k >= 0; k--) {
@@ -242,10 +247,12 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 continue;
             int len = snprintf(num, sizeof num, "%zu", i + 1);
             double diam = 2 * b.r * m->sx, R = fmin(b.r * m->sx, m->cols);
-            /* on the ball when it is as wide as the number, else beside it:
+            /* on the ball when the ball still shows a cell on either side
+             * of the number (one as wide hid it: balls 12 and 16 of the
+             * break vanished, ASCII's O became 1), else beside it:
              * right, left, above, below, then the corners, the first free */
             int row = (int)floor(r), mid = (int)floor(c - len / 2.0 + 0.5);
-            if (diam >= len && label(p, &L, mid, row, num, PANEL_TEXT, 1))
+            if (diam >= len + 2 && label(p, &L, mid, row, num, PANEL_TEXT, 1))
                 continue;
             int right = (int)floor(c + R + 0.5), left = (int)floor(c - R - 0.5) - len + 1;
             int up = (int)floor(r - R / aspect - 0.5), down = (int)floor(r + R / aspect + 0.5);
@@ -269,11 +276,12 @@ void panel_overlay(struct plot *p, const struct view_map *m, const struct sim *s
                 plot_text(p, (int)floor(c), (int)floor(r), o->ascii ? "+" : "⊕", PANEL_CM);
         }
     }
-    if (m->zoom > 1) /* zoomed: nothing shows outside the window (view_zoom) */
-        for (int j = 0; j < p->h; j++)
-            for (int i = 0; i < p->w; i++)
-                if (i < m->left || i >= m->left + m->w || j < m->top || j >= m->top + m->h)
-                    p->cell[j * p->w + i].ch = 0;
+    /* nothing over the frame (a head replaced its right border), nor,
+     * zoomed, outside the window (view_zoom): the legend alone goes on it */
+    for (int j = 0; j < p->h; j++)
+        for (int i = 0; i < p->w; i++)
+            if (i < m->left || i >= m->left + m->w || j < m->top || j >= m->top + m->h)
+                p->cell[j * p->w + i].ch = 0;
     /* the legend, on the frame's bottom line: each kind's head and name */
     int col = m->left + 1, row = m->top + m->h;
     if (row >= m->rows)
@@ -374,6 +382,12 @@ static void overlay_draw(void *self, const struct panel_area *a)
         o->ascii = glyphs == VIEW_ASCII;
         o->aim = !a->second && a->f && screen_aim_shown(a->f);
         o->view = a->v;
+        int hx, hy;
+        o->handle = !a->second && a->f && !screen_arrow_tip(a->scr, sh, a->f, &hx, &hy);
+        if (o->handle) {
+            o->handle_col = hx - a->r.x;
+            o->handle_row = hy - a->r.y;
+        }
         panel_overlay(&p, m, shown, o, fx, fy);
         /* the note leaves the legend readable (the lowest, of two tables) */
         struct screen_rect *lg = &a->scr->legend;

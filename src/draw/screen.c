@@ -189,6 +189,18 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
     L->too_small = cols < SCREEN_MIN_COLS || rows < SCREEN_MIN_ROWS;
     L->title = (struct screen_rect){0, 0, cols, 1};
     L->status = (struct screen_rect){0, rows - 1, cols, 1};
+    /* the control bar: a row above the status line, when the table keeps
+     * its 6 rows besides (everything else is laid out above it) */
+    int barh = 0;
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *p = &scr->panel[i];
+        int w = 0, h = 0;
+        if (p->cls->place == PANEL_ROW && p->cls->want(p->self, sh, &w, &h) &&
+            rows - 1 >= SCREEN_MIN_ROWS)
+            barh = 1;
+    }
+    L->bar = (struct screen_rect){0, rows - 1 - barh, barh ? cols : 0, barh};
+    rows -= barh;
     L->note = (struct screen_rect){0, rows - 2, cols, 1};
     /* What each panel wants; those in rectangles go on the right when the
      * table keeps 60 columns, else in a band under it. */
@@ -269,6 +281,20 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
     for (size_t i = 0; i < n; i++)
         scr->cell[i] = (struct screen_cell){' ', 0, 0};
     return 0;
+}
+
+/* The control bar's panels on their row. */
+static void draw_bar(struct screen *scr, struct panel_area a)
+{
+    if (scr->lay.bar.h <= 0)
+        return;
+    a.r = scr->lay.bar;
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *p = &scr->panel[i];
+        int w, h;
+        if (p->cls->place == PANEL_ROW && p->cls->want(p->self, a.sh, &w, &h))
+            p->cls->draw(p->self, &a);
+    }
 }
 
 void screen_clear_trails(struct screen *scr)
@@ -359,6 +385,7 @@ void screen_draw(struct screen *scr, const struct shown *sh, const struct front 
         }
     }
     screen_draw_title(scr, sh, f);
+    draw_bar(scr, a);
     if (f->prompt)
         screen_draw_prompt(scr, f);
     else

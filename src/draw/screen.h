@@ -157,6 +157,7 @@ enum panel_place {
     PANEL_BOX,    ///< a rectangle of its own beside or under the table
     PANEL_TABLE,  ///< over each table, after the balls
     PANEL_STATUS, ///< fields of the status line (screen_status_add)
+    PANEL_ROW,    ///< a row of its own above the status line (want: h 1)
 };
 
 /// What a panel draws on. Only the fields of its place are set.
@@ -217,6 +218,7 @@ struct screen_layout {
                               ///< does not fit, h = 0 when none
     struct screen_rect table2;///< split view: the event engine's table, w = 0 when none
     struct screen_rect status;///< the last row
+    struct screen_rect bar;   ///< the control bar's row above it, h = 0 when none
     struct screen_rect note;  ///< the row(s) above the status line
 };
 

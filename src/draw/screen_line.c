@@ -400,17 +400,18 @@ void screen_draw_note(struct screen *scr, const struct front *f)
     }
     char buf[2][400];
     int bw[2], up = 0;
+    int base = scr->lay.note.y + 1; /* the row under the note: the status line or the bar */
     const struct screen_rect *lg = &scr->legend;
     for (int i = 0; i < nl; i++) {
         snprintf(buf[i], sizeof buf[i], " %s ", lines[i]);
         bw[i] = screen_width(buf[i]);
         if (bw[i] > scr->cols)
             bw[i] = scr->cols;
-        if (lg->w > 0 && scr->rows - 1 - nl + i == lg->y && scr->cols - bw[i] < lg->x + lg->w)
+        if (lg->w > 0 && base - nl + i == lg->y && scr->cols - bw[i] < lg->x + lg->w)
             up = 1;
     }
     for (int i = 0; i < nl; i++) {
-        int y = scr->rows - 1 - nl + i - up;
+        int y = base - nl + i - up;
         screen_text(scr, scr->cols - bw[i], y, bw[i], fg, SCREEN_REVERSE | SCREEN_BOLD, buf[i]);
     }
 }

@@ -338,7 +338,7 @@ void actions_lab(struct ui *u, int key)
         /* the momentum diagram: each move's momenta, drawn or not */
         session_momenta(&u->ss, u->lab.ps.plot == PANEL_PLOT_PDIAG);
     }
-    if (key == 'i' || key == 'P')
+    if (key == 'i' || key == 'P' || key == 'C')
         app_relayout(u);
     if (msg && *msg)
         app_note(u, "%s", msg);

@@ -29,7 +29,7 @@ struct script_item;
 struct traj;
 
 /// What the held mouse button does.
-enum drag { DRAG_NONE, DRAG_EMPTY, DRAG_BALL, DRAG_VELOCITY, DRAG_PUSHER, DRAG_PUSH };
+enum drag { DRAG_NONE, DRAG_EMPTY, DRAG_BALL, DRAG_VELOCITY, DRAG_PUSHER, DRAG_PUSH, DRAG_ELASTIC };
 
 /// The front end's state.
 struct ui {

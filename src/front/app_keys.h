@@ -32,6 +32,9 @@ enum app_key {
     APP_KEY_OTHER,              ///< a key the front end has no name for
 };
 
+/// Alt (Meta) held with a character: APP_KEY_ALT | the character.
+#define APP_KEY_ALT SCRIPT_ALT
+
 /// Mouse events: the script's numbers (enum script_mouse).
 enum app_mouse {
     APP_MOUSE_PRESS = SCRIPT_PRESS,

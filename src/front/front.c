@@ -226,10 +226,10 @@ static void play(struct ui *u, double t)
             front_key(u, it->key);
             u->step_key = 0;
         } else if (it->kind == SCRIPT_CLICK) {
-            edit_mouse(u, APP_MOUSE_PRESS, it->x, it->y, 0);
-            edit_mouse(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
+            front_mouse(u, APP_MOUSE_PRESS, it->x, it->y, 0);
+            front_mouse(u, APP_MOUSE_RELEASE, it->x, it->y, 0);
         } else if (it->kind == SCRIPT_MOUSE) {
-            edit_mouse(u, it->mouse, it->x, it->y, it->mod);
+            front_mouse(u, it->mouse, it->x, it->y, it->mod);
         } else if (!u->live) {
             snap_wait(u, it->t);
         } else if (u->f.running && !u->f.help) {
@@ -509,7 +509,7 @@ static int loop(struct ui *u)
             if (r == 2)
                 continue;
             if (in.key == APP_KEY_MOUSE)
-                edit_mouse(u, in.mouse, in.x, in.y, in.mod);
+                front_mouse(u, in.mouse, in.x, in.y, in.mod);
             else
                 front_key(u, in.key);
         }

@@ -12,6 +12,10 @@
 /// A key pressed (or played by a script): the prompt, the help, a replay's
 /// keys, a lesson's, or the row of the key table.
 void front_key(struct ui *u, int key);
+/// A mouse event (enum app_mouse) at cell (@p x, @p y), @p mod: Shift,
+/// Ctrl or Alt held: a lesson's blank screen shown again, the control
+/// bar's item played as its key, else edit_mouse.
+void front_mouse(struct ui *u, int kind, int x, int y, int mod);
 /// The help of the live program (0) or of a replay (1), from the table,
 /// into front_helps[0 .. front_nhelp).
 void front_help(int mode);

@@ -6,8 +6,9 @@
 #include "front_impl.h"
 
 #include "actions.h"
-#include "remote.h"
+#include "bar.h"
 #include "edit.h"
+#include "remote.h"
 #include "term.h"
 #include "tutor.h"
 #include "zoom.h"
@@ -28,7 +29,23 @@ static void resize(struct ui *u, int key)
     front_relayout(u);
 }
 
-/* The mouse's row: its reports go to edit_mouse, never through the table. */
+void front_mouse(struct ui *u, int kind, int x, int y, int mod)
+{
+    if (u->f.blank) { /* a lesson's blank screen: a click shows it again */
+        if (kind == APP_MOUSE_PRESS)
+            front_key(u, ' ');
+        return;
+    }
+    int key = 0;
+    if (!u->prompting && !u->scr.lay.too_small && bar_mouse(u, kind, x, y, &key)) {
+        if (key) /* a click on the control bar: its item's key */
+            front_key(u, key);
+        return;
+    }
+    edit_mouse(u, kind, x, y, mod);
+}
+
+/* The mouse's row: its reports go to front_mouse, never through the table. */
 static void by_mouse(struct ui *u, int key)
 {
     (void)u;
@@ -111,16 +128,20 @@ static const struct binding {
     {']', actions_contact, actions_replay_move, "] [", "step to the next / previous contact event (springs)",
      NULL, "ten frames forward / back"},
     {'[', actions_contact, actions_replay_move, NULL, NULL, NULL, NULL},
-    {'e', actions_restitution, NULL, "e E", "restitution down / up 0.1 (both engines)", NULL, NULL},
+    {'e', actions_restitution, NULL, "e E", "restitution down / up 0.1 (both engines); M-e M-E: 0.01", NULL, NULL},
     {'E', actions_restitution, NULL, NULL, NULL, NULL, NULL},
     {'b', actions_border, NULL, "b", "border: spring walls, hard walls, no walls", NULL, NULL},
     {'1', actions_line, NULL, "1", "1-D mode on / off: every ball keeps its row (vy 0, contacts along x)", NULL, NULL},
     {'V', actions_reverse, NULL, "V", "reverse time: every velocity turned around, the run retraces its path", NULL, NULL},
     {'s', actions_lab, NULL, "s", "split: the spring and the event engine side by side, time-locked", NULL, NULL},
-    {'l', tutor_keys, NULL, "l L A F5", "lesson: next, back, answer, the step again (Esc q ask first; b blank)", NULL, NULL},
+    {'l', tutor_keys, NULL, "l L A F5", "lesson: next, back, answer, the step again", NULL, NULL},
     {APP_KEY_F5, tutor_keys, NULL, NULL, NULL, NULL, NULL},
     {'L', tutor_keys, NULL, NULL, NULL, NULL, NULL},
     {'A', tutor_keys, NULL, NULL, NULL, NULL, NULL},
+    {'C', actions_lab, actions_lab, "C", "control bar: the toggles a class uses most, clickable",
+     NULL, NULL},
+    {APP_KEY_ALT | 'e', bar_elastic_key, NULL, NULL, NULL, NULL, NULL},
+    {APP_KEY_ALT | 'E', bar_elastic_key, NULL, NULL, NULL, NULL, NULL},
     {'z', zoom_key, zoom_key, "z Z 0 F", "zoom in / out, the whole table; F: follow the selected ball",
      NULL, "zoom in x2 on the selected ball / out / whole table; F: follow it on / off"},
     {'Z', zoom_key, zoom_key, NULL, NULL, NULL, NULL},

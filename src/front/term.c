@@ -339,12 +339,19 @@ int term_read(struct app_input *in)
     int ch = getch();
     if (ch == ERR)
         return 0;
-    if (ch == 27 && getch() != ERR) {
-        /* Esc alone is a key; Esc at once followed by more is an escape
+    int next;
+    if (ch == 27 && (next = getch()) != ERR) {
+        /* Esc alone is a key; Esc and one character at once is that
+         * character with Alt (Meta); Esc followed by more is an escape
          * sequence curses did not know: an unknown key, ignored. */
+        int more = 0;
         while (getch() != ERR)
-            ;
-        return 2;
+            more = 1;
+        if (more || next < ' ' || next > '~')
+            return 2;
+        memset(in, 0, sizeof *in);
+        in->key = APP_KEY_ALT | next;
+        return 1;
     }
     if (ch == KEY_MOUSE) {
         read_mouse();

@@ -180,6 +180,9 @@ int script_parse(const char *s, struct script_item **items, char *err, size_t er
             } else if (len == 3 && p[0] == 'C' && p[1] == '-' &&
                        ((p[2] >= 'a' && p[2] <= 'z') || (p[2] >= 'A' && p[2] <= 'Z'))) {
                 one.key = (p[2] | 0x20) - 'a' + 1;
+            } else if (len == 3 && p[0] == 'M' && p[1] == '-' && (unsigned char)p[2] > ' ' &&
+                       (unsigned char)p[2] < 127) {
+                one.key = SCRIPT_ALT | (unsigned char)p[2];
             } else {
                 for (size_t i = 0; i < sizeof key_names / sizeof *key_names; i++)
                     if (strlen(key_names[i].name) == len && !strncmp(p, key_names[i].name, len))
@@ -187,7 +190,7 @@ int script_parse(const char *s, struct script_item **items, char *err, size_t er
             }
             if (one.key < 0) {
                 snprintf(err, errsize, "'%.*s': not a key (a character, space, enter, "
-                         "esc, tab, btab, up, down, left, right, pgup, pgdn, C-x)", (int)(len < 20 ? len : 20), p);
+                         "esc, tab, btab, up, down, left, right, pgup, pgdn, f5, C-x, M-x)", (int)(len < 20 ? len : 20), p);
                 goto fail;
             }
             p = end;

@@ -56,6 +56,9 @@ enum script_special {
     SCRIPT_F5,   ///< F5 (a presentation remote's start-the-show key)
 };
 
+/// Alt (Meta) held with a character: SCRIPT_ALT | the character (M-e).
+#define SCRIPT_ALT 0x200000
+
 struct script_item {
     int kind;  ///< enum script_kind
     int key;   ///< SCRIPT_KEY: a character code (Control-x is 1..26) or enum script_special

@@ -260,4 +260,13 @@ check "40x12 with every panel: draws" sh -c '"$0" --snapshot=40x12 --no-color --
 check "40x12: the table keeps its rows" [ "$(snap --snapshot=40x12 --keys='i P' | grep -c '│')" -ge 4 ]
 check "ASCII: no braille or Σ with everything on" sh -c '! "$0" --snapshot --no-color --ascii --keys="i P v p c n tab" | sed "\$d" | grep -q "[^ -~]"' "$SB"
 
+# Issue 42.7: ball numbers beside a small ball, not on it (ASCII: the O
+# became the number: none of the break's 16 balls showed at t 64)
+o=$("$SB" --snapshot --no-color --ascii --keys='n <t 64>' scenes/break.scene | sed '1d;$d' | tr -cd O | wc -c)
+check "n: the break's 16 balls still show at t 64 ($o)" test "$o" -eq 16
+# labels keep off the velocity handle (cradle t 30: "1◆3←")
+check "the handle covers no label" sh -c '! "$0" --snapshot --no-color --keys="v <t 30> space" scenes/cradle.scene | grep -q "[0-9.]◆\|◆[0-9.]"' "$SB"
+# nothing of the overlay on the table's frame (gas t 5: heads replaced its right border)
+check "arrows stay off the frame" sh -c '"$0" --snapshot --no-color --keys="v p <t 5> space" scenes/gas.scene | sed -n "3,20p" | grep -vqE "│\$|┐\$|┘\$|^ *\$" && exit 1 || exit 0' "$SB"
+
 summary

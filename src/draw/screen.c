@@ -283,6 +283,78 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
     return 0;
 }
 
+/* Where each panel in a rectangle goes (at[i], w 0: nowhere): down the
+ * side column in turn, or in the band under the table, side by side when
+ * each gets 40 columns, else stacked (the last takes what is left). */
+static void place(const struct screen *scr, struct screen_rect *at)
+{
+    for (int i = 0; i < scr->npanels; i++)
+        at[i] = (struct screen_rect){0, 0, 0, 0};
+    struct screen_rect side = scr->lay.side;
+    if (side.w > 0) {
+        int y = side.y;
+        for (int i = 0; i < scr->npanels; i++) {
+            if (scr->want[i].w <= 0)
+                continue;
+            int h = scr->want[i].h;
+            if (y + h > side.y + side.h)
+                h = side.y + side.h - y;
+            if (h <= 0)
+                break;
+            at[i] = (struct screen_rect){side.x, y, side.w, h};
+            y += h;
+        }
+    }
+    struct screen_rect bot = scr->lay.bottom;
+    if (bot.h <= 0)
+        return;
+    int on = 0, sumw = 0;
+    for (int i = 0; i < scr->npanels; i++)
+        if (scr->want[i].w > 0) {
+            on++;
+            sumw += scr->want[i].w;
+        }
+    int beside = on > 1 && bot.w / on >= 40;
+    int x = bot.x, y = bot.y, k = 0;
+    for (int i = 0; i < scr->npanels; i++) {
+        if (scr->want[i].w <= 0)
+            continue;
+        if (beside) { /* widths in proportion to what they want */
+            int w = k + 1 == on ? bot.x + bot.w - x
+                                : (int)((long)bot.w * scr->want[i].w / (sumw > 0 ? sumw : 1));
+            at[i] = (struct screen_rect){x, bot.y, w - (k + 1 < on), bot.h};
+            x += w;
+        } else {
+            int h = k + 1 == on ? bot.y + bot.h - y : scr->want[i].h;
+            if (y + h > bot.y + bot.h)
+                h = bot.y + bot.h - y;
+            if (h <= 0)
+                break;
+            at[i] = (struct screen_rect){bot.x, y, bot.w, h};
+            y += h;
+        }
+        k++;
+    }
+}
+
+int screen_panel_room(const struct screen *scr, const struct panel_class *cls, int *need)
+{
+    struct screen_rect at[SCREEN_MAX_PANELS];
+    *need = 0;
+    if (scr->lay.too_small)
+        return 0;
+    place(scr, at);
+    for (int i = 0; i < scr->npanels; i++) {
+        if (scr->panel[i].cls != cls || cls->place != PANEL_BOX)
+            continue;
+        if (scr->want[i].w <= 0)
+            return 1; /* hidden, not short of room */
+        *need = scr->want[i].h;
+        return at[i].h >= 2 && at[i].w >= 8;
+    }
+    return 1;
+}
+
 /* The control bar's panels on their row. */
 static void draw_bar(struct screen *scr, struct panel_area a)
 {
@@ -328,61 +400,17 @@ void screen_draw(struct screen *scr, const struct shown *sh, const struct front 
     screen_draw_table(scr, sh, f);
     screen_draw_arrow(scr, sh, f);
     screen_draw_zoom(scr, f);
-    struct screen_rect side = scr->lay.side;
     struct panel_area a = {scr, sh, f, {0, 0, 0, 0}, NULL, NULL, 0, NULL};
-    if (side.w > 0) {
-        int y = side.y;
-        for (int i = 0; i < scr->npanels; i++) {
-            const struct screen_panel *p = &scr->panel[i];
-            if (scr->want[i].w <= 0)
-                continue;
-            int h = scr->want[i].h;
-            if (y + h > side.y + side.h)
-                h = side.y + side.h - y;
-            if (h <= 0)
-                break;
-            a.r = (struct screen_rect){side.x, y, side.w, h};
-            if (p->cls->update)
-                p->cls->update(p->self, sh);
-            p->cls->draw(p->self, &a);
-            y += h;
-        }
-    }
-    struct screen_rect bot = scr->lay.bottom;
-    if (bot.h > 0) {
-        /* side by side when each gets 40 columns, else stacked (the last
-         * takes what is left) */
-        int on = 0, sumw = 0;
-        for (int i = 0; i < scr->npanels; i++)
-            if (scr->want[i].w > 0) {
-                on++;
-                sumw += scr->want[i].w;
-            }
-        int beside = on > 1 && bot.w / on >= 40;
-        int x = bot.x, y = bot.y, k = 0;
-        for (int i = 0; i < scr->npanels; i++) {
-            const struct screen_panel *p = &scr->panel[i];
-            if (scr->want[i].w <= 0)
-                continue;
-            if (beside) { /* widths in proportion to what they want */
-                int w = k + 1 == on ? bot.x + bot.w - x
-                                    : (int)((long)bot.w * scr->want[i].w / (sumw > 0 ? sumw : 1));
-                a.r = (struct screen_rect){x, bot.y, w - (k + 1 < on), bot.h};
-                x += w;
-            } else {
-                int h = k + 1 == on ? bot.y + bot.h - y : scr->want[i].h;
-                if (y + h > bot.y + bot.h)
-                    h = bot.y + bot.h - y;
-                if (h <= 0)
-                    break;
-                a.r = (struct screen_rect){bot.x, y, bot.w, h};
-                y += h;
-            }
-            if (p->cls->update)
-                p->cls->update(p->self, sh);
-            p->cls->draw(p->self, &a);
-            k++;
-        }
+    struct screen_rect at[SCREEN_MAX_PANELS];
+    place(scr, at);
+    for (int i = 0; i < scr->npanels; i++) {
+        const struct screen_panel *p = &scr->panel[i];
+        if (at[i].w <= 0 || at[i].h <= 0)
+            continue;
+        a.r = at[i];
+        if (p->cls->update)
+            p->cls->update(p->self, sh);
+        p->cls->draw(p->self, &a);
     }
     screen_draw_title(scr, sh, f);
     draw_bar(scr, a);

@@ -286,6 +286,11 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
 /// @return its index, or -1 (full).
 int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *self);
 
+/// Whether the panel of class @p cls, shown, got room at the last layout (a
+/// rectangle of 2 rows and 8 columns at least): 1 (or hidden, or not a
+/// rectangle's), 0 with the rows it wants in *@p need.
+int screen_panel_room(const struct screen *scr, const struct panel_class *cls, int *need);
+
 /// Draws everything for the state of @p sh (taken and observed: shown.h)
 /// and @p f: title, table, panels, status line, note, help. Call
 /// screen_layout first (and after a resize). @p help lists @p nhelp

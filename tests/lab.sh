@@ -269,4 +269,12 @@ check "the handle covers no label" sh -c '! "$0" --snapshot --no-color --keys="v
 # nothing of the overlay on the table's frame (gas t 5: heads replaced its right border)
 check "arrows stay off the frame" sh -c '"$0" --snapshot --no-color --keys="v p <t 5> space" scenes/gas.scene | sed -n "3,20p" | grep -vqE "│\$|┐\$|┘\$|^ *\$" && exit 1 || exit 0' "$SB"
 
+# Issue 42.9: a panel switched on with no room says so and what it needs
+# (at 40x12 with the values on, P changed nothing and said nothing)
+check "40x12 i P: the plot has no room, says so" sh -c '"$0" --snapshot=40x12 --no-color --keys="i P" scenes/break.scene | grep -q "plot: energy: no room (needs"' "$SB"
+check "24x8 i: the values have no room, say so" sh -c '"$0" --snapshot=24x8 --no-color --keys="i" scenes/break.scene | grep -q "values: no room"' "$SB"
+# Issue 42.12: the squash shows: zoomed x4 at the head-on's deepest
+# overlap (6.3 of 40), the lens the two discs share is half dots (⢕)
+check "the squash: the lens of two overlapping discs" sh -c '"$0" --snapshot=100x40 --no-color --paused --keys="] .*10 z z" scenes/headon.scene | grep -q "⢕"' "$SB"
+
 summary

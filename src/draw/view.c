@@ -214,6 +214,7 @@ static struct view_cell *touch(struct view *v, int i, int j)
         c->ch = 0;
         c->layer = VIEW_EMPTY;
         c->hbits = 0;
+        c->lens = 0;
         c->small = 0;
         c->votes = 0;
         c->area = 0;
@@ -271,6 +272,8 @@ static void merge(struct view *v, int i, int j, uint8_t bits, uint32_t color)
     struct view_cell *c = touch(v, i, j);
     if (!c)
         return;
+    if (c->layer == VIEW_BALL && !c->ch)
+        c->lens |= c->bits & bits; /* another disc's dots here too */
     if ((c->bits || c->ch) && !c->ch && c->color != color &&
         popcount8(c->bits) >= popcount8(bits))
         return;
@@ -534,6 +537,19 @@ void view_mark(struct view *v, double x, double y, double r, double angle,
  * or a density (see view.h). */
 void view_end(struct view *v)
 {
+    /* Balls that overlap (a contact's squash, once it spans a dot past the
+     * half dot each disc keeps free): their common dots at half density,
+     * a checkerboard, so that the lens shows between the two discs. */
+    uint8_t half = 0;
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 2; x++)
+            if ((x + y) % 2)
+                half |= dot_bit[y][x];
+    for (size_t u = 0; u < v->nused; u++) {
+        struct view_cell *c = &v->cell[v->used[u]];
+        if (c->lens && !c->ch && (c->bits & ~(c->lens & half)))
+            c->bits &= (uint8_t)~(c->lens & half);
+    }
     v->density = 0;
     if (v->nsmall == 0)
         return;

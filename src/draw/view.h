@@ -89,6 +89,8 @@ struct view_cell {
     /* Balls drawn as a point (smaller than a dot; in ASCII, than a cell):
      * their dots, how many, their area and their most common colour. */
     uint8_t hbits;   ///< dots they hit (ASCII: 1 when one is at least a cell wide)
+    uint8_t lens;    ///< dots of two discs or more (balls that overlap, a squash):
+                     ///< drawn at half density, so that the overlap shows
     uint16_t small;  ///< how many (saturates)
     uint16_t votes;  ///< majority vote for vcolor (Boyer-Moore)
     float area;      ///< their area in dot units (a dot is 1 x 1)

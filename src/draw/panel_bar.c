@@ -168,7 +168,7 @@ static const char *bar_key(void *self, int key, size_t nballs)
         return NULL;
     ps->bar = !ps->bar;
     ps->nhit = 0;
-    return ps->bar ? "control bar on: a click on an item is its key" : "control bar off";
+    return ps->bar ? "control bar on (click an item)" : "control bar off";
 }
 
 const struct panel_class panel_bar_class = {

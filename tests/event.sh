@@ -65,7 +65,7 @@ check "the spring engine takes a ball pressed into a wall" test $? -eq 0
 # rebuilt its calendar for ever; now the run ends with the non-finite state
 printf 'table 39 40\nrandom 2 1e-150..8 1 4 3012\n' > "$tmp"
 expect_fail 1 "springball: the state became non-finite (event engine): the collision of balls 1 and 2 at t = 11.164833353363518: their reduced mass m1 m2 / (m1 + m2) overflows (masses too large)" timeout 20 "$SPRINGBALL" -H --engine=event -n 16 "$tmp"
-expect_fail 2 "springball: --engine: 'hard' is not spring or event" "$SPRINGBALL" -H --engine=hard
+expect_fail 2 "springball: --engine: 'hard' is not spring, event or lammps[:RANKS]" "$SPRINGBALL" -H --engine=hard
 expect_fail 2 "springball: option '--engine' needs an argument" "$SPRINGBALL" -H --engine
 expect_fail 2 "springball: --format=xyz replays a recorded run: give its FILE" "$SPRINGBALL" -H --format=xyz
 expect_fail 2 "scenes/headon.scene:1: expected the number of particles alone on the line" \

@@ -42,7 +42,8 @@ struct options {
     int format;              /* FORMATS_AUTO or an enum scene_format */
     int have_theta;
     double theta;            /* --theta: Barnes-Hut opening angle */
-    int engine;              /* ENGINE_SPRING or ENGINE_EVENT */
+    int engine;              /* ENGINE_SPRING, ENGINE_EVENT or ENGINE_LAMMPS */
+    int lammps_ranks;        /* --engine=lammps:RANKS; 0: lmp alone */
     int snapshot;            /* --snapshot: print one screen, no terminal */
     struct ui_options ui;    /* the terminal front end */
     struct rec_options rec;  /* recording and export (issue 15) */
@@ -53,7 +54,7 @@ struct options {
     int follow;              /* --follow: a recorded run still being written */
 };
 
-enum { ENGINE_SPRING, ENGINE_EVENT };
+enum { ENGINE_SPRING, ENGINE_EVENT, ENGINE_LAMMPS };
 
 /// One recording option (OPT_TRAJ ...) with its argument; --export=lammps
 /// takes the next argument (argv[optind]) as PREFIX. Bad values: usage error.

@@ -11,6 +11,7 @@
 #include "connect.h"
 #include "live.h"
 #include "imd.h"
+#include "lammps.h"
 #include "formats.h"
 #include "gravity.h"
 #include "headless.h"
@@ -49,8 +50,10 @@ static void usage(void)
 "      --dt=DT            time step DT > 0 (overrides the scene)\n"
 "      --stats            print t, steps, energies, momentum and contacts to\n"
 "                         standard error at the end\n"
-"      --engine=ENGINE    spring (default: Hooke springs, fixed dt) or event\n"
+"      --engine=ENGINE    spring (default: Hooke springs, fixed dt), event\n"
 "                         (exact hard balls, event-driven; -n counts events)\n"
+"                         or lammps[:RANKS] (with -H: the scene run by lmp, or\n"
+"                         by mpirun -np RANKS lmp, as a child watched by IMD)\n"
 "      --threads=N        split a spring step of many balls over N threads,\n"
 "                         the same bits as one (default: the processors this\n"
 "                         process may use)\n"
@@ -287,8 +290,11 @@ static void parse_options(int argc, char **argv, struct options *o)
                 o->engine = ENGINE_SPRING;
             else if (strcmp(optarg, "event") == 0)
                 o->engine = ENGINE_EVENT;
-            else
-                cli_die("--engine: '%s' is not spring or event", optarg);
+            else if (strncmp(optarg, "lammps", 6) == 0 && (!optarg[6] || optarg[6] == ':')) {
+                o->engine = ENGINE_LAMMPS;
+                o->lammps_ranks = lammps_ranks(optarg[6] ? optarg + 7 : NULL);
+            } else
+                cli_die("--engine: '%s' is not spring, event or lammps[:RANKS]", optarg);
             break;
         case OPT_FPS:
             o->ui.fps = cli_double("--fps", optarg, 0, 1);
@@ -558,7 +564,7 @@ static int replay(const struct options *o)
                   "and --export");
     if (!strcmp(o->scene_path, "-"))
         cli_die("a recorded run is read from a file, not standard input");
-    if (o->have_k || o->have_dt || o->have_theta || o->engine == ENGINE_EVENT)
+    if (o->have_k || o->have_dt || o->have_theta || o->engine != ENGINE_SPRING)
         cli_die("-k, --dt, --theta and --engine set a simulation: a recorded run "
                   "is replayed with its own k and dt");
     if (!o->headless && !o->snapshot && !isatty(STDOUT_FILENO)) {
@@ -648,6 +654,12 @@ int main(int argc, char **argv)
     struct lesson lesson = {0};
     const char *name;
     load_scene(&o, &sc, &name, &lesson);
+    if (o.engine == ENGINE_LAMMPS && (o.rec.export_prefix || lesson.nstep || !o.headless)) {
+        scene_free(&sc);
+        lesson_free(&lesson);
+        cli_die("--engine=lammps runs a scene headless for now: add -H (not with --export "
+                "or a lesson)");
+    }
     if (o.ui.step && (!lesson.nstep || o.ui.step > lesson.nstep)) {
         size_t nstep = lesson.nstep;
         scene_free(&sc);
@@ -670,7 +682,9 @@ int main(int argc, char **argv)
     if (o.have_theta)
         sc.p.theta = o.theta;
     int rc;
-    if (o.rec.export_prefix) {
+    if (o.engine == ENGINE_LAMMPS) {
+        rc = lammps_headless(&o, &sc);
+    } else if (o.rec.export_prefix) {
         rc = headless_export(&o, &sc);
     } else if (o.headless) {
         rc = headless_run(&o, &sc);

@@ -251,18 +251,29 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
           "thermo_style custom step time c_ke\n"
           "thermo_modify norm no format float %.17g\nthermo 100\n", f);
     if (run->every > 0) {
-        fprintf(f, "dump xyz all xyz %llu %s.xyz\n", run->every, run->dump_prefix);
-        fputs("dump_modify xyz element X sort id format line \"%s %.17g %.17g %.17g\"\n", f);
+        if (!run->trj_only) {
+            fprintf(f, "dump xyz all xyz %llu %s.xyz\n", run->every, run->dump_prefix);
+            fputs("dump_modify xyz element X sort id format line \"%s %.17g %.17g %.17g\"\n",
+                  f);
+        }
         /* element and z: ASE's lammps-dump-text reader needs a type or
          * element column and all three coordinates */
         fprintf(f, "dump traj all custom %llu %s.lammpstrj id element x y z vx vy vz "
                    "radius mass\n", run->every, run->dump_prefix);
         fputs("dump_modify traj element X sort id format float %.17g\n", f);
     }
-    if (run->imd_port)
+    if (run->imd_port_var)
+        fprintf(f, "\n# Interactive MD: springball --engine=lammps watches and steers the\n"
+                   "# run; it waits for it (nowait off), so that no frame is missed.\n"
+                   "fix imd all imd ${%s} trate %llu\n",
+                run->imd_port_var, run->imd_trate);
+    else if (run->imd_port)
         fprintf(f, "\n# Interactive MD: springball --connect=HOST:%d (or VMD) watches the\n"
                    "# run and pulls balls; nowait on: the run never waits for a viewer.\n"
                    "fix imd all imd %d trate %llu nowait on\n",
                 run->imd_port, run->imd_port, run->imd_trate);
     fprintf(f, "run %llu\n", run->steps);
+    if (run->final_dump)
+        fprintf(f, "write_dump all custom %s id x y vx vy modify sort id "
+                   "format float %%.17g\n", run->final_dump);
 }

@@ -62,6 +62,15 @@ struct export_run {
     const char *title;    ///< for the comments; may be NULL
     int imd_port;         ///< fix imd on this port (nowait on); 0: none
     unsigned long long imd_trate; ///< its frames every imd_trate steps
+    /// --engine=lammps: fix imd on the port in the LAMMPS variable of this
+    /// name (lmp -var NAME PORT), waiting for its client (nowait off), so
+    /// that no frame is missed; NULL: imd_port as above.
+    const char *imd_port_var;
+    /// After the run, the final state at full precision (write_dump of
+    /// id x y vx vy, %.17g, sorted by id) to this file; NULL: none.
+    const char *final_dump;
+    /// Dump DUMP_PREFIX.lammpstrj alone, not DUMP_PREFIX.xyz.
+    int trj_only;
 };
 
 /// Writes the data file (balls in scene order, ids from 1).

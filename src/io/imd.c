@@ -339,7 +339,8 @@ static int dial(struct imd_conn *c, const char *host, const char *port, double d
         if (errno == EINPROGRESS) {
             struct pollfd pf = {fd, POLLOUT, 0};
             int n;
-            while ((n = poll(&pf, 1, left_ms(deadline))) < 0 && errno == EINTR)
+            while ((n = poll(&pf, 1, left_ms(deadline))) < 0 && errno == EINTR &&
+                   !(c->stop && *c->stop))
                 ;
             int soerr = 0;
             socklen_t sl = sizeof soerr;
@@ -354,7 +355,10 @@ static int dial(struct imd_conn *c, const char *host, const char *port, double d
     }
     freeaddrinfo(res);
     if (fd < 0) {
-        if (why == ETIMEDOUT)
+        c->refused = why == ECONNREFUSED;
+        if (c->stop && *c->stop)
+            snprintf(c->msg, sizeof c->msg, "%s: stopped by a signal", c->where);
+        else if (why == ETIMEDOUT)
             snprintf(c->msg, sizeof c->msg, "%s: no answer (timed out)", c->where);
         else
             snprintf(c->msg, sizeof c->msg, "%s: cannot connect: %s", c->where,
@@ -493,9 +497,16 @@ int imd_send_forces(struct imd_conn *c, size_t n, const int32_t *idx, const floa
 
 int imd_open(struct imd_conn *c, const char *hostport, double timeout, size_t natoms)
 {
+    return imd_open_until(c, hostport, timeout, natoms, NULL);
+}
+
+int imd_open_until(struct imd_conn *c, const char *hostport, double timeout, size_t natoms,
+                   volatile const sig_atomic_t *stop)
+{
     char host[128], port[16];
     memset(c, 0, sizeof *c);
     c->fd = -1;
+    c->stop = stop;
     snprintf(c->where, sizeof c->where, "%s", hostport);
     if (imd_split(hostport, host, sizeof host, port, sizeof port, c->msg, sizeof c->msg))
         return -1;
@@ -509,6 +520,10 @@ int imd_open(struct imd_conn *c, const char *hostport, double timeout, size_t na
         if (c->pos == c->len) {
             struct pollfd pf = {c->fd, POLLIN, 0};
             int n = poll(&pf, 1, left_ms(deadline));
+            if (n < 0 && errno == EINTR && stop && *stop) {
+                snprintf(c->msg, sizeof c->msg, "%s: stopped by a signal", c->where);
+                goto fail;
+            }
             if (n < 0 && errno == EINTR)
                 continue;
             long got = n > 0 ? fill(c) : -1;

@@ -26,6 +26,7 @@
 #ifndef IMD_H
 #define IMD_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -122,6 +123,8 @@ struct imd_conn {
     double last;                ///< when the last bytes came (CLOCK_MONOTONIC s)
     char where[160];            ///< HOST:PORT, for messages
     char msg[512];              ///< the last error
+    int refused;                ///< imd_open failed: nobody listens there (yet)
+    volatile const sig_atomic_t *stop; ///< imd_open_until's flag, or NULL
 };
 
 /// The results of imd_next.
@@ -137,6 +140,13 @@ enum imd_next_result {
 /// unreachable or silent address is an error by then). @p natoms as
 /// imd_reader_init's. @return 0, or -1 with c->msg (nothing to close).
 int imd_open(struct imd_conn *c, const char *hostport, double timeout, size_t natoms);
+
+/// imd_open that also gives up when *@p stop is set (by a signal's
+/// handler, which interrupts its waits: no SA_RESTART), c->msg saying so.
+/// After a failure, c->refused says that nobody listened at the address:
+/// a server still starting may be asked again.
+int imd_open_until(struct imd_conn *c, const char *hostport, double timeout, size_t natoms,
+                   volatile const sig_atomic_t *stop);
 
 /// The next frame, waiting at most @p timeout_ms (-1: for ever, but a
 /// stall of IMD_STALL_S in the middle of a frame is an error).

@@ -458,7 +458,8 @@ static void test_export(void)
     free(text);
 
     f = tmpfile();
-    struct export_run run = {"x.data", "x", 250, 10, sc.title, 0, 0};
+    struct export_run run = {.data_name = "x.data", .dump_prefix = "x", .steps = 250,
+                             .every = 10, .title = sc.title};
     export_lammps_in(f, &s, &run);
     text = slurp(f, &len);
     fclose(f);
@@ -480,6 +481,25 @@ static void test_export(void)
     CHECK(strstr(text, "\ndump xyz all xyz 10 x.xyz\n") != NULL);
     CHECK(strstr(text, "\nfix flat all enforce2d\n") != NULL);
     CHECK(strstr(text, "v_mtot/4-1") != NULL);
+    CHECK(strstr(text, "fix imd") == NULL && strstr(text, "write_dump") == NULL);
+    free(text);
+
+    /* --engine=lammps: fix imd on the port of a variable, waiting for its
+     * client; the dump of the run alone; the final state at %.17g. */
+    f = tmpfile();
+    struct export_run eng = {.data_name = "run.data", .dump_prefix = "run", .steps = 400,
+                             .every = 50, .imd_trate = 50, .imd_port_var = "sbport",
+                             .final_dump = "final.dump", .trj_only = 1};
+    export_lammps_in(f, &s, &eng);
+    text = slurp(f, &len);
+    fclose(f);
+    CHECK(strstr(text, "\nfix imd all imd ${sbport} trate 50\nrun 400\n"
+                       "write_dump all custom final.dump id x y vx vy modify sort id "
+                       "format float %.17g\n") != NULL);
+    CHECK(strstr(text, "nowait on") == NULL);
+    CHECK(strstr(text, "\ndump xyz") == NULL);
+    CHECK(strstr(text, "\ndump traj all custom 50 run.lammpstrj id element x y z vx vy vz "
+                       "radius mass\n") != NULL);
     free(text);
     sim_free(&s);
     scene_free(&sc);

@@ -153,8 +153,8 @@ played_in() {
         castcheck "$tmpd/p$n.cast" "$cols" "$rows" - >/dev/null &&
         "$SB" --snapshot="${cols}x$rows" "$@" >"$tmpd/p$n.want" 2>"$err" || return 1
     plain "$tmpd/p$n.want" >"$tmpd/p$n.txt"
-    pane "p$n" "$cols" "$rows" "cat $tmpd/p$n.cast.out; sleep 60"
-    poll 50 sh -c 'tmux -L "$0" capture-pane -p -t "$1" | sed "s/ *\$//" | cmp -s - "$2"' \
+    pane "p$n" "$cols" "$rows" "cat $tmpd/p$n.cast.out; sleep 3600"
+    soon sh -c 'tmux -L "$0" capture-pane -p -t "$1" | sed "s/ *\$//" | cmp -s - "$2"' \
         "$sock" "p$n" "$tmpd/p$n.txt" && return 0
     echo "the pane p$n shows:"
     screen "p$n"
@@ -184,7 +184,7 @@ check "played: its title in the header" sh -c '"$0" "$1" "$2" 80 24 - "$3" | gre
 # asciinema cat reads the cast (it wants a terminal: in a pane) and prints
 # the concatenated output
 if [ -x /usr/bin/asciinema ]; then
-    pane acat 80 24 "/usr/bin/asciinema cat $tmpd/o.cast >$tmpd/acat.out 2>$tmpd/acat.err; echo \$? >$tmpd/acat.rc; sleep 60"
+    pane acat 80 24 "/usr/bin/asciinema cat $tmpd/o.cast >$tmpd/acat.out 2>$tmpd/acat.err; echo \$? >$tmpd/acat.rc; sleep 3600"
     check "asciinema cat: status 0" [ "$(wait_rc acat)" = 0 ]
     check "asciinema cat: the cast's bytes" cmp -s "$tmpd/acat.out" "$tmpd/o.cast.out"
 else
@@ -206,7 +206,7 @@ T resize-window -t live -x 100 -y 30
 wait_for live "values 1-"
 # the note gone (2.5 s), so that no frame comes between the screen read and q
 wait_gone live "arrows on"
-poll 80 settled live
+soon settled live
 screen live | sed 's/ *$//' >"$tmpd/live.txt"
 keys live q
 check "live: quits with status 0" [ "$(wait_rc live)" = 0 ]
@@ -215,8 +215,8 @@ check "live: a valid cast of 80x24" [ $? -eq 0 ]
 check "live: the resize, an r event" grep -q ', "r", "100x30"\]$' "$tmpd/live.cast"
 check "live: TERM of the terminal" grep -q '"env": {"TERM": "xterm-256color"}}$' "$tmpd/live.cast"
 check "live: ends showing the cursor" sh -c 'tail -n 1 "$0" | grep -q "?25h\"\]$"' "$tmpd/live.cast"
-pane lplay 100 30 "cat $tmpd/live.cast.out; sleep 60"
-check "live: played, the screen the user saw last" poll 50 sh -c \
+pane lplay 100 30 "cat $tmpd/live.cast.out; sleep 3600"
+check "live: played, the screen the user saw last" soon sh -c \
     'tmux -L "$0" capture-pane -p -t lplay | sed "s/ *\$//" | cmp -s - "$1"' "$sock" "$tmpd/live.txt"
 
 pane int 80 24 "sh $tmpd/run $tmpd int $SB --cast=$tmpd/int.cast"
@@ -229,7 +229,7 @@ check "C-c: its last event" sh -c 'tail -n 1 "$0" | grep -q "?25h\"\]$"' "$tmpd/
 pane hup 80 24 "sh $tmpd/run $tmpd hup $SB --cast=$tmpd/hup.cast"
 wait_for hup "running"
 # frames: a cast written as they are drawn, while running
-check "live: frames written as they are drawn" poll 50 sh -c \
+check "live: frames written as they are drawn" soon sh -c \
     '[ "$(grep -c ", \"o\", " "$0")" -ge 3 ]' "$tmpd/hup.cast"
 kill -HUP "$(cat "$tmpd/hup.pid")"
 check "SIGHUP: status 129" [ "$(wait_rc hup)" = 129 ]

@@ -25,7 +25,7 @@ follow_case() {
     "$SB" -H "$@" "$full" >"$tmp/$nm.want" 2>/dev/null
     "$SB" -H --follow "$@" "$f" >"$tmp/$nm.got" 2>"$tmp/$nm.err" &
     pid=$!
-    poll 100 grep -qs "waiting for" "$tmp/$nm.err"
+    soon grep -qs "waiting for" "$tmp/$nm.err"
     check "$nm: waits ($(head -n 1 "$tmp/$nm.err"))" grep -q "waiting for" "$tmp/$nm.err"
     tail -n +"$((cut + 1))" "$full" >>"$f"
     wait "$pid"
@@ -46,7 +46,7 @@ follow_case lammps tests/replay/shuffled.lammpstrj 15 -n 1
 : >"$tmp/empty.xyz"
 "$SB" -H --follow -n 1 "$tmp/empty.xyz" >"$tmp/e.out" 2>"$tmp/e.err" &
 pid=$!
-poll 100 grep -qs "waiting for frame 1" "$tmp/e.err"
+soon grep -qs "waiting for frame 1" "$tmp/e.err"
 check "an empty file: waited for" grep -q "waiting for frame 1" "$tmp/e.err"
 head -n $((2 * per)) "$tmp/break.xyz" >>"$tmp/empty.xyz"
 wait "$pid"

@@ -175,4 +175,39 @@ for f in src/*/*.[ch]; do
     case $f in src/front/*) lim=600 ;; esac
     if [ "$n" -le "$lim" ]; then ok; else bad "$f has $n lines (at most $lim)"; fi
 done
+# 9. no test that cannot fail: 'check NAME [ A ] && [ B ]' runs B outside
+#    check (and check returns 0 after a failure), so B is never counted; one
+#    command per check (sh -c '...' for more). A check's line, with the
+#    lines its quotes and backslashes carry on to, holds no &&, || or | outside
+#    its quotes.
+unchecked() {
+    awk '# outside(t): the text of t outside its quotes; q: the quote still
+        # open at its end (0 none, 1 single, 2 double)
+        function outside(t,    i, c, o) {
+            o = ""
+            for (i = 1; i <= length(t); i++) {
+                c = substr(t, i, 1)
+                if (q == 1) { if (c == "\047") q = 0; continue }
+                if (c == "\\") { i++; continue }
+                if (q == 2) { if (c == "\"") q = 0; continue }
+                if (c == "\047") q = 1
+                else if (c == "\"") q = 2
+                else o = o c
+            }
+            return o
+        }
+        /^[ \t]*check[ \t]/ {
+            n = FNR; q = 0; line = $0; out = outside($0)
+            while ((q || $0 ~ /\\$/) && (getline) > 0) {
+                line = line " " $0
+                out = out " " outside($0)
+            }
+            if (out ~ /&&|[|]/) print FILENAME ":" n ": " substr(line, 1, 70)
+        }' "$@"
+}
+no_unchecked() { found=$(unchecked "$@"); [ -z "$found" ] || { echo "$found"; return 1; }; }
+check "no check runs a command outside itself (&&, || or | after it)" no_unchecked tests/*.sh tests/*/*.sh
+printf '%s\n' "check x [ 0 -eq 0 ] && [ -s /nonexistent ]" "check y sh -c '[ 1 ] && [ 2 ]'" \
+    "check z awk 'BEGIN {" "  exit 0 || 1 }'" "check \"it's\" true" "check w [ 1 ] && [ 2 ]" >"$tmp/unchecked.sh"
+check "the check sees two such lines of five" [ "$(unchecked "$tmp/unchecked.sh" | grep -c .)" = 2 ]
 summary

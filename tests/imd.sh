@@ -31,7 +31,7 @@ serve() {
     rm -f "$tmp/port"
     "$FAKE" serve "$1" "$tmp/port" "${2:-3}" "${3:-5}" >"$tmp/sent" 2>&1 &
     pids="$pids $!"
-    poll 100 test -s "$tmp/port" || echo "imd: the fake server did not start"
+    soon test -s "$tmp/port" || echo "imd: the fake server did not start"
     port=$(cat "$tmp/port")
 }
 

@@ -51,7 +51,7 @@ tmux_open() {
     sock=sb$1$$
     # a session that lives as long as the suite, so that the server does
     # not exit (and race the next new-session) each time a test's ends
-    T -f /dev/null new-session -d -s keep "sleep 300"
+    T -f /dev/null new-session -d -s keep "sleep 3600"
 }
 T() { tmux -L "$sock" "$@"; }
 # pane NAME COLS ROWS COMMAND: COMMAND (a shell line) in a new session NAME
@@ -71,6 +71,11 @@ shows() { screen "$1" | grep -qE -- "$2"; }
 shows_esc() { T capture-pane -e -p -t "$1" 2>/dev/null | grep -qE -- "$2"; }
 # on_status NAME ERE: the last line matches now
 on_status() { status "$1" | grep -qE -- "$2"; }
+# Every wait below polls for a condition, never for a span of time: the
+# suites must pass on a loaded machine (issue 43.15; tests/stress.sh runs
+# them beside busy loops). WAIT is the cap in seconds (30): generous, as it
+# is only reached when a check fails.
+WAIT=${WAIT:-30}
 # poll N COMMAND...: until COMMAND succeeds, N tenths of a second at most
 poll() {
     lim=$1 i=0
@@ -82,27 +87,50 @@ poll() {
     done
     return 1
 }
-# wait_for NAME ERE [SECONDS]: until the screen matches (default 5 s)
+# soon COMMAND...: poll for WAIT seconds
+soon() { poll $((WAIT * 10)) "$@"; }
+# wait_for NAME ERE [SECONDS]: until the screen matches (WAIT seconds, or
+# SECONDS when more)
 wait_for() {
-    poll $(( ${3:-5} * 10 )) shows "$1" "$2" && return 0
+    cap=${3:-$WAIT}
+    [ "$cap" -lt "$WAIT" ] && cap=$WAIT
+    poll $((cap * 10)) shows "$1" "$2" && return 0
     echo "timed out waiting for /$2/ in $1; the screen was:"
     screen "$1"
     return 1
 }
-# wait_gone NAME ERE: until the screen no longer matches (5 s at most)
+# wait_gone NAME ERE: until the screen no longer matches
 wait_gone() {
-    poll 50 not shows "$1" "$2" && return 0
+    soon not shows "$1" "$2" && return 0
     echo "timed out waiting for /$2/ to go from $1"
     return 1
 }
+# becomes WANT COMMAND...: until COMMAND prints WANT; else says what it
+# printed last
+becomes() {
+    want=$1
+    shift
+    soon is_now "$want" "$@" && return 0
+    echo "timed out waiting for '$want' from $*: it printed '$("$@")'"
+    return 1
+}
+is_now() { want=$1; shift; [ "$("$@")" = "$want" ]; }
+# still NAME: the screen the same over half a second (a frame being drawn,
+# or a note's going, would change it)
+still() {
+    still_a=$(screen "$1")
+    sleep 0.5
+    [ "$still_a" = "$(screen "$1")" ]
+}
 # wait_rc NAME: the exit status a pane's command wrote to $tmpd/NAME.rc
-# once it has ended (5 s at most), or "none"
+# once it has ended, or "none"
 wait_rc() {
-    poll 50 test -s "$tmpd/$1.rc"
+    soon test -s "$tmpd/$1.rc"
     cat "$tmpd/$1.rc" 2>/dev/null || echo none
 }
-# keys NAME KEYS: send-keys, then a moment for the frame
-keys() { T send-keys -t "$1" "$2"; sleep 0.15; }
+# keys NAME KEYS: send-keys. Nothing waits here: what the keys do is
+# waited for by the check after them (wait_for, becomes, soon).
+keys() { T send-keys -t "$1" "$2"; }
 # sgr NAME REPORT: an SGR mouse report, e.g. '0;21;12M' (press at column
 # 21, row 12, counted from 1) or '0;21;12m' (its release)
 # Sent as one paste, one write to the terminal: send-keys -l writes a key at

@@ -246,10 +246,10 @@ if [ -r /proc/self/stat ]; then
     pid=$!
     # the size's note said (the signals are caught), then asleep: the pipe
     # is full and the write waits
-    poll 100 test -s "$err"
-    poll 100 sh -c 'read -r _ _ st _ <"/proc/$1/stat" && [ "$st" = S ]' sh $pid
+    soon test -s "$err"
+    soon sh -c 'read -r _ _ st _ <"/proc/$1/stat" && [ "$st" = S ]' sh $pid
     kill -TERM $pid
-    check "stalled pipe: SIGTERM ends the run" poll 50 sh -c '! kill -0 $1 2>/dev/null' sh $pid
+    check "stalled pipe: SIGTERM ends the run" soon sh -c '! kill -0 $1 2>/dev/null' sh $pid
     kill -KILL $pid 2>/dev/null
     wait $pid
     rc=$?

@@ -58,6 +58,7 @@ start v 100 40 "$HEADON"
 wait_for v " step [0-9]+ " >/dev/null
 for k in Space r i ']'; do keys v "$k"; done
 wait_for v "contact began" >/dev/null
+soon still v
 s=$(screen v | tail -n 1 | sed -n 's/.* step \([0-9]*\) .*/\1/p')
 i=${s:-270}
 while [ "$i" -lt 270 ]; do T send-keys -t v .; i=$((i + 1)); done

@@ -88,11 +88,12 @@ if [ -d /proc/self/task ]; then # the steps split from 50000 balls on
 fi
 keys bq ' '
 check "behind: space pauses" wait_for bq "paused · speed"
-st=$(status bq | sed -n 's/.* step \([0-9]*\) .*/\1/p')
-sleep 0.3
-check "behind: paused, it stays at step $st" on_status bq " step $st "
+# step NAME: the step on the status line; stays NAME: the same over 0.5 s
+step() { status "$1" | sed -n 's/.* step \([0-9]*\) .*/\1/p'; }
+stays() { st=$(step "$1"); sleep 0.5; [ -n "$st" ] && [ "$st" = "$(step "$1")" ]; }
+check "behind: paused, the step stays" soon stays bq
 keys bq ','
-check "behind: , steps back one" on_status bq " step $((st - 1)) "
+check "behind: , steps back one (from $st)" wait_for bq " step $((st - 1)) "
 keys bq ' '
 check "behind: running again" wait_for bq "running · speed"
 keys bq q
@@ -127,7 +128,7 @@ done
 check "1e5: running, E is the line's step's ($seen)" [ "$one" = 1 ]
 keys e5 ' '
 check "1e5: paused" wait_for e5 "paused · speed"
-sleep 0.3
+check "1e5: paused, the step stays" soon stays e5
 e1=$(status e5 | sed -n 's/.* E \([-0-9.e+]*\) .*/\1/p')
 st=$(status e5 | sed -n 's/.* step \([0-9]*\) .*/\1/p')
 keys e5 ','

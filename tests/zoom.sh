@@ -119,7 +119,7 @@ check "help lists z Z 0 F" sh -c '"$0" --snapshot=120x50 --no-color --keys="?" |
 
 # --- tmux: the mouse through the zoomed view ---
 tmux_open zoom
-pane z 200 60 "$SB --paused $U; sleep 30"
+pane z 200 60 "$SB --paused $U; sleep 3600"
 check "tmux: paused" wait_for z "paused"
 T send-keys -t z z z
 check "tmux: z z" wait_for z "×4"

@@ -279,28 +279,35 @@ static void push_mouse(int kind, const MEVENT *ev, int mod)
         pending[npending++] = (struct app_input){APP_KEY_MOUSE, kind, ev->x, ev->y, mod};
 }
 
-/* Every mouse event curses holds, into pending. */
+/* Every mouse event curses holds, into pending, oldest first. Reports that
+ * come in one read (a press and a drag on a loaded machine, a paste) are
+ * all queued by the one KEY_MOUSE, and getmouse takes the queue's newest
+ * first: a press and its drag were read as the drag, then the press. */
 static void read_mouse(void)
 {
-    MEVENT ev;
+    MEVENT evs[16];
+    int n = 0;
     npending = next_pending = 0;
-    while (npending + 6 <= (int)(sizeof pending / sizeof *pending) && getmouse(&ev) == OK) {
-        int mod = (ev.bstate & (BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)) != 0;
-        if (ev.bstate & BUTTON1_PRESSED)
-            push_mouse(APP_MOUSE_PRESS, &ev, mod);
-        if (ev.bstate & REPORT_MOUSE_POSITION)
-            push_mouse(APP_MOUSE_MOVE, &ev, mod);
-        if (ev.bstate & BUTTON1_RELEASED)
-            push_mouse(APP_MOUSE_RELEASE, &ev, mod);
-        if (ev.bstate & BUTTON1_CLICKED) {
-            push_mouse(APP_MOUSE_PRESS, &ev, mod);
-            push_mouse(APP_MOUSE_RELEASE, &ev, mod);
+    while (n < (int)(sizeof evs / sizeof *evs) && getmouse(&evs[n]) == OK)
+        n++;
+    while (n-- > 0 && npending + 6 <= (int)(sizeof pending / sizeof *pending)) {
+        const MEVENT *ev = &evs[n];
+        int mod = (ev->bstate & (BUTTON_SHIFT | BUTTON_CTRL | BUTTON_ALT)) != 0;
+        if (ev->bstate & BUTTON1_PRESSED)
+            push_mouse(APP_MOUSE_PRESS, ev, mod);
+        if (ev->bstate & REPORT_MOUSE_POSITION)
+            push_mouse(APP_MOUSE_MOVE, ev, mod);
+        if (ev->bstate & BUTTON1_RELEASED)
+            push_mouse(APP_MOUSE_RELEASE, ev, mod);
+        if (ev->bstate & BUTTON1_CLICKED) {
+            push_mouse(APP_MOUSE_PRESS, ev, mod);
+            push_mouse(APP_MOUSE_RELEASE, ev, mod);
         }
-        if (ev.bstate & BUTTON4_PRESSED)
-            push_mouse(APP_MOUSE_WHEEL_UP, &ev, mod);
+        if (ev->bstate & BUTTON4_PRESSED)
+            push_mouse(APP_MOUSE_WHEEL_UP, ev, mod);
 #ifdef BUTTON5_PRESSED
-        if (ev.bstate & BUTTON5_PRESSED)
-            push_mouse(APP_MOUSE_WHEEL_DOWN, &ev, mod);
+        if (ev->bstate & BUTTON5_PRESSED)
+            push_mouse(APP_MOUSE_WHEEL_DOWN, ev, mod);
 #endif
     }
 }
@@ -342,12 +349,20 @@ int term_read(struct app_input *in)
     int next;
     if (ch == 27 && (next = getch()) != ERR) {
         /* Esc alone is a key; Esc and one character at once is that
-         * character with Alt (Meta); Esc followed by more is an escape
-         * sequence curses did not know: an unknown key, ignored. */
-        int more = 0;
-        while (getch() != ERR)
-            more = 1;
-        if (more || next < ' ' || next > '~')
+         * character with Alt (Meta); Esc and more is an escape sequence
+         * curses did not know: an unknown key, ignored to its end and no
+         * further (the keys after it in the same read were lost): CSI's
+         * parameter and intermediate bytes (0x20-0x3f) up to its final
+         * byte, SS3's one byte. */
+        if (next == '[' || next == 'O') {
+            int c = getch();
+            if (c != ERR) {
+                while (next == '[' && c != ERR && c >= 0x20 && c <= 0x3f)
+                    c = getch();
+                return 2;
+            }
+        }
+        if (next < ' ' || next > '~')
             return 2;
         memset(in, 0, sizeof *in);
         in->key = APP_KEY_ALT | next;

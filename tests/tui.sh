@@ -363,10 +363,12 @@ keys cl ' '
 check "cl paused" wait_for cl "paused"
 # still (lib.sh): the paused program draws nothing more (a frame still
 # coming, or a note's going, could write over the garbage on a loaded
-# machine). The garbage is written again should a late frame have covered it.
+# machine). The garbage goes to row 5 (written where the cursor was, it
+# wrapped when that was near a line's end), and again should a late frame
+# have covered it.
 check "cl still" soon still cl
 garbage() {
-    printf 'GARBAGE-ON-SCREEN' >"/proc/$(cat "$tmpd/cl.pid")/fd/1"
+    printf '\033[5;3HGARBAGE-ON-SCREEN' >"/proc/$(cat "$tmpd/cl.pid")/fd/1"
     poll 20 shows cl "GARBAGE-ON-SCREEN"
 }
 check "garbage written" soon garbage

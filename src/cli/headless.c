@@ -64,8 +64,8 @@ int headless_stats(const struct sim *run, int threads, const char *more)
 
 /* The diagnostics line of the event engine: the same fields first (steps
  * counts events; hard balls store no energy, so pe is 0 and e = ke + pf),
- * then the event counters, then dissipated= (friction), pf= and out= as on
- * the spring line. */
+ * then the event counters, then dissipated= (friction, restitution < 1),
+ * pf= and out= as on the spring line. */
 static void print_event_stats(const struct sim *s, const struct event *ev)
 {
     struct sim_diag d;
@@ -80,8 +80,8 @@ static void print_event_stats(const struct sim *s, const struct event *ev)
             num(b[3], ed.e), num(b[4], ed.px), num(b[5], ed.py), d.contacts,
             ed.collisions, ed.walls, num(b[6], ed.per_ball), ed.max_ball,
             num(b[7], ed.mft), num(b[8], ed.de));
-    if (s->p.friction)
-        fprintf(stderr, " dissipated=%s", num(b[0], ed.e0 - ed.e));
+    if (s->p.friction || s->p.restitution < 1)
+        fprintf(stderr, " dissipated=%s", num(b[0], ed.dissipated));
     if (s->p.gx != 0 || s->p.gy != 0)
         fprintf(stderr, " pf=%s", num(b[0], ed.pf));
     if (s->p.open)

@@ -116,6 +116,12 @@ struct event_diag {
     double pf;            ///< potential of the field, -sum m (gx x + gy y) (0 without)
     double e, e0;         ///< ke + pf now, and at init (moved by kicks' work)
     double de;            ///< (e - e0) / |e0|, 0 when e0 == 0
+    double dissipated;    ///< the state's dissipated at init, plus e0 - e where
+                          ///< anything dissipates here (restitution < 1,
+                          ///< friction), else plus 0: the rounding shows in
+                          ///< de alone (it read -1.4e-14); event_to_sim writes
+                          ///< it to the state's dissipated: one value
+                          ///< everywhere (--stats, --series, R, the screen)
     long out;             ///< balls wholly past an open side
     double px, py;        ///< total momentum
     double wall_px, wall_py; ///< total impulse the walls gave since init

@@ -245,6 +245,7 @@ struct event_in {
     long long collisions, walls, crossings, rebuilds;
     struct event_stop stop;   ///< set by the first event whose result is not finite
     double ke0, e0, wall_px, wall_py;
+    double diss0;             ///< the state's dissipated at init (sim.h)
 };
 
 /* Record k's counter one on (a collision, a bounce or a kick): the cold

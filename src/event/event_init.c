@@ -336,6 +336,7 @@ int event_init(struct event *pub, const struct sim *s,
     ev_set_scales(ev, vmax);
     ev->ke0 = ke0;
     ev->e0 = ke0 + pf0;
+    ev->diss0 = s->dissipated;
     /* Own events first, so that every pair sees both limits; then each
      * ball's earliest collision, and the overlap check on the way. */
     for (size_t k = 0; k < n; k++) {

@@ -421,6 +421,12 @@ void event_position(const struct event *pub, size_t i, double *x, double *y)
     ball_now(ev, &ev->b[ev->at[i]], x, y, &vx, &vy);
 }
 
+/* What event_diag says of dissipated (event.h), e = ke + pf now. */
+static double dissipated(const struct event_in *ev, double e)
+{
+    return ev->p.restitution < 1 || ev->fric ? ev->diss0 + (ev->e0 - e) : ev->diss0;
+}
+
 void event_to_sim(const struct event *pub, struct sim *s)
 {
     const struct event_in *ev = pub->in;
@@ -432,6 +438,8 @@ void event_to_sim(const struct event *pub, struct sim *s)
         ball_now(ev, &ev->b[ev->at[i]], &s->x[i], &s->y[i], &s->vx[i], &s->vy[i]);
     }
     s->t = ev->t;
+    double pf = 0, ke = ev->p.restitution < 1 || ev->fric ? ev_kinetic(ev, &pf, NULL) : 0;
+    s->dissipated = dissipated(ev, ke + pf);
 }
 
 /* Kinetic energy now, summed in ball number order; with *pf the field's
@@ -509,6 +517,7 @@ void event_diag(const struct event *pub, struct event_diag *d)
     d->e = d->ke + d->pf;
     d->e0 = ev->e0;
     d->de = ev->e0 != 0 ? (d->e - ev->e0) / fabs(ev->e0) : 0;
+    d->dissipated = dissipated(ev, d->e);
     d->wall_px = ev->wall_px;
     d->wall_py = ev->wall_py;
     d->heap = ev->nnear + ev->nring + ev->nover;

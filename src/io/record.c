@@ -446,7 +446,7 @@ void record_series_event_row(struct record *w, const struct sim *s,
     event_diag(ev, &ed);
     char *p = room(w);
     p = put_common(p, &s->p, &d, ev->t, ed.events, ed.ke, 0, 0, ed.e, ed.px, ed.py,
-                   d.contacts, ed.e0 - ed.e);
+                   d.contacts, ed.dissipated);
     *p++ = ',';
     p = put_ll(p, ed.collisions);
     *p++ = ',';

@@ -318,6 +318,7 @@ static void event_diag_fill(struct session *ss, struct session_diag *d)
     d->px = ed.px;
     d->py = ed.py;
     d->out = ed.out;
+    d->dissipated = ed.dissipated;
 }
 
 /* Events and frames reach a time exactly: past it, nothing more to do. */

@@ -190,6 +190,8 @@ static void sticky_pair(void)
     CHECK(sim_diag(&s, &d) == 0);
     CHECK_NEAR(d.ke + d.dissipated, 50, 1e-12);
     CHECK(s.x[b] - s.x[a] < 40); /* together */
+    /* stuck, overlapping: a contact, though no force acts (it counted 0) */
+    CHECK(s.x[b] - s.x[a] < 15 + 25 && d.contacts == 1);
     /* on to the right wall (elastic for sticky balls): they come back as one */
     for (int i = 0; i < 4000; i++)
         sim_step(&s);
@@ -202,6 +204,31 @@ static void sticky_pair(void)
     CHECK(sim_diag(&s, &d) == 0);
     CHECK_NEAR(d.px, 4 * s.vx[a], 1e-9);
     sim_free(&s);
+
+    /* The budget off the wall (issue 43.11): what the pair loses there is
+     * booked, e + dissipated = 50 to the step's O(dt^2) (the impulses
+     * booked what the observed energy loses; the booking of the stored
+     * velocities alone left out half: 49.650 at dt 0.05, an O(dt) error).
+     * Measured once the pair has left the wall (no force: observed and
+     * stored the same) at three dt: 5.4e-3, 2.3e-3, 4.0e-4; one elastic
+     * ball off the same wall is itself off by 4.9e-2 of 50 at dt 0.05. */
+    for (int h = 0; h < 3; h++) {
+        double dt = 0.05 / (1 << h);
+        char text[256];
+        snprintf(text, sizeof text, "table 800 400\nrestitution 0\ndt %g\n"
+                 "ball 200 200 10 0 1 15\nball 300 200 0 0 3 15\n", dt);
+        CHECK(test_load(&s, text) == 0);
+        long steps = lround(225 / dt);
+        for (long i = 0; i < steps; i++)
+            sim_step(&s);
+        CHECK(sim_diag(&s, &d) == 0);
+        a = sim_slot(&s, 0);
+        CHECK(s.vx[a] < 0 && d.contacts == 1); /* back from the wall, as one */
+        double res = d.e + d.dissipated - 50;
+        printf("  sticky pair off the wall at dt %g: e + dissipated - 50 = %.3g\n", dt, res);
+        CHECK(fabs(res) < 10 * dt * dt);
+        sim_free(&s);
+    }
 
     /* a third ball joins: three at 10/5 = 2 (1 + 3 + 1 kg, p 10) */
     CHECK(test_load(&s, "table 2000 400\nrestitution 0\n"

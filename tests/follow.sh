@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 tmp=$(mktemp -d)
 pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "${sock:-}" ] && T kill-server 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # grow FILE FULL K: FILE holds FULL's first K lines
 grow() { head -n "$3" "$2" >"$1"; }
@@ -69,8 +69,34 @@ check "3-D: --snapshot draws it" grep -q "frame 0/2" "$out"
 printf 'hello world\n' >"$tmp/bad.xyz"
 expect_fail 2 "$tmp/bad.xyz:1: expected the ball count of frame 0, found 'hello world'" \
     "$SB" -H --follow "$tmp/bad.xyz"
-expect_fail 2 "springball: --follow is headless for now: add -H" \
+expect_fail 2 "springball: standard output is not a terminal (use -H for a headless run)" \
     "$SB" --follow "$tmp/bad.xyz"
+expect_fail 2 "springball: --follow shows a file as it grows: in a terminal, or with -H" \
+    "$SB" --snapshot --follow "$tmp/bad.xyz"
 expect_fail 2 "springball: --follow follows a recorded run: give its FILE" \
     "$SB" -H --follow
+
+# --- the terminal: frames drawn as they land ------------------------------
+tmpd=$tmp
+tmux_open follow
+run_wrapper
+# three frames and half of the fourth: the newest whole one drawn, with its
+# time and step; the half frame waited for, then the frames appended
+grow "$tmp/t.xyz" "$tmp/break.xyz" $((3 * per + per / 2))
+pane ft 80 24 "sh $tmpd/run $tmpd ft $SB --follow $tmp/t.xyz"
+check "terminal: the newest whole frame, its t and step" wait_for ft "frame 2 +t 1.00 +step 20 "
+check "terminal: a file has no frame rate" not shows ft "a frame /"
+tail -n +"$((3 * per + per / 2 + 1))" "$tmp/break.xyz" | head -n $((2 * per - per / 2)) >>"$tmp/t.xyz"
+check "terminal: frames appended are drawn" wait_for ft "frame 4 +t 2.00 +step 40 "
+T send-keys -t ft ' '
+check "terminal: space says a file cannot be paused" wait_for ft "cannot be paused"
+T send-keys -t ft q
+check "terminal: q exits 0" test "$(wait_rc ft)" = 0
+# a file without a whole frame yet: waited for before the terminal starts
+: >"$tmp/w.xyz"
+pane fw 80 24 "sh $tmpd/run $tmpd fw $SB --follow $tmp/w.xyz"
+head -n "$per" "$tmp/break.xyz" >>"$tmp/w.xyz"
+check "terminal: the first frame, once written" wait_for fw "frame 0 +t 0.00"
+T send-keys -t fw q
+check "terminal: q exits 0 after waiting" test "$(wait_rc fw)" = 0
 summary

@@ -557,8 +557,8 @@ static void load_scene(const struct options *o, struct scene *sc, const char **n
 /* A recorded run as SCENE (replay.h): nothing is simulated. */
 static int replay(const struct options *o)
 {
-    if (o->follow && !o->headless)
-        cli_die("--follow is headless for now: add -H");
+    if (o->follow && o->snapshot)
+        cli_die("--follow shows a file as it grows: in a terminal, or with -H");
     if (o->rec.traj || o->rec.series || o->rec.export_prefix)
         cli_die("a recorded run is replayed, not simulated: drop --traj, --series "
                   "and --export");

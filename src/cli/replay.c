@@ -9,6 +9,8 @@
 
 #include "formats.h"
 #include "headless.h"
+#include "link.h"
+#include "live.h"
 #include "scene.h"
 #include "sim.h"
 #include "traj.h"
@@ -179,6 +181,53 @@ static int follow(const char *path, int tf, const struct replay_options *ro)
     return 1;
 }
 
+/* --follow in the terminal: the newest whole frame (waited for) as the
+ * scene, handed over again by the link's first poll (its time, step and
+ * velocities), then the frames that land, through the live engine (live.h). */
+static int follow_terminal(const char *path, int tf, const struct ui_options *ui)
+{
+    cli_catch_stops();
+    int said = 0;
+    struct traj tr;
+    struct traj_error err;
+    while (traj_open(&tr, path, tf, NULL, NULL, &err)) {
+        struct stat st;
+        long long size = stat(path, &st) == 0 ? (long long)st.st_size : -1;
+        if (err.nomem || (size > 0 && !partial_line(path, size) &&
+                          !strstr(err.msg, "whole frame") && !strstr(err.msg, "ends"))) {
+            fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+            return err.nomem ? 1 : 2;
+        }
+        if (!said)
+            fprintf(stderr, "springball: %s: waiting for a whole frame\n", path);
+        said = 1;
+        struct timespec ts = {0, (long)(REPLAY_FOLLOW_POLL * 1e9)};
+        nanosleep(&ts, NULL);
+        if (cli_stop) {
+            fprintf(stderr, "springball: %s: stopped by a signal while following\n", path);
+            return 1;
+        }
+    }
+    struct scene sc;
+    size_t k = tr.nframes - 1;
+    if (traj_scene(&tr, k, &sc, &err)) {
+        fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+        traj_close(&tr);
+        return err.nomem ? 1 : 2;
+    }
+    char msg[256];
+    struct link *l = link_follow_open(path, tf, &tr, tr.nframes - 1, msg, sizeof msg);
+    traj_close(&tr);
+    if (!l) {
+        scene_free(&sc);
+        fprintf(stderr, "springball: %s\n", msg);
+        return 1;
+    }
+    int rc = live_main(l, &sc, 1, path, ui);
+    scene_free(&sc);
+    return rc;
+}
+
 int replay_main(const char *path, int format, const struct replay_options *ro,
                 const struct ui_options *ui)
 {
@@ -186,8 +235,10 @@ int replay_main(const char *path, int format, const struct replay_options *ro,
     struct traj_error err;
     int tf = format == FORMATS_XYZ ? TRAJ_XYZ : format == FORMATS_LAMMPSTRJ ? TRAJ_LAMMPS
                                                                            : TRAJ_AUTO;
-    if (ro->follow)
+    if (ro->follow && ro->headless)
         return follow(path, tf, ro);
+    if (ro->follow)
+        return follow_terminal(path, tf, ui);
     int tty = isatty(STDERR_FILENO);
     if (traj_open(&tr, path, tf, tty ? progress : NULL, (void *)path, &err)) {
         if (err.line > 0)

@@ -130,7 +130,7 @@ struct front {
     char remote_state[16]; ///< the title's word: live, paused, waiting, dropped, ended
     char remote_note[96];  ///< the status line's warning, or ""
     int remote_alert;      ///< the warning in the alert colour (the link dropped)
-    long long trate;       ///< its steps a frame
+    long long trate;       ///< its steps a frame; 0: not its to set (a file followed)
     /* zoom (issue 26): z Z 0 F */
     double zoom;           ///< the table this many times larger (1, 2, 4...); 0 or 1: whole
     int nofollow;          ///< 1: the zoomed view stays put; 0: it follows the cue ball

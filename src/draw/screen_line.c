@@ -162,9 +162,11 @@ void screen_draw_title(struct screen *scr, const struct shown *sh, const struct 
                       : sh->nonfinite || f->stopped ? "stopped" : f->running ? "running" : "paused";
     add(&r, 0, 0, f->running ? 0 : SCREEN_BOLD, "%s", state);
     struct piece *p;
-    if (f->remote) { /* the run's pace is its own: its frames' rate */
-        p = add(&r, 2, 0, 0, "a frame / %lld step%s", f->trate, f->trate == 1 ? "" : "s");
-        snprintf(p->brief, sizeof p->brief, "trate %lld", f->trate);
+    if (f->remote) { /* the run's pace is its own: its frames' rate (a file's: none) */
+        if (f->trate > 0) {
+            p = add(&r, 2, 0, 0, "a frame / %lld step%s", f->trate, f->trate == 1 ? "" : "s");
+            snprintf(p->brief, sizeof p->brief, "trate %lld", f->trate);
+        }
     } else {
         p = add(&r, 2, 0, 0, "speed %s t/s", sp);
         snprintf(p->brief, sizeof p->brief, "%st/s", sp);

@@ -144,7 +144,7 @@ void remote_frame(struct ui *u)
     f->v_diff = in.v_diff;
     f->remote_alert = 0;
     f->remote_note[0] = 0;
-    f->trate = in.trate;
+    f->trate = (in.can & SESSION_LIVE_CAN_TRATE) ? in.trate : 0;
     const char *state = "running";
     switch (in.state) {
     case SESSION_LIVE_RUNNING:

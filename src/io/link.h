@@ -74,4 +74,14 @@ struct link {
 struct link *link_imd_open(const char *hostport, double timeout, size_t natoms, char *msg,
                            size_t msize);
 
+struct traj;
+
+/// Follows the recording at @p path (traj.h; @p format as traj_open's),
+/// indexed as @p tr (its balls and parameters), of which the first
+/// @p taken frames have been shown: each poll looks at the file and,
+/// when it has grown, hands over its newest whole frame (a frame being
+/// written is waited for). @return the link, or NULL with @p msg.
+struct link *link_follow_open(const char *path, int format, const struct traj *tr,
+                              size_t taken, char *msg, size_t msize);
+
 #endif

@@ -213,7 +213,6 @@ int session_live(struct session *ss, struct link *link, long long trate,
     }
     lv->step = ss->s.steps;
     lv->t = ss->s.t;
-    lv->v_diff = 1;
     ss->live = lv;
     ss->engine = SESSION_LIVE;
     ss->nact = 0;

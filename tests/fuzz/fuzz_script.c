@@ -1,8 +1,9 @@
 /*
  * fuzz_script.c - libFuzzer harness: the key script parser (--keys). Any
  * bytes give either items that keep the documented bounds (waits finite and
- * >= 0, cells from 0 to 10000, mouse events known, keys characters or
- * script_special codes) or -1 with a message and nothing allocated.
+ * >= 0, cells from 0 to 10000, mouse events known, keys characters,
+ * script_special codes up to SCRIPT_F5, or SCRIPT_ALT with a printable
+ * character) or -1 with a message and nothing allocated.
  */
 #include "script.h"
 
@@ -32,7 +33,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const struct script_item *p = &it[i];
             switch (p->kind) {
             case SCRIPT_KEY:
-                if (p->key < 0 || p->key > SCRIPT_PGDN)
+                if ((p->key & SCRIPT_ALT) ? (p->key & ~SCRIPT_ALT) < ' ' || (p->key & ~SCRIPT_ALT) > '~'
+                                          : p->key < 0 || p->key > SCRIPT_F5)
                     __builtin_trap();
                 break;
             case SCRIPT_WAIT:

@@ -65,8 +65,8 @@ done
 check "friction: named" grep -q "no equivalent of friction" "$tmp/err"
 "$SB" --engine=lammps:0 -H scenes/headon.scene 2>"$tmp/err"
 check "--engine=lammps:0 is a usage error" test $? -eq 2
-"$SB" --engine=lammps scenes/headon.scene 2>"$tmp/err"
-check "the terminal says -H for now" grep -q "headless for now: add -H" "$tmp/err"
+"$SB" --engine=lammps --snapshot scenes/headon.scene 2>"$tmp/err"
+check "--snapshot is refused" grep -q "engine=lammps runs a scene, headless or in the terminal" "$tmp/err"
 
 # lmp missing: PATH without it
 PATH=/nonexistent "$SB" --engine=lammps -H -n 10 scenes/headon.scene >"$tmp/out" 2>"$tmp/err"
@@ -158,6 +158,26 @@ check "--series: the rows of the spring engine (1e-3)" awk -F, '
     { d = $3 - ke[FNR]; if (d < 0) d = -d; if (d > 1e-3) bad++; m++ }
     END { exit !(m == n && n == 10 && !bad) }' "$tmp/a.csv" "$tmp/b.csv"
 check "--traj --series: nothing left" nothing_left
+
+# --- the terminal: LAMMPS as the live engine --------------------------------
+# in_folder: how many processes work in a child's folder (mpirun, lmp)
+in_folder() { ls -l /proc/[0-9]*/cwd 2>/dev/null | grep -c " -> $tmp/t/"; }
+tmux_open engine
+pane lv 80 24 "TMPDIR=$tmp/t OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 $SB --engine=lammps:2 scenes/headon.scene; echo rc=\$? >$tmp/lv.rc; sleep 60"
+check "terminal: live, LAMMPS running" poll 300 shows lv "live · running · a frame / 10 steps"
+check "terminal: mpirun and 2 ranks in the folder" test "$(in_folder)" -eq 3
+T send-keys -t lv ' '
+check "terminal: space pauses LAMMPS" poll 100 shows lv "live · paused"
+f1=$(screen lv | sed -n 's/.* frame \([0-9]*\) .*/\1/p')
+T send-keys -t lv -
+check "terminal: - asks for fewer frames (trate 20)" poll 100 shows lv "a frame / 20 steps"
+check "terminal: paused, no frame comes ($f1)" sh -c "sleep 0.5; [ \"\$(tmux -L $sock capture-pane -p -t lv | sed -n 's/.* frame \\([0-9]*\\) .*/\\1/p')\" = '$f1' ]"
+T send-keys -t lv ' '
+check "terminal: space again, running" poll 100 shows lv "live · running"
+T send-keys -t lv q
+check "terminal: q exits 0" poll 100 grep -qx "rc=0" "$tmp/lv.rc"
+check "terminal: q ends the child" test "$(in_folder)" -eq 0
+check "terminal: q leaves nothing" nothing_left
 
 # --- the child and its files gone: a real run stopped mid-way ---------------
 for sig in TERM INT HUP; do

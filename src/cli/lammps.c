@@ -12,6 +12,8 @@
 #include "export.h"
 #include "formats.h"
 #include "imd.h"
+#include "link.h"
+#include "live.h"
 #include "record.h"
 #include "traj.h"
 
@@ -55,6 +57,9 @@ static int run_length(const struct options *o, const struct sim *s,
     return 0;
 }
 
+static int write_script(const struct lammps_child *c, const struct sim *s,
+                        const struct scene *sc, const struct export_run *run);
+
 /* Writes run.in and run.data into the folder. @return 0, or 1 said. */
 static int write_inputs(const struct lammps_child *c, const struct sim *s,
                         const struct scene *sc, unsigned long long steps,
@@ -71,6 +76,14 @@ static int write_inputs(const struct lammps_child *c, const struct sim *s,
         .imd_port_var = "sbport",
         .final_dump = FINAL_NAME,
     };
+    return write_script(c, s, sc, &run);
+}
+
+/* Writes the script of @p run and the data file into the folder.
+ * @return 0, or 1 said. */
+static int write_script(const struct lammps_child *c, const struct sim *s,
+                        const struct scene *sc, const struct export_run *run)
+{
     for (int k = 0; k < 2; k++) {
         char path[PATH_MAX];
         if (lammps_child_path(c, k ? IN_NAME : DATA_NAME, path, sizeof path)) {
@@ -83,7 +96,7 @@ static int write_inputs(const struct lammps_child *c, const struct sim *s,
             return 1;
         }
         if (k)
-            export_lammps_in(f, s, &run);
+            export_lammps_in(f, s, run);
         else
             export_lammps_data(f, s, sc->title);
         int bad = fflush(f) || ferror(f);
@@ -350,5 +363,67 @@ int lammps_headless(const struct options *o, const struct scene *sc)
         fprintf(stderr, "springball: write error: %s\n", strerror(errno));
         return 1;
     }
+    return rc;
+}
+
+int lammps_live(const struct options *o, const struct scene *sc, const char *name)
+{
+    struct sim s;
+    if (scene_to_sim(sc, &s)) {
+        fputs("springball: out of memory\n", stderr);
+        return 1;
+    }
+    const char *why = export_lammps_unsupported(&s);
+    if (why) {
+        cli_warn("--engine=lammps: LAMMPS's gran/hooke mapping has no equivalent of %s", why);
+        sim_free(&s);
+        return 2;
+    }
+    /* The run goes on until q: the longest run LAMMPS takes. */
+    unsigned long long trate = o->have_trate ? o->trate : LAMMPS_LIVE_TRATE;
+    struct lammps_child c;
+    char msg[PATH_MAX + 256];
+    if (lammps_child_dir(&c, o->lammps_ranks, msg, sizeof msg)) {
+        cli_warn("--engine=lammps: %s", msg);
+        sim_free(&s);
+        return 1;
+    }
+    cli_catch_stops();
+    struct export_run run = {
+        .data_name = DATA_NAME, .dump_prefix = DUMP_NAME, .steps = EXPORT_LAMMPS_MAX,
+        .title = sc->title, .imd_trate = trate, .imd_port_var = "sbport",
+    };
+    int rc = write_script(&c, &s, sc, &run);
+    struct imd_conn *conn = rc ? NULL : malloc(sizeof *conn);
+    if (!conn) {
+        if (!rc)
+            fputs("springball: out of memory\n", stderr);
+        lammps_child_end(&c, 0);
+        sim_free(&s);
+        return 1;
+    }
+    if (lammps_child_start(&c, IN_NAME, LAMMPS_CHILD_START, conn, s.n, &cli_stop, msg,
+                           sizeof msg)) {
+        free(conn);
+        sim_free(&s);
+        if (cli_stop)
+            stopped(&c, cli_stop);
+        return fail(&c, msg);
+    }
+    char where[64];
+    snprintf(where, sizeof where, "lammps%s%d, 127.0.0.1:%d", o->lammps_ranks ? " -np " : "",
+             o->lammps_ranks ? o->lammps_ranks : 1, c.port);
+    struct link *l = link_imd_adopt(conn, where, s.n);
+    free(conn);
+    sim_free(&s);
+    if (!l)
+        return fail(&c, "out of memory");
+    rc = live_main(l, sc, (long long)trate, name, &o->ui);
+    /* q, a signal or a failure: the child ended, its files removed; its
+     * log named when it ended badly by itself */
+    int bad = lammps_child_wait(&c, 0) && !lammps_child_ok(&c);
+    if (bad)
+        return fail(&c, "LAMMPS failed"), rc ? rc : 1;
+    lammps_child_end(&c, 0);
     return rc;
 }

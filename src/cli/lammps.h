@@ -103,4 +103,15 @@ int lammps_ranks(const char *arg);
 /// after signal N (the child ended, its files removed).
 int lammps_headless(const struct options *o, const struct scene *sc);
 
+/// The terminal's steps a frame when --trate is not given.
+#define LAMMPS_LIVE_TRATE 10
+
+/// --engine=lammps in the terminal: the child started as for -H (the run
+/// as long as LAMMPS takes, a frame every --trate steps, default
+/// LAMMPS_LIVE_TRATE) and shown live (live.h: space pauses it, + -
+/// change the frame rate, a kick pulls a ball); on q, a signal or an
+/// error the child is ended and its files removed. @return the exit
+/// status (128 + N after signal N).
+int lammps_live(const struct options *o, const struct scene *sc, const char *name);
+
 #endif

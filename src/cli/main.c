@@ -635,7 +635,7 @@ int main(int argc, char **argv)
     signal(SIGXFSZ, SIG_IGN);
     if (o.connect)
         return connect_run(&o);
-    if (o.have_trate && !o.imd_port)
+    if (o.have_trate && !o.imd_port && o.engine != ENGINE_LAMMPS)
         cli_die("--trate sets the frame rate of --connect or of --imd's fix imd");
     if (o.imd_port && !o.rec.export_prefix)
         cli_die("--imd=PORT adds fix imd to --export=lammps");
@@ -654,11 +654,11 @@ int main(int argc, char **argv)
     struct lesson lesson = {0};
     const char *name;
     load_scene(&o, &sc, &name, &lesson);
-    if (o.engine == ENGINE_LAMMPS && (o.rec.export_prefix || lesson.nstep || !o.headless)) {
+    if (o.engine == ENGINE_LAMMPS && (o.rec.export_prefix || lesson.nstep || o.snapshot)) {
         scene_free(&sc);
         lesson_free(&lesson);
-        cli_die("--engine=lammps runs a scene headless for now: add -H (not with --export "
-                "or a lesson)");
+        cli_die("--engine=lammps runs a scene, headless or in the terminal (not with --export, "
+                "--snapshot or a lesson)");
     }
     if (o.ui.step && (!lesson.nstep || o.ui.step > lesson.nstep)) {
         size_t nstep = lesson.nstep;
@@ -683,7 +683,7 @@ int main(int argc, char **argv)
         sc.p.theta = o.theta;
     int rc;
     if (o.engine == ENGINE_LAMMPS) {
-        rc = lammps_headless(&o, &sc);
+        rc = o.headless ? lammps_headless(&o, &sc) : lammps_live(&o, &sc, name);
     } else if (o.rec.export_prefix) {
         rc = headless_export(&o, &sc);
     } else if (o.headless) {

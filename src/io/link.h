@@ -84,4 +84,12 @@ struct traj;
 struct link *link_follow_open(const char *path, int format, const struct traj *tr,
                               size_t taken, char *msg, size_t msize);
 
+struct imd_conn;
+
+/// A link over the IMD connection @p c, already open (its handshake
+/// answered), which the link takes over: @p c is not used or closed
+/// afterwards. @p natoms: its frames' atoms. @return the link, or NULL
+/// (memory; @p c then closed).
+struct link *link_imd_adopt(struct imd_conn *c, const char *hostport, size_t natoms);
+
 #endif

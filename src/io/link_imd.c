@@ -182,3 +182,19 @@ struct link *link_imd_open(const char *hostport, double timeout, size_t natoms, 
     m->natoms = natoms;
     return &m->l;
 }
+
+struct link *link_imd_adopt(struct imd_conn *c, const char *hostport, size_t natoms)
+{
+    struct link_imd *m = calloc(1, sizeof *m);
+    if (!m) {
+        imd_close(c, 0);
+        return NULL;
+    }
+    m->l.ops = &imd_ops;
+    snprintf(m->hostport, sizeof m->hostport, "%s", hostport);
+    snprintf(m->l.where, sizeof m->l.where, "%s", hostport);
+    m->c = *c; /* the socket and the reader's buffer are the link's now */
+    m->open = 1;
+    m->natoms = natoms;
+    return &m->l;
+}

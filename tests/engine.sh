@@ -168,7 +168,11 @@ check "terminal: live, LAMMPS running" poll 300 shows lv "live · running · a f
 check "terminal: mpirun and 2 ranks in the folder" test "$(in_folder)" -eq 3
 T send-keys -t lv ' '
 check "terminal: space pauses LAMMPS" poll 100 shows lv "live · paused"
-f1=$(screen lv | sed -n 's/.* frame \([0-9]*\) .*/\1/p')
+# frames sent before PAUSE took effect may still land: the number settles first
+frame_no() { screen lv | sed -n 's/.* frame \([0-9]*\) .*/\1/p'; }
+settled() { a=$(frame_no); sleep 0.3; [ "$a" = "$(frame_no)" ]; }
+poll 100 settled
+f1=$(frame_no)
 T send-keys -t lv -
 check "terminal: - asks for fewer frames (trate 20)" poll 100 shows lv "a frame / 20 steps"
 check "terminal: paused, no frame comes ($f1)" sh -c "sleep 0.5; [ \"\$(tmux -L $sock capture-pane -p -t lv | sed -n 's/.* frame \\([0-9]*\\) .*/\\1/p')\" = '$f1' ]"

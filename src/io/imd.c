@@ -214,10 +214,19 @@ int imd_reader_feed(struct imd_reader *r, const unsigned char *buf, size_t len, 
                 ev = body(r);
             continue;
         }
-        /* the body: grow with what has come, never past the message */
+        /* the body: grow with what has come, never past the message; a
+         * message skipped (ENERGIES) is counted, not kept, so the buffer
+         * never holds more than one frame */
         size_t k = r->need - r->got;
         if (k > len - at)
             k = len - at;
+        if (r->type != IMD_FCOORDS) {
+            r->got += k;
+            at += k;
+            if (r->got == r->need)
+                ev = body(r);
+            continue;
+        }
         if (r->got + k > r->cap) {
             size_t cap = r->cap ? r->cap : 1 << 16;
             while (cap < r->got + k)

@@ -3,7 +3,10 @@
  * input as a server's stream, in pieces whose sizes the first byte picks:
  * a bad stream is a message, never a crash; every frame holds finite
  * coordinates of as many atoms as the first; the buffer never grows past
- * twice the bytes fed (and 64 KiB) nor past the largest message begun.
+ * twice the bytes fed (and 64 KiB) nor past the largest frame begun (a
+ * skipped message, ENERGIES, is never kept). A call may begin and end
+ * several messages: only a frame's size is what r.need holds after it
+ * (a call ends at a frame's end), so only frames are counted.
  */
 #include "imd.h"
 
@@ -23,14 +26,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct imd_reader r;
     imd_reader_init(&r, 0);
     r.max_atoms = 1 << 16; /* small frames: a run stays fast */
-    size_t at = 0, n0 = 0, most = 0; /* the largest message begun */
+    size_t at = 0, n0 = 0, most = 0; /* the largest frame begun */
     while (at < size) {
         size_t k = size - at < piece ? size - at : piece, used;
         int ev = imd_reader_feed(&r, data + at, k, &used);
         if (used > k)
             abort();
         at += used;
-        if (r.need > most)
+        if (r.type == IMD_FCOORDS && r.need > most)
             most = r.need;
         if (r.cap > 2 * at + (1u << 16) || r.cap > most)
             abort();

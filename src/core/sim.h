@@ -238,6 +238,13 @@ int sim_sort(struct sim *s);
 /// @return SIM_OK, or SIM_ENOMEM / SIM_ESIZE.
 int sim_step(struct sim *s);
 
+/// The widest vectors the Hooke sweep may use, for every sim from now on
+/// (the same bits at every width; for the tests and benchmarks): @p cap 0
+/// the build's own (SSE2 on x86-64), 1 AVX2 where the processor has it (the
+/// default). Call it before any step, not while one runs.
+/// @return the width the sweep now uses on this processor (0 or 1).
+int sim_set_width(int cap);
+
 /// The time sim_step's exact rule gives after @p k more steps of the
 /// current dt (k = 0: s->t), without stepping.
 double sim_time_after(const struct sim *s, unsigned long long k);

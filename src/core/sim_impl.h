@@ -22,6 +22,25 @@
 #define SIM_PREFETCH 2
 #endif
 
+/* The sweep compiled again for wider vectors (AVX2), used when the
+ * processor has them (sim_sweep.c): GCC or Clang on
+ * x86-64. SIM_WIDE=0 builds the base alone. */
+#ifndef SIM_WIDE
+#if defined(__GNUC__) && defined(__x86_64__)
+#define SIM_WIDE 1
+#else
+#define SIM_WIDE 0
+#endif
+#endif
+
+/* Inlined wherever called, also into the wider copies of the sweep
+ * (which would otherwise call the base's copy of a helper). */
+#if defined(__GNUC__)
+#define SIM_ALWAYS_INLINE __attribute__((always_inline))
+#else
+#define SIM_ALWAYS_INLINE
+#endif
+
 /* Pairs per chunk of sim_sweep's test of which listed pairs may
  * touch (a buffer on the stack). */
 #ifndef SIM_CHUNK
@@ -90,7 +109,7 @@ static inline int hooke_rect(const struct sim_params *p)
  */
 #define NF_EXP 0x7ff0000000000000u
 #define NF_ONE 0x0010000000000000u
-static inline uint64_t nf_bits(double v)
+static inline SIM_ALWAYS_INLINE uint64_t nf_bits(double v)
 {
     uint64_t b;
     memcpy(&b, &v, sizeof b);
@@ -114,7 +133,7 @@ static inline int nf_finite(uint64_t acc)
  * by -k*(q + r - len) off the high one. Adds to *pe the spring energy when
  * pe is not NULL.
  */
-static inline double wall_force(double q, double r, double len, double k, double *pe)
+static inline SIM_ALWAYS_INLINE double wall_force(double q, double r, double len, double k, double *pe)
 {
     double f = 0;
     double lo = r - q;
@@ -139,7 +158,7 @@ static inline double wall_force(double q, double r, double len, double k, double
  * that a sweep over every listed pair gives what the O(n^2) loop, which
  * skips the pairs apart, gives.
  */
-static inline double hooke_term(double s, double k, double d)
+static inline SIM_ALWAYS_INLINE double hooke_term(double s, double k, double d)
 {
     uint64_t bits;
     memcpy(&bits, &s, sizeof bits);

@@ -22,6 +22,9 @@
  *       write x, y, vx, vy once each (64 bytes a ball, a kick and a drift
  *       as the step's), nothing else; prints the median run's processor
  *       ns per ball-step and the bytes a second it moved
+ *
+ * BENCH_WIDTH (0, 1) caps the sweep's vectors: SSE2, AVX2 (the default,
+ * where the processor has it; see sim_set_width).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -286,6 +289,10 @@ static int stream(long n, long steps, int runs)
 int main(int argc, char **argv)
 {
     bigmem_install(); /* as springball does */
+    /* BENCH_WIDTH=0, 1: the widest vectors the sweep may use (see
+     * sim_set_width), to time them against each other in one build */
+    const char *wid = getenv("BENCH_WIDTH");
+    sim_set_width(wid ? atoi(wid) : 1);
     if ((argc == 7 || argc == 8) && strcmp(argv[1], "gen") == 0)
         return gen(atol(argv[2]), strtoull(argv[3], NULL, 10), atol(argv[4]),
                    argv[5], argv[6], argc == 8 ? atof(argv[7]) : 0.4);

@@ -395,7 +395,7 @@ static void test_state_after_1000_steps(void)
     sim_free(&b);
 }
 
-static void test_step_bitwise(void)
+static void test_step_bitwise_at(void)
 {
     /* sim_step over the grid against the O(n^2) step, to the bit, while
      * the slots stay put (fewer than SIM_SORT_MIN balls): equal discs
@@ -433,7 +433,7 @@ static void test_step_bitwise(void)
  * Nine balls each, so that the grid runs: two in contact, the rest in a
  * row that the skin lists without contact.
  */
-static void test_step_extremes(void)
+static void test_step_extremes_at(void)
 {
     static const struct { double k, dt, m, r, gap, w; } cases[] = {
         {5e-324, 1, 1e-300, 1, -1, 100},
@@ -474,6 +474,20 @@ static void test_step_extremes(void)
         sim_free(&a);
         sim_free(&b);
     }
+}
+
+/* The Hooke sweep at each vector width this processor has (SSE2, AVX2:
+ * sim_set_width) against the O(n^2) step, to the bit: the same bits at
+ * every width. */
+static void test_step_bitwise(void)
+{
+    for (int w = 0; w <= 1; w++) {
+        int got = sim_set_width(w);
+        CHECK(got <= w);
+        test_step_bitwise_at();
+        test_step_extremes_at();
+    }
+    sim_set_width(1);
 }
 
 /*
@@ -958,7 +972,6 @@ void test_grid(void)
     test_forces_bitwise();
     test_state_after_1000_steps();
     test_step_bitwise();
-    test_step_extremes();
     test_touch();
     test_one_huge_ball();
     test_copy_exact();

@@ -119,6 +119,32 @@ if command -v lmp >/dev/null 2>&1; then
 else
     echo "replay: lmp is not installed: the LAMMPS dump is not checked"
 fi
+# Issue 42.11: a LAMMPS run of the export replays in the scene's colours
+# (a dump replayed all grey): each colour an atom type, the types' colours
+# in a comment of PREFIX.in, the dump's type column read back through it
+# (elements stay X, which ASE and OVITO read)
+printf 'table 100 50\nball 20 25 1 0 1 5 red\nball 50 25 0 0 1 5 blue\nball 80 25 0 0 1 5 #ff8000\nball 80 40 0 0 1 5 red\n' >"$tmp/col.scene"
+(cd "$tmp" && "$SB" --export=lammps col -n 100 --every 10 col.scene) >/dev/null 2>&1
+check "export: a type a colour" grep -q '^3 atom types$' "$tmp/col.data"
+check "export: ball 4 is red's type 1" grep -q '^4 1 10 ' "$tmp/col.data"
+check "export: the types' colours in a comment" grep -q '^# springball colours by type: red blue rgbff8000$' "$tmp/col.in"
+check "export: the dump has a type column, elements X" sh -c "grep -q 'lammpstrj id element type x y' '$tmp/col.in' && grep -q '^dump_modify traj element X X X sort' '$tmp/col.in'"
+cat >"$tmp/col.lammpstrj" <<'EOD'
+ITEM: TIMESTEP
+0
+ITEM: NUMBER OF ATOMS
+3
+ITEM: BOX BOUNDS mm mm pp
+0 100
+0 50
+-0.5 0.5
+ITEM: ATOMS id element type x y z vx vy vz radius mass
+1 X 1 20 25 0 1 0 0 5 1
+2 X 2 50 25 0 0 0 0 5 1
+3 X 3 80 25 0 0 0 0 5 1
+EOD
+"$SB" -H -n 0 "$tmp/col.lammpstrj" >"$out" 2>"$err"
+check "a dump's types take the colours of PREFIX.in" sh -c "grep -q ' red\$' '$out' && grep -q ' blue\$' '$out' && grep -q ' #ff8000\$' '$out'"
 # --- The terminal front end: --snapshot, then a live terminal in tmux ---
 snap() { "$SB" --no-color --snapshot="$@"; }
 # Issue 42.11: the momentum diagram of a replay fills "before" (it said

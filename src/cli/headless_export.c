@@ -70,8 +70,11 @@ int headless_export(const struct options *o, const struct scene *sc)
     const char *prefix = o->rec.export_prefix;
     size_t len = strlen(prefix) + 8;
     char *in_name = malloc(len), *data_name = malloc(len);
+    uint32_t *color = malloc((sc->n ? sc->n : 1) * sizeof *color);
+    for (size_t b = 0; color && b < sc->n; b++)
+        color[b] = sc->balls[b].color;
     int rc = 0;
-    if (!in_name || !data_name) {
+    if (!in_name || !data_name || !color) {
         fputs("springball: out of memory\n", stderr);
         rc = 1;
     }
@@ -83,6 +86,7 @@ int headless_export(const struct options *o, const struct scene *sc)
         .title = sc->title,
         .imd_port = o->imd_port,
         .imd_trate = o->have_trate ? o->trate : every ? every : 10,
+        .color = color,
     };
     struct file_id scene_id, id;
     int have_in = o->scene_path && file_id(o->scene_path, 0, &scene_id, 0) == 0 &&
@@ -104,7 +108,7 @@ int headless_export(const struct options *o, const struct scene *sc)
         if (k)
             export_lammps_in(f, &s, &run);
         else
-            export_lammps_data(f, &s, sc->title);
+            export_lammps_data(f, &s, sc->title, color);
         if (fflush(f) || ferror(f)) {
             cli_warn("%s: write error: %s", name, strerror(errno));
             rc = 1;
@@ -118,6 +122,7 @@ int headless_export(const struct options *o, const struct scene *sc)
     }
     free(in_name);
     free(data_name);
+    free(color);
     sim_free(&s);
     return rc;
 }

@@ -98,7 +98,7 @@ static int write_script(const struct lammps_child *c, const struct sim *s,
         if (k)
             export_lammps_in(f, s, run);
         else
-            export_lammps_data(f, s, sc->title);
+            export_lammps_data(f, s, sc->title, NULL);
         int bad = fflush(f) || ferror(f);
         if (fclose(f) || bad) {
             cli_warn("--engine=lammps: %s: write error: %s", path, strerror(errno));

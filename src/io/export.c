@@ -6,8 +6,10 @@
 
 #include "contact.h"
 #include "numfmt.h"
+#include "scene.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* Numbers as the shortest decimal that reads back exactly (LAMMPS parses
@@ -75,14 +77,43 @@ static double max_radius(const struct sim *s)
     return r;
 }
 
-void export_lammps_data(FILE *f, const struct sim *s, const char *title)
+/* The atom types of the colours of @p color[0..n) (NULL: one type, no
+ * colour): the distinct colours in the order the balls first show them,
+ * into @p types (EXPORT_TYPES_MAX at most). @return their count, >= 1. */
+static int color_types(const uint32_t *color, size_t n, uint32_t *types)
 {
+    int nt = 0;
+    types[0] = SCENE_COLOR_NONE;
+    for (size_t b = 0; color && b < n; b++) {
+        int t = 0;
+        while (t < nt && types[t] != color[b])
+            t++;
+        if (t == nt && nt < EXPORT_TYPES_MAX)
+            types[nt++] = color[b];
+    }
+    return nt ? nt : 1;
+}
+
+/* Ball @p b's atom type (1-based). */
+static int ball_type(const uint32_t *color, size_t b, const uint32_t *types, int nt)
+{
+    for (int t = 0; color && t < nt; t++)
+        if (types[t] == color[b])
+            return t + 1;
+    return 1;
+}
+
+void export_lammps_data(FILE *f, const struct sim *s, const char *title,
+                        const uint32_t *color)
+{
+    uint32_t types[EXPORT_TYPES_MAX];
+    int nt = color_types(color, s->n, types);
     /* The box holds every centre with a margin of the largest radius, so
      * that a ball pressed into a wall spring is never outside it. */
     const double R = max_radius(s);
     fprintf(f, "springball scene%s%s (LAMMPS data file, atom_style sphere, 2-d)\n\n",
             title ? ": " : "", title ? title : "");
-    fprintf(f, "%zu atoms\n1 atom types\n\n", s->n);
+    fprintf(f, "%zu atoms\n%d atom types\n\n", s->n, nt);
     num(f, -R), fputc(' ', f), num(f, s->p.w + R), fputs(" xlo xhi\n", f);
     num(f, -R), fputc(' ', f), num(f, s->p.h + R), fputs(" ylo yhi\n", f);
     fputs("-0.5 0.5 zlo zhi\n\nAtoms # sphere\n\n", f);
@@ -90,7 +121,7 @@ void export_lammps_data(FILE *f, const struct sim *s, const char *title)
     for (size_t b = 0; b < s->n; b++) {
         size_t i = sim_slot(s, b);
         double r = s->r[i];
-        fprintf(f, "%zu 1 ", b + 1);
+        fprintf(f, "%zu %d ", b + 1, ball_type(color, b, types, nt));
         num(f, 2 * r), fputc(' ', f);
         num(f, s->m[i] / (4.0 / 3.0 * SIM_PI * r * r * r)), fputc(' ', f);
         num(f, s->x[i]), fputc(' ', f);
@@ -188,6 +219,22 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
     fputs(", k ", f), num(f, p->k);
     fputs(", dt ", f), num(f, p->dt), fputs(", restitution ", f), num(f, e);
     fprintf(f, ", %llu steps.\n", run->steps);
+    {
+        /* the colours of the atom types, which the replay of a dump reads
+         * (traj_lammps.c): red, rgbff8000 for #ff8000, X for none */
+        uint32_t types[EXPORT_TYPES_MAX];
+        int nt = color_types(run->color, s->n, types);
+        if (nt > 1 || types[0] != SCENE_COLOR_NONE) {
+            fputs("# springball colours by type:", f);
+            for (int t = 0; t < nt; t++) {
+                char buf[16];
+                const char *nm = scene_color_name(types[t], buf);
+                fprintf(f, " %s%s", nm && nm[0] == '#' ? "rgb" : "",
+                        !nm ? "X" : nm[0] == '#' ? nm + 1 : nm);
+            }
+            fputc('\n', f);
+        }
+    }
     fputs("# Serial:   lmp -in THIS_FILE\n"
           "# Parallel: mpirun -np 2 lmp -in THIS_FILE\n"
           "# Written by springball --export=lammps; see springball(1).\n\n"
@@ -251,16 +298,24 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
           "thermo_style custom step time c_ke\n"
           "thermo_modify norm no format float %.17g\nthermo 100\n", f);
     if (run->every > 0) {
+        /* element X for every type (ASE and OVITO read X as "no element";
+         * a colour name is no element to them), the type in a column of
+         * its own: the replay colours it by the comment above */
+        uint32_t types[EXPORT_TYPES_MAX];
+        int nt = color_types(run->color, s->n, types);
+        char names[EXPORT_TYPES_MAX * 2 + 1] = "";
+        for (int t = 0; t < nt; t++)
+            strcat(names, " X");
         if (!run->trj_only) {
             fprintf(f, "dump xyz all xyz %llu %s.xyz\n", run->every, run->dump_prefix);
-            fputs("dump_modify xyz element X sort id format line \"%s %.17g %.17g %.17g\"\n",
-                  f);
+            fprintf(f, "dump_modify xyz element%s sort id format line \"%%s %%.17g %%.17g %%.17g\"\n",
+                    names);
         }
         /* element and z: ASE's lammps-dump-text reader needs a type or
          * element column and all three coordinates */
-        fprintf(f, "dump traj all custom %llu %s.lammpstrj id element x y z vx vy vz "
-                   "radius mass\n", run->every, run->dump_prefix);
-        fputs("dump_modify traj element X sort id format float %.17g\n", f);
+        fprintf(f, "dump traj all custom %llu %s.lammpstrj id element %sx y z vx vy vz "
+                   "radius mass\n", run->every, run->dump_prefix, nt > 1 ? "type " : "");
+        fprintf(f, "dump_modify traj element%s sort id format float %%.17g\n", names);
     }
     if (run->imd_port_var)
         fprintf(f, "\n# Interactive MD: springball --engine=lammps watches and steers the\n"

@@ -71,10 +71,19 @@ struct export_run {
     const char *final_dump;
     /// Dump DUMP_PREFIX.lammpstrj alone, not DUMP_PREFIX.xyz.
     int trj_only;
+    const uint32_t *color; ///< each ball's scene colour (scene order), or NULL
 };
 
-/// Writes the data file (balls in scene order, ids from 1).
-void export_lammps_data(FILE *f, const struct sim *s, const char *title);
+/// The most atom types the export gives colours (a type a colour, in the
+/// order the balls first show them); balls of further colours are type 1.
+#define EXPORT_TYPES_MAX 32
+
+/// Writes the data file (balls in scene order, ids from 1), each ball's
+/// atom type its colour's (@p color in scene order, or NULL: all type 1),
+/// so that a dump of the run replays in the scene's colours (the script's
+/// dump_modify element names the types by colour).
+void export_lammps_data(FILE *f, const struct sim *s, const char *title,
+                        const uint32_t *color);
 
 /// Writes the input script.
 void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run);

@@ -100,6 +100,8 @@ struct traj {
     /* species (or type) names, each with a colour */
     char (*species)[16];
     size_t nspecies;
+    uint32_t type_color[32]; ///< the colours of LAMMPS atom types 1.. (the export's
+    int ntype_color;         ///< comment in PREFIX.in), 0: none
     /* LAMMPS ids: rank of each id in the first frame */
     long long *ids;          ///< the first frame's ids, sorted; NULL when they are 1..n
     unsigned char *seen;

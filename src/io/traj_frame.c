@@ -16,10 +16,46 @@
 
 /* === Reading a frame === */
 
-/* The colour of a species name: the first met has none (the terminal's
- * colour), the next the named colours in turn. */
+/* The colour a species named as a springball colour is (red, ...,
+ * rgbRRGGBB, as the export's PREFIX.in names its atom types), or 0 (also
+ * for X: none). */
+uint32_t tj_color_named(const char *s, size_t len)
+{
+    char buf[16];
+    for (uint32_t c = 1; c <= SCENE_COLOR_NAMED; c++) {
+        const char *nm = scene_color_name(c, buf);
+        if (nm && strlen(nm) == len && !strncmp(nm, s, len))
+            return c;
+    }
+    if (len != 9 || strncmp(s, "rgb", 3))
+        return 0;
+    uint32_t rgb = 0;
+    for (size_t i = 3; i < 9; i++) {
+        char c = s[i];
+        int h = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (h < 0)
+            return 0;
+        rgb = rgb << 4 | (uint32_t)h;
+    }
+    return SCENE_COLOR_RGB | rgb;
+}
+
+/* The colour of a species name: springball's colour names are their
+ * colours (the export's atom types); else the first met has none (the
+ * terminal's colour), the next the named colours in turn. */
 static uint32_t species_color(struct traj *tr, const char *s, size_t len)
 {
+    uint32_t named = tj_color_named(s, len);
+    if (named)
+        return named;
+    /* a LAMMPS atom type the export's PREFIX.in gives a colour */
+    char num[16];
+    snprintf(num, sizeof num, "%.*s", (int)(len < 15 ? len : 15), s);
+    char *end;
+    long t = strtol(num, &end, 10);
+    if (len && !*end && t >= 1 && t <= tr->ntype_color)
+        return tr->type_color[t - 1];
     if (len > 15)
         len = 15;
     for (size_t i = 0; i < tr->nspecies; i++)

@@ -15,6 +15,7 @@
 #include "traj.h"
 
 #include <stddef.h>
+
 #include <stdint.h>
 
 /// Bytes read at a time, and the longest line.
@@ -87,6 +88,8 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err);
  * table of springball's export. @return 1 when found and read. */
 /* (*why: why a PREFIX.in there was skipped, else NULL) */
 int tj_lammps_in(struct traj *tr, char *name, size_t size, const char **why);
+/// The colour named @p s (@p len bytes): red ... white, rgbRRGGBB; 0: none.
+uint32_t tj_color_named(const char *s, size_t len);
 
 /* traj_frame.c */
 void tj_slot_free(struct traj_slot *sl);

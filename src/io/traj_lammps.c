@@ -237,6 +237,17 @@ int tj_lammps_in(struct traj *tr, char *name, size_t size, const char **why)
         } else if (sscanf(line, "timestep %lf", &a) == 1 && a > 0 && isfinite(a)) {
             p.dt = a;
             any |= 1;
+        } else if (!strncmp(line, "# springball colours by type:", 29)) {
+            tr->ntype_color = 0;
+            for (const char *q = line + 29; *q && tr->ntype_color < 32;) {
+                while (*q == ' ')
+                    q++;
+                size_t len = strcspn(q, " ");
+                if (!len)
+                    break;
+                tr->type_color[tr->ntype_color++] = tj_color_named(q, len);
+                q += len;
+            }
         } else if (sscanf(line, "pair_style gran/hooke %lf", &a) == 1 && a > 0 &&
                    isfinite(a)) {
             p.k = a;

@@ -430,7 +430,7 @@ static void test_export(void)
                                "ball 20 25 1.5 0 1 5\nball 80 25 -0.5 0.25 3 2.5\n") == 0);
     CHECK(export_lammps_unsupported(&s) == NULL);
     FILE *f = tmpfile();
-    export_lammps_data(f, &s, sc.title);
+    export_lammps_data(f, &s, sc.title, NULL);
     size_t len;
     char *text = slurp(f, &len);
     fclose(f);

@@ -128,7 +128,7 @@ printf 'table 100 50\nball 20 25 1 0 1 5 red\nball 50 25 0 0 1 5 blue\nball 80 2
 check "export: a type a colour" grep -q '^3 atom types$' "$tmp/col.data"
 check "export: ball 4 is red's type 1" grep -q '^4 1 10 ' "$tmp/col.data"
 check "export: the types' colours in a comment" grep -q '^# springball colours by type: red blue rgbff8000$' "$tmp/col.in"
-check "export: the dump has a type column, elements X" sh -c "grep -q 'lammpstrj id element type x y' '$tmp/col.in' && grep -q '^dump_modify traj element X X X sort' '$tmp/col.in'"
+check "export: the dump has a type column, elements X" sh -c "grep -q 'lammpstrj id element x y z vx vy vz radius mass type\$' '$tmp/col.in' && grep -q '^dump_modify traj element X X X sort' '$tmp/col.in'"
 cat >"$tmp/col.lammpstrj" <<'EOD'
 ITEM: TIMESTEP
 0
@@ -138,10 +138,10 @@ ITEM: BOX BOUNDS mm mm pp
 0 100
 0 50
 -0.5 0.5
-ITEM: ATOMS id element type x y z vx vy vz radius mass
-1 X 1 20 25 0 1 0 0 5 1
-2 X 2 50 25 0 0 0 0 5 1
-3 X 3 80 25 0 0 0 0 5 1
+ITEM: ATOMS id element x y z vx vy vz radius mass type
+1 X 20 25 0 1 0 0 5 1 1
+2 X 50 25 0 0 0 0 5 1 2
+3 X 80 25 0 0 0 0 5 1 3
 EOD
 "$SB" -H -n 0 "$tmp/col.lammpstrj" >"$out" 2>"$err"
 check "a dump's types take the colours of PREFIX.in" sh -c "grep -q ' red\$' '$out' && grep -q ' blue\$' '$out' && grep -q ' #ff8000\$' '$out'"

@@ -313,8 +313,10 @@ void export_lammps_in(FILE *f, const struct sim *s, const struct export_run *run
         }
         /* element and z: ASE's lammps-dump-text reader needs a type or
          * element column and all three coordinates */
-        fprintf(f, "dump traj all custom %llu %s.lammpstrj id element %sx y z vx vy vz "
-                   "radius mass\n", run->every, run->dump_prefix, nt > 1 ? "type " : "");
+        /* the type last: readers that take columns by place (x y the 3rd
+         * and 4th) read the same */
+        fprintf(f, "dump traj all custom %llu %s.lammpstrj id element x y z vx vy vz "
+                   "radius mass%s\n", run->every, run->dump_prefix, nt > 1 ? " type" : "");
         fprintf(f, "dump_modify traj element%s sort id format float %%.17g\n", names);
     }
     if (run->imd_port_var)

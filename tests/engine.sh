@@ -105,7 +105,7 @@ for sig in TERM INT HUP; do
     check "a hanging lmp ($sig): started" test $? -eq 0
     fake=$(cat "$tmp/fakepid")
     kill -$sig $pid
-    wait $pid
+    reap $pid "$WAIT" "springball after SIG$sig"
     rc=$?
     check "a hanging lmp: SIG$sig ends springball by it ($rc)" test $rc -eq $((128 + num))
     check "a hanging lmp: SIG$sig ends the child" not running "$fake"
@@ -195,7 +195,7 @@ for sig in TERM INT HUP; do
     kids=$(ps -eo pid=,ppid= | awk -v p=$pid '{ par[$1] = $2 }
         END { for (k in par) if (par[k] == p || par[par[k]] == p) printf "%s ", k }')
     kill -$sig $pid
-    wait $pid
+    reap $pid "$WAIT" "springball after SIG$sig"
     rc=$?
     check "a real run: SIG$sig ends springball by it ($rc)" test $rc -eq $((128 + num))
     left=

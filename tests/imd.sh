@@ -3,8 +3,9 @@
 # good and hostile, then a real LAMMPS run with fix imd (skipped with a
 # message when lmp is not installed): frames against its own dump, PAUSE,
 # a force pulse, DISCONNECT and KILL. Every wait is for a condition (a
-# port file, a line in LAMMPS's output, a process's end); the one span of
-# time is PAUSE's "no frame for 1 s".
+# port file, a line in LAMMPS's output, a process's end), each with a cap
+# (WAIT, LCAP: reap and capped in lib.sh) past which it fails, saying so;
+# the one span of time is PAUSE's "no frame for 1 s".
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 IMDFAKE=${IMDFAKE:-build/imdfake}
@@ -30,7 +31,8 @@ err=$tmp/err
 serve() {
     rm -f "$tmp/port"
     "$FAKE" serve "$1" "$tmp/port" "${2:-3}" "${3:-5}" >"$tmp/sent" 2>&1 &
-    pids="$pids $!"
+    spid=$!
+    pids="$pids $spid"
     soon test -s "$tmp/port" || echo "imd: the fake server did not start"
     port=$(cat "$tmp/port")
 }
@@ -45,7 +47,7 @@ check "good: frame 2's balls" test "$(grep '^ball' "$out" | cut -d' ' -f2-5 | tr
     "20 1 200 0 21 3 200 0 22 5 200 0 "
 check "good: velocities are said to be differences" grep -q "differences of frames" "$err"
 check "good: z was dropped, and said" grep -q "z was dropped" "$err"
-wait
+reap "$spid" "$WAIT" "the fake server"
 check "good: GO, then DISCONNECT" test "$(tr '\n' ' ' <"$tmp/sent")" = "GO 0 DISCONNECT 0 "
 cp "$out" "$tmp/good"
 
@@ -63,7 +65,7 @@ check "to the end: the last frame" grep -q '^ball 40 1 ' "$out"
 check "to the end: step 40 at trate 10" grep -q 'steps=40 ' "$err"
 serve good
 "$SB" -H --connect=127.0.0.1:$port -n 2 --trate=10 >"$out" 2>"$err"
-wait
+reap "$spid" "$WAIT" "the fake server"
 check "--trate is sent" test "$(tr '\n' ' ' <"$tmp/sent")" = "GO 0 TRATE 10 DISCONNECT 0 "
 
 # --traj and --series record every frame
@@ -238,10 +240,29 @@ if ! command -v lmp >/dev/null 2>&1; then
 fi
 here=$(pwd)
 
+# Every wait on LAMMPS has a cap (LCAP seconds; a run here takes a few):
+# a run that hangs is ended and the check after it fails, saying so.
+LCAP=${LCAP:-120}
+
+# lmp_done: waits for the LAMMPS run $lpid, LCAP seconds at most; a run
+# still going then is ended and a check fails, naming the input
+lmp_done() {
+    reap "$lpid" "$LCAP" "LAMMPS on $lin"
+    [ $? -ne 124 ] || bad "LAMMPS on $lin ended within $LCAP s"
+}
+# the cap itself: a job that hangs is ended at it, said, status 124
+sleep 1000 &
+hung=$!
+reap "$hung" 1 "a job that hangs (the cap's own test)" >"$out"
+check "a wait's cap: a hung job ends at it, status 124" test $? -eq 124
+check "a wait's cap: ... and is gone" not alive "$hung"
+check "a wait's cap: ... said" grep -q "timed out: a job that hangs" "$out"
+
 # lammps NAME: starts lmp on $tmp/NAME.in in the background ($lpid)
 lammps() {
     (cd "$tmp" && exec lmp -in "$1.in" -log "$1.log" -screen "$1.screen") &
     lpid=$!
+    lin=$1.in
     pids="$pids $lpid"
 }
 
@@ -251,7 +272,7 @@ lammps() {
 listening() {
     i=0
     while :; do
-        "$@" >"$out" 2>"$err"
+        capped "$LCAP" "$1 $2" "$@" >"$out" 2>"$err"
         rc=$?
         grep -q "Connection refused" "$err" && [ $i -lt 300 ] || return $rc
         sleep 0.1
@@ -283,7 +304,7 @@ lammps brk
 listening "$SB" -H --connect=127.0.0.1:$lport -n 5 --trate=10 scenes/break.scene
 check "LAMMPS: -n 5 at trate 10 ($(head -n 1 "$err"))" test $? -eq 0
 cp "$out" "$tmp/brk.out"
-wait "$lpid"
+lmp_done
 check "LAMMPS: the run went on to its end" grep -q "^Loop time" "$tmp/brk.log"
 awk '/^ITEM: TIMESTEP/ { getline; s = $1; on = 0; next } /^ITEM: ATOMS/ { on = (s == 50); next }
      /^ITEM/ { on = 0 } on { print $3, $4 }' "$tmp/brk.lammpstrj" >"$tmp/brk.dump"
@@ -304,7 +325,7 @@ listening "$FAKE" client 127.0.0.1:$lport frames 2 pause quiet 1000 pause frames
 check "PAUSE: the frames stop, and come again ($(cat "$err"))" test $? -eq 0
 k=$(sed -n 's/^quiet after frame //p' "$out")
 check "PAUSE: the next frame after the pause ($k)" grep -q "^frame $((k + 1)) " "$out"
-wait "$lpid"
+lmp_done
 check "PAUSE: LAMMPS paused and went on" grep -q "Continuing run on IMD client request" "$tmp/pau.screen"
 check "KILL: LAMMPS ended on the client's request" grep -q "terminated on IMD request" "$tmp/pau.screen"
 
@@ -318,7 +339,7 @@ looping pul 2000
 lammps pul
 listening "$FAKE" client 127.0.0.1:$lport frames 1 force 0 0.03 0 0 touch "$tmp/go" rest
 check "a force: the client read to the run's end ($(cat "$err"))" test $? -eq 0
-wait "$lpid"
+lmp_done
 rm -f "$tmp/go"
 check "a force: dv per step is F dt / m" awk '
     /^ITEM: ATOMS/ { getline; v = $6; if (have && v != last) c[sprintf("%.6g", v - last)]++
@@ -333,7 +354,7 @@ looping dis 400
 lammps dis
 listening "$SB" -H --connect=127.0.0.1:$lport -n 3 && touch "$tmp/go"
 check "DISCONNECT: a frame printed" grep -q '^ball' "$out"
-wait "$lpid"
+lmp_done
 check "DISCONNECT: LAMMPS ran to its end" grep -q "^springball-test: the end" "$tmp/dis.screen"
 check "DISCONNECT: LAMMPS saw the client leave" grep -q "IMD client detached" "$tmp/dis.screen"
 
@@ -354,7 +375,7 @@ T send-keys -t lt ':kill' Enter
 wait_for lt "y ends it" >/dev/null
 T send-keys -t lt y
 check "LAMMPS, terminal: :kill ends it" wait_for lt "the run was ended"
-wait "$lpid"
+lmp_done
 check "LAMMPS, terminal: LAMMPS paused and went on" grep -q "Continuing run on IMD client request" "$tmp/trm.screen"
 check "LAMMPS, terminal: LAMMPS ended on the request" grep -q "terminated on IMD request" "$tmp/trm.screen"
 T send-keys -t lt q

@@ -128,6 +128,36 @@ wait_rc() {
     soon test -s "$tmpd/$1.rc"
     cat "$tmpd/$1.rc" 2>/dev/null || echo none
 }
+# alive PID: the process is there and not a zombie (a background job that
+# ended and was not waited for yet is one: kill -0 would still succeed)
+alive() {
+    st=$(ps -o stat= -p "$1" 2>/dev/null)
+    [ -n "$st" ] && [ "${st#Z}" = "$st" ]
+}
+# reap PID SECONDS WHAT: waits for the background job PID, SECONDS at most;
+# its status, or past the cap: says so, ends it (TERM, KILL 3 s later) and
+# returns 124. Never waits without end on a run that hangs.
+reap() {
+    if poll $(($2 * 10)) not alive "$1"; then
+        wait "$1"
+        return $?
+    fi
+    echo "timed out: $3 (pid $1) still running after $2 s: killed"
+    kill "$1" 2>/dev/null
+    poll 30 not alive "$1" || kill -9 "$1" 2>/dev/null
+    wait "$1" 2>/dev/null
+    return 124
+}
+# capped SECONDS WHAT COMMAND...: COMMAND in the foreground, SECONDS at most
+# (then ended, said, status 124)
+capped() {
+    cap_s=$1 cap_what=$2
+    shift 2
+    timeout -k 3 "$cap_s" "$@"
+    cap_rc=$?
+    [ $cap_rc -eq 124 ] && echo "timed out: $cap_what still running after $cap_s s: killed" >&2
+    return $cap_rc
+}
 # keys NAME KEYS: send-keys. Nothing waits here: what the keys do is
 # waited for by the check after them (wait_for, becomes, soon).
 keys() { T send-keys -t "$1" "$2"; }

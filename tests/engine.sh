@@ -8,7 +8,9 @@
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# the suite's tmux server goes with it (left, it would hold land.sh's lock,
+# which its descriptors inherit, for the hour its session sleeps)
+trap 'if [ -n "${sock:-}" ]; then T kill-server 2>/dev/null; fi; rm -rf "$tmp"' EXIT
 here=$(pwd)
 # the child's folders and logs go here, to be looked at
 mkdir "$tmp/t" "$tmp/fake"

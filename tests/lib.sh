@@ -53,7 +53,9 @@ tmux_open() {
     # not exit (and race the next new-session) each time a test's ends
     T -f /dev/null new-session -d -s keep "sleep 3600"
 }
-T() { tmux -L "$sock" "$@"; }
+# (fd 9 closed: a server outliving its suite must not keep a lock that the
+# suite's caller holds on it, as land.sh's)
+T() { tmux -L "$sock" "$@" 9>&-; }
 # pane NAME COLS ROWS COMMAND: COMMAND (a shell line) in a new session NAME
 # of that size, in the current directory, with LC_ALL=C.UTF-8 and
 # TERM=xterm-256color (assignments in COMMAND come later and win)

@@ -61,7 +61,7 @@ err=$tmp/err
 # and said
 "$SB" -H -n 1 tests/replay/3d.lammpstrj >"$out" 2>"$err"
 check "3-D: printed at (x, y)" grep -q '^ball 30 12 0 0 1 ' "$out"
-check "3-D: z was dropped, and said" grep -q "a 3-D run: z was dropped (seen from above)" "$err"
+check "3-D: z was dropped, and said" grep -q "a 3-D run: z was dropped (seen from above" "$err"
 "$SB" -H -n 1 tests/replay/headon.xyz >"$out" 2>"$err"
 check "2-D: nothing said of z" not grep -q "z was dropped" "$err"
 "$SB" --snapshot=60x20 --no-color tests/replay/3d.lammpstrj >"$out" 2>"$err"

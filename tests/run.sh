@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.." || exit 1
 SPRINGBALL=${SPRINGBALL:-./springball}
 UNIT=${UNIT:-build/unit}
 export SPRINGBALL
-SUITES=${SUITES:-"unit docs golden cli universe systems event tui snapshot look record lammps lab edit limits replay house shown lessons zoom worker threads cast imd follow engine"}
+SUITES=${SUITES:-"unit docs golden cli universe systems event tui snapshot look record lammps lab edit limits replay house shown lessons zoom worker threads cast imd follow engine depth"}
 
 passed=0
 failed=0

@@ -24,6 +24,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -94,6 +95,8 @@ static void usage(void)
 "      --trate=N          ask for a frame every N steps (--imd: fix imd's trate)\n"
 "      --follow           with -H and a recorded run still being written: wait\n"
 "                         for frame -n N (or time -T) to land in it\n"
+"      --slice=Z0:Z1      a 3-D run (replayed, followed, connected, LAMMPS):\n"
+"                         only the balls with Z0 <= z <= Z1\n"
 "\n"
 "Terminal front end (press ? in it for the keys):\n"
 "      --fps=N            draw at most N frames a second (default 30)\n"
@@ -202,7 +205,27 @@ static const char *save_to(const char *arg)
 enum { OPT_DT = 256, OPT_STATS, OPT_VERSION, OPT_FORMAT, OPT_THETA, OPT_ENGINE,
        OPT_FPS, OPT_SPEED, OPT_DURATION, OPT_ASCII, OPT_NO_COLOR, OPT_NO_THREAD, OPT_THREADS, OPT_HISTORY, OPT_PAUSED, OPT_CELL_ASPECT,
        OPT_SNAPSHOT, OPT_KEYS, OPT_NO_MOUSE, OPT_SAVE_TO, OPT_CAST,
-       OPT_CONNECT, OPT_TRATE, OPT_IMD, OPT_FOLLOW, OPT_STEP };
+       OPT_CONNECT, OPT_TRATE, OPT_IMD, OPT_FOLLOW, OPT_STEP, OPT_SLICE };
+
+/* --slice=Z0:Z1: two finite numbers, Z0 below Z1. */
+static void slice(const char *arg, struct ui_options *ui)
+{
+    char *end;
+    double z0 = strtod(arg, &end), z1 = 0;
+    int ok = end != arg && *end == ':';
+    if (ok) {
+        const char *q = end + 1;
+        z1 = strtod(q, &end);
+        ok = end != q && !*end;
+    }
+    if (!ok || !isfinite(z0) || !isfinite(z1))
+        cli_die("--slice: '%s' is not Z0:Z1 (two finite numbers)", arg);
+    if (!(z0 < z1))
+        cli_die("--slice: '%s': Z0 must be below Z1", arg);
+    ui->slice = 1;
+    ui->slice_z0 = z0;
+    ui->slice_z1 = z1;
+}
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -237,6 +260,7 @@ static void parse_options(int argc, char **argv, struct options *o)
         {"trate", required_argument, NULL, OPT_TRATE},
         {"imd", required_argument, NULL, OPT_IMD},
         {"follow", no_argument, NULL, OPT_FOLLOW},
+        {"slice", required_argument, NULL, OPT_SLICE},
         {"step", required_argument, NULL, OPT_STEP},
         REC_LONGOPTS
         {NULL, 0, NULL, 0},
@@ -361,6 +385,7 @@ static void parse_options(int argc, char **argv, struct options *o)
             break;
         }
         case OPT_FOLLOW: o->follow = 1; break;
+        case OPT_SLICE: slice(optarg, &o->ui); break;
         case OPT_STEP: {
             unsigned long long v = cli_count("--step", optarg);
             if (v < 1)
@@ -573,7 +598,8 @@ static int replay(const struct options *o)
         return 2;
     }
     struct replay_options ro = {o->headless, o->stats, o->snapshot, o->have_steps,
-                                o->steps, o->have_time, o->time, o->follow};
+                                o->steps, o->have_time, o->time, o->follow,
+                                o->ui.slice, o->ui.slice_z0, o->ui.slice_z1};
     return replay_main(o->scene_path, o->format, &ro, &o->ui);
 }
 
@@ -592,6 +618,8 @@ static int connect_run(const struct options *o)
     }
     if (o->have_steps && o->steps == 0)
         cli_die("--connect: -n counts frames from 1");
+    if (o->headless && o->ui.slice)
+        cli_die("--slice keeps a layer of what the terminal draws: not with -H --connect");
     if (o->have_time || o->rec.export_prefix || o->engine != ENGINE_SPRING || o->have_k ||
         o->have_dt || o->have_theta || o->rec.every || o->rec.every_t > 0)
         cli_die("--connect watches a run elsewhere: -T, -k, --dt, --theta, --engine, "
@@ -646,6 +674,9 @@ int main(int argc, char **argv)
         cli_die("--follow follows a recorded run: give its FILE");
     if (o.scene_path && (o.follow || replay_is_run(o.scene_path, o.format)))
         return replay(&o);
+    if (o.ui.slice && (o.engine != ENGINE_LAMMPS || o.headless))
+        cli_die("--slice keeps a layer of a 3-D run: a recorded run (-H prints the layer), "
+                "--follow, --connect, or --engine=lammps in the terminal");
     /* (a replay's -n is a frame) */
     if (o.have_steps && !o.headless && !o.rec.export_prefix)
         cli_die("-n counts the steps of a headless run or an export: add -H "

@@ -69,6 +69,33 @@ static void print_stats(const struct sim *s, size_t k, const struct traj *tr)
     headless_stats(s, 1, more);
 }
 
+/* --slice: frame k's balls with z0 <= z <= z1 alone, in their order
+ * (said on standard error: how many of how many). */
+static int slice(struct traj *tr, size_t k, struct scene *sc, const struct replay_options *ro,
+                 struct traj_error *err)
+{
+    double *z = malloc(2 * (tr->n ? tr->n : 1) * sizeof *z);
+    if (!z) {
+        memset(err, 0, sizeof *err);
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+        err->nomem = 1;
+        return -1;
+    }
+    if (traj_depth(tr, k, z, z + tr->n, err)) {
+        free(z);
+        return -1;
+    }
+    size_t kept = 0;
+    for (size_t b = 0; b < sc->n; b++)
+        if (z[b] >= ro->z0 && z[b] <= ro->z1)
+            sc->balls[kept++] = sc->balls[b];
+    fprintf(stderr, "springball: --slice=%g:%g: %zu of %zu balls (frame %zu)\n", ro->z0,
+            ro->z1, kept, sc->n, k);
+    sc->n = kept;
+    free(z);
+    return 0;
+}
+
 /* -H: frame k printed as a scene that runs on. */
 static int headless(struct traj *tr, const char *path, const struct replay_options *ro)
 {
@@ -86,6 +113,11 @@ static int headless(struct traj *tr, const char *path, const struct replay_optio
     struct scene sc;
     struct traj_error err;
     if (traj_scene(tr, k, &sc, &err)) {
+        fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
+        return err.nomem ? 1 : 2;
+    }
+    if (ro->slice && slice(tr, k, &sc, ro, &err)) {
+        scene_free(&sc);
         fprintf(stderr, "%s:%lld: %s\n", path, err.line, err.msg);
         return err.nomem ? 1 : 2;
     }

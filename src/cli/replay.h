@@ -17,6 +17,8 @@ struct replay_options {
     int have_time;          ///< -T T: the last frame at or before time T
     double time;
     int follow;             ///< --follow: the file is still being written
+    int slice;              ///< --slice: -H prints only the balls with z0 <= z <= z1
+    double z0, z1;
 };
 
 /// 1 when @p path names a recorded run: @p format (from --format) is

@@ -30,6 +30,7 @@ void lab_row(const struct sim *s, size_t ball, struct lab_row *row)
     /* as sim_diag writes it */
     row->ke = 0.5 * m * (vx * vx + vy * vy);
     row->speed = sqrt(vx * vx + vy * vy);
+    row->z = row->vz = 0;
 }
 
 void lab_sums(const struct sim *s, struct lab_totals *t)
@@ -79,7 +80,12 @@ double lab_round_total(double total, double abs_sum, size_t n)
 }
 
 static const char *const col_name[LAB_NCOL] = {
-    "#", "m", "x", "y", "vx", "vy", "px", "py", "KE",
+    "#", "m", "x", "y", "vx", "vy", "px", "py", "KE", "z", "vz",
+};
+
+const int lab_col_order[LAB_NCOL] = {
+    LAB_COL_BALL, LAB_COL_M, LAB_COL_X, LAB_COL_Y, LAB_COL_Z, LAB_COL_VX, LAB_COL_VY,
+    LAB_COL_VZ, LAB_COL_PX, LAB_COL_PY, LAB_COL_KE,
 };
 
 enum { BALL_W = 4 };
@@ -95,16 +101,22 @@ static int layout_total(const struct lab_layout *lay)
 
 void lab_layout(struct lab_layout *lay, int width)
 {
+    lab_layout_depth(lay, width, 0);
+}
+
+void lab_layout_depth(struct lab_layout *lay, int width, int depth)
+{
     memset(lay->zero, 0, sizeof lay->zero);
-    /* Drop order: x y first, then px py. */
+    /* Drop order: x y first, then px py (z vz: a 3-D run's alone). */
     static const int drop[][LAB_NCOL] = {
-        {1, 1, 1, 1, 1, 1, 1, 1, 1},
-        {1, 1, 0, 0, 1, 1, 1, 1, 1},
-        {1, 1, 0, 0, 1, 1, 0, 0, 1},
+        {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1},
+        {1, 1, 0, 0, 1, 1, 1, 1, 1, 1, 1},
+        {1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 1},
     };
     for (size_t k = 0; k < sizeof drop / sizeof *drop; k++) {
         for (int w = 9; w >= 7; w--) {
             memcpy(lay->show, drop[k], sizeof lay->show);
+            lay->show[LAB_COL_Z] = lay->show[LAB_COL_VZ] = depth != 0;
             lay->width = w;
             lay->total = layout_total(lay);
             if (lay->total <= width)
@@ -113,6 +125,7 @@ void lab_layout(struct lab_layout *lay, int width)
     }
     /* The narrowest: the last set at width 5 (and 4). */
     memcpy(lay->show, drop[2], sizeof lay->show);
+    lay->show[LAB_COL_Z] = lay->show[LAB_COL_VZ] = depth != 0;
     lay->width = width >= BALL_W + 4 * 6 ? 5 : 4;
     lay->total = layout_total(lay);
 }
@@ -130,7 +143,7 @@ void lab_layout_noise(struct lab_layout *lay, const struct sim *s)
     }
     for (int c = 0; c < LAB_NCOL; c++)
         lay->zero[c] = 0;
-    lay->zero[LAB_COL_VX] = lay->zero[LAB_COL_VY] = 1e-12 * v;
+    lay->zero[LAB_COL_VX] = lay->zero[LAB_COL_VY] = lay->zero[LAB_COL_VZ] = 1e-12 * v;
     lay->zero[LAB_COL_PX] = lay->zero[LAB_COL_PY] = 1e-12 * p;
     lay->zero[LAB_COL_KE] = 1e-24 * ke;
 }
@@ -149,9 +162,11 @@ char *lab_header(char *buf, size_t cap, const struct lab_layout *lay)
     if (cap == 0)
         return buf;
     buf[0] = 0;
-    for (int c = 0; c < LAB_NCOL; c++)
+    for (int o = 0; o < LAB_NCOL; o++) {
+        int c = lab_col_order[o];
         if (lay->show[c])
             put(buf, cap, &pos, col_name[c], c == LAB_COL_BALL ? BALL_W : lay->width + 1);
+    }
     return buf;
 }
 
@@ -163,7 +178,8 @@ static char *line(char *buf, size_t cap, const struct lab_layout *lay,
         return buf;
     buf[0] = 0;
     char num[64];
-    for (int c = 0; c < LAB_NCOL; c++) {
+    for (int o = 0; o < LAB_NCOL; o++) {
+        int c = lab_col_order[o];
         if (!lay->show[c])
             continue;
         if (c == LAB_COL_BALL) {
@@ -186,7 +202,7 @@ char *lab_row_line(char *buf, size_t cap, const struct lab_layout *lay,
                    const struct lab_row *row)
 {
     double val[LAB_NCOL] = {0, row->m, row->x, row->y, row->vx, row->vy,
-                            row->px, row->py, row->ke};
+                            row->px, row->py, row->ke, row->z, row->vz};
     int blank[LAB_NCOL] = {0};
     for (int c = 0; c < LAB_NCOL; c++)
         if (fabs(val[c]) <= lay->zero[c])
@@ -201,8 +217,8 @@ char *lab_total_line(char *buf, size_t cap, const struct lab_layout *lay,
 {
     double px = lab_round_total(t->px, t->apx, t->n);
     double py = lab_round_total(t->py, t->apy, t->n);
-    double val[LAB_NCOL] = {0, 0, 0, 0, 0, 0, px, py, t->ke};
-    int blank[LAB_NCOL] = {0, 1, 1, 1, 1, 1, 0, 0, 0};
+    double val[LAB_NCOL] = {0, 0, 0, 0, 0, 0, px, py, t->ke, 0, 0};
+    int blank[LAB_NCOL] = {0, 1, 1, 1, 1, 1, 0, 0, 0, 1, 1};
     return line(buf, cap, lay, "sum", val, blank);
 }
 

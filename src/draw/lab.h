@@ -49,6 +49,7 @@ struct lab_row {
     double px, py;   ///< momentum m v
     double ke;       ///< kinetic energy m |v|^2 / 2
     double speed;    ///< |v|
+    double z, vz;    ///< a 3-D run's depth and its velocity (the caller's; 0)
 };
 
 /// Fills @p row with the values of scene ball @p ball (< s->n).
@@ -82,8 +83,11 @@ void lab_sums(const struct sim *s, struct lab_totals *t);
 /// Columns of the values table, in the order.
 enum lab_col {
     LAB_COL_BALL, LAB_COL_M, LAB_COL_X, LAB_COL_Y, LAB_COL_VX, LAB_COL_VY,
-    LAB_COL_PX, LAB_COL_PY, LAB_COL_KE, LAB_NCOL
+    LAB_COL_PX, LAB_COL_PY, LAB_COL_KE, LAB_COL_Z, LAB_COL_VZ, LAB_NCOL
 };
+
+/// The columns in the order a line shows them (z after y, vz after vy).
+extern const int lab_col_order[LAB_NCOL];
 
 /// The layout of the values table at a given width.
 struct lab_layout {
@@ -114,6 +118,10 @@ double lab_round_total(double total, double abs_sum, size_t n);
 /// 7), then dropping x and y, then px and py; # m vx vy KE always stay
 /// (they need 4 + 4 * 8 = 36 characters at width 7, fewer at width 5).
 void lab_layout(struct lab_layout *lay, int width);
+
+/// lab_layout with z and vz too when @p depth (a 3-D run): they stay as
+/// long as vx and vy do.
+void lab_layout_depth(struct lab_layout *lay, int width, int depth);
 
 /// The header line ("   #       m       x ... KE") of layout @p lay into
 /// @p buf (at least lay->total + 1 bytes). @return buf.

@@ -79,6 +79,8 @@ struct panel_values {
     int hard;        ///< 1: the event engine's state (hard balls: no springs to list)
     int lesson;      ///< 1: PgUp and PgDn turn a lesson's pages: the rule names the
                      ///< wheel and Tab, which scroll it there
+    const double *z, *vz;  ///< a 3-D run's depth of each ball (z and vz columns), or NULL
+    const uint32_t *atom;  ///< the run's number of each ball (a slice), or NULL
 };
 
 /// Draws the values panel of @p s. Rows from the top: the header, a row

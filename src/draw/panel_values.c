@@ -47,7 +47,7 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
         return 0;
     }
     struct lab_layout lay;
-    lab_layout(&lay, p->w);
+    lab_layout_depth(&lay, p->w, o->z != NULL);
     lab_layout_noise(&lay, s);
     struct lab_totals tot;
     lab_totals(s, &tot);
@@ -94,6 +94,12 @@ int panel_values(struct plot *p, const struct sim *s, struct panel_values *o)
         struct lab_row r;
         size_t ball = o->scroll + (size_t)i;
         lab_row(s, ball, &r);
+        if (o->z) {
+            r.z = o->z[ball];
+            r.vz = o->vz[ball];
+        }
+        if (o->atom)
+            r.ball = o->atom[ball]; /* the run's own number */
         lab_row_line(buf, sizeof buf, &lay, &r);
         if (ball == sel)
             buf[0] = '>';
@@ -171,7 +177,7 @@ static int values_want(void *self, const struct shown *sh, int *w, int *h)
     int rows = (int)(n < 40 ? n : 40);
     *h = 4 + rows + 1 + (ps->ov.selected != PANEL_NONE ? 4 : 0);
     struct lab_layout lay;
-    lab_layout(&lay, 200);
+    lab_layout_depth(&lay, 200, sh->dp.on);
     *w = lay.total;
     return 1;
 }
@@ -207,6 +213,11 @@ static void values_draw(void *self, const struct panel_area *a)
     ps->pv.selected = ps->ov.selected;
     ps->pv.ascii = a->f->glyphs == VIEW_ASCII;
     ps->pv.hard = (a->sh->caps & SESSION_CAP_EXACT) != 0;
+    /* the observed state's balls are the state's (a 3-D run is not simulated) */
+    int depth = a->sh->dp.on && a->sh->obs->n == a->sh->s.n;
+    ps->pv.z = depth ? a->sh->dp.z : NULL;
+    ps->pv.vz = depth ? a->sh->dp.vz : NULL;
+    ps->pv.atom = a->sh->dp.slice && a->sh->obs->n == a->sh->s.n ? a->sh->dp.atom : NULL;
     ps->rows = panel_values(&p, a->sh->obs, &ps->pv);
     char name[64];
     panel_rule(a->scr, r,
@@ -272,9 +283,10 @@ size_t panel_values_at(const struct panel_state *ps, int x, int y, int *col)
     if (!ps->values || x < r.x || x >= r.x + r.w || row < 0 || row >= ps->rows)
         return PANEL_NONE;
     struct lab_layout lay;
-    lab_layout(&lay, r.w);
+    lab_layout_depth(&lay, r.w, ps->pv.z != NULL);
     int off = x - r.x, at = 0;
-    for (int c = 0; c < LAB_NCOL; c++) {
+    for (int o = 0; o < LAB_NCOL; o++) {
+        int c = lab_col_order[o];
         if (!lay.show[c])
             continue;
         at += c == LAB_COL_BALL ? 4 : lay.width + 1;

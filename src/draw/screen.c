@@ -116,6 +116,7 @@ void screen_free(struct screen *scr)
     free(scr->slot.fg);
     free(scr->slot.id);
     free(scr->slot.tag);
+    free(scr->zorder);
     memset(scr, 0, sizeof *scr);
 }
 

@@ -265,6 +265,8 @@ struct screen {
         size_t n;               ///< palette key filled (0: not made)
         int filled;
     } slot;
+    struct screen_zkey *zorder; ///< a 3-D run's slots, farthest first (drawn so)
+    size_t zcap;
 };
 
 /// Starts a screen for scene @p sc (kept by pointer) with the given cell

@@ -343,7 +343,13 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
         p = add(&l, 1, SCREEN_ALERT, SCREEN_BOLD, "REC %s %lld", f->recording, f->rec_frames);
         snprintf(p->brief, sizeof p->brief, "REC");
     }
-    add(&l, 9, 0, 0, "%zu ball%s", s->n, s->n == 1 ? "" : "s");
+    if (sh->dp.slice) { /* a layer of a 3-D run: the balls in it, of all */
+        p = add(&l, 2, 0, 0, "z %g..%g: %zu of %zu balls", sh->dp.z0, sh->dp.z1, s->n,
+                sh->dp.nall);
+        snprintf(p->brief, sizeof p->brief, "%zu/%zu balls", s->n, sh->dp.nall);
+    } else {
+        add(&l, 9, 0, 0, "%zu ball%s", s->n, s->n == 1 ? "" : "s");
+    }
     if (!f->replay && !f->remote)
         add(&l, 10, 0, SCREEN_DIM, "back %lld", sh->depth);
     int w = scr->cols - 1;

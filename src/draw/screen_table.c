@@ -58,6 +58,41 @@ static const uint32_t *slot_colours(struct screen *scr, const struct shown *sh)
     return scr->slot.fg;
 }
 
+/* A slot and the z of its ball. */
+struct screen_zkey {
+    double z;
+    size_t slot;
+};
+
+static int cmp_zkey(const void *a, const void *b)
+{
+    const struct screen_zkey *p = a, *q = b;
+    if (p->z != q->z)
+        return p->z < q->z ? -1 : 1;
+    return (p->slot > q->slot) - (p->slot < q->slot); /* a total order: the same picture */
+}
+
+/* A 3-D run: the slots of @p s in the order of their balls' z, farthest
+ * (least z) first, so that each ball drawn covers those behind it; NULL
+ * for a 2-D one, or when memory is short (then drawn in slot order). */
+static const struct screen_zkey *z_order(struct screen *scr, const struct shown *sh,
+                                         const struct sim *s)
+{
+    if (!sh->dp.on || s != &sh->s || !s->n)
+        return NULL;
+    if (s->n > scr->zcap) {
+        struct screen_zkey *k = realloc(scr->zorder, s->n * sizeof *k);
+        if (!k)
+            return NULL;
+        scr->zorder = k;
+        scr->zcap = s->n;
+    }
+    for (size_t i = 0; i < s->n; i++)
+        scr->zorder[i] = (struct screen_zkey){sh->dp.z[sim_ball(s, i)], i};
+    qsort(scr->zorder, s->n, sizeof *scr->zorder, cmp_zkey);
+    return scr->zorder;
+}
+
 int screen_aim_shown(const struct front *f)
 {
     /* a replay refuses aiming: no mark, no legend for it (issue 42.11) */
@@ -87,9 +122,14 @@ static void draw_table_of(struct screen *scr, struct view *v, struct screen_rect
             }
         }
         const uint32_t *fg = s == &sh->s && !f->open ? slot_colours(scr, sh) : NULL;
-        for (size_t i = 0; fg && i < s->n; i++)
+        const struct screen_zkey *zo = z_order(scr, sh, s);
+        view_depth(v, zo != NULL);
+        for (size_t u = 0; fg && u < s->n; u++) {
+            size_t i = zo ? zo[u].slot : u;
             view_ball(v, s->x[i], s->y[i], s->r[i], fg[i]);
-        for (size_t i = 0; !fg && i < s->n; i++) {
+        }
+        for (size_t u = 0; !fg && u < s->n; u++) {
+            size_t i = zo ? zo[u].slot : u;
             uint32_t tag = shown_tag(sh, sim_ball(s, i));
             const char *label = tag < scr->sc->n ? scr->ball_label[tag] : "";
             if (f->open && label[0])

@@ -272,6 +272,15 @@ static void merge(struct view *v, int i, int j, uint8_t bits, uint32_t color)
     struct view_cell *c = touch(v, i, j);
     if (!c)
         return;
+    if (v->depth) { /* nearer: its dots here, whatever was before */
+        if (c->ch || c->color != color)
+            c->bits = 0;
+        c->bits |= bits;
+        c->ch = 0;
+        c->color = color;
+        c->layer = VIEW_BALL;
+        return;
+    }
     if (c->layer == VIEW_BALL && !c->ch)
         c->lens |= c->bits & bits; /* another disc's dots here too */
     if ((c->bits || c->ch) && !c->ch && c->color != color &&
@@ -299,7 +308,7 @@ static void small_ball(struct view *v, long X, long Y, double area, int wide, ui
     if (c->small < UINT16_MAX)
         c->small++;
     c->area += (float)area;
-    if (c->votes == 0) {
+    if (c->votes == 0 || v->depth) { /* in depth order the nearest has it */
         c->vcolor = color;
         c->votes = 1;
     } else if (c->vcolor == color) {
@@ -345,6 +354,11 @@ static void ascii_cell(struct view *v, double c, double r, long *i, long *j)
         }
     *i = bi;
     *j = bj;
+}
+
+void view_depth(struct view *v, int on)
+{
+    v->depth = on != 0;
 }
 
 void view_ball(struct view *v, double x, double y, double r, uint32_t color)

@@ -116,7 +116,15 @@ struct view {
     uint8_t *scratch;        ///< one ball's dots per cell while it is drawn
     size_t nsmall;           ///< point-sized balls this frame
     int density;             ///< 1: the last view_end drew them as a density
+    int depth;               ///< 1: balls come farthest first (a 3-D run seen from
+                             ///< above): a later ball covers the cells it shares
+                             ///< (view_depth); 0: the one with more dots keeps them
 };
+
+/// Depth order on or off for the balls of the frames from now on: on, the
+/// caller draws them farthest first and each covers what it shares with
+/// those before it (no lens of half density between them).
+void view_depth(struct view *v, int on);
 
 /// A zeroed view; view_layout allocates.
 void view_init(struct view *v);

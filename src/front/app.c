@@ -235,7 +235,8 @@ void app_select(struct ui *u, size_t ball)
 int app_replay_show(struct ui *u, size_t k)
 {
     struct traj_error err;
-    if (traj_sim(u->tr, k, &u->fsim, &err)) {
+    if (traj_sim(u->tr, k, &u->fsim, &err) ||
+        (u->fz && traj_depth(u->tr, k, u->fz, u->fz + u->tr->n, &err))) {
         u->f.running = 0;
         if (err.line > 0)
             app_note_level(u, err.nomem ? SCREEN_ERROR : SCREEN_WARNING, "frame %zu: line %lld: %s",
@@ -244,7 +245,7 @@ int app_replay_show(struct ui *u, size_t k)
             app_note_level(u, SCREEN_ERROR, "frame %zu: %s", k, err.msg);
         return -1;
     }
-    if (session_show(&u->ss, &u->fsim)) {
+    if (session_show_depth(&u->ss, &u->fsim, u->fz, u->fz ? u->fz + u->tr->n : NULL)) {
         app_say(u, SCREEN_ERROR);
         return -1;
     }
@@ -399,6 +400,11 @@ static int replay_init(struct ui *u, struct traj *tr)
     u->tr = tr;
     if (sim_init(&u->fsim, tr->n, &tr->p))
         return -1;
+    if (tr->has_z || u->o.slice) { /* a 3-D run: its depth too */
+        u->fz = malloc(2 * (tr->n ? tr->n : 1) * sizeof *u->fz);
+        if (!u->fz)
+            return -1;
+    }
     struct front *f = &u->f;
     f->replay = 1;
     f->frames = tr->nframes;
@@ -432,6 +438,12 @@ int app_init(struct ui *u, const struct scene *sc, const char *name,
     if (rc) {
         if (o->live)
             o->live->ops->close(o->live, 1);
+        return -1;
+    }
+    if (o->slice && session_set_slice(&u->ss, o->slice_z0, o->slice_z1)) {
+        if (o->live)
+            o->live->ops->close(o->live, 1);
+        session_free(&u->ss);
         return -1;
     }
     if (o->live && session_live(&u->ss, o->live, o->live_trate, o->live_first)) {
@@ -503,6 +515,7 @@ int app_init(struct ui *u, const struct scene *sc, const char *name,
 void app_free(struct ui *u)
 {
     sim_free(&u->fsim);
+    free(u->fz);
     labscreen_free(&u->lab);
     recording_stop(&u->rec, NULL, 0);
     screen_free(&u->scr);

@@ -80,6 +80,7 @@ struct ui {
     /* replay (issue 30): a recorded run played back, nothing simulated */
     struct traj *tr;       ///< the run, or NULL
     struct sim fsim;       ///< the frame read, then shown
+    double *fz;            ///< its z and vz (2 n), a 3-D run's, or NULL
     /* a live run (remote.h) */
     int kill_armed;        ///< ':kill' asked: the next key answers
     unsigned long long live_frames; ///< frames seen

@@ -46,6 +46,8 @@ struct ui_options {
                         ///< 0: SESSION_BUDGET
     int no_thread;      ///< 1 (--no-thread): the terminal steps and draws in one
                         ///< thread; 0 (default): the run steps on a second one
+    int slice;          ///< --slice: a 3-D run's layer slice_z0 <= z <= slice_z1 alone
+    double slice_z0, slice_z1;
     int threads;        ///< --threads: the threads a spring step may split over
                         ///< (split.h), 1 .. SPLIT_MAX; 0 (default): the
                         ///< processors this process may use (split_cpus)

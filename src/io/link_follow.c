@@ -26,6 +26,7 @@ struct link_follow {
     size_t n;
     struct sim s;     /* the frame read */
     double *xyz, *v;
+    double *zz;       /* the frame's z and vz (2 n) */
 };
 
 static int follow_poll(struct link *l, struct link_frame *fr)
@@ -48,7 +49,8 @@ static int follow_poll(struct link *l, struct link_frame *fr)
         return LINK_NONE;
     }
     size_t k = tr.nframes - 1;
-    if (tr.n != f->n || traj_sim(&tr, k, &f->s, &err)) {
+    if (tr.n != f->n || traj_sim(&tr, k, &f->s, &err) ||
+        traj_depth(&tr, k, f->zz, f->zz + f->n, &err)) {
         snprintf(l->msg, sizeof l->msg, "%s: frame %zu: %s", f->path, k,
                  tr.n != f->n ? "another number of balls than the first" : err.msg);
         traj_close(&tr);
@@ -58,10 +60,10 @@ static int follow_poll(struct link *l, struct link_frame *fr)
         size_t i = sim_slot(&f->s, b);
         f->xyz[3 * b] = f->s.x[i];
         f->xyz[3 * b + 1] = f->s.y[i];
-        f->xyz[3 * b + 2] = 0;
+        f->xyz[3 * b + 2] = f->zz[b];
         f->v[3 * b] = f->s.vx[i];
         f->v[3 * b + 1] = f->s.vy[i];
-        f->v[3 * b + 2] = 0;
+        f->v[3 * b + 2] = f->zz[f->n + b];
     }
     fr->n = f->n;
     fr->xyz = f->xyz;
@@ -81,6 +83,7 @@ static void follow_close(struct link *l, int bye)
     sim_free(&f->s);
     free(f->xyz);
     free(f->v);
+    free(f->zz);
     free(f->path);
     free(f);
 }
@@ -99,12 +102,14 @@ struct link *link_follow_open(const char *path, int format, const struct traj *t
         f->path = strdup(path);
         f->xyz = malloc((tr->n ? tr->n : 1) * 3 * sizeof *f->xyz);
         f->v = malloc((tr->n ? tr->n : 1) * 3 * sizeof *f->v);
+        f->zz = malloc((tr->n ? tr->n : 1) * 2 * sizeof *f->zz);
     }
-    if (!f || !f->path || !f->xyz || !f->v || sim_init(&f->s, tr->n, &tr->p)) {
+    if (!f || !f->path || !f->xyz || !f->v || !f->zz || sim_init(&f->s, tr->n, &tr->p)) {
         if (f) {
             free(f->path);
             free(f->xyz);
             free(f->v);
+            free(f->zz);
             free(f);
         }
         snprintf(msg, msize, "out of memory");

@@ -60,11 +60,18 @@ static int cmp_ll(const void *a, const void *b)
 
 /* === Opening === */
 
+/* The distance of points i and j: in 3-D when @p z is not NULL. */
+static double dist(const double *x, const double *y, const double *z, size_t i, size_t j)
+{
+    double d = hypot(x[j] - x[i], y[j] - y[i]);
+    return z ? hypot(d, z[j] - z[i]) : d;
+}
+
 /* The 1st percentile of the positive nearest-neighbour distances of n
  * points, over a grid of about one point a cell (a neighbour closer than
  * a cell's side is in the 3 x 3 cells around); INFINITY when there are
  * none (one point, all at one place), -1 when memory is short. */
-static double nn_p1(const double *x, const double *y, size_t n)
+static double nn_p1(const double *x, const double *y, const double *z, size_t n)
 {
     if (n < 2)
         return INFINITY;
@@ -76,7 +83,7 @@ static double nn_p1(const double *x, const double *y, size_t n)
         for (size_t i = 0; i < n; i++) {
             double best = INFINITY;
             for (size_t j = 0; j < n; j++) {
-                double dd = hypot(x[j] - x[i], y[j] - y[i]);
+                double dd = dist(x, y, z, i, j);
                 if (j != i && dd > 0 && dd < best)
                     best = dd;
             }
@@ -132,7 +139,7 @@ static double nn_p1(const double *x, const double *y, size_t n)
                 size_t c = yy * nx + xx;
                 for (size_t j = start[c]; j < start[c + 1]; j++) {
                     size_t o = order[j];
-                    double dd = hypot(x[o] - x[i], y[o] - y[i]);
+                    double dd = dist(x, y, z, i, o);
                     if (o != i && dd > 0 && dd < best)
                         best = dd;
                 }
@@ -335,7 +342,7 @@ int traj_open(struct traj *tr, const char *path, int format,
                 }
                 continue; /* a bad later frame says so when it is shown */
             }
-            double p1 = nn_p1(sl->x, sl->y, tr->n);
+            double p1 = nn_p1(sl->x, sl->y, tr->has_z ? sl->z : NULL, tr->n);
             if (p1 < 0) {
                 traj_close(tr);
                 return tj_nomem(err);
@@ -358,8 +365,12 @@ int traj_open(struct traj *tr, const char *path, int format,
         traj_close(tr);
         return -1;
     }
-    if (tr->has_z)
-        note(tr, "a 3-D run: z was dropped (seen from above)");
+    if (tr->has_z) {
+        /* balls that overlap seen from above need not touch: no springs
+         * between them (the PE and E shown are the motion's alone) */
+        tr->p.contact = SIM_CONTACT_NONE;
+        note(tr, "a 3-D run: z was dropped (seen from above; no contacts in the plane)");
+    }
     if (!f0->has_box && !(tr->have_params & 4) && tr->p.shape == SIM_RECT) {
         /* No box: the balls' extent and a margin of a diameter. */
         const struct traj_slot *sl = tj_get(tr, 0, 0, 0, err);
@@ -444,6 +455,16 @@ int traj_scene(struct traj *tr, size_t k, struct scene *sc, struct traj_error *e
     } else {
         sc->view = (struct scene_view){0, 0, tr->p.w, tr->p.h};
     }
+    return 0;
+}
+
+int traj_depth(struct traj *tr, size_t k, double *z, double *vz, struct traj_error *err)
+{
+    const struct traj_slot *sl = tj_frame(tr, k, err);
+    if (!sl)
+        return -1;
+    memcpy(z, sl->z, tr->n * sizeof *z);
+    memcpy(vz, sl->vz, tr->n * sizeof *vz);
     return 0;
 }
 

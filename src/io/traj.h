@@ -57,6 +57,7 @@ struct traj_frame {
     double t;          ///< its time (see above)
     long long step;    ///< its step (Step=, TIMESTEP), or its index
     double box[4];     ///< x0 y0 x1 y1 of its box, when has_box
+    double zbox[2];    ///< z0 z1 of a LAMMPS box (for zs), when has_box
     int has_box;
 };
 
@@ -65,6 +66,7 @@ struct traj_slot {
     size_t frame;       ///< which; valid only when used
     int used;
     double *x, *y, *vx, *vy, *m, *r;
+    double *z, *vz;     ///< a 3-D run's depth and its velocity (0 in 2-D)
     uint32_t *color;
 };
 
@@ -72,8 +74,8 @@ struct traj_slot {
 struct traj_cols {
     int ncols;          ///< fields in a row; 0: plain XYZ (at least 3)
     int x, y, vx, vy, px, py, r, diameter, m, species, id, cr, cg, cb;
-    int z;              ///< a 3-D run's z, only looked at (drawn from above)
-    int scaled;         ///< LAMMPS xs ys: fractions of the box
+    int z, vz, pz;      ///< a 3-D run's z, vz, pz (drawn from above, z in order)
+    int scaled;         ///< LAMMPS xs ys zs: fractions of the box (bits 1 2 4)
 };
 
 /// An open trajectory. Read the fields; change them only through the
@@ -149,6 +151,11 @@ int traj_scene(struct traj *tr, size_t k, struct scene *sc, struct traj_error *e
 /// positions, velocities, masses, radii, and t and steps as the frame's.
 /// The slots are in ball order afterwards. @return 0, or -1 with @p err.
 int traj_sim(struct traj *tr, size_t k, struct sim *s, struct traj_error *err);
+
+/// Frame @p k's depth: z and vz of each ball (vz from differences when
+/// the file has no velocities), into @p z and @p vz of tr->n each; all 0
+/// in a 2-D run. @return 0, or -1 with @p err.
+int traj_depth(struct traj *tr, size_t k, double *z, double *vz, struct traj_error *err);
 
 /// The last frame whose time is at most @p t (0 when none is).
 size_t traj_at_time(const struct traj *tr, double t);

@@ -102,7 +102,7 @@ static int slot_alloc(struct traj_slot *sl, size_t n)
 {
     if (sl->x)
         return 0;
-    sl->x = malloc(6 * n * sizeof *sl->x);
+    sl->x = malloc(8 * n * sizeof *sl->x);
     sl->color = malloc(n * sizeof *sl->color);
     if (!sl->x || !sl->color) {
         tj_slot_free(sl);
@@ -113,11 +113,13 @@ static int slot_alloc(struct traj_slot *sl, size_t n)
     sl->vy = sl->vx + n;
     sl->m = sl->vy + n;
     sl->r = sl->m + n;
+    sl->z = sl->r + n;
+    sl->vz = sl->z + n;
     return 0;
 }
 
 /* What a row's values are, by column (see colmap). */
-enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, Z, NV };
+enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, Z, VZ, PZ, NV };
 
 /// Columns a row is looked at for (the later ones are skipped).
 #define TRAJ_MAP 1024
@@ -126,7 +128,8 @@ enum { X, Y, VX, VY, PX, PY, R, D, M, CR, CG, CB, ID, Z, NV };
 static void colmap(const struct traj_cols *c, signed char map[TRAJ_MAP])
 {
     const int want[NV] = {c->x, c->y, c->vx, c->vy, c->px, c->py, c->r,
-                          c->diameter, c->m, c->cr, c->cg, c->cb, c->id, c->z};
+                          c->diameter, c->m, c->cr, c->cg, c->cb, c->id, c->z,
+                          c->vz, c->pz};
     memset(map, -1, TRAJ_MAP);
     for (int w = 0; w < NV; w++)
         if (want[w] >= 0 && want[w] < TRAJ_MAP && map[want[w]] < 0)
@@ -144,7 +147,7 @@ static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f
     double v[NV] = {0};
     static const char *const names[NV] = {"x", "y", "vx", "vy", "px", "py", "radius",
                                           "diameter", "mass", "red", "green", "blue", "id",
-                                          "z"};
+                                          "z", "vz", "pz"};
     const char *sp = NULL;
     size_t spl = 0;
     int col = 0;
@@ -181,13 +184,16 @@ static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f
             return tj_fail(err, line, "id %.17g twice in one frame", v[ID]);
         tr->seen[b] = 1;
     }
-    if (v[Z] != 0)
-        tr->has_z = 1;
-    double x = v[X], y = v[Y];
+    double x = v[X], y = v[Y], z = v[Z];
     if (c->scaled & 1)
         x = f->box[0] + x * (f->box[2] - f->box[0]);
     if (c->scaled & 2)
         y = f->box[1] + y * (f->box[3] - f->box[1]);
+    if (c->scaled & 4)
+        z = f->zbox[0] + z * (f->zbox[1] - f->zbox[0]);
+    if (z != 0)
+        tr->has_z = 1;
+    sl->z[b] = z;
     sl->x[b] = x + tr->shift_x;
     sl->y[b] = y + tr->shift_y;
     double m = c->m >= 0 ? v[M] : 1;
@@ -197,11 +203,13 @@ static int row(struct traj *tr, struct traj_slot *sl, const struct traj_frame *f
     if (c->vx >= 0 || c->vy >= 0) {
         sl->vx[b] = c->vx >= 0 ? v[VX] : 0;
         sl->vy[b] = c->vy >= 0 ? v[VY] : 0;
+        sl->vz[b] = c->vz >= 0 ? v[VZ] : 0;
     } else if (c->px >= 0) {
         sl->vx[b] = v[PX] / m;
         sl->vy[b] = v[PY] / m;
+        sl->vz[b] = c->pz >= 0 ? v[PZ] / m : 0;
     } else {
-        sl->vx[b] = sl->vy[b] = 0;
+        sl->vx[b] = sl->vy[b] = sl->vz[b] = 0;
     }
     double r = c->r >= 0 ? v[R] : c->diameter >= 0 ? 0.5 * v[D] : tr->r_rule;
     if ((c->r >= 0 || c->diameter >= 0) && !(r > 0))
@@ -340,6 +348,7 @@ struct traj_slot *tj_frame(struct traj *tr, size_t k, struct traj_error *err)
     for (size_t i = 0; i < tr->n; i++) {
         sl->vx[i] = dt > 0 ? (c->x[i] - a->x[i]) / dt : 0;
         sl->vy[i] = dt > 0 ? (c->y[i] - a->y[i]) / dt : 0;
+        sl->vz[i] = dt > 0 ? (c->z[i] - a->z[i]) / dt : 0;
     }
     return sl;
 }

@@ -120,6 +120,8 @@ int tj_index_lammps(struct traj *tr, struct scan *sc, struct traj_error *err)
             f.box[1] = b[1][0];
             f.box[2] = b[0][1];
             f.box[3] = b[1][1];
+            f.zbox[0] = b[2][0];
+            f.zbox[1] = b[2][1];
             if (!(f.box[2] > f.box[0]) || !(f.box[3] > f.box[1]))
                 return tj_fail(err, sc->line, "BOX BOUNDS: an empty box");
             f.has_box = 1;

@@ -81,9 +81,13 @@ void tj_column(struct traj_cols *c, const char *name, size_t len, int col, int c
                               !strcmp(lc, "velocities") || !strcmp(lc, "velocity"))) {
         c->vx = col;
         c->vy = col + 1;
+        if (count >= 3)
+            c->vz = col + 2;
     } else if (count >= 2 && (!strcmp(lc, "momenta") || !strcmp(lc, "momentum"))) {
         c->px = col;
         c->py = col + 1;
+        if (count >= 3)
+            c->pz = col + 2;
     } else if (count >= 3 && (!strcmp(lc, "color") || !strcmp(lc, "colors") ||
                               !strcmp(lc, "colour"))) {
         c->cr = col;
@@ -109,9 +113,12 @@ void tj_column(struct traj_cols *c, const char *name, size_t len, int col, int c
             c->x = col, c->scaled |= 1;
         else if (!strcmp(lc, "ys") || !strcmp(lc, "ysu"))
             c->y = col, c->scaled |= 2;
-        else if (!strcmp(lc, "z") || !strcmp(lc, "zu") || !strcmp(lc, "zs") ||
-                 !strcmp(lc, "zsu"))
+        else if (!strcmp(lc, "z") || !strcmp(lc, "zu"))
             c->z = col;
+        else if (!strcmp(lc, "zs") || !strcmp(lc, "zsu"))
+            c->z = col, c->scaled |= 4;
+        else if (!strcmp(lc, "vz"))
+            c->vz = col;
         else if (!strcmp(lc, "vx"))
             c->vx = col;
         else if (!strcmp(lc, "vy"))
@@ -121,7 +128,10 @@ void tj_column(struct traj_cols *c, const char *name, size_t len, int col, int c
 
 void tj_cols_none(struct traj_cols *c)
 {
-    *c = (struct traj_cols){0, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0};
+    *c = (struct traj_cols){.ncols = 0, .x = -1, .y = -1, .vx = -1, .vy = -1, .px = -1,
+                            .py = -1, .r = -1, .diameter = -1, .m = -1, .species = -1,
+                            .id = -1, .cr = -1, .cg = -1, .cb = -1, .z = -1, .vz = -1,
+                            .pz = -1, .scaled = 0};
 }
 
 /* Properties=name:T:n:name:T:n... */

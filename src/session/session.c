@@ -133,6 +133,7 @@ int session_init(struct session *ss, const struct sim *start)
 void session_free(struct session *ss)
 {
     ss_live_free(ss);
+    ss_depth_free(ss);
     if (ss->have_history)
         history_free(&ss->h);
     event_free(&ss->ev);
@@ -338,15 +339,16 @@ int session_set_gravity(struct session *ss, double G, double softening)
 
 int session_show(struct session *ss, const struct sim *frame)
 {
+    return session_show_depth(ss, frame, NULL, NULL);
+}
+
+int session_show_depth(struct session *ss, const struct sim *frame, const double *z,
+                       const double *vz)
+{
     ss_hush(ss);
-    if (frame->n != ss->s.n) {
-        ss->msg = "replay: the frame has another ball count";
-        return -1;
-    }
     int first = ss->engine != SESSION_REPLAY;
-    assert(frame->n == ss->s.n);
-    sim_copy(&ss->s, frame);
-    sim_touch(&ss->s);
+    if (ss_depth_take(ss, frame, z, vz))
+        return -1;
     ss->engine = SESSION_REPLAY;
     ss->nonfinite = !sim_finite(&ss->s);
     ss_touch(ss);

@@ -213,6 +213,20 @@ struct session_snap {
     int live; ///< s allocated
 };
 
+/// A 3-D run seen from above (session_show_depth, the live engine): the
+/// depth of each ball of the state, and the slice that keeps a layer.
+/// Balls outside the slice are not in the state at all (s.n counts those
+/// kept), so that nothing drawn or summed counts them.
+struct session_depth {
+    double *z, *vz;     ///< z and vz of each ball of the state (scene order), when on
+    uint32_t *atom;     ///< the frame's ball each is (the tag too), when slice
+    size_t cap;
+    int on;             ///< the frames have a z: drawn nearer (larger z) over farther
+    int slice;          ///< only the balls with z0 <= z <= z1 are kept
+    double z0, z1;
+    size_t nall;        ///< balls in a frame (slice: of which s.n are kept)
+};
+
 /// The session. Read the fields; change them only through the functions.
 struct session {
     struct sim s;       ///< the state shown (event mode: written back each move)
@@ -268,6 +282,7 @@ struct session {
     int edited;         ///< this timeline has edits
     int edited_params;  ///< ... of the parameters
     struct session_live *live; ///< SESSION_LIVE: the link and what came (session_live.c)
+    struct session_depth dp;   ///< a 3-D run's depth and slice (session_depth.c)
 };
 
 /// What the engine running can do (enum session_cap bits).
@@ -344,6 +359,23 @@ int session_forward(struct session *ss);
 /// plots' samples later than the frame's time go (a jump back).
 /// @return 0, or -1 when the ball counts differ (ss->msg).
 int session_show(struct session *ss, const struct sim *frame);
+
+/// session_show with the frame's depth: @p z and @p vz of each of its
+/// balls (scene order), or NULL for a 2-D run. With a slice (below) the
+/// state holds only the frame's balls with z0 <= z <= z1, in their order,
+/// each tagged with its index in the frame (its colour and label), so
+/// that the ball count changes from frame to frame.
+/// @return 0, or -1 (ss->msg: another ball count, memory).
+int session_show_depth(struct session *ss, const struct sim *frame, const double *z,
+                       const double *vz);
+
+/// Keeps only the layer z0 <= z <= z1 of the frames shown from now on
+/// (z0 < z1, both finite), in a replay or a live run. Call before the
+/// first frame. @return 0, or -1 (ss->msg).
+int session_set_slice(struct session *ss, double z0, double z1);
+
+/// The depth of the state and the slice.
+const struct session_depth *session_3d(const struct session *ss);
 
 /// One move back. @return 0, or -1 when the timeline reaches no further
 /// back (ss->msg; state unchanged).

@@ -52,6 +52,14 @@ extern const struct ss_engine ss_spring, ss_event, ss_replay, ss_live;
 /* session_live.c: the live engine's link closed (DISCONNECT when up), its state freed. */
 void ss_live_free(struct session *ss);
 
+/* session_depth.c: @p frame (nall balls, scene order; may be &ss->s when
+ * there is no slice) with its depth @p z, @p vz (NULL: 2-D) as the state:
+ * the slice's balls kept. @return 0, or -1 (ss->msg). */
+int ss_depth_take(struct session *ss, const struct sim *frame, const double *z,
+                  const double *vz);
+/* session_depth.c: its arrays freed. */
+void ss_depth_free(struct session *ss);
+
 /* The engine running (session.c). */
 const struct ss_engine *ss_engine(const struct session *ss);
 

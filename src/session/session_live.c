@@ -22,7 +22,9 @@ struct session_live {
     long long step;            /* the last frame's step */
     double t;                  /* its time */
     int v_diff, z, pulse;
-    int32_t pulse_ball;
+    int32_t pulse_ball;        /* the frame's ball (atom) pushed */
+    double *zs, *vzs;          /* the last frame's z and vz, of every atom */
+    struct sim full;           /* with a slice: every atom (ss->s keeps some) */
     char msg[512];
 };
 
@@ -56,7 +58,7 @@ static int dropped(struct session *ss, int state)
 static int take(struct session *ss, const struct link_frame *fr)
 {
     struct session_live *lv = ss->live;
-    struct sim *s = &ss->s;
+    struct sim *s = ss->dp.slice ? &lv->full : &ss->s;
     if (fr->n != s->n) {
         said(lv, "the run sent another number of atoms than the scene has balls");
         lv->state = SESSION_LIVE_DROPPED;
@@ -71,18 +73,21 @@ static int take(struct session *ss, const struct link_frame *fr)
     int diff = !fr->v && lv->frames > 0 && span > 0;
     for (size_t b = 0; b < s->n; b++) {
         size_t i = sim_slot(s, b);
-        double x = fr->xyz[3 * b], y = fr->xyz[3 * b + 1];
-        if (fr->xyz[3 * b + 2] != 0)
+        double x = fr->xyz[3 * b], y = fr->xyz[3 * b + 1], z = fr->xyz[3 * b + 2];
+        if (z != 0)
             lv->z = 1;
         if (fr->v) {
             s->vx[i] = fr->v[3 * b];
             s->vy[i] = fr->v[3 * b + 1];
+            lv->vzs[b] = fr->v[3 * b + 2];
         } else if (diff) {
             s->vx[i] = (x - s->x[i]) / span;
             s->vy[i] = (y - s->y[i]) / span;
+            lv->vzs[b] = (z - lv->zs[b]) / span;
         } else {
-            s->vx[i] = s->vy[i] = 0;
+            s->vx[i] = s->vy[i] = lv->vzs[b] = 0;
         }
+        lv->zs[b] = z;
         s->x[i] = x;
         s->y[i] = y;
     }
@@ -93,8 +98,13 @@ static int take(struct session *ss, const struct link_frame *fr)
     lv->step = step;
     lv->k = fr->k;
     lv->frames++;
-    sim_touch(s);
-    ss->nonfinite = !sim_finite(s);
+    if (ss_depth_take(ss, s, lv->z ? lv->zs : NULL, lv->vzs)) {
+        lv->state = SESSION_LIVE_DROPPED;
+        said(lv, ss->msg);
+        ss->msg = lv->msg;
+        return -1;
+    }
+    ss->nonfinite = !sim_finite(&ss->s);
     ss_touch(ss);
     if (lv->pulse) { /* the pulse stood one frame: taken away */
         float zero[3] = {0, 0, 0};
@@ -203,6 +213,22 @@ int session_live(struct session *ss, struct link *link, long long trate,
         return -1;
     }
     ss_live_free(ss);
+    size_t nz = ss->s.n ? ss->s.n : 1;
+    lv->zs = calloc(nz, sizeof *lv->zs);
+    lv->vzs = calloc(nz, sizeof *lv->vzs);
+    int bad = !lv->zs || !lv->vzs;
+    if (!bad && ss->dp.slice) { /* every atom here; the state keeps the slice's */
+        bad = sim_init(&lv->full, ss->s.n, &ss->s.p) != 0;
+        if (!bad)
+            sim_copy(&lv->full, &ss->s);
+    }
+    if (bad) {
+        free(lv->zs);
+        free(lv->vzs);
+        free(lv);
+        link->ops->close(link, 1);
+        return -1;
+    }
     lv->link = link;
     lv->trate = trate > 0 ? trate : 1;
     lv->frames = first_k;
@@ -229,6 +255,9 @@ void ss_live_free(struct session *ss)
         return;
     if (ss->live->link)
         ss->live->link->ops->close(ss->live->link, ss->live->state == SESSION_LIVE_RUNNING);
+    free(ss->live->zs);
+    free(ss->live->vzs);
+    sim_free(&ss->live->full);
     free(ss->live);
     ss->live = NULL;
 }
@@ -321,12 +350,17 @@ int session_live_push(struct session *ss, size_t ball, double vx, double vy)
         ss->msg = "the push is not finite";
         return -1;
     }
-    if (lv->pulse && lv->pulse_ball != (int32_t)ball) { /* one ball at a time */
+    size_t atom = ss->dp.slice ? ss->dp.atom[ball] : ball; /* the run's own number */
+    if (atom > INT32_MAX) {
+        ss->msg = "no such ball";
+        return -1;
+    }
+    if (lv->pulse && lv->pulse_ball != (int32_t)atom) { /* one ball at a time */
         float zero[3] = {0, 0, 0};
         if (lv->link->ops->force(lv->link, 1, &lv->pulse_ball, zero))
             return dropped(ss, SESSION_LIVE_DROPPED);
     }
-    lv->pulse_ball = (int32_t)ball;
+    lv->pulse_ball = (int32_t)atom;
     if (lv->link->ops->force(lv->link, 1, &lv->pulse_ball, f))
         return dropped(ss, SESSION_LIVE_DROPPED);
     lv->pulse = 1;

@@ -7,6 +7,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The depth of the state taken (n balls), into arrays of its own. */
+static int take_depth(struct shown *sh, const struct session_depth *dp, size_t n)
+{
+    struct session_depth *d = &sh->dp;
+    if ((dp->on || dp->slice) && (n > d->cap || !d->z)) {
+        size_t c = n ? n : 1;
+        double *z = realloc(d->z, c * sizeof *z);
+        if (z)
+            d->z = z;
+        double *vz = realloc(d->vz, c * sizeof *vz);
+        if (vz)
+            d->vz = vz;
+        uint32_t *a = realloc(d->atom, c * sizeof *a);
+        if (a)
+            d->atom = a;
+        if (!z || !vz || !a)
+            return -1;
+        d->cap = c;
+    }
+    d->on = dp->on;
+    d->slice = dp->slice;
+    d->z0 = dp->z0;
+    d->z1 = dp->z1;
+    d->nall = dp->nall;
+    if (dp->on && n) {
+        memcpy(d->z, dp->z, n * sizeof *d->z);
+        memcpy(d->vz, dp->vz, n * sizeof *d->vz);
+    }
+    if (dp->slice && dp->atom && n)
+        memcpy(d->atom, dp->atom, n * sizeof *d->atom);
+    else if (dp->slice) /* no frame sliced yet: every ball, in order */
+        for (size_t b = 0; b < n; b++)
+            d->atom[b] = (uint32_t)b;
+    return 0;
+}
+
 int shown_take(struct shown *sh, struct session *ss)
 {
     size_t n = ss->s.n;
@@ -39,6 +75,8 @@ int shown_take(struct shown *sh, struct session *ss)
             sh->d = *session_diag(ss);
             sh->diag_taken = 1;
         }
+        if (take_depth(sh, session_3d(ss), n))
+            return -1;
     }
     /* what may change with the state kept: cheap */
     if (ss->tag && n)
@@ -78,6 +116,9 @@ void shown_free(struct shown *sh)
     sim_free(&sh->s);
     sim_free(&sh->o);
     free(sh->tag);
+    free(sh->dp.z);
+    free(sh->dp.vz);
+    free(sh->dp.atom);
     memset(sh, 0, sizeof *sh);
 }
 

@@ -46,6 +46,8 @@ struct shown {
     struct session_pmem pm;    ///< the momentum diagram's memory (ss->pm)
     struct session_col col[SESSION_COLS]; ///< the plots' samples, oldest first
     size_t ncol;
+    struct session_depth dp;   ///< a 3-D run's depth and slice (its own arrays, s.n
+                               ///< of each; z, vz when dp.on, atom when dp.slice)
     int have;                  ///< a state was taken
     int observed;              ///< obs and d are made for the state taken
     int diag_taken;            ///< d came from the session (event engine)

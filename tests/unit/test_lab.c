@@ -687,9 +687,23 @@ static void test_table(void)
     char buf[256];
     lab_layout(&lay, 80);
     CHECK(lay.total <= 80);
+    for (int c = 0; c < LAB_NCOL; c++) /* all but a 3-D run's z and vz */
+        CHECK(lay.show[c] == (c != LAB_COL_Z && c != LAB_COL_VZ));
+    CHECK((int)strlen(lab_header(buf, sizeof buf, &lay)) == lay.total);
+    /* a 3-D run: z after y, vz after vy, as long as vx and vy stay */
+    lab_layout_depth(&lay, 200, 1);
     for (int c = 0; c < LAB_NCOL; c++)
         CHECK(lay.show[c]);
-    CHECK((int)strlen(lab_header(buf, sizeof buf, &lay)) == lay.total);
+    {
+        char words[256] = "", *w = lab_header(buf, sizeof buf, &lay);
+        for (char *t = strtok(w, " "); t; t = strtok(NULL, " ")) {
+            strcat(words, t);
+            strcat(words, " ");
+        }
+        CHECK(!strcmp(words, "# m x y z vx vy vz px py KE "));
+    }
+    lab_layout_depth(&lay, 40, 1);
+    CHECK(lay.total <= 40 && lay.show[LAB_COL_Z] && lay.show[LAB_COL_VZ] && lay.show[LAB_COL_VX]);
     /* 40 columns: x, y, px, py go; # m vx vy KE stay */
     lab_layout(&lay, 40);
     CHECK(lay.total <= 40);

@@ -15,7 +15,12 @@
 /// on a virtual machine whose host takes back the guest's free huge blocks
 /// a fresh huge page costs the host's faults over all of it, where a small
 /// page often comes from the guest's own leftovers: so memory read in
-/// order keeps small pages (see tests/bench/README.md). Nothing under
+/// order keeps small pages (see tests/bench/README.md), and a MEM_LATE
+/// block starts on small pages and moves to huge ones when its owner says
+/// (mem_settle): a helper thread maps and hands out the huge pages beside
+/// the owner's work, and the owner's poll copies the block there and swaps
+/// the pages under the same addresses (Linux's MADV_POPULATE_WRITE and
+/// mremap; elsewhere the block stays on small pages). Nothing under
 /// AddressSanitizer, which would not see inside mapped blocks.
 /// @return 1 when installed, 0 when not (AddressSanitizer).
 int bigmem_install(void);

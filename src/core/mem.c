@@ -30,14 +30,14 @@ static void plain_release(void *p, size_t size)
     free(p);
 }
 
-static struct mem_hooks hooks = {plain_alloc, plain_release, 0};
+static struct mem_hooks hooks = {plain_alloc, plain_release, 0, NULL, NULL};
 
 void mem_set_hooks(const struct mem_hooks *h)
 {
     if (h && h->alloc && h->release)
         hooks = *h;
     else
-        hooks = (struct mem_hooks){plain_alloc, plain_release, 0};
+        hooks = (struct mem_hooks){plain_alloc, plain_release, 0, NULL, NULL};
 }
 
 /* A block of @p size bytes; *zeroed: whether the allocator gave it zeroed. */
@@ -46,7 +46,7 @@ static void *take(size_t size, unsigned how, int *zeroed)
     if (size == 0 || size > SIZE_MAX - 2 * MEM_HEAD)
         return NULL;
     size_t whole = MEM_HEAD + ((size + 63) & ~(size_t)63);
-    unsigned char *base = hooks.alloc(whole, how & MEM_FLAT);
+    unsigned char *base = hooks.alloc(whole, how & (MEM_FLAT | MEM_LATE));
     if (!base)
         return NULL;
     assert(((uintptr_t)base & 63) == 0); /* the hooks hand out 64-byte blocks */
@@ -88,6 +88,23 @@ void *mem_realloc(void *p, size_t size)
     memcpy(q, p, old < size ? old : size);
     mem_free(p);
     return q;
+}
+
+/* Whether block p came from the hooks now set, which can settle it. */
+static int settles(void *p)
+{
+    return p && head_of(p)->release == hooks.release && hooks.settle && hooks.settle_poll;
+}
+
+void mem_settle(void *p, size_t size)
+{
+    if (size && settles(p))
+        hooks.settle(head_of(p), size + MEM_HEAD);
+}
+
+int mem_settle_poll(void *p)
+{
+    return settles(p) ? hooks.settle_poll(head_of(p)) : -1;
 }
 
 void mem_free(void *p)

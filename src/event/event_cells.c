@@ -127,7 +127,7 @@ int ev_grid_size(struct event_in *ev, const struct sim *s, int32_t *at)
     ev->cw = ev->p.w / (double)ev->nx;
     ev->ch = ev->p.h / (double)ev->ny;
     size_t padded = (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2);
-    ev->cell = ev_array_as(padded, sizeof *ev->cell, MEM_ZERO); /* every cell empty */
+    ev->cell = ev_array_as(padded, sizeof *ev->cell, MEM_ZERO | MEM_LATE); /* every cell empty */
     ev->more = ev_array_as(padded, sizeof *ev->more, MEM_FLAT); /* crowded cells only */
     ev->big = ev_array_as(n ? n : 1, sizeof *ev->big, MEM_FLAT); /* read in order */
     /* the balls' cells, then the balls by row */

@@ -90,6 +90,10 @@ struct event_ball {
 #define EV_FETCH(p) ((void)(p))
 #define EV_FETCH_W(p) ((void)(p))
 #endif
+/* Physical events between the polls of the records' move to huge
+ * pages (see ev_settle). */
+#define EV_SETTLE_EVERY 16384
+
 /* How many balls ahead such a pass asks. */
 #define EV_AHEAD 16
 
@@ -246,6 +250,9 @@ struct event_in {
     struct event_stop stop;   ///< set by the first event whose result is not finite
     double ke0, e0, wall_px, wall_py;
     double diss0;             ///< the state's dissipated at init (sim.h)
+    /* the records, lists and cells start on small pages, quick to hand
+     * out, and move to huge pages once the engine runs (mem_settle) */
+    int settling;             ///< 1: not asked yet, 2: asked, 0: done
 };
 
 /* Record k's counter one on (a collision, a bounce or a kick): the cold

@@ -263,11 +263,11 @@ int event_init(struct event *pub, const struct sim *s,
      * (the arrays by ball number, the cold records, the heap's few
      * hundred, the calendar's list heads, walked in turn), on small pages
      * (MEM_FLAT, see bigmem.h) */
-    int fail = !(ev->b = ev_array(cnt, sizeof *ev->b));
-    fail |= !(ev->q = ev_array(cnt, sizeof *ev->q));
+    int fail = !(ev->b = ev_array_as(cnt, sizeof *ev->b, MEM_LATE));
+    fail |= !(ev->q = ev_array_as(cnt, sizeof *ev->q, MEM_LATE));
     fail |= !(ev->c = ev_array_as(cnt, sizeof *ev->c, MEM_ZERO | MEM_FLAT));
     if (ev->nl)
-        fail |= !(ev->nbr = ev_array(cnt, sizeof *ev->nbr));
+        fail |= !(ev->nbr = ev_array_as(cnt, sizeof *ev->nbr, MEM_LATE));
     fail |= !(pub->vx = ev_array_as(cnt, sizeof *pub->vx, MEM_FLAT));
     fail |= !(pub->vy = ev_array_as(cnt, sizeof *pub->vy, MEM_FLAT));
     fail |= !(pub->ncoll = ev_array_as(cnt, sizeof *pub->ncoll, MEM_ZERO | MEM_FLAT)); /* 0 now */
@@ -360,6 +360,7 @@ int event_init(struct event *pub, const struct sim *s,
         ev_q_count(ev, ev->q[k].slot.t, &st);
     }
     ev_q_build(ev, &st);
+    ev->settling = 1;
     if (bad) /* a ball not finite: ev_publish names the first record */
         ev_publish(pub);
     pub->t = ev->t;

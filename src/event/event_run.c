@@ -9,6 +9,8 @@
 #include "event_queue.h"
 #include "event_time.h"
 
+#include "mem.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -373,13 +375,64 @@ static int run(struct event_in *ev, double T, long long max, long long *done)
     return 1;
 }
 
+/*
+ * The records, lists and cells, made on small pages (quick to hand out on
+ * fresh memory, see mem.h's MEM_LATE), moved to huge pages once the engine
+ * runs: asked at its first run, moved by a poll between runs of
+ * EV_SETTLE_EVERY physical events (this thread's: nothing else uses them
+ * then). The same bytes at the same addresses: no result changes.
+ */
+static void ev_settle(struct event_in *ev)
+{
+    size_t nc = ev->grid ? (size_t)(ev->nx + 2) * (size_t)(ev->ny + 2) : 0;
+    if (ev->settling == 1) {
+        mem_settle(ev->q, ev->n * sizeof *ev->q);
+        mem_settle(ev->b, ev->n * sizeof *ev->b);
+        if (ev->nl)
+            mem_settle(ev->nbr, ev->n * sizeof *ev->nbr);
+        if (nc)
+            mem_settle(ev->cell, nc * sizeof *ev->cell);
+        ev->settling = 2;
+        return;
+    }
+    int left = mem_settle_poll(ev->q) == 0;
+    left |= mem_settle_poll(ev->b) == 0;
+    if (ev->nl)
+        left |= mem_settle_poll(ev->nbr) == 0;
+    if (nc)
+        left |= mem_settle_poll(ev->cell) == 0;
+    ev->settling = left ? 2 : 0;
+}
+
+/* run() in runs of EV_SETTLE_EVERY physical events while the records move
+ * to huge pages (ev_settle), as one run otherwise: the loop resumes where
+ * it stopped, so the events are the same. */
+static int run_settling(struct event_in *ev, double T, long long max, long long *done)
+{
+    *done = 0;
+    while (ev->settling) {
+        long long chunk = EV_SETTLE_EVERY, d;
+        if (max > 0 && max - *done < chunk)
+            chunk = max - *done;
+        int rc = run(ev, T, chunk, &d);
+        *done += d;
+        ev_settle(ev);
+        if (rc == 1 || ev->stop.cause || (max > 0 && *done >= max))
+            return rc;
+    }
+    long long d;
+    int rc = run(ev, T, max > 0 ? max - *done : 0, &d);
+    *done += d;
+    return rc;
+}
+
 int event_advance(struct event *pub, double T, long long max_events)
 {
     struct event_in *ev = pub->in;
     if (!ev) /* no engine: nothing happens */
         return 1;
     long long done;
-    int rc = run(ev, T, max_events, &done);
+    int rc = run_settling(ev, T, max_events, &done);
     if (rc == 1 && T > ev->t)
         ev->t = T;
     ev_publish(pub);
@@ -391,7 +444,7 @@ long long event_step(struct event *pub, long long count)
     long long done;
     if (count <= 0 || !pub->in)
         return 0;
-    run(pub->in, INFINITY, count, &done);
+    run_settling(pub->in, INFINITY, count, &done);
     ev_publish(pub);
     return done;
 }

@@ -895,7 +895,7 @@ static void test_grid_ties(void)
     /* A cell's list of more is set up only when the cell first overflows
      * (nothing else reads it): on memory filled with 0x55 (a list that
      * would start at record 0x55555555) or 0x00 (at record 0), the same. */
-    const struct mem_hooks fill = {fill_alloc, fill_release, 0};
+    const struct mem_hooks fill = {fill_alloc, fill_release, 0, NULL, NULL};
     const unsigned char bytes[] = {0x55, 0x00};
     for (size_t b = 0; b < sizeof bytes; b++) {
         long long again = -1;
@@ -932,7 +932,7 @@ static void oom_release(void *p, size_t size)
 
 static void test_out_of_memory(void)
 {
-    const struct mem_hooks oom = {oom_alloc, oom_release, 0};
+    const struct mem_hooks oom = {oom_alloc, oom_release, 0, NULL, NULL};
     const int grids[] = {0, 2, 3};
     struct sim s;
     blank(&s, 100, 21, 21);

@@ -9,6 +9,7 @@
 #include "contact.h"
 #include "formats.h"
 #include "grid.h"
+#include "mem.h"
 #include "numfmt.h"
 #include "split.h"
 #include "words.h"
@@ -299,7 +300,9 @@ int headless_run(const struct options *o, const struct scene *sc)
     struct event ev;
     struct recorder rec;
     int erc = 0, threads = 1;
-    if (scene_to_sim(sc, &s)) {
+    /* The event engine reads and writes the arrays in order (start-up,
+     * write-back): small pages, quicker to hand out on fresh memory. */
+    if (scene_to_sim_as(sc, &s, o->engine == ENGINE_EVENT ? MEM_FLAT : 0)) {
         fputs("springball: out of memory\n", stderr);
         return 1;
     }

@@ -34,8 +34,10 @@ struct sim_params sim_default_params(void)
 }
 
 /* sim_init, but the arrays are left as the allocator gave them when
- * @p zero is 0 (a copy overwrites them all: sim_assign). */
-static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int zero)
+ * @p zero is 0 (a copy overwrites them all: sim_assign); @p how: mem.h's
+ * use of them (0, or MEM_FLAT: sim_init_as). */
+static int init_arrays_as(struct sim *s, size_t n, const struct sim_params *p, int zero,
+                          unsigned how)
 {
     memset(s, 0, sizeof *s);
     size_t cnt = n ? n : 1;
@@ -45,8 +47,8 @@ static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int 
      * ones as the allocator hands them out (fresh pages are zero already:
      * those a run never writes, fx and fy under the grid's step, are then
      * never handed out, and the others are not written twice) */
-    double *block = mem_alloc_as(cnt * SIM_ARRAYS * sizeof(double), zero ? MEM_ZERO : 0);
-    uint32_t *id = mem_alloc(2 * cnt * sizeof *id);
+    double *block = mem_alloc_as(cnt * SIM_ARRAYS * sizeof(double), (zero ? MEM_ZERO : 0) | how);
+    uint32_t *id = mem_alloc_as(2 * cnt * sizeof *id, how);
     if (!block || !id) {
         mem_free(block);
         mem_free(id);
@@ -73,9 +75,19 @@ static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int 
     return 0;
 }
 
+static int init_arrays(struct sim *s, size_t n, const struct sim_params *p, int zero)
+{
+    return init_arrays_as(s, n, p, zero, 0);
+}
+
 int sim_init(struct sim *s, size_t n, const struct sim_params *p)
 {
     return init_arrays(s, n, p, 1);
+}
+
+int sim_init_as(struct sim *s, size_t n, const struct sim_params *p, unsigned how)
+{
+    return init_arrays_as(s, n, p, 1, how & MEM_FLAT);
 }
 
 void sim_free(struct sim *s)

@@ -144,6 +144,11 @@ struct sim_params sim_default_params(void);
 /// @return 0, or -1 when memory is short (then *s holds nothing to free).
 int sim_init(struct sim *s, size_t n, const struct sim_params *p);
 
+/// As sim_init, for a use @p how of the arrays (mem.h's MEM_FLAT: read and
+/// written in order, as by the event engine's start-up and write-back,
+/// never stepped at random: small pages, cheaper to hand out fresh).
+int sim_init_as(struct sim *s, size_t n, const struct sim_params *p, unsigned how);
+
 /// Frees what sim_init allocated. Safe on a zeroed struct.
 void sim_free(struct sim *s);
 

@@ -845,7 +845,12 @@ int scene_add_name(struct scene *sc, const char *name, size_t len, uint32_t *off
 
 int scene_to_sim(const struct scene *sc, struct sim *s)
 {
-    if (sim_init(s, sc->n, &sc->p))
+    return scene_to_sim_as(sc, s, 0);
+}
+
+int scene_to_sim_as(const struct scene *sc, struct sim *s, unsigned how)
+{
+    if (sim_init_as(s, sc->n, &sc->p, how))
         return -1;
     for (size_t i = 0; i < sc->n; i++) {
         const struct scene_ball *b = &sc->balls[i];

@@ -46,6 +46,9 @@ void scene_free(struct scene *sc);
 /// is short.
 int scene_to_sim(const struct scene *sc, struct sim *s);
 
+/// As scene_to_sim, the arrays for a use @p how (sim_init_as).
+int scene_to_sim_as(const struct scene *sc, struct sim *s, unsigned how);
+
 /// Writes the state of @p s (with the title and colours of @p sc, ball for
 /// ball in the same order) as a scene file, numbers in their shortest
 /// round-trip digits (numfmt.h), so that parsing the output and writing it

@@ -123,9 +123,22 @@ static const unsigned char span_order[1 << SPAN_K][SPAN_K + 1] = {
     {2, 3, 0, 0, 2}, {0, 2, 3, 0, 3}, {1, 2, 3, 0, 3}, {0, 1, 2, 3, 4},
 };
 
+/* The first j of SPAN_K candidates, j = 0 .. SPAN_K, as a set. */
+static const unsigned char span_low[SPAN_K + 1] = {0, 1, 3, 7, 15};
+
+/* span_order's members as 32-bit words, so that a span's four writes
+ * are a vector's add and store. */
+static const uint32_t span_at[1 << SPAN_K][SPAN_K] = {
+    {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0},
+    {2, 0, 0, 0}, {0, 2, 0, 0}, {1, 2, 0, 0}, {0, 1, 2, 0},
+    {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+    {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3},
+};
+
 /* Tests ball @p a at (xa, ya) against the balls k0 .. k1 - 1 of the cell
  * order (cell_ball, their positions side by side in @p pxy and, unless
- * @p same, their radii in @p pr), writing every pair at pa[np], pb[np] and
+ * @p same, their radii in @p pr), writing every pair at pa[np], pb[np] (b
+ * by its place k in the cell order, named by ball_strips) and
  * counting the close ones (where the square overflows, the distance
  * decides; see search): the first SPAN_K with no
  * branch on the count (those past k1 are read, never counted), the rest
@@ -133,7 +146,7 @@ static const unsigned char span_order[1 << SPAN_K][SPAN_K + 1] = {
  * @p same. pa, pb have room for SPAN_K + (k1 - k0) more. @return np. */
 static inline size_t span_test(uint32_t a, double xa, double ya, double ra, int same,
                                double lim2same, const double *restrict pxy,
-                               const double *restrict pr, const uint32_t *restrict ball,
+                               const double *restrict pr,
                                uint32_t k0, uint32_t k1, uint32_t *restrict pa,
                                uint32_t *restrict pb, size_t np)
 {
@@ -151,7 +164,13 @@ static inline size_t span_test(uint32_t a, double xa, double ya, double ra, int 
             m |= (unsigned)_mm_movemask_pd(_mm_cmplt_pd(d2, l2)) << j;
         }
         const uint32_t left = k1 - k0; /* k1 >= k0 */
-        m &= (1u << (left < SPAN_K ? left : SPAN_K)) - 1;
+        m &= span_low[left < SPAN_K ? left : SPAN_K];
+        /* the close ones written first, in order, by a table: no branch;
+         * their places in the cell order (ball_strips names them after) */
+        _mm_storeu_si128((__m128i *)(void *)(pa + np), _mm_set1_epi32((int)a));
+        _mm_storeu_si128((__m128i *)(void *)(pb + np),
+                         _mm_add_epi32(_mm_set1_epi32((int)k0),
+                                       _mm_loadu_si128((const __m128i *)(const void *)span_at[m])));
     } else
 #endif
     {
@@ -168,13 +187,18 @@ static inline size_t span_test(uint32_t a, double xa, double ya, double ra, int 
                 m |= (unsigned)(hypot(dx, dy) < lim) << j;
         }
     }
-    /* the close ones written first, in order, by a table: no branch */
-    const unsigned char *o = span_order[m];
-    for (uint32_t j = 0; j < SPAN_K; j++) {
-        pa[np + j] = a;
-        pb[np + j] = ball[k0 + o[j]];
+#if defined(__SSE2__)
+    if (!same)
+#endif
+    {
+        /* as above, one by one */
+        const uint32_t *o = span_at[m];
+        for (uint32_t j = 0; j < SPAN_K; j++) {
+            pa[np + j] = a;
+            pb[np + j] = k0 + o[j];
+        }
     }
-    np += o[SPAN_K];
+    np += span_order[m][SPAN_K];
     for (uint32_t k = k0 + SPAN_K; k < k1; k++) {
         double dx = pxy[2 * k] - xa, dy = pxy[2 * k + 1] - ya, lim = 0, lim2 = lim2same;
         if (!same) {
@@ -183,7 +207,7 @@ static inline size_t span_test(uint32_t a, double xa, double ya, double ra, int 
         }
         double d2 = dx * dx + dy * dy;
         pa[np] = a;
-        pb[np] = ball[k];
+        pb[np] = k;
         np += d2 < lim2;
         if (!same && !(d2 <= DBL_MAX))
             np += hypot(dx, dy) < lim;
@@ -252,15 +276,19 @@ static inline int ball_strips(const struct grid *g, const uint32_t *cb, struct c
                 const uint32_t a = ball[k];
                 const double xa = pxy[2 * k], ya = pxy[2 * k + 1];
                 const double ra = same ? 0 : pr[k] + cut;
-                np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, ball, k + 1, e1, pa, pb, np);
+                np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, k + 1, e1, pa, pb, np);
                 if (up)
-                    np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, ball, u0, u1, pa, pb, np);
+                    np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, u0, u1, pa, pb, np);
                 for (int q = 0; q < ns; q++)
-                    np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, ball, sp[q].k0,
+                    np = span_test(a, xa, ya, ra, same, lim02, pxy, pr, sp[q].k0,
                                    sp[q].k1, pa, pb, np);
             }
         }
     }
+    /* the pairs' second balls, found by their places in the cell order */
+    uint32_t *restrict pb = c->pb;
+    for (size_t q = c->np; q < np; q++)
+        pb[q] = ball[pb[q]];
     c->np = np;
     return 0;
 }

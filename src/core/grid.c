@@ -358,6 +358,8 @@ void grid_free(struct grid *g)
     mem_free(g->brange);
     for (int k = 0; k < GRID_ROWS_MAX; k++)
         mem_free(g->rscr[k]);
+    for (int k = 0; k < GRID_HIST_MAX; k++)
+        mem_free(g->hist[k]);
     for (int k = 0; k < g->nother; k++) {
         mem_free(g->other[k].pa);
         mem_free(g->other[k].pb);

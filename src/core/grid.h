@@ -158,6 +158,10 @@ typedef void grid_run_fn(void *ctx, int nparts, void (*part)(void *arg, int k), 
 #define GRID_PARTS_MAX 256
 /// The most parts a build's sort into rows is split into.
 #define GRID_ROWS_MAX 64
+/// The most parts whose binning of the balls into cells each counts its
+/// own cells (a count a cell a part); with more, the count and the placing
+/// of the balls run in one thread (the rest of the binning in parts).
+#define GRID_HIST_MAX 4
 
 /// grid_update, a build's search for close pairs split over @p run
 /// (NULL: one thread) in up to @p nthreads parts by strips of cells: the

@@ -1,8 +1,8 @@
 /*
  * grid_build.c - a build of the neighbour list (see grid.c): the balls
- * into cells, the search for close pairs strip by strip, the sort of the
- * pairs into rows; each pass in parts on the threads a caller lends
- * (grid_update_par), the same list.
+ * into cells (grid_cells.c), the search for close pairs strip by strip,
+ * the sort of the pairs into rows; each pass in parts on the threads a
+ * caller lends (grid_update_par), the same list.
  */
 #include "grid_impl.h"
 #include "mem.h"
@@ -97,15 +97,6 @@ static int rows_room(struct grid *g, size_t np)
 struct span {
     uint32_t k0, k1;
 };
-
-/* Whether the disc of radius r at (x, y), grown by @p margin, reaches past
- * a wall of [0, w] x [0, h]. */
-static int wall_near(const struct grid_balls *b, size_t i, double margin)
-{
-    double r = b->r[i] + margin, x = b->x[i], y = b->y[i];
-    /* | not ||: no branch (NaN compares false either way) */
-    return (r - x > 0) | (x + r - b->w > 0) | (r - y > 0) | (y + r - b->h > 0);
-}
 
 /* Candidates a span test takes with no branch on their count (see
  * span_test): the cell order's arrays are padded by GRID_PAD >= it. */
@@ -354,119 +345,17 @@ static int other_cands(struct grid *g, int np)
     return 0;
 }
 
-/* A build's step 1 in parts (see build): the cells of the slots
- * [n k / np, n (k + 1) / np), WALL_BIT on those near a wall, LARGE_CELL
- * for a large ball, and their positions into home. */
-struct slots_job {
-    struct grid *g;
-    const struct grid_balls *s;
-    double *home;
-    int np;
-};
-
-static void slots_part(void *arg, int k)
-{
-    const struct slots_job *jb = arg;
-    struct grid *g = jb->g;
-    const struct grid_balls *s = jb->s;
-    const size_t n = g->n;
-    const size_t i0 = (size_t)((double)n * k / jb->np), i1 = (size_t)((double)n * (k + 1) / jb->np);
-    for (size_t i = i0; i < i1; i++) {
-        uint32_t c = s->r[i] > g->rlarge ? LARGE_CELL : cell_of(g, s->x[i], s->y[i]);
-        g->cellof[i] = c | (wall_near(s, i, g->skin) ? WALL_BIT : 0);
-    }
-    if (jb->home)
-        for (size_t i = i0; i < i1; i++) {
-            jb->home[2 * i] = s->x[i];
-            jb->home[2 * i + 1] = s->y[i];
-        }
-}
-
-/* The box of the balls in parts (see grid_box), then the cells. */
-struct box_job {
-    const struct grid *g;
-    const struct grid_balls *s;
-    int np;
-    struct grid_box bx[GRID_PARTS_MAX];
-};
-
-static void box_part(void *arg, int k)
-{
-    struct box_job *jb = arg;
-    const size_t n = jb->g->n;
-    grid_box(jb->g, jb->s, n * (size_t)k / (size_t)jb->np, n * (size_t)(k + 1) / (size_t)jb->np,
-             &jb->bx[k]);
-}
-
-static int box_parts(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
-                     int nthreads)
-{
-    int np = run && nthreads >= 2 && g->n >= (size_t)nthreads * 1024 ? nthreads : 1;
-    if (np > GRID_PARTS_MAX)
-        np = GRID_PARTS_MAX;
-    if (np < 2)
-        return grid_geometry(g, s);
-    struct box_job jb;
-    jb.g = g;
-    jb.s = s;
-    jb.np = np;
-    run(ctx, np, box_part, &jb);
-    struct grid_box all = jb.bx[0];
-    for (int k = 1; k < np; k++) {
-        const struct grid_box *b = &jb.bx[k];
-        all.x0 = b->x0 < all.x0 ? b->x0 : all.x0;
-        all.x1 = b->x1 > all.x1 ? b->x1 : all.x1;
-        all.y0 = b->y0 < all.y0 ? b->y0 : all.y0;
-        all.y1 = b->y1 > all.y1 ? b->y1 : all.y1;
-        all.off += b->off;
-    }
-    return grid_geometry_box(g, s, &all);
-}
-
-/* A build's cell order in parts (see step 1): the positions (and radii)
- * of the small balls k in [m k / np, m (k + 1) / np) of cell_ball (m of
- * them), and their cells' columns. */
-struct fill_job {
-    struct grid *g;
-    const struct grid_balls *s;
-    size_t m;
-    int np, need_r;
-};
-
-static void fill_part(void *arg, int k)
-{
-    const struct fill_job *jb = arg;
-    struct grid *g = jb->g;
-    const struct grid_balls *s = jb->s;
-    const size_t k0 = jb->m * (size_t)k / (size_t)jb->np;
-    const size_t k1 = jb->m * (size_t)(k + 1) / (size_t)jb->np;
-    const uint32_t *restrict ball = g->cell_ball, *restrict cellof = g->cellof;
-    double *restrict pxy = g->pxy;
-    unsigned char *restrict kcol = g->kcol;
-    const uint32_t cmask = (uint32_t)g->strip - 1;
-    for (size_t q = k0; q < k1; q++) {
-        const uint32_t i = ball[q];
-        kcol[q] = (unsigned char)(cellof[i] & cmask);
-        pxy[2 * q] = s->x[i];
-        pxy[2 * q + 1] = s->y[i];
-    }
-    if (jb->need_r)
-        for (size_t q = k0; q < k1; q++)
-            g->pr[q] = s->r[ball[q]];
-}
-
 int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
                int nthreads)
 {
     g->cut = (g->reach > 0 ? g->reach : 0) + g->skin;
     g->c0 = 2 * g->rsmall + g->cut;
-    if (box_parts(g, s, run, ctx, nthreads))
+    if (grid_box_parts(g, s, run, ctx, nthreads))
         return -1;
     /* Where the balls are now, to measure how far they get (see
      * grid_update); without the memory, the bound alone decides. */
     if (!g->home)
         g->home = mem_alloc(2 * g->n * sizeof *g->home);
-    double *restrict home = g->home;
     g->home_ok = 0;
     const size_t n = g->n;
     /* The cell order's arrays (see ball_strips), and its radii when the
@@ -492,94 +381,11 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
         memset(g->pr + n, 0, GRID_PAD * sizeof *g->pr);
     }
     const long nx = g->nx, ny = g->ny;
-    const size_t ncell = g->nkeys;
     uint32_t *cs = g->cs;
 
-    /* 1. small balls into cells: counting sort, stable by slot. The
-     * balls near a wall are found in the same pass over x, y; with parts
-     * on threads, each part takes a run of slots: its cells (the walls'
-     * mark in the top bit), and the positions as the build saw them
-     * (below); the count and the lists follow in slot order. */
-    memset(cs, 0, (ncell + 2) * sizeof *cs);
-    g->nlarge = 0;
-    g->nwall = 0;
-    int np = run && nthreads >= 2 && n >= (size_t)nthreads && ncell < LARGE_CELL ? nthreads : 1;
-    if (np > GRID_PARTS_MAX)
-        np = GRID_PARTS_MAX;
-    if (np >= 2) {
-        struct slots_job jb = {g, s, home, np};
-        run(ctx, np, slots_part, &jb);
-        for (size_t i = 0; i < n; i++) {
-            uint32_t c = g->cellof[i];
-            if (c & WALL_BIT) {
-                if (g->nwall == g->wall_cap && grid_grow(&g->wall, NULL, &g->wall_cap))
-                    return -1;
-                g->wall[g->nwall++] = (uint32_t)i;
-                c &= ~WALL_BIT;
-                g->cellof[i] = c;
-            }
-            if (c == LARGE_CELL) {
-                g->cellof[i] = NO_CELL;
-                g->large[g->nlarge++] = (uint32_t)i;
-                continue;
-            }
-            cs[c + 2]++;
-        }
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            if (wall_near(s, i, g->skin)) {
-                if (g->nwall == g->wall_cap && grid_grow(&g->wall, NULL, &g->wall_cap))
-                    return -1;
-                g->wall[g->nwall++] = (uint32_t)i;
-            }
-            if (s->r[i] > g->rlarge) {
-                g->cellof[i] = NO_CELL;
-                g->large[g->nlarge++] = (uint32_t)i;
-                continue;
-            }
-            uint32_t c = cell_of(g, s->x[i], s->y[i]);
-            g->cellof[i] = c;
-            cs[c + 2]++;
-        }
-    }
-    if (home) {
-        if (np < 2)
-            for (size_t i = 0; i < n; i++) {
-                home[2 * i] = s->x[i];
-                home[2 * i + 1] = s->y[i];
-            }
-        g->home_ok = 1;
-    }
-    for (size_t c = 0; c < ncell; c++)
-        cs[c + 2] += cs[c + 1];
-    /* Now cs[c + 1] is where cell c begins; filling by cs[c + 1]++
-     * leaves cs[c + 1] at its end, which is where cell c + 1 begins. */
-    if (np >= 2) {
-        /* the cell order's positions in parts, after (see fill_part) */
-        for (size_t i = 0; i < n; i++) {
-            uint32_t c = g->cellof[i];
-            if (c != NO_CELL)
-                g->cell_ball[cs[c + 1]++] = (uint32_t)i;
-        }
-        struct fill_job jb = {g, s, cs[ncell + 1], np, need_r};
-        run(ctx, np, fill_part, &jb);
-    } else {
-        for (size_t i = 0; i < n; i++) {
-            uint32_t c = g->cellof[i];
-            if (c != NO_CELL) {
-                uint32_t k = cs[c + 1]++;
-                g->cell_ball[k] = (uint32_t)i;
-                g->kcol[k] = (unsigned char)(c & (g->strip - 1));
-                g->pxy[2 * k] = s->x[i];
-                g->pxy[2 * k + 1] = s->y[i];
-                if (need_r)
-                    g->pr[k] = s->r[i];
-            }
-        }
-    }
-    /* cs[c + 1] = end of c = begin of c + 1: shift the view by one. */
-    memmove(cs + 1, cs, (ncell + 1) * sizeof *cs);
-    cs[0] = cs[1] = 0;
+    /* 1. small balls into cells (grid_cells.c) */
+    if (grid_bin(g, s, run, ctx, nthreads, need_r))
+        return -1;
     const uint32_t *cb = cs + 1; /* cell c: cell_ball[cb[c] .. cb[c + 1]) */
 
     /* 2. close pairs, strip by strip, row by row, ball by ball in the
@@ -591,7 +397,7 @@ int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, voi
     struct cands own = {g->pa, g->pb, 0, g->p_cap};
     const size_t S = g->strip, scells = S * (size_t)ny;
     const size_t nst = ((size_t)nx + S - 1) / S;
-    np = run && nthreads >= 2 ? nthreads : 1;
+    int np = run && nthreads >= 2 ? nthreads : 1;
     if ((size_t)np > nst)
         np = (int)nst;
     if (np > GRID_PARTS_MAX)

@@ -78,7 +78,12 @@ struct grid {
     unsigned char *brange; /* rows in parts: each block's range, nblock */
     uint32_t *rscr[GRID_ROWS_MAX]; /* rows in parts: each range's counts, */
     size_t rscr_cap[GRID_ROWS_MAX]; /* their caps */
+    uint32_t *hist[GRID_HIST_MAX]; /* a build's binning in parts (cells_par):
+                                      part k's count of each cell, then
+                                      where its next ball goes */
+    size_t hist_cap[GRID_HIST_MAX];
 };
+
 
 #define NO_CELL UINT32_MAX
 
@@ -148,6 +153,20 @@ int grid_geometry_box(struct grid *g, const struct grid_balls *b, const struct g
 /// @return 0, or -1 when memory is short.
 int grid_build(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
                int nthreads);
+
+/// The box of the balls @p s and the cells (grid_geometry), the box in up
+/// to @p nthreads parts run by @p run (NULL: one thread) (grid_cells.c).
+/// @return 0, or -1 when memory is short.
+int grid_box_parts(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
+                   int nthreads);
+
+/// Step 1 of a build (grid_cells.c): the small balls of @p s into g's
+/// cells (cs, cell_ball, cellof), the balls near a wall and the large
+/// ones listed, the cell order's positions (pxy, kcol, and pr when
+/// @p need_r) and home, in up to @p nthreads parts run by @p run.
+/// @return 0, or -1 when memory is short.
+int grid_bin(struct grid *g, const struct grid_balls *s, grid_run_fn *run, void *ctx,
+             int nthreads, int need_r);
 
 /// Steps 3 and 4 of a build, from the pairs pa, pb (grid_build.c).
 int grid_rows(struct grid *g);

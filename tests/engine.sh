@@ -178,6 +178,26 @@ f1=$(frame_no)
 T send-keys -t lv -
 check "terminal: - asks for fewer frames (trate 20)" poll 100 shows lv "a frame / 20 steps"
 check "terminal: paused, no frame comes ($f1)" sh -c "sleep 0.5; [ \"\$(tmux -L $sock capture-pane -p -t lv | sed -n 's/.* frame \\([0-9]*\\) .*/\\1/p')\" = '$f1' ]"
+# . while paused: exactly one frame a press: a frame LAMMPS sent before it
+# heard the pause (held), or LAMMPS resumed (PAUSE toggles) and paused again
+# at its next frame; pressed until the latter, which the status line says
+frame_now() { screen lv | sed -n 's/.* frame \([0-9]*\) .*/\1/p'; }
+f=$(frame_now)
+f0=$f
+n=0
+stepped=1
+until shows lv "paused after one frame" || [ $n -ge 40 ]; do
+    T send-keys -t lv .
+    becomes $((f + 1)) frame_now >/dev/null || stepped=0
+    f=$((f + 1))
+    n=$((n + 1))
+    wait_for lv "paused after one frame|paused: \\. one frame" >/dev/null
+done
+check "terminal: . one frame a press ($n presses: frame $f0 to $f)" test $stepped -eq 1
+check "terminal: . resumed LAMMPS for one frame and paused it again" \
+    shows lv "^ frame $f +paused after one frame"
+check "terminal: ... that frame stays (paused)" still lv
+check "terminal: ... frame $f shown" is_now "$f" frame_now
 T send-keys -t lv ' '
 check "terminal: space again, running" poll 100 shows lv "live · running"
 T send-keys -t lv q

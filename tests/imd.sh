@@ -147,10 +147,27 @@ check "terminal: the title says live, running, the frame rate" \
 # space pauses the run itself (PAUSE), and resumes it
 T send-keys -t lv ' '
 check "terminal: space sends PAUSE" sent "^PAUSE 0"
-check "terminal: paused, said" wait_for lv "the run is paused: space resumes it"
+check "terminal: paused, said" wait_for lv "paused: \. one frame, space resumes"
+# . while paused: PAUSE (the run resumes), the next frame, PAUSE again
+# (paused again): exactly one frame through, the status line says so
+frame_lv() { screen lv | sed -n 's/.* frame \([0-9]*\) .*/\1/p'; }
+pauses() { grep -c '^PAUSE 0' "$tmp/sent"; }
+k=$(frame_lv)
+T send-keys -t lv .
+check "terminal: . resumes the run (PAUSE) and pauses it again (PAUSE)" becomes 3 pauses
+check "terminal: . one frame through ($k to $((k + 1)))" becomes $((k + 1)) frame_lv
+check "terminal: . said on the status line, the frame, t and step whole at 80x24" \
+    wait_for lv "^ frame $((k + 1)) +paused after one frame: \. another, space resumes +t [0-9.]+ +step [0-9]+"
+check "terminal: ... and no frame more (the screen still)" still lv
+check "terminal: ... still frame $((k + 1)), PAUSE 3 times" test "$(frame_lv) $(pauses)" = "$((k + 1)) 3"
+# again: a frame the server sent before it heard the PAUSE (held), or the
+# run resumed for the next: one frame either way
+T send-keys -t lv .
+check "terminal: . again: one frame more" becomes $((k + 2)) frame_lv
+p=$(pauses)
 T send-keys -t lv ' '
 check "terminal: space again resumes" wait_for lv "live . running"
-check "terminal: ... with PAUSE again" test "$(grep -c '^PAUSE 0' "$tmp/sent")" -eq 2
+check "terminal: ... with PAUSE again" becomes $((p + 1)) pauses
 # - and + the frame rate (TRATE), counted in the steps
 T send-keys -t lv -- '-'
 check "terminal: - sends TRATE 2" sent "^TRATE 2"

@@ -84,6 +84,7 @@ struct ui {
     /* a live run (remote.h) */
     int kill_armed;        ///< ':kill' asked: the next key answers
     unsigned long long live_frames; ///< frames seen
+    unsigned long long live_step;   ///< the frame the last '.' resumed the run for (0: none)
     double live_seen;      ///< the wall time the last frame was seen
     struct lesson_view lesson; ///< a lesson (tutor.h): its step, its answer
     int step_key;          ///< the key handled is one of a lesson step's own keys

@@ -161,6 +161,7 @@ static const struct binding {
  */
 static const struct binding remote_bindings[] = {
     {' ', remote_key, NULL, "space", "pause / resume the run itself (IMD PAUSE)", NULL, NULL},
+    {'.', remote_key, NULL, ".", "paused: one frame through (resume, pause again at the next)", NULL, NULL},
     {'-', remote_key, NULL, "- +", "fewer / more frames: the run's trate x2 / /2 (IMD TRATE)", NULL, NULL},
     {'+', remote_key, NULL, NULL, NULL, NULL, NULL},
     {'=', remote_key, NULL, NULL, NULL, NULL, NULL},
@@ -178,7 +179,6 @@ static const struct binding remote_bindings[] = {
     {'q', actions_quit, NULL, "q Esc", "quit: disconnect, the run goes on", NULL, NULL},
     {27, actions_quit, NULL, NULL, NULL, NULL, NULL},
     {'w', edit_save, NULL, "w", "save this frame as a scene that runs on", NULL, NULL},
-    {'.', remote_key, NULL, NULL, NULL, NULL, NULL},
     {',', remote_key, NULL, NULL, NULL, NULL, NULL},
     {']', remote_key, NULL, NULL, NULL, NULL, NULL},
     {'[', remote_key, NULL, NULL, NULL, NULL, NULL},

@@ -68,6 +68,20 @@ void remote_key(struct ui *u, int key)
         in = session_live_info(&u->ss);
         app_note(u, in.paused ? "the run is paused (space resumes it)" : "the run goes on");
         return;
+    case '.': {
+        int r = session_live_step(&u->ss);
+        if (r < 0)
+            refused(u);
+        else if (r == SESSION_LIVE_STEP_PAUSED)
+            app_note(u, "the run is paused: . lets one frame through, space resumes it");
+        else if (r == SESSION_LIVE_STEP_TAKEN)
+            app_note(u, "one frame: frame %llu (still paused: . again, space resumes)",
+                     session_live_info(&u->ss).frames);
+        else
+            app_note(u, "one frame through: the run resumed until it comes");
+        u->live_step = r == SESSION_LIVE_STEP_COMING ? in.frames + 1 : 0;
+        return;
+    }
     case '+':
     case '=':
     case '-': {
@@ -102,7 +116,7 @@ void remote_key(struct ui *u, int key)
         app_resume_clock(u);
         app_note(u, "reconnected to %s", in.where);
         return;
-    default: /* . , ] [ */
+    default: /* , ] [ */
         app_note(u, "the run is live: its frames come as it makes them");
         return;
     }
@@ -148,9 +162,18 @@ void remote_frame(struct ui *u)
     const char *state = "running";
     switch (in.state) {
     case SESSION_LIVE_RUNNING:
-        if (in.paused) {
+        if (in.stepping) {
+            state = "stepping";
+            snprintf(f->remote_note, sizeof f->remote_note,
+                     "one frame: waiting for it (%.0f s)", floor(u->wall - u->live_seen));
+        } else if (in.paused && u->live_step && in.frames == u->live_step) {
             state = "paused";
-            snprintf(f->remote_note, sizeof f->remote_note, "the run is paused: space resumes it");
+            snprintf(f->remote_note, sizeof f->remote_note,
+                     "paused after one frame: . another, space resumes");
+        } else if (in.paused) {
+            state = "paused";
+            snprintf(f->remote_note, sizeof f->remote_note,
+                     "paused: . one frame, space resumes");
         } else if (u->wall - u->live_seen >= REMOTE_WAIT_S) {
             state = "waiting";
             snprintf(f->remote_note, sizeof f->remote_note, "waiting for the run (%.0f s)",

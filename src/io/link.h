@@ -41,6 +41,9 @@ struct link_ops {
     const char *name;  ///< "imd", "follow"
     /// The next whole frame, without waiting.
     int (*poll)(struct link *l, struct link_frame *fr);
+    /// poll, but the oldest frame not handed over yet, one at a time (a
+    /// paused run's frames one by one); NULL: poll does.
+    int (*next)(struct link *l, struct link_frame *fr);
     /// Pauses or resumes the run (a toggle). @return 0 or -1 (l->msg).
     int (*pause)(struct link *l);
     /// A frame every @p rate steps. @return 0 or -1.

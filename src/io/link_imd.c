@@ -29,13 +29,14 @@ struct link_imd {
     unsigned long long k; /* frames over every connection */
 };
 
-static int imd_poll(struct link *l, struct link_frame *fr)
+/* Up to @p most frames that have come whole, the last handed over. */
+static int imd_take(struct link *l, struct link_frame *fr, int most)
 {
     struct link_imd *m = (struct link_imd *)l;
     if (!m->open)
         return m->gone ? m->gone : LINK_ERROR;
     int got = 0;
-    for (int i = 0; i < POLL_FRAMES; i++) {
+    for (int i = 0; i < most; i++) {
         int r = imd_next(&m->c, 0);
         if (r == IMD_NEXT_WAIT)
             break;
@@ -72,6 +73,16 @@ static int imd_poll(struct link *l, struct link_frame *fr)
     fr->t = NAN;
     fr->k = m->k;
     return LINK_FRAME;
+}
+
+static int imd_poll(struct link *l, struct link_frame *fr)
+{
+    return imd_take(l, fr, POLL_FRAMES);
+}
+
+static int imd_one(struct link *l, struct link_frame *fr)
+{
+    return imd_take(l, fr, 1);
 }
 
 /* The link's own message of a failed send. */
@@ -154,6 +165,7 @@ static void imd_link_close(struct link *l, int bye)
 static const struct link_ops imd_ops = {
     .name = "imd",
     .poll = imd_poll,
+    .next = imd_one,
     .pause = imd_pause,
     .trate = imd_trate,
     .force = imd_force,

@@ -592,6 +592,8 @@ struct session_live_info {
     int state;                 ///< enum session_live_state
     unsigned can;              ///< enum session_live_can bits
     int paused;                ///< paused by session_live_pause
+    int stepping;              ///< paused, and resumed until one frame comes
+                               ///< (session_live_step)
     unsigned long long frames; ///< the number of the last frame taken (the first is 1;
                                ///< frames that came together count, the last is shown)
     long long trate;           ///< steps a frame, as counted
@@ -617,6 +619,23 @@ struct session_live_info session_live_info(const struct session *ss);
 
 /// Pauses or resumes the run (a toggle). @return 0, or -1 (ss->msg).
 int session_live_pause(struct session *ss);
+
+/// What session_live_step did.
+enum session_live_step {
+    SESSION_LIVE_STEP_PAUSED = 1, ///< the run was running: paused (no frame)
+    SESSION_LIVE_STEP_TAKEN = 2,  ///< a frame sent before the pause was held: shown
+    SESSION_LIVE_STEP_COMING = 3, ///< resumed (PAUSE toggles) until the next frame
+                                  ///< comes, then paused again
+};
+
+/// One frame forward of a paused run: the oldest frame come and not shown
+/// yet, when there is one (after a '.', what the run sent before it heard
+/// the pause again is held, a frame a '.', until space resumes); else the
+/// run resumed and paused again as soon as its next frame has come (IMD's
+/// PAUSE is a toggle), so that exactly one frame comes through. A running
+/// run is paused.
+/// @return enum session_live_step, or -1 (ss->msg).
+int session_live_step(struct session *ss);
 
 /// Asks for a frame every @p trate steps (1 .. 2^31 - 1), counted so from
 /// the next frame on. @return 0, or -1 (ss->msg).

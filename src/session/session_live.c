@@ -22,6 +22,8 @@ struct session_live {
     long long step;            /* the last frame's step */
     double t;                  /* its time */
     int v_diff, z, pulse;
+    int stepping;              /* paused, and resumed for one frame (session_live_step) */
+    int hold;                  /* paused by a step: what comes waits for the next '.' */
     int32_t pulse_ball;        /* the frame's ball (atom) pushed */
     double *zs, *vzs;          /* the last frame's z and vz, of every atom */
     struct sim full;           /* with a slice: every atom (ss->s keeps some) */
@@ -115,6 +117,13 @@ static int take(struct session *ss, const struct link_frame *fr)
     return 0;
 }
 
+/* The newest frame come, or with @p one the oldest not taken yet. */
+static int one_frame(struct session_live *lv, struct link_frame *fr, int one)
+{
+    const struct link_ops *o = lv->link->ops;
+    return one && o->next ? o->next(lv->link, fr) : o->poll(lv->link, fr);
+}
+
 /* Advancing is polling: every frame that came, each taken (the plots
  * sample each), until none is there; the time asked is not waited for. */
 static int live_advance(struct session *ss, double t, int (*more)(void *), void *arg)
@@ -123,9 +132,14 @@ static int live_advance(struct session *ss, double t, int (*more)(void *), void 
     struct session_live *lv = ss->live;
     if (lv->state != SESSION_LIVE_RUNNING)
         return 1;
+    /* paused by '.': what the run sent before it heard is held in the
+     * link, a frame a '.' (session_live_step); paused by space, the frames
+     * under way are taken, the last shown (where the run stopped) */
+    if (lv->paused && lv->hold && !lv->stepping)
+        return 1;
     for (;;) {
         struct link_frame fr;
-        int r = lv->link->ops->poll(lv->link, &fr);
+        int r = one_frame(lv, &fr, lv->stepping);
         if (r == LINK_NONE)
             return 1;
         if (r == LINK_ERROR)
@@ -135,6 +149,13 @@ static int live_advance(struct session *ss, double t, int (*more)(void *), void 
         if (take(ss, &fr))
             return -1;
         ss_sample_now(ss);
+        if (lv->stepping) { /* the one frame: paused again (PAUSE toggles) */
+            lv->stepping = 0;
+            lv->hold = 1;
+            if (lv->link->ops->pause(lv->link))
+                return dropped(ss, SESSION_LIVE_DROPPED);
+            return 1;
+        }
         if (more && !more(arg))
             return 0;
     }
@@ -275,6 +296,7 @@ struct session_live_info session_live_info(const struct session *ss)
              (o->force ? SESSION_LIVE_CAN_FORCE : 0u) | (o->kill ? SESSION_LIVE_CAN_KILL : 0u) |
              (o->reconnect ? SESSION_LIVE_CAN_RECONNECT : 0u);
     in.paused = lv->paused;
+    in.stepping = lv->stepping;
     in.frames = lv->k;
     in.trate = lv->trate;
     in.v_diff = lv->v_diff;
@@ -311,10 +333,50 @@ int session_live_pause(struct session *ss)
     struct session_live *lv = usable(ss, ss->live && ss->live->link->ops->pause);
     if (!lv)
         return -1;
+    lv->hold = 0;
+    if (lv->stepping) { /* resumed for a frame already: let it run on */
+        lv->stepping = 0;
+        lv->paused = 0;
+        return 0;
+    }
     if (lv->link->ops->pause(lv->link))
         return dropped(ss, SESSION_LIVE_DROPPED);
     lv->paused = !lv->paused;
     return 0;
+}
+
+int session_live_step(struct session *ss)
+{
+    struct session_live *lv = usable(ss, ss->live && ss->live->link->ops->pause);
+    if (!lv)
+        return -1;
+    if (!lv->paused) { /* running: paused first, as '.' pauses a run here */
+        if (lv->link->ops->pause(lv->link))
+            return dropped(ss, SESSION_LIVE_DROPPED);
+        lv->paused = 1;
+        return SESSION_LIVE_STEP_PAUSED;
+    }
+    if (lv->stepping)
+        return SESSION_LIVE_STEP_COMING;
+    /* a frame the run sent before it paused: that one, the run still paused */
+    struct link_frame fr;
+    int r = one_frame(lv, &fr, 1);
+    if (r == LINK_ERROR)
+        return dropped(ss, SESSION_LIVE_DROPPED);
+    if (r == LINK_ENDED)
+        return dropped(ss, SESSION_LIVE_ENDED);
+    if (r == LINK_FRAME) {
+        if (take(ss, &fr))
+            return -1;
+        ss_sample_now(ss);
+        lv->hold = 1;
+        return SESSION_LIVE_STEP_TAKEN;
+    }
+    /* none: resumed until the next frame comes (then paused again) */
+    if (lv->link->ops->pause(lv->link))
+        return dropped(ss, SESSION_LIVE_DROPPED);
+    lv->stepping = 1;
+    return SESSION_LIVE_STEP_COMING;
 }
 
 int session_live_trate(struct session *ss, long long trate)
@@ -398,6 +460,8 @@ int session_live_reconnect(struct session *ss)
     }
     lv->state = SESSION_LIVE_RUNNING;
     lv->paused = 0;
+    lv->stepping = 0;
+    lv->hold = 0;
     lv->pulse = 0;
     lv->msg[0] = 0;
     return 0;

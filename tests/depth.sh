@@ -26,6 +26,15 @@ two swap 'B 5 5 2 3 0 0 1' 'A 5 5 1 3 1 0 0'
 two far 'A 5 5 2 3 1 0 0' 'B 5 5 1 3 0 0 1'
 check "z order: the nearer ball covers, whatever the file's order" cmp -s "$tmpd/near.t" "$tmpd/swap.t"
 check "z order: the other one nearer, the other colour" not cmp -s "$tmpd/near.t" "$tmpd/far.t"
+# two balls of one colour, overlapping seen from above: the nearer keeps a
+# dot of gap to the one behind (item 5 of the look: a 3-D dump of one
+# species was one blot), so which is nearer shows
+two left 'A 4 5 2 2 1 1 1' 'A 6 5 1 2 1 1 1'
+two right 'A 4 5 1 2 1 1 1' 'A 6 5 2 2 1 1 1'
+check "z order: one colour, the nearer outlined over the other" not cmp -s "$tmpd/left.t" "$tmpd/right.t"
+# no drift of E in a 3-D run: its plane's energy is not kept (z unseen)
+"$SB" --snapshot=100x24 --no-color --keys='<t 15>' tests/replay/3d.lammpstrj >"$out"
+check "3-D: E without a drift on the status line" sh -c "tail -n 1 '$out' | grep -q ' E [0-9.]*  ' && ! tail -n 1 '$out' | grep -q '%)'"
 
 # --- the slice ---------------------------------------------------------------
 # four balls apart (z 5, 50, 80, 20, vz 0.5 0 1 0); the layer 10..60 is

@@ -21,6 +21,8 @@
  *       printed, MDCOMM with its first force; DISCONNECT: the next
  *       client), live3d (z = i), drop (the first link closed after 10
  *       frames), slow (no frame ever)
+ *       (IMDFAKE_STAMP set: each message the client sent logged with
+ *       the wall-clock time it came, "PAUSE 0 @SECONDS.MICROSECONDS")
  *   imdfake client HOST:PORT CMD...
  *       frames K (read K frames, print the last's first atom), pause,
  *       quiet MS (read the frames under way until none comes for MS ms,
@@ -38,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -265,6 +268,11 @@ static int take_msg(int fd, int *paused, int *trate)
         memcpy(&i0, b, 4);
         memcpy(f, b + (size_t)l * 4, 12);
         printf("MDCOMM %ld atom %ld force %.6g %.6g %.6g\n", (long)l, (long)i0, f[0], f[1], f[2]);
+    } else if (getenv("IMDFAKE_STAMP")) { /* when it came: the wall clock, to the us */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        printf("%s %ld @%lld.%06ld\n", imd_type_name(t), (long)l, (long long)ts.tv_sec,
+               ts.tv_nsec / 1000);
     } else {
         printf("%s %ld\n", imd_type_name(t), (long)l);
     }

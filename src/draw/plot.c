@@ -312,6 +312,11 @@ static char *compact(char *buf, size_t cap, double v, int width)
     if (v == 0)
         v = 0;
     char t[64];
+    /* a whole number whole when it fits (10000, not 1e+04 beside 9000) */
+    if (v == floor(v) && fabs(v) < 1e15 && snprintf(t, sizeof t, "%.0f", v) <= width) {
+        snprintf(buf, cap, "%*s", width, t);
+        return buf;
+    }
     for (int prec = 4; prec >= 1; prec--) {
         int len = snprintf(t, sizeof t, "%.*g", prec, v);
         if (len <= width) {

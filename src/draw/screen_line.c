@@ -278,7 +278,9 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     }
     /* The energies apart (kinetic, and the springs' when there are
      * springs), their sum with its drift, the total momentum. */
-    if (isfinite(d->e) && f->remote) { /* no reference to drift from */
+    /* no reference to drift from: a live run; a 3-D run's plane (its z
+     * and the forces along it unseen), or a slice's balls, that come and go */
+    if (isfinite(d->e) && (f->remote || sh->dp.on || sh->dp.slice)) {
         add(&l, 2, 0, 0, "E %.6g", d->e);
     } else if (isfinite(d->e)) {
         p = add(&l, 2, 0, 0, "E %.6g (%s)", d->e, drift);

@@ -356,6 +356,37 @@ static void ascii_cell(struct view *v, double c, double r, long *i, long *j)
     *j = bj;
 }
 
+/* Depth order: the dots of this frame's balls inside the ellipse (cx, cy,
+ * ex, ey) cleared (the inner area [lo, hi] of dots), so that a nearer ball
+ * drawn after keeps a dot of gap to the ones behind it. */
+static void clear_ring(struct view *v, double cx, double cy, double ex, double ey, long lo_x,
+                       long hi_x, long lo_y, long hi_y)
+{
+    const struct view_map *m = &v->map;
+    long Y0 = lattice(floor(cy - ey)), Y1 = lattice(ceil(cy + ey));
+    if (Y0 < lo_y)
+        Y0 = lo_y;
+    if (Y1 > hi_y)
+        Y1 = hi_y;
+    for (long Y = Y0; Y <= Y1; Y++) {
+        double t = (Y + 0.5 - cy) / ey;
+        double q = 1 - t * t;
+        if (q < 0)
+            continue;
+        double half = ex * sqrt(q);
+        long a = lattice(ceil(cx - half - 0.5)), b = lattice(floor(cx + half - 0.5));
+        if (a < lo_x)
+            a = lo_x;
+        if (b > hi_x)
+            b = hi_x;
+        for (long X = a; X <= b; X++) {
+            struct view_cell *c = &v->cell[(Y / 4) * m->cols + X / 2];
+            if (c->stamp == v->stamp && c->layer == VIEW_BALL && !c->ch)
+                c->bits &= (uint8_t)~dot_bit[Y % 4][X % 2];
+        }
+    }
+}
+
 void view_depth(struct view *v, int on)
 {
     v->depth = on != 0;
@@ -415,6 +446,8 @@ void view_ball(struct view *v, double x, double y, double r, uint32_t color)
         Y1 = hi_y;
     if (X0 > X1 || Y0 > Y1)
         return;
+    if (v->depth) /* nearer: a dot of gap around it, over what is behind */
+        clear_ring(v, cx, cy, ex + 1, ey + 1, lo_x, hi_x, lo_y, hi_y);
     long I0 = X0 / 2, J0 = Y0 / 4, bw = X1 / 2 - I0 + 1, bh = Y1 / 4 - J0 + 1;
     memset(v->scratch, 0, (size_t)(bw * bh));
     long n = 0;

@@ -211,6 +211,17 @@ static void test_line_plot(void)
     s[0].n = 0;
     CHECK(plot_lines(&q, s, 1, &opt, NULL) == -1);
     CHECK(ch_at(&q, 0, 0) == 'n');
+    /* a live run's time past 10^4: whole numbers, no "1e+04 1.1e+04"
+     * beside "9000" (issue 40, the look at 200x60) */
+    for (int i = 0; i <= 10; i++)
+        x[i] = 8000 + 400 * i;
+    s[0].n = 11;
+    static struct plot_cell wide[60 * H];
+    struct plot r = {60, H, wide};
+    plot_clear(&r);
+    CHECK(plot_lines(&r, s, 2, &opt, NULL) == 0);
+    const char *lab = text_at(&r, 0, H - 1, 60);
+    CHECK(strstr(lab, "10000") != NULL && strstr(lab, "12000") != NULL && !strchr(lab, 'e'));
 }
 
 static double half(double v, const void *ctx)

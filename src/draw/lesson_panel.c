@@ -194,6 +194,15 @@ static void panel_rows(const struct lesson_view *lv, int width, int utf8, struct
     add_row(r, keys[k], strlen(keys[k]), 0, SCREEN_DIM, ROW_KEYS);
 }
 
+/* A lesson's text is what the class reads: its band keeps up to half the
+ * rows (the table the other half), as before the third of issue 42.9. */
+static void lesson_least(void *self, int rows, int *w, int *h)
+{
+    (void)self;
+    *w = 24;
+    *h = rows / 2;
+}
+
 static int lesson_want(void *self, const struct shown *sh, int *w, int *h)
 {
     const struct lesson_view *lv = self;
@@ -319,5 +328,5 @@ static void lesson_draw(void *self, const struct panel_area *a)
 }
 
 const struct panel_class lesson_panel_class = {
-    "lesson", PANEL_BOX, lesson_want, NULL, lesson_draw, NULL, NULL, NULL,
+    "lesson", PANEL_BOX, lesson_want, NULL, lesson_draw, NULL, NULL, NULL, lesson_least,
 };

@@ -172,5 +172,5 @@ static const char *bar_key(void *self, int key, size_t nballs)
 }
 
 const struct panel_class panel_bar_class = {
-    "bar", PANEL_ROW, bar_want, NULL, bar_draw, bar_key, NULL, NULL,
+    "bar", PANEL_ROW, bar_want, NULL, bar_draw, bar_key, NULL, NULL, NULL,
 };

@@ -471,4 +471,5 @@ static const char *overlay_key(void *self, int key, size_t nballs)
 
 const struct panel_class panel_overlay_class = {
     "overlay", PANEL_TABLE, overlay_want, NULL, overlay_draw, overlay_key, overlay_trail, NULL,
+    NULL,
 };

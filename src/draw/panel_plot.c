@@ -207,6 +207,17 @@ static void plot_draw(void *self, const struct panel_area *a)
     free(p.cell);
 }
 
+/* The plot shown (the momentum diagram's or a plot over time's least)
+ * under its rule. */
+static void plot_least(void *self, int rows, int *w, int *h)
+{
+    (void)rows;
+    const struct panel_state *ps = self;
+    int pd = ps->plot == PANEL_PLOT_PDIAG;
+    *w = pd ? PANEL_PDIAG_MIN_W : PLOT_MIN_W;
+    *h = 1 + (pd ? PANEL_PDIAG_MIN_H : PLOT_MIN_H);
+}
+
 /* P: energy, momentum, speeds, the momentum diagram, off. */
 static const char *plot_key(void *self, int key, size_t nballs)
 {
@@ -221,5 +232,5 @@ static const char *plot_key(void *self, int key, size_t nballs)
 }
 
 const struct panel_class panel_plot_class = {
-    "plot", PANEL_BOX, plot_want, NULL, plot_draw, plot_key, NULL, NULL,
+    "plot", PANEL_BOX, plot_want, NULL, plot_draw, plot_key, NULL, NULL, plot_least,
 };

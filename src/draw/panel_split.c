@@ -43,5 +43,5 @@ static const char *split_key(void *self, int key, size_t nballs)
 }
 
 const struct panel_class panel_split_class = {
-    "split", PANEL_TABLE, split_want, NULL, NULL, split_key, NULL, split_second,
+    "split", PANEL_TABLE, split_want, NULL, NULL, split_key, NULL, split_second, NULL,
 };

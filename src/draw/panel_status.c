@@ -58,5 +58,5 @@ static void status_draw(void *self, const struct panel_area *a)
 }
 
 const struct panel_class panel_status_class = {
-    "status", PANEL_STATUS, status_want, NULL, status_draw, NULL, NULL, NULL,
+    "status", PANEL_STATUS, status_want, NULL, status_draw, NULL, NULL, NULL, NULL,
 };

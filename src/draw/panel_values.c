@@ -182,6 +182,16 @@ static int values_want(void *self, const struct shown *sh, int *w, int *h)
     return 1;
 }
 
+/* The rule, the header, one ball's row and the totals; with a ball
+ * selected, its contacts too (panel_values lists them from 8 rows). */
+static void values_least(void *self, int rows, int *w, int *h)
+{
+    const struct panel_state *ps = self;
+    (void)rows;
+    *w = 24;
+    *h = ps->ov.selected != PANEL_NONE ? 9 : 4;
+}
+
 /* The panel's name on its rule, with the rows shown when they are not all
  * ("values 1-11/16 PgDn"), as a scrolling list's frame says where it is
  * and which keys move it (the header row has no room at 80-100 columns). */
@@ -271,7 +281,7 @@ static const char *values_key(void *self, int key, size_t nballs)
 }
 
 const struct panel_class panel_values_class = {
-    "values", PANEL_BOX, values_want, NULL, values_draw, values_key, NULL, NULL,
+    "values", PANEL_BOX, values_want, NULL, values_draw, values_key, NULL, NULL, values_least,
 };
 
 /* The rule, the header, then ps->rows rows from pv.scroll; the ball column

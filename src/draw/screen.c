@@ -149,6 +149,15 @@ static void world_rect(const struct screen *scr, const struct sim *s, double *x0
     *rim = scr->sc->p.shape == SIM_CIRCLE ? VIEW_RIM_CIRCLE : VIEW_RIM_BOX;
 }
 
+/* The least rectangle panel @p p shows anything in. */
+static void least_of(const struct screen *scr, const struct screen_panel *p, int *w, int *h)
+{
+    *w = 8;
+    *h = 2;
+    if (p->cls->least)
+        p->cls->least(p->self, scr->rows - 2 - scr->lay.bar.h, w, h);
+}
+
 /* Cells a world unit across that a table rectangle of w x h gives the
  * world (two tables in it, beside or above, the better, with the split
  * view); 0 when nothing fits. */
@@ -192,20 +201,22 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
     L->status = (struct screen_rect){0, rows - 1, cols, 1};
     /* the control bar: a row above the status line, when the table keeps
      * its 6 rows besides (everything else is laid out above it) */
-    int barh = 0;
+    int barh = 0, barwant = 0;
     for (int i = 0; i < scr->npanels; i++) {
         const struct screen_panel *p = &scr->panel[i];
         int w = 0, h = 0;
-        if (p->cls->place == PANEL_ROW && p->cls->want(p->self, sh, &w, &h) &&
-            rows - 1 >= SCREEN_MIN_ROWS)
-            barh = 1;
+        if (p->cls->place == PANEL_ROW && p->cls->want(p->self, sh, &w, &h))
+            barwant = 1;
     }
+    if (barwant && rows - 1 >= SCREEN_MIN_ROWS)
+        barh = 1;
     L->bar = (struct screen_rect){0, rows - 1 - barh, barh ? cols : 0, barh};
+    L->barwant = barwant;
     rows -= barh;
     L->note = (struct screen_rect){0, rows - 2, cols, 1};
     /* What each panel wants; those in rectangles go on the right when the
      * table keeps 60 columns, else in a band under it. */
-    int side = 0, band = 0, on = 0, hmax = 0;
+    int side = 0, band = 0, on = 0, hmax = 0, least = 0;
     for (int i = 0; i < scr->npanels; i++) {
         const struct screen_panel *p = &scr->panel[i];
         int w = 0, h = 0;
@@ -218,13 +229,21 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
             band += h;
             on++;
             hmax = h > hmax ? h : hmax;
+            int lw, lh;
+            least_of(scr, p, &lw, &lh);
+            lh = lh < h ? lh : h;
+            least = lh > least ? lh : least;
         }
     }
-    /* the band: side by side when each gets 40 columns, at most half the
-     * rows (the table keeps 6) */
+    /* the band: side by side when each gets 40 columns, at most a third of
+     * the rows or a panel's least (the table keeps the rest, and 6: with
+     * half the rows, at 80x24 the balls were 3 or 4 dots across, smaller
+     * than the aim mark) */
     if (on > 1 && cols / on >= 40)
         band = hmax;
-    int most = (rows - 2) / 2;
+    int most = (rows - 2) / 3;
+    if (most < least)
+        most = least;
     if (rows - 2 - most < 6)
         most = rows - 2 - 6;
     band = band < most ? band : most;
@@ -345,13 +364,19 @@ int screen_panel_room(const struct screen *scr, const struct panel_class *cls, i
     if (scr->lay.too_small)
         return 0;
     place(scr, at);
+    if (cls->place == PANEL_ROW) { /* the control bar: a row of the terminal's */
+        *need = SCREEN_MIN_ROWS + 1;
+        return scr->lay.bar.h > 0 || !scr->lay.barwant;
+    }
     for (int i = 0; i < scr->npanels; i++) {
         if (scr->panel[i].cls != cls || cls->place != PANEL_BOX)
             continue;
         if (scr->want[i].w <= 0)
             return 1; /* hidden, not short of room */
-        *need = scr->want[i].h;
-        return at[i].h >= 2 && at[i].w >= 8;
+        int lw, lh;
+        least_of(scr, &scr->panel[i], &lw, &lh);
+        *need = lh;
+        return at[i].h >= lh && at[i].w >= lw;
     }
     return 1;
 }

@@ -33,8 +33,9 @@
  *
  * screen_layout gives the shown PANEL_BOX panels a column on the right of
  * the table (stacked, each its wanted height; the last one takes what is
- * left) or a band under the table, at most half the rows (the table keeps
- * at least 6), the panels side by side in it when each gets 40 columns,
+ * left) or a band under the table, at most a third of the rows or a
+ * panel's least (the table keeps at least 6), the panels side by side in
+ * it when each gets 40 columns,
  * else stacked: whichever leaves the table larger (when both leave it as
  * large, the column if the table keeps 60 columns beside it). Inside its
  * rectangle a panel draws with screen_put, screen_text, screen_textf and
@@ -200,6 +201,11 @@ struct panel_class {
     /// @p title; NULL when there is none (the split view, when on).
     const struct sim *(*second)(void *self, const struct shown *sh, char *title, size_t size,
                                 int glyphs);
+    /// PANEL_BOX: the least rectangle it shows anything useful in (its
+    /// rule included), in (*w, *h), with @p rows for the table and the
+    /// panels; NULL: 8 x 2. The band under the table grows past its third
+    /// of the rows to give a panel this much.
+    void (*least)(void *self, int rows, int *w, int *h);
 };
 
 /// A panel: its class and its state.
@@ -219,6 +225,7 @@ struct screen_layout {
     struct screen_rect table2;///< split view: the event engine's table, w = 0 when none
     struct screen_rect status;///< the last row
     struct screen_rect bar;   ///< the control bar's row above it, h = 0 when none
+    int barwant;              ///< the control bar is on (shown or not)
     struct screen_rect note;  ///< the row(s) above the status line
 };
 
@@ -289,8 +296,9 @@ int screen_layout(struct screen *scr, int cols, int rows, const struct shown *sh
 int screen_add_panel(struct screen *scr, const struct panel_class *cls, void *self);
 
 /// Whether the panel of class @p cls, shown, got room at the last layout (a
-/// rectangle of 2 rows and 8 columns at least): 1 (or hidden, or not a
-/// rectangle's), 0 with the rows it wants in *@p need.
+/// rectangle of its least size: struct panel_class's least): 1 (or hidden,
+/// or drawn over the table), 0 with the rows it needs in *@p need (the
+/// control bar: the terminal's rows).
 int screen_panel_room(const struct screen *scr, const struct panel_class *cls, int *need);
 
 /// Draws everything for the state of @p sh (taken and observed: shown.h)

@@ -359,24 +359,15 @@ void screen_draw_status(struct screen *scr, const struct shown *sh, const struct
     draw_line(scr, &l, 1, scr->rows - 1, 2, "  ");
 }
 
-/* The note: right-aligned above the status line, over the table's frame,
- * in reverse video; word-wrapped into at most two rows, never cut inside
- * a word that fits; a row up when it would cover the arrows' legend on
- * the frame (at 40 columns "momentum arrows on" covered "p 1/cell"). */
-void screen_draw_note(struct screen *scr, const struct front *f)
+/* The note wrapped at @p width cells into at most @p most rows of
+ * @p lines, never cut inside a word that fits. @return the rows. */
+static int note_wrap(const char *note, int width, char lines[][160], int most)
 {
-    if (!f->note[0])
-        return;
-    uint32_t fg = f->note_level == SCREEN_ERROR ? SCREEN_ALERT
-                : f->note_level == SCREEN_WARNING ? SCREEN_WARN : 0;
-    int width = scr->cols - 2;
-    char lines[2][160];
     int nl = 0;
-    const char *p = f->note;
-    while (*p && nl < 2) {
+    const char *p = note;
+    while (*p && nl < most) {
         /* the longest run of whole words that fits */
         const char *end = p, *q = p;
-        int w = 0;
         while (*q) {
             const char *word = q;
             while (*q == ' ')
@@ -387,41 +378,91 @@ void screen_draw_note(struct screen *scr, const struct front *f)
             size_t len = (size_t)(q - p) < sizeof tmp - 1 ? (size_t)(q - p) : sizeof tmp - 1;
             memcpy(tmp, p, len);
             tmp[len] = 0;
-            int tw = screen_width(tmp);
-            if (tw > width) {
+            if (screen_width(tmp) > width) {
                 q = word;
                 break;
             }
             end = q;
-            w = tw;
         }
-        if (end == p) { /* one word longer than the line: it has to be cut */
+        if (end == p) /* one word longer than the line: it has to be cut */
             end = p + strlen(p);
-            w = width;
-        }
-        size_t len = (size_t)(end - p) < sizeof lines[0] - 1 ? (size_t)(end - p) : sizeof lines[0] - 1;
+        size_t len = (size_t)(end - p) < 159 ? (size_t)(end - p) : 159;
         memcpy(lines[nl], p, len);
         lines[nl][len] = 0;
-        (void)w;
         nl++;
         p = end;
         while (*p == ' ')
             p++;
     }
-    char buf[2][400];
-    int bw[2], up = 0;
-    int base = scr->lay.note.y + 1; /* the row under the note: the status line or the bar */
-    const struct screen_rect *lg = &scr->legend;
-    for (int i = 0; i < nl; i++) {
-        snprintf(buf[i], sizeof buf[i], " %s ", lines[i]);
-        bw[i] = screen_width(buf[i]);
-        if (bw[i] > scr->cols)
-            bw[i] = scr->cols;
-        if (lg->w > 0 && base - nl + i == lg->y && scr->cols - bw[i] < lg->x + lg->w)
-            up = 1;
+    return *p ? most + 1 : nl; /* most + 1: it does not fit */
+}
+
+/* The frame of the table drawn from view @p v in rectangle @p t, in
+ * *@p box (w 0: none, a round or open table). */
+static void frame_of(const struct view *v, struct screen_rect t, struct screen_rect *box)
+{
+    const struct view_map *m = &v->map;
+    *box = (struct screen_rect){0, 0, 0, 0};
+    if (v->rim == VIEW_RIM_BOX && t.w > 0 && t.h > 0)
+        *box = (struct screen_rect){t.x + m->left - 1, t.y + m->top - 1, m->w + 2, m->h + 2};
+}
+
+/* 1 when row @p y from column @p x0 to @p x1 (excluded) crosses a cell of
+ * frame @p b. */
+static int on_frame(struct screen_rect b, int y, int x0, int x1)
+{
+    if (b.w <= 0 || y < b.y || y >= b.y + b.h || x1 <= b.x || x0 >= b.x + b.w)
+        return 0;
+    if (y == b.y || y == b.y + b.h - 1)
+        return 1; /* the top or bottom edge */
+    return (x0 <= b.x && b.x < x1) || (x0 <= b.x + b.w - 1 && b.x + b.w - 1 < x1);
+}
+
+/* The note: right-aligned above the status line, in reverse video;
+ * word-wrapped into at most two rows, never cut inside a word that fits;
+ * never over a table's frame (issue 42.7: at 80x24 it replaced the
+ * bottom edge's right part, at 24x8 "values panel on" took the border):
+ * where it would be, it goes inside the table, right-aligned in the last
+ * rows of its inside, wrapped to its width (up to 4 rows). */
+void screen_draw_note(struct screen *scr, const struct front *f)
+{
+    if (!f->note[0])
+        return;
+    uint32_t fg = f->note_level == SCREEN_ERROR ? SCREEN_ALERT
+                : f->note_level == SCREEN_WARNING ? SCREEN_WARN : 0;
+    char lines[4][160];
+    int nl = note_wrap(f->note, scr->cols - 2, lines, 2);
+    if (nl > 2)
+        nl = 2;
+    int right = scr->cols;                /* the column after the note */
+    int bottom = scr->lay.note.y + 1;     /* the row under the note: the status line or the bar */
+    struct screen_rect fr[2];
+    frame_of(&scr->v, scr->lay.table, &fr[0]);
+    frame_of(&scr->v2, scr->split ? scr->lay.table2 : (struct screen_rect){0, 0, 0, 0}, &fr[1]);
+    int hit = -1, left = 0; /* the note's first column may be */
+    for (int k = 1; k >= 0 && hit < 0; k--) /* the split view's right one first */
+        for (int i = 0; i < nl; i++) {
+            int w = screen_width(lines[i]) + 2;
+            if (on_frame(fr[k], bottom - nl + i, right - w, right))
+                hit = k;
+        }
+    if (hit >= 0) {
+        /* inside that table: its last rows, up to its right edge */
+        struct screen_rect in = {fr[hit].x + 1, fr[hit].y + 1, fr[hit].w - 2, fr[hit].h - 2};
+        int most = in.h < 4 ? in.h : 4;
+        nl = note_wrap(f->note, in.w - 2, lines, most);
+        if (nl > most)
+            nl = most; /* cut: the last row shown ends early */
+        right = in.x + in.w;
+        bottom = in.y + in.h;
+        left = in.x;
     }
     for (int i = 0; i < nl; i++) {
-        int y = base - nl + i - up;
-        screen_text(scr, scr->cols - bw[i], y, bw[i], fg, SCREEN_REVERSE | SCREEN_BOLD, buf[i]);
+        char buf[170];
+        snprintf(buf, sizeof buf, " %.159s ", lines[i]);
+        int bw = screen_width(buf);
+        if (bw > right - left)
+            bw = right - left;
+        screen_text(scr, right - bw, bottom - nl + i, bw, fg, SCREEN_REVERSE | SCREEN_BOLD, buf);
     }
 }

@@ -281,15 +281,15 @@ int screen_arrow_tip(const struct screen *scr, const struct shown *sh,
 }
 
 /* 1 when screen cell (x, y) is in the table's window: its inner area
- * (zoomed, nothing outside it is shown), or its rectangle less the frame. */
+ * (zoomed, nothing outside it is shown; else the frame around it: the
+ * rectangle less its edge let the handle replace the frame of a table
+ * centred in it, "◆" on the left border at 24x8) */
 static int in_window(const struct screen *scr, int x, int y)
 {
     const struct view_map *m = &scr->v.map;
     struct screen_rect t = scr->lay.table;
-    if (m->zoom > 1)
-        return x >= t.x + m->left && x < t.x + m->left + m->w && y >= t.y + m->top &&
-               y < t.y + m->top + m->h;
-    return x > t.x && x < t.x + t.w - 1 && y > t.y && y < t.y + t.h - 1;
+    return x >= t.x + m->left && x < t.x + m->left + m->w && y >= t.y + m->top &&
+           y < t.y + m->top + m->h;
 }
 
 /* A dotted shaft from the rim and a handle at the tip, over the table. */

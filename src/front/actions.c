@@ -341,14 +341,20 @@ void actions_lab(struct ui *u, int key)
     if (key == 'i' || key == 'P' || key == 'C')
         app_relayout(u);
     /* a panel switched on that gets no room says so, and what it needs
-     * (at 40x12 with the values on, P changed nothing and said nothing) */
+     * (at 40x12 with the values on, P changed nothing and said nothing;
+     * at 24x8 C said "control bar on" and showed none) */
     const struct panel_class *cls = key == 'i' ? &panel_values_class
-                                  : key == 'P' ? &panel_plot_class : NULL;
+                                  : key == 'P' ? &panel_plot_class
+                                  : key == 'C' ? &panel_bar_class : NULL;
     int need;
     if (cls && msg && *msg && !screen_panel_room(&u->scr, cls, &need)) {
-        app_note_level(u, SCREEN_WARNING, "%s: no room (needs %d rows%s)",
-                       key == 'i' ? "values" : msg, need,
-                       key == 'P' && u->lab.ps.values ? "; i hides the values" : "");
+        if (key == 'C')
+            app_note_level(u, SCREEN_WARNING, "control bar: no room (needs %d rows)",
+                           need);
+        else
+            app_note_level(u, SCREEN_WARNING, "%s: no room (needs %d rows%s)",
+                           key == 'i' ? "values" : msg, need,
+                           key == 'P' && u->lab.ps.values ? "; i hides the values" : "");
         return;
     }
     if (msg && *msg)

@@ -121,14 +121,17 @@ static void test_priorities(void)
     CHECK(strstr(buf, "E 50") != NULL);
     CHECK(strstr(buf, "behind") != NULL);
     CHECK(screen_width(buf) <= 40);
-    /* a note wraps above the status line, whole */
+    /* a note wraps, whole; where the row above the status line is the
+     * table's frame, inside the table (issue 42.7: it took the frame) */
     snprintf(g.f.note, sizeof g.f.note, "open space: no cue ball to aim or kick, and more words here");
     screen_draw(&g.scr, shw(&g), &g.f, NULL, 0);
-    char a[512], b[512];
-    row(&g.scr, 9, a, sizeof a);
-    row(&g.scr, 10, b, sizeof b);
-    CHECK(strstr(a, "open space: no cue ball to aim") != NULL);
-    CHECK(strstr(b, "kick, and more words here") != NULL);
+    char a[512], b[512], c[512];
+    row(&g.scr, 8, a, sizeof a);
+    row(&g.scr, 9, b, sizeof b);
+    row(&g.scr, 10, c, sizeof c);
+    CHECK(strstr(a, "│ open space: no cue ball to aim │") != NULL);
+    CHECK(strstr(b, "│   or kick, and more words here │") != NULL);
+    CHECK(strstr(c, "└──") && strstr(c, "──┘") && !strstr(c, "words"));
     rig_free(&g);
 }
 
@@ -209,7 +212,7 @@ static void panel_draw(void *self, const struct panel_area *a)
 static void test_panel(void)
 {
     static const struct panel_class p = {"energy", PANEL_BOX, panel_want, NULL, panel_draw,
-                                         NULL, NULL, NULL};
+                                         NULL, NULL, NULL, NULL};
     static int shown = 1;
     struct rig g;
     CHECK(rig_start(&g, scene_builtin, 100, 30) == 0);

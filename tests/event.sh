@@ -112,7 +112,8 @@ expect_fail 1 "springball: the state became non-finite (event engine): the colli
 # ... and the terminal pauses there with the same words (it ran on silently,
 # 'behind: cannot keep 20 t/s', then 'no more events', on 4199e65)
 "$SPRINGBALL" --engine=event --snapshot=100x24 --no-color --keys '<t 120>' "$tmp" >"$out" 2>&1
-check "terminal: the stop in the engine's words" grep -q "not finite: paused (',' back, r reset): the collision of balls 1 and 2 at t = 95: their reduced" "$out"
+# (the note inside the table, wrapped to its width: issue 42.7; the rows joined)
+check "terminal: the stop in the engine's words" sh -c 'sed "s/^ *│ *//; s/ *│\$//" "$0" | tr "\n" " " | grep -q "$1"' "$out" "not finite: paused (',' back, r reset): the collision of balls 1 and 2 at t = 95: their reduced"
 "$SPRINGBALL" --engine=event --snapshot=100x24 --no-color --keys "<t 120> ," "$tmp" >"$out" 2>&1
 check "terminal: ',' gets back from the stop" grep -q "^ t 0.00 .* 2 balls  back 0" "$out"
 printf 'table 800 400\nball 100 200 1e308 1e308 1 5\nball 300 200 0 0 1 5\n' >"$tmp"

@@ -99,4 +99,10 @@ head -n "$per" "$tmp/break.xyz" >>"$tmp/w.xyz"
 check "terminal: the first frame, once written" wait_for fw "frame 0 +t 0.00"
 T send-keys -t fw q
 check "terminal: q exits 0 after waiting" test "$(wait_rc fw)" = 0
+# a file that does not grow: looked at 4 times a second, not at the frame
+# rate (bench/imd.sh: 3.2 % of a core at 30 a second); a key still at once
+pane fi 140 24 "sh $tmpd/run $tmpd fi $SB --follow $tmp/t.xyz"
+check "terminal: an idle file, 4 frames a second" wait_for fi "  [2-5] fps  "
+T send-keys -t fi q
+check "terminal: ... q exits 0" test "$(wait_rc fi)" = 0
 summary

@@ -448,7 +448,11 @@ static int loop(struct ui *u)
             remote_frame(u); /* the link's state in the title and status words */
         /* the frame's time: the next one is due 1 / fps after this one */
         if (advancing(u)) {
-            next += 1 / u->o.fps;
+            double per = 1 / u->o.fps;
+            if (u->f.remote && u->live_seen > 0 && u->wall - u->live_seen > REMOTE_IDLE_S &&
+                per < 1 / REMOTE_IDLE_HZ)
+                per = 1 / REMOTE_IDLE_HZ; /* nothing comes: looked at 4 times a second */
+            next += per;
             if (next < t)
                 next = t;
         }

@@ -14,6 +14,11 @@ struct ui;
 
 /// Seconds without a frame before the status line says it waits.
 #define REMOTE_WAIT_S 2.0
+/// Seconds without a frame after which the link is looked at only
+/// REMOTE_IDLE_HZ times a second (a file or a run that sends nothing costs
+/// no CPU); the first frame after brings the frame rate back.
+#define REMOTE_IDLE_S 0.5
+#define REMOTE_IDLE_HZ 4.0
 
 /// A key of a live run: space + - = enter r . , ] [ ':' and the kill's y.
 void remote_key(struct ui *u, int key);
